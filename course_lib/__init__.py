@@ -1,0 +1,43 @@
+"""Attention from Zero: the math of scaled dot-product attention, softmax(QKᵀ/√d_k) V.
+
+``import course_lib`` loads only this math (and NumPy). Pictures, dashboards, exercises and
+quiz cards are submodules a notebook imports explicitly:
+``course_lib.plots``, ``course_lib.widgets``, ``course_lib.exercises``, ``course_lib.quiz``.
+"""
+
+from .attention import scaled_dot_product_attention
+from .backend import (
+    asarray,
+    current_backend,
+    example_rng,
+    get_array_module,
+    gpu_status,
+    to_numpy,
+    use_backend,
+)
+from .dot import cosine_similarity, dot
+from .matrices import score_grid
+from .scaling import default_scale, sample_dot_products, scaled_scores
+from .softmax import softmax, softmax_jacobian, softmax_naive
+from .vectors import norm
+
+__all__ = [
+    "asarray",
+    "cosine_similarity",
+    "current_backend",
+    "default_scale",
+    "dot",
+    "example_rng",
+    "get_array_module",
+    "gpu_status",
+    "norm",
+    "sample_dot_products",
+    "scaled_dot_product_attention",
+    "scaled_scores",
+    "score_grid",
+    "softmax",
+    "softmax_jacobian",
+    "softmax_naive",
+    "to_numpy",
+    "use_backend",
+]

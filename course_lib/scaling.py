@@ -1,0 +1,74 @@
+"""Scaling the scores by 1/√d_k, and the variance that explains why."""
+
+import math
+import operator
+
+import numpy as np
+
+from .dot import dot
+from .matrices import score_grid
+from .validation import check_scale
+
+__all__ = ["default_scale", "sample_dot_products", "scaled_scores"]
+
+
+def default_scale(d_k):
+    """The multiplier 1/√d_k (dividing by √d_k). d_k is the query/key length, not the model width.
+
+    >>> default_scale(64)
+    0.125
+    """
+    if isinstance(d_k, bool) or not hasattr(d_k, "__index__"):
+        raise TypeError(f"d_k must be a positive integer; got {d_k!r}")
+    if operator.index(d_k) < 1:
+        raise ValueError(f"d_k must be a positive integer; got {d_k!r}")
+    return 1.0 / math.sqrt(operator.index(d_k))
+
+
+def scaled_scores(query, key, scale=None):
+    """S / √d_k: the score grid QKᵀ multiplied by ``scale`` (default 1/√d_k).
+
+    Parameters
+    ----------
+    query : (..., n, d_k)
+    key : (..., m, d_k)
+    scale : positive float or None (1/√d_k).
+
+    Returns
+    -------
+    (..., n, m) scaled scores.
+
+    >>> scaled_scores([[2.0, 2.0, 2.0, 2.0]], [[1.0, 1.0, 1.0, 1.0]]).tolist()   # 8 / √4
+    [[4.0]]
+    """
+    scores = score_grid(query, key)
+    d_k = np.shape(query)[-1]
+    return scores * check_scale(scale, d_k)
+
+
+def sample_dot_products(d_k, size, rng, scale=1.0):
+    """Draw ``size`` dot products q·k of random vectors with d_k independent N(0, 1) slots.
+
+    Their variance is d_k (each of the d_k products qᵢkᵢ has variance 1, and independent
+    variances add); multiplying by ``scale = 1/√d_k`` brings it back to 1.
+
+    Parameters
+    ----------
+    d_k : number of slots per vector.
+    size : how many (q, k) pairs to draw.
+    rng : a ``numpy.random.Generator`` (the only source of randomness).
+    scale : multiplier applied to each dot product.
+
+    Returns
+    -------
+    (size,) NumPy array.
+
+    >>> import numpy as np
+    >>> samples = sample_dot_products(16, 20_000, np.random.default_rng(0))
+    >>> 15.0 < float(samples.var()) < 17.0
+    True
+    """
+    default_scale(d_k)  # validates d_k
+    q = rng.standard_normal((size, d_k))
+    k = rng.standard_normal((size, d_k))
+    return dot(q, k) * scale

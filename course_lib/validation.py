@@ -1,0 +1,166 @@
+"""Input checks shared by the math functions.
+
+Each check raises ``TypeError`` or ``ValueError`` with a message that names the argument and
+the shapes or values involved, so a mistake is caught where it is made instead of turning
+into a silently wrong answer (or a NaN) three steps later.
+"""
+
+import math
+
+import numpy as np
+
+from .backend import get_array_module
+
+__all__ = [
+    "as_float_array",
+    "check_attention_inputs",
+    "check_axis",
+    "check_finite",
+    "check_mask",
+    "check_same_last_axis",
+    "check_scale",
+    "compute_dtype",
+]
+
+
+def compute_dtype(*arrays):
+    """The float dtype to compute in: float16 is widened to float32, integers become float64.
+
+    >>> compute_dtype(np.ones(2, dtype=np.float16)).name
+    'float32'
+    >>> compute_dtype(np.ones(2, dtype=np.int64)).name
+    'float64'
+    """
+    dtype = np.result_type(*[a.dtype for a in arrays])
+    if dtype == np.float16:
+        return np.dtype(np.float32)
+    if not np.issubdtype(dtype, np.floating):
+        return np.dtype(np.float64)
+    return dtype
+
+
+def as_float_array(x, name, min_ndim=1):
+    """Turn ``x`` into an array of real numbers with at least ``min_ndim`` axes, or explain why not.
+
+    >>> as_float_array([[1, 2]], "query", min_ndim=2).shape
+    (1, 2)
+    >>> as_float_array([1, 2], "query", min_ndim=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: query must have at least 2 axes (..., rows, columns); got shape (2,)
+    """
+    xp = get_array_module(x)
+    try:
+        arr = xp.asarray(x)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be an array of numbers; could not convert it "
+                        f"({exc})") from None
+    if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.integer)
+                                 or np.issubdtype(arr.dtype, np.floating)):
+        raise TypeError(f"{name} must hold real numbers (int or float); got dtype {arr.dtype}")
+    if arr.ndim < min_ndim:
+        axes = "(..., rows, columns)" if min_ndim == 2 else "(..., length)"
+        raise ValueError(f"{name} must have at least {min_ndim} axes {axes}; got shape {arr.shape}")
+    return arr
+
+
+def check_finite(x, name):
+    """Reject NaN and ±∞: they would spread silently through every later step."""
+    xp = get_array_module(x)
+    if not bool(xp.isfinite(x).all()):
+        bad = tuple(int(i) for i in np.argwhere(~np.isfinite(np.asarray(_to_cpu(x))))[0])
+        raise ValueError(f"{name} contains NaN or infinite values (first at index {bad}); "
+                         f"shape {x.shape}")
+
+
+def _to_cpu(x):
+    return x.get() if hasattr(x, "get") and not isinstance(x, np.ndarray) else x
+
+
+def check_same_last_axis(a, b, name_a, name_b):
+    """Both vectors (or rows) must have the same number of slots."""
+    if a.shape[-1] != b.shape[-1]:
+        raise ValueError(f"{name_a}'s last axis is {a.shape[-1]} but {name_b}'s is {b.shape[-1]}: "
+                         f"they must match (shapes {a.shape} and {b.shape})")
+
+
+def check_axis(x, axis, name):
+    """``axis`` must exist in ``x`` and be non-empty; returns it as a non-negative index."""
+    if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
+        raise TypeError(f"axis must be an integer; got {axis!r}")
+    if not -x.ndim <= axis < x.ndim:
+        raise ValueError(f"axis {axis} is out of range for {name} of shape {x.shape}")
+    axis = int(axis) % x.ndim
+    if x.shape[axis] == 0:
+        raise ValueError(f"{name} has an empty axis {axis} (shape {x.shape}): nothing to normalise")
+    return axis
+
+
+def check_scale(scale, d_k):
+    """The score multiplier: default 1/√d_k; otherwise a positive finite number."""
+    if scale is None:
+        if d_k == 0:
+            raise ValueError("d_k is 0 (query and key have no slots): 1/√d_k is undefined")
+        return 1.0 / math.sqrt(d_k)
+    try:
+        value = float(scale)
+    except (TypeError, ValueError):
+        raise TypeError(f"scale must be a number; got {scale!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"scale must be a positive finite number (it multiplies the scores); "
+                         f"got {scale!r}")
+    return value
+
+
+def check_attention_inputs(query, key, value):
+    """Convert and check Q, K, V; return them with the broadcast batch shape.
+
+    Shapes: query (..., n, d_k), key (..., m, d_k), value (..., m, d_v).
+    """
+    get_array_module(query, key, value)  # raises on a NumPy/CuPy mix
+    query = as_float_array(query, "query", 2)
+    key = as_float_array(key, "key", 2)
+    value = as_float_array(value, "value", 2)
+    check_same_last_axis(query, key, "query", "key")
+    if key.shape[-2] != value.shape[-2]:
+        raise ValueError(f"key has {key.shape[-2]} rows (m) but value has {value.shape[-2]}: every "
+                         f"key needs one value (shapes {key.shape} and {value.shape})")
+    if key.shape[-2] == 0:
+        raise ValueError(f"key has zero rows (m = 0, shape {key.shape}): there is nothing to "
+                         "attend to")
+    try:
+        batch = np.broadcast_shapes(query.shape[:-2], key.shape[:-2], value.shape[:-2])
+    except ValueError:
+        raise ValueError(f"batch axes do not broadcast: query {query.shape}, key {key.shape}, "
+                         f"value {value.shape} (batch parts {query.shape[:-2]}, {key.shape[:-2]}, "
+                         f"{value.shape[:-2]})") from None
+    for arr, name in ((query, "query"), (key, "key"), (value, "value")):
+        check_finite(arr, name)
+    return query, key, value, batch
+
+
+def check_mask(attn_mask, is_causal, batch, n, m):
+    """A mask is boolean (True = may attend) or float (added to the scores; −∞ allowed).
+
+    Returns the mask as an array, or None.
+    """
+    if attn_mask is None:
+        return None
+    if is_causal:
+        raise ValueError("pass either attn_mask or is_causal=True, not both (as in PyTorch)")
+    xp = get_array_module(attn_mask)
+    mask = xp.asarray(attn_mask)
+    if mask.dtype != bool and not np.issubdtype(mask.dtype, np.floating):
+        raise TypeError(f"attn_mask must be boolean (True = may attend) or float (added to the "
+                        f"scores); got dtype {mask.dtype}")
+    target = tuple(batch) + (n, m)
+    try:
+        fits = np.broadcast_shapes(mask.shape, target) == target
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ValueError(f"attn_mask of shape {mask.shape} does not broadcast to the scores' "
+                         f"shape {target} (batch..., n, m)")
+    if mask.dtype != bool and bool(xp.isnan(mask).any() | xp.isposinf(mask).any()):
+        raise ValueError("a float attn_mask may hold −∞ (blocked) but not NaN or +∞")
+    return mask

@@ -1,0 +1,36 @@
+"""Shared test set-up: a headless matplotlib, and the array libraries to run the math on.
+
+The ``xp`` fixture runs a test once per array library: NumPy always, CuPy only where it is
+installed *and* reaches a GPU (otherwise that case is skipped, with the reason). Select the
+GPU cases alone with ``pytest -m gpu``.
+"""
+
+import numpy as np
+import pytest
+
+try:
+    import matplotlib
+except ImportError:  # the math tests run without matplotlib
+    matplotlib = None
+else:
+    matplotlib.use("Agg")  # plain tests draw off-screen; notebooks keep their inline backend
+
+from course_lib.backend import gpu_status
+
+
+def _cupy_param():
+    ok, reason = gpu_status()
+    if ok:
+        import cupy
+        return pytest.param(cupy, id="cupy", marks=pytest.mark.gpu)
+    return pytest.param(None, id="cupy",
+                        marks=[pytest.mark.gpu, pytest.mark.skip(reason=f"GPU case: {reason}")])
+
+
+ARRAY_LIBRARIES = [pytest.param(np, id="numpy"), _cupy_param()]
+
+
+@pytest.fixture(params=ARRAY_LIBRARIES)
+def xp(request):
+    """The array library under test (``numpy`` or ``cupy``)."""
+    return request.param
