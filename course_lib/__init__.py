@@ -16,13 +16,19 @@ from .backend import (
     use_backend,
 )
 from .dot import cosine_similarity, dot
+from .gradients import attention_gradients, softmax_backward
+from .masks import additive_mask, causal_mask, padding_mask
 from .matrices import score_grid
+from .multihead import multi_head_attention
 from .scaling import default_scale, sample_dot_products, scaled_scores
 from .softmax import softmax, softmax_jacobian, softmax_naive
 from .vectors import norm
 
 __all__ = [
+    "additive_mask",
     "asarray",
+    "attention_gradients",
+    "causal_mask",
     "cosine_similarity",
     "current_backend",
     "default_scale",
@@ -30,12 +36,15 @@ __all__ = [
     "example_rng",
     "get_array_module",
     "gpu_status",
+    "multi_head_attention",
     "norm",
+    "padding_mask",
     "sample_dot_products",
     "scaled_dot_product_attention",
     "scaled_scores",
     "score_grid",
     "softmax",
+    "softmax_backward",
     "softmax_jacobian",
     "softmax_naive",
     "to_numpy",

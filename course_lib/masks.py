@@ -1,0 +1,90 @@
+"""Masks: which keys each query may look at (True = may attend, as in PyTorch's ``attn_mask``).
+
+A mask is applied to the *scores*, before the softmax: a blocked score becomes −∞, so its
+weight is exactly 0 and the remaining weights of the row still sum to 1. Two masks cover most
+uses: the causal mask (no peeking at later positions) and the padding mask (ignore the filler
+at the end of shorter sequences in a batch).
+"""
+
+import operator
+
+import numpy as np
+
+from .backend import asarray, get_array_module
+
+__all__ = ["additive_mask", "causal_mask", "padding_mask"]
+
+
+def _count(value, name, minimum=1):
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError(f"{name} must be an integer; got {value!r}")
+    value = operator.index(value)
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}; got {value}")
+    return value
+
+
+def causal_mask(n, m=None):
+    """(n, m) boolean mask with True where key j ≤ query i: each position sees itself and the past.
+
+    Top-left aligned, like ``is_causal=True`` in :func:`scaled_dot_product_attention` (and
+    PyTorch), also when n ≠ m. Created on the chosen backend (NumPy unless CuPy was chosen).
+
+    Parameters
+    ----------
+    n : number of queries (rows).
+    m : number of keys (columns); default n.
+
+    >>> causal_mask(3).astype(int).tolist()
+    [[1, 0, 0], [1, 1, 0], [1, 1, 1]]
+    >>> causal_mask(2, 3).astype(int).tolist()
+    [[1, 0, 0], [1, 1, 0]]
+    """
+    n = _count(n, "n")
+    m = n if m is None else _count(m, "m")
+    return asarray(np.tril(np.ones((n, m), dtype=bool)))  # key j allowed when j <= i
+
+
+def padding_mask(lengths, m):
+    """(batch, 1, m) boolean mask: sequence b may attend to its first ``lengths[b]`` keys only.
+
+    The keys past a sequence's length are padding (filler that makes every sequence of the batch
+    m long); nobody should attend to them. The middle axis of size 1 broadcasts over the n
+    queries, so the mask fits scores of shape (batch, n, m).
+
+    Parameters
+    ----------
+    lengths : (batch,) integers, each between 0 and m (0 leaves nothing to attend to: that row's
+        weights and output are zeros).
+    m : number of keys (the padded length).
+
+    >>> padding_mask([2, 3], 4).astype(int).tolist()
+    [[[1, 1, 0, 0]], [[1, 1, 1, 0]]]
+    """
+    m = _count(m, "m")
+    xp = get_array_module(lengths)
+    lengths = xp.asarray(lengths)
+    if lengths.ndim != 1 or not np.issubdtype(lengths.dtype, np.integer):
+        raise ValueError(f"lengths must be a 1-D array of integers (one per sequence); got shape "
+                         f"{lengths.shape} and dtype {lengths.dtype}")
+    if lengths.size and bool(((lengths < 0) | (lengths > m)).any()):
+        raise ValueError(f"every length must be between 0 and m = {m}; got "
+                         f"{[int(x) for x in lengths.tolist()]}")
+    positions = xp.arange(m)  # (m,)
+    mask = positions[None, None, :] < lengths[:, None, None]  # (batch, 1, m)
+    return mask if xp is not np else asarray(mask)
+
+
+def additive_mask(mask, dtype=np.float64):
+    """Turn a boolean mask (True = may attend) into the float mask added to the scores: 0 or −∞.
+
+    ``scores + additive_mask(mask)`` and "replace the blocked scores by −∞" are the same thing.
+
+    >>> additive_mask([[True, False]]).tolist()
+    [[0.0, -inf]]
+    """
+    xp = get_array_module(mask)
+    mask = xp.asarray(mask)
+    if mask.dtype != bool:
+        raise TypeError(f"mask must be boolean (True = may attend); got dtype {mask.dtype}")
+    return xp.where(mask, 0.0, -xp.inf).astype(dtype)
