@@ -102,6 +102,8 @@ def check_scale(scale, d_k):
         if d_k == 0:
             raise ValueError("d_k is 0 (query and key have no slots): 1/√d_k is undefined")
         return 1.0 / math.sqrt(d_k)
+    if isinstance(scale, (str, bytes, bool, np.bool_)):  # float("0.5") and float(True) work
+        raise TypeError(f"scale must be a number; got {scale!r}")
     try:
         value = float(scale)
     except (TypeError, ValueError):
