@@ -61,6 +61,8 @@ def as_float_array(x, name, min_ndim=1):
     if arr.ndim < min_ndim:
         axes = "(..., rows, columns)" if min_ndim == 2 else "(..., length)"
         raise ValueError(f"{name} must have at least {min_ndim} axes {axes}; got shape {arr.shape}")
+    if np.issubdtype(arr.dtype, np.integer):
+        arr = arr.astype(np.float64)  # int8·int8 wraps around silently; float64 does not
     return arr
 
 
