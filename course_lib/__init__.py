@@ -22,6 +22,7 @@ from .matrices import score_grid
 from .multihead import multi_head_attention
 from .scaling import default_scale, sample_dot_products, scaled_scores
 from .softmax import softmax, softmax_jacobian, softmax_naive
+from .tiled import tiled_attention
 from .vectors import norm
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "softmax_backward",
     "softmax_jacobian",
     "softmax_naive",
+    "tiled_attention",
     "to_numpy",
     "use_backend",
 ]
