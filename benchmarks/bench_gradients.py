@@ -1,0 +1,68 @@
+"""Time ``attention_gradients`` against the five matrix products it cannot avoid.
+
+The backward pass needs Q Kᵀ (recomputed), then G Vᵀ, Aᵀ G, (∂L/∂S) K and (∂L/∂S)ᵀ Q: five
+products of n×d by d×m size. Everything else (the softmax, the row totals) is element-wise work
+on the n×m grid. Target: at most 2× the five products, measured in the same run (ratios, not
+absolute times, are what carry from machine to machine).
+
+Run: ``python benchmarks/bench_gradients.py`` (or ``make bench``).
+"""
+
+import time
+
+import numpy as np
+
+from course_lib import attention_gradients
+
+N = M = 2048
+D = 64
+REPEATS = 7
+TARGET = 2.0
+
+
+def five_products(q, k, v, g):
+    """The five products of the backward pass alone, on the same shapes (no softmax)."""
+    scores = q @ k.T  # (n, m)
+    grad_weights = g @ v.T  # (n, m)
+    grad_value = scores.T @ g  # (m, d)
+    grad_query = grad_weights @ k  # (n, d)
+    grad_key = grad_weights.T @ q  # (m, d)
+    return grad_query, grad_key, grad_value
+
+
+def best_time(func, *args):
+    """The fastest of REPEATS runs: the least disturbed by other work on the machine."""
+    times = []
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        func(*args)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def measure(n=N, m=M, d=D, seed=0):
+    rng = np.random.default_rng(seed)
+    q, g = (rng.standard_normal((n, d), dtype=np.float32) for _ in range(2))
+    k, v = (rng.standard_normal((m, d), dtype=np.float32) for _ in range(2))
+    attention_gradients(q, k, v, g)  # warm up (first-touch page faults, BLAS threads)
+    five_products(q, k, v, g)
+    products = best_time(five_products, q, k, v, g)
+    backward = best_time(attention_gradients, q, k, v, g)
+    return products, backward
+
+
+def main():
+    products, backward = measure()
+    ratio = backward / products
+    flops = 5 * 2 * N * M * D
+    print(f"attention_gradients, float32, n = m = {N}, d_k = d_v = {D} (best of {REPEATS})")
+    print(f"{'what':<28}{'time (ms)':>12}{'GFLOP/s':>10}")
+    print(f"{'five matrix products':<28}{products * 1e3:>12.1f}{flops / products / 1e9:>10.1f}")
+    print(f"{'attention_gradients':<28}{backward * 1e3:>12.1f}{flops / backward / 1e9:>10.1f}")
+    verdict = "within" if ratio <= TARGET else "ABOVE"
+    print(f"ratio {ratio:.2f}x ({verdict} the {TARGET:.0f}x target)")
+    return ratio
+
+
+if __name__ == "__main__":
+    main()
