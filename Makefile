@@ -1,0 +1,81 @@
+# One target per contributor task. `make help` lists them.
+# Choose the interpreter with `make PYTHON=python3.12 ...` (3.10 or newer).
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+LOCK := requirements-lock.txt
+STAMP := $(VENV)/.installed
+START := notebooks/00_start_here.ipynb
+# Extra pytest options, e.g. `make test PYTEST_ARGS="-x -k softmax"`.
+PYTEST_ARGS ?=
+# JupyterLab refuses to start as root unless told it may.
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
+
+.DEFAULT_GOAL := help
+.PHONY: help venv install lab test lint bench gpu-check notebooks html clean
+
+help:
+	@echo "make lab        install (first time only) and open JupyterLab on the start notebook"
+	@echo "make test       install, then run every test: unit, doctests, notebooks (nbval), browser"
+	@echo "make lint       ruff on the package, tests and notebooks; check the CI workflow"
+	@echo "make bench      time the attention against the matrix products it needs"
+	@echo "make gpu-check  run the CuPy tests and a GPU timing (says SKIPPED without CuPy/CUDA)"
+	@echo "make notebooks  re-execute every notebook in place in a fresh kernel"
+	@echo "make html       build the static HTML edition"
+	@echo "make install    create $(VENV) and install the locked requirements and course_lib"
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || \
+		{ echo "error: $(PYTHON) is older than Python 3.10; run e.g. make PYTHON=python3.11"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+
+venv: $(BIN)/python
+
+# Re-runs only when a requirement file, the lock or the package metadata changes.
+$(STAMP): $(BIN)/python requirements.txt requirements-dev.txt $(LOCK) pyproject.toml
+	$(BIN)/python -m pip install --upgrade pip
+	$(BIN)/python -m pip install -r requirements.txt -r requirements-dev.txt -c $(LOCK)
+	$(BIN)/python -m pip install -c $(LOCK) -e .
+	@touch $@
+
+install: $(STAMP)
+
+lab: install
+	$(BIN)/jupyter lab $(ROOT_FLAG) $(START)
+
+test: install
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml
+	@if command -v actionlint >/dev/null 2>&1; then actionlint; \
+	else echo "lint: actionlint not on PATH; the workflow was checked against GitHub's schema only"; fi
+
+bench: install
+	$(BIN)/python benchmarks/run_all.py
+
+gpu-check: install
+	@if $(BIN)/python -c 'import cupy; cupy.zeros(1).sum(); cupy.cuda.Device(0).synchronize()' >/dev/null 2>&1; then \
+		echo "gpu-check: CuPy sees a CUDA device; running the gpu tests"; \
+		$(BIN)/python -m pytest -m gpu tests course_lib $(PYTEST_ARGS) || exit $$?; \
+		if [ -f benchmarks/gpu_timing.py ]; then $(BIN)/python benchmarks/gpu_timing.py || exit $$?; \
+		else echo "gpu-check: benchmarks/gpu_timing.py not found; no timing run"; fi; \
+	else \
+		echo "gpu-check: SKIPPED - CuPy is not installed in $(VENV) or no CUDA device works here."; \
+		echo "           Install the CuPy wheel for your CUDA (e.g. $(BIN)/pip install cupy-cuda12x) and rerun."; \
+	fi
+
+notebooks: install
+	@set -e; for nb in notebooks/[0-9][0-9]_*.ipynb; do \
+		echo "executing $$nb"; \
+		$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+			--ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=600 "$$nb"; \
+	done
+
+html: install
+	$(BIN)/python tools/build_html.py
+
+clean:
+	rm -rf build dist site .pytest_cache .ruff_cache *.egg-info

@@ -1,0 +1,71 @@
+"""Run every benchmark in this folder, in name order, and print their tables.
+
+Usage: ``python benchmarks/run_all.py [WORD ...]``; with words, only the benchmark files
+whose names contain one of them run (``run_all.py attention`` runs bench_attention.py).
+
+Each ``benchmarks/bench_*.py`` defines ``main()``, which prints its own table (or returns it
+as a string). Benchmarks time things; tests never do, because this machine and CI machines
+are shared and noisy. Compare ratios measured in one run, not seconds across runs.
+"""
+
+import importlib.util
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def benchmark_files(words=()):
+    """The ``bench_*.py`` files next to this script, sorted, filtered by ``words``."""
+    files = sorted(HERE.glob("bench_*.py"))
+    if words:
+        files = [f for f in files if any(w in f.stem for w in words)]
+    return files
+
+
+def load(path):
+    """Import a benchmark file as a module without putting the folder on sys.path."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def describe_machine():
+    import numpy as np
+
+    blas = {k: v for k, v in os.environ.items() if k.startswith(("OPENBLAS_", "OMP_", "MKL_"))}
+    print(f"Python {platform.python_version()}, NumPy {np.__version__}, "
+          f"{os.cpu_count()} CPUs, {platform.machine()}")
+    if blas:
+        print("environment: " + ", ".join(f"{k}={v}" for k, v in sorted(blas.items())))
+
+
+def main(argv=None):
+    words = sys.argv[1:] if argv is None else argv
+    files = benchmark_files(words)
+    if not files:
+        print(f"no benchmarks/bench_*.py matched {list(words) or 'anything'}", file=sys.stderr)
+        return 1
+    describe_machine()
+    broken = []
+    for path in files:
+        module = load(path)
+        if not hasattr(module, "main"):
+            print(f"{path.name} has no main(); skipped", file=sys.stderr)
+            broken.append(path.name)
+            continue
+        print(f"\n== {path.name} ==")
+        start = time.perf_counter()
+        table = module.main()
+        if isinstance(table, str):
+            print(table)
+        print(f"({path.name} took {time.perf_counter() - start:.1f} s)")
+    return 1 if broken else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
