@@ -16,7 +16,7 @@ from .backend import (
     use_backend,
 )
 from .dot import cosine_similarity, dot
-from .gradients import attention_gradients, softmax_backward
+from .gradients import attention_gradients, score_gradients, softmax_backward
 from .masks import additive_mask, causal_mask, padding_mask
 from .matrices import score_grid
 from .multihead import multi_head_attention
@@ -43,6 +43,7 @@ __all__ = [
     "sample_dot_products",
     "scaled_dot_product_attention",
     "scaled_scores",
+    "score_gradients",
     "score_grid",
     "softmax",
     "softmax_backward",

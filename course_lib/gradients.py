@@ -24,7 +24,7 @@ from .validation import (
     compute_dtype,
 )
 
-__all__ = ["attention_gradients", "softmax_backward"]
+__all__ = ["attention_gradients", "score_gradients", "softmax_backward"]
 
 
 def softmax_backward(weights, grad_weights):
@@ -89,6 +89,33 @@ def _attention_weights(q, k, mask, is_causal, scale):
     return scores
 
 
+def _prepare(query, key, value, grad_output, attn_mask, is_causal, scale):
+    """Check everything; return the arrays in the compute dtype, the mask, the scale, the
+    array module and the output dtype."""
+    query, key, value, batch = check_attention_inputs(query, key, value)
+    n, m, d_v = query.shape[-2], key.shape[-2], value.shape[-1]
+    grad_output = as_float_array(grad_output, "grad_output", 2)
+    out_shape = tuple(batch) + (n, d_v)
+    try:
+        fits = np.broadcast_shapes(grad_output.shape, out_shape) == out_shape
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ValueError(f"grad_output of shape {grad_output.shape} must match the output's "
+                         f"shape {out_shape} (batch..., n, d_v)")
+    check_finite(grad_output, "grad_output")
+    mask = check_mask(attn_mask, is_causal, batch, n, m)
+    scale = check_scale(scale, query.shape[-1])
+    xp = get_array_module(query, key, value, grad_output)
+    dtype = compute_dtype(query, key, value, grad_output)
+    q, k, v, g = (a.astype(dtype, copy=False) for a in (query, key, value, grad_output))
+    g = xp.broadcast_to(g, out_shape)  # G has one row per output row, batch axes included
+    out_dtype = np.result_type(query.dtype, key.dtype, value.dtype, grad_output.dtype)
+    out_dtype = out_dtype if out_dtype == np.float16 else dtype
+    shapes = (query.shape, key.shape, value.shape)
+    return q, k, v, g, mask, scale, xp, out_dtype, shapes
+
+
 def attention_gradients(query, key, value, grad_output, attn_mask=None, is_causal=False,
                         scale=None):
     """∂L/∂Q, ∂L/∂K, ∂L/∂V of O = softmax(Q Kᵀ · scale) V, given G = ∂L/∂O.
@@ -115,25 +142,8 @@ def attention_gradients(query, key, value, grad_output, attn_mask=None, is_causa
     >>> [round(float(x), 4) for x in dq[0]]    # more of q's 1st slot favours key 0's smaller value
     [-0.3932, 0.3932]
     """
-    query, key, value, batch = check_attention_inputs(query, key, value)
-    n, m, d_v = query.shape[-2], key.shape[-2], value.shape[-1]
-    grad_output = as_float_array(grad_output, "grad_output", 2)
-    out_shape = tuple(batch) + (n, d_v)
-    try:
-        fits = np.broadcast_shapes(grad_output.shape, out_shape) == out_shape
-    except ValueError:
-        fits = False
-    if not fits:
-        raise ValueError(f"grad_output of shape {grad_output.shape} must match the output's "
-                         f"shape {out_shape} (batch..., n, d_v)")
-    check_finite(grad_output, "grad_output")
-    mask = check_mask(attn_mask, is_causal, batch, n, m)
-    scale = check_scale(scale, query.shape[-1])
-    xp = get_array_module(query, key, value, grad_output)
-    dtype = compute_dtype(query, key, value, grad_output)
-    q, k, v, g = (a.astype(dtype, copy=False) for a in (query, key, value, grad_output))
-    g = xp.broadcast_to(g, out_shape)  # G has one row per output row, batch axes included
-
+    q, k, v, g, mask, scale, xp, out_dtype, shapes = _prepare(query, key, value, grad_output,
+                                                              attn_mask, is_causal, scale)
     weights = _attention_weights(q, k, mask, is_causal, scale)  # (..., n, m), forward again
 
     # Step 1, O = A V.
@@ -147,7 +157,34 @@ def attention_gradients(query, key, value, grad_output, attn_mask=None, is_causa
     grad_query = (grad_scores @ k) * scale  # (..., n, d_k)
     grad_key = (xp.swapaxes(grad_scores, -1, -2) @ q) * scale  # (..., m, d_k)
 
-    out_dtype = np.result_type(query.dtype, key.dtype, value.dtype, grad_output.dtype)
-    out_dtype = out_dtype if out_dtype == np.float16 else dtype
-    return tuple(_sum_to_shape(grad, arr.shape).astype(out_dtype, copy=False)
-                 for grad, arr in ((grad_query, query), (grad_key, key), (grad_value, value)))
+    return tuple(_sum_to_shape(grad, shape).astype(out_dtype, copy=False)
+                 for grad, shape in zip((grad_query, grad_key, grad_value), shapes, strict=True))
+
+
+def score_gradients(query, key, value, grad_output, attn_mask=None, is_causal=False,
+                    scale=None):
+    """The weights A and the gradient reaching the scores the softmax sees, ∂L/∂(S·scale).
+
+    Steps 1 and 2 of the backward pass only: this is where a saturated softmax cuts the
+    gradient off (notebook 13 plots its size as d_k grows). The gradient with respect to the
+    unscaled S = QKᵀ is ``scale`` times this one.
+
+    Parameters are those of :func:`attention_gradients`.
+
+    Returns
+    -------
+    weights : (..., n, m)
+    grad_scores : (..., n, m); each row adds up to 0 (adding a constant to a row of scores
+        changes nothing).
+
+    >>> import numpy as np
+    >>> a, ds = score_gradients([[1.0, 0.0]], np.eye(2), [[1.0], [3.0]], [[1.0]], scale=1.0)
+    >>> [round(float(x), 4) for x in ds[0]]
+    [-0.3932, 0.3932]
+    """
+    q, k, v, g, mask, scale, xp, out_dtype, _ = _prepare(query, key, value, grad_output,
+                                                         attn_mask, is_causal, scale)
+    weights = _attention_weights(q, k, mask, is_causal, scale)
+    grad_weights = g @ xp.swapaxes(v, -1, -2)  # (..., n, m)
+    grad_scores = softmax_backward(weights, grad_weights)
+    return weights.astype(out_dtype, copy=False), grad_scores.astype(out_dtype, copy=False)

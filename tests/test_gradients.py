@@ -10,6 +10,7 @@ from course_lib import (
     attention_gradients,
     causal_mask,
     scaled_dot_product_attention,
+    score_gradients,
     softmax,
     softmax_backward,
     softmax_jacobian,
@@ -315,3 +316,30 @@ def test_matches_pytorch_autograd(name):
     ours = attention_gradients(q, k, v, g, **kwargs)
     for a, t in zip(ours, (tq, tk, tv), strict=True):
         np.testing.assert_allclose(a, t.grad.numpy(), rtol=1e-10, atol=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------
+# score_gradients: steps 1 and 2 alone
+
+def test_score_gradients_match_the_pieces(xp):
+    q, k, v, g = problem(17, n=3, m=5)
+    mask = np.ones((3, 5), dtype=bool)
+    mask[0, 1:] = False
+    args = [xp.asarray(a) for a in (q, k, v, g)]
+    weights, grad_scores = (to_numpy(a) for a in score_gradients(*args,
+                                                                 attn_mask=xp.asarray(mask)))
+    _, want_weights = scaled_dot_product_attention(q, k, v, attn_mask=mask, return_weights=True)
+    np.testing.assert_allclose(weights, want_weights, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(grad_scores, softmax_backward(want_weights, g @ v.T), rtol=1e-12,
+                               atol=1e-15)
+    np.testing.assert_allclose(grad_scores.sum(axis=-1), 0.0, atol=1e-12)
+    assert (grad_scores[0] == 0).all()  # one allowed key: a one-hot row passes nothing
+
+
+def test_score_gradients_chain_to_grad_query(xp):
+    """∂L/∂Q = scale · (∂L/∂S) K: the last step, checked against attention_gradients."""
+    q, k, v, g = problem(18, n=4, m=3, d_k=5)
+    _, grad_scores = score_gradients(q, k, v, g, scale=0.3)
+    dq, dk, _ = attention_gradients(q, k, v, g, scale=0.3)
+    np.testing.assert_allclose(dq, 0.3 * grad_scores @ k, rtol=1e-12)
+    np.testing.assert_allclose(dk, 0.3 * grad_scores.T @ q, rtol=1e-12)
