@@ -109,7 +109,7 @@ def attention_loop(query, key, value, attn_mask=None, is_causal=False, scale=Non
                 s = -math.inf
             if attn_mask is not None:
                 cell = attn_mask[i][j]
-                if isinstance(cell, bool) or type(cell).__name__ == "bool_":
+                if type(cell).__name__ in ("bool", "bool_"):  # Python or NumPy 1.x/2.x bools
                     s = s if cell else -math.inf
                 else:
                     s = s + float(cell)
