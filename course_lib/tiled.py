@@ -27,7 +27,7 @@ import numpy as np
 from .backend import get_array_module
 from .validation import check_attention_inputs, check_mask, check_scale, compute_dtype
 
-__all__ = ["OnlineSoftmaxStep", "online_softmax_steps", "tiled_attention"]
+__all__ = ["OnlineSoftmaxStep", "attention_memory", "online_softmax_steps", "tiled_attention"]
 
 DEFAULT_BLOCK = {"numpy": 512, "cupy": 4096}  # a 512×512 float32 block is 1 MiB: fits in cache
 THREADS_FROM = 1 << 18  # scores: below this, starting threads costs more than it saves
@@ -268,3 +268,23 @@ def online_softmax_steps(query, key, value, block_size, scale=None):
         rescale = _absorb_block(scores, v[start:stop], running_max, running_sum, acc)
         yield OnlineSoftmaxStep(start, stop, block_max, running_max.copy(), rescale,
                                 running_sum.copy(), acc / running_sum[:, None])
+
+
+def attention_memory(n, m, d_k, d_v, block_size=512, itemsize=4):
+    """Bytes of working memory: (the plain formula's score grid, tiled attention's extra).
+
+    The grid holds n·m scores. Tiled attention holds one block_q × block_k score block, the
+    scaled queries (n·d_k), the output (n·d_v) and the running max and sum (2n). ``itemsize``
+    is the bytes per number: 4 for float32, 8 for float64.
+
+    >>> grid, tiled = attention_memory(32768, 32768, 64, 64)
+    >>> grid / 2**30, round(tiled / 2**20, 2)   # GiB, MiB
+    (4.0, 17.25)
+    """
+    for name, size in (("n", n), ("m", m), ("d_k", d_k), ("d_v", d_v), ("itemsize", itemsize)):
+        if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
+            raise ValueError(f"{name} must be a positive int; got {size!r}")
+    block_q, block_k = _check_block_size(block_size, np)
+    grid = n * m
+    tiled = min(block_q, n) * min(block_k, m) + n * d_k + n * d_v + 2 * n
+    return grid * itemsize, tiled * itemsize

@@ -1,0 +1,196 @@
+"""Notebooks 14 and 15: the exercises' feedback, the self-test cards, the online-softmax
+picture and dashboard, and the memory numbers they quote."""
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from course_lib import scaled_dot_product_attention
+from course_lib.exercises import tiled as ex
+from course_lib.tiled import attention_memory
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+
+
+# ---------------------------------------------------------------------------------------------
+# running_stats (notebook 14)
+# ---------------------------------------------------------------------------------------------
+
+def good_running_stats(blocks):
+    top, total = -math.inf, 0.0
+    for block in blocks:
+        new_top = max(top, *block)
+        total = total * math.exp(top - new_top) + sum(math.exp(s - new_top) for s in block)
+        top = new_top
+    return top, total
+
+
+def test_running_stats_accepts_a_correct_answer():
+    feedback = ex.evaluate_running_stats(good_running_stats)
+    assert feedback.passed, str(feedback)
+
+
+def test_running_stats_reference_on_the_notebook_example():
+    top, total = ex._running_stats([(1.0, 3.0), (2.0, 5.0)])
+    assert top == 5.0
+    assert math.isclose(total, math.exp(-4) + math.exp(-2) + math.exp(-3) + 1.0, rel_tol=1e-15)
+
+
+def test_running_stats_stub_is_not_attempted():
+    def stub(blocks):
+        raise NotImplementedError
+
+    assert ex.evaluate_running_stats(stub).status == "not attempted"
+    assert ex.evaluate_running_stats(lambda blocks: None).status == "not attempted"
+
+
+@pytest.mark.parametrize(("wrong", "mistake"), [
+    (ex._no_shift, "no shift by the max"),
+    (ex._no_rescale, "forgot to rescale"),
+    (ex._block_max_only, "block max instead of running max"),
+    (ex._starts_at_zero, "started the max at 0"),
+])
+def test_running_stats_recognises_typical_mistakes(wrong, mistake):
+    feedback = ex.evaluate_running_stats(wrong)
+    assert feedback.status == "mistake"
+    assert feedback.mistake == mistake
+
+
+def test_running_stats_unknown_error_shows_the_smallest_case():
+    feedback = ex.evaluate_running_stats(lambda blocks: (0.0, 1.0))
+    assert feedback.status == "failed"
+    assert "running_stats([[" in str(feedback)
+
+
+def test_running_stats_cannot_spoil_later_cases():
+    def greedy(blocks):
+        result = good_running_stats(blocks)
+        blocks.clear()  # changing the input must not change the next call's case
+        return result
+
+    assert ex.evaluate_running_stats(greedy).passed
+
+
+def test_running_stats_prints_one_paragraph(capsys):
+    ex.check_running_stats(good_running_stats)
+    printed = capsys.readouterr().out
+    assert printed.startswith("Correct") and printed.count("\n") == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# grid_gib (notebook 15)
+# ---------------------------------------------------------------------------------------------
+
+def test_grid_memory_accepts_a_correct_answer():
+    feedback = ex.evaluate_grid_memory(lambda n, m, bytes_per_number: n * m * bytes_per_number
+                                       / 2**30)
+    assert feedback.passed, str(feedback)
+
+
+@pytest.mark.parametrize(("wrong", "mistake"), [
+    (lambda n, m, b: n * n * b / 2**30, "used n × n"),
+    (lambda n, m, b: n * m / 2**30, "forgot the bytes"),
+    (lambda n, m, b: 8 * n * m * b / 2**30, "bits, not bytes"),
+    (lambda n, m, b: n * m * b / 1e9, "GB, not GiB"),
+])
+def test_grid_memory_recognises_typical_mistakes(wrong, mistake):
+    feedback = ex.evaluate_grid_memory(wrong)
+    assert feedback.status == "mistake"
+    assert feedback.mistake == mistake
+
+
+def test_memory_numbers_quoted_in_the_notebooks():
+    grid, tiled = attention_memory(32768, 32768, 64, 64)
+    assert grid == 4 * 2**30  # 32768² float32 = 4 GiB
+    assert tiled < 64 * 2**20
+    assert attention_memory(4, 6, 2, 3, block_size=(2, 4), itemsize=8) == (
+        4 * 6 * 8, (2 * 4 + 4 * 2 + 4 * 3 + 2 * 4) * 8)
+    with pytest.raises(ValueError, match="n must be a positive int"):
+        attention_memory(0, 4, 2, 2)
+
+
+# ---------------------------------------------------------------------------------------------
+# Self-test cards and their static twin in the notebooks
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("questions", "number"), [(ex.TILED_QUESTIONS, 14),
+                                                   (ex.GPU_QUESTIONS, 15)])
+def test_cards_belong_to_their_notebook(questions, number):
+    assert len(questions) >= 3
+    for card in questions:
+        assert card.notebook == number
+        assert card.question.endswith("?") and len(card.answer) > 20
+
+
+@pytest.mark.parametrize(("questions", "name"), [(ex.TILED_QUESTIONS, "14_tiled_attention"),
+                                                 (ex.GPU_QUESTIONS, "15_gpu")])
+def test_static_twin_holds_every_card(questions, name):
+    path = NOTEBOOKS / f"{name}.ipynb"
+    if not path.exists():
+        pytest.skip(f"{path.name} is not written yet")
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    quiz = pytest.importorskip("course_lib.quiz")
+    deck = quiz.Deck(questions)
+    assert len(deck.cards) == len(questions)
+    for card in questions:
+        assert card.question.replace("<", "&lt;").replace(">", "&gt;") in text
+        assert card.answer.replace("<", "&lt;").replace(">", "&gt;") in text
+
+
+# ---------------------------------------------------------------------------------------------
+# The online-softmax picture and dashboard (notebook 14)
+# ---------------------------------------------------------------------------------------------
+
+def test_view_converges_to_the_full_result():
+    plots = pytest.importorskip("course_lib.plots.tiled")
+    from course_lib.widgets.tiled import tiled_example
+
+    query, key, value = tiled_example()
+    first = plots.online_softmax_view(query, key, value, 4, 1, 1)
+    last = plots.online_softmax_view(query, key, value, 4, 1, first["blocks"])
+    assert first["blocks"] == 6
+    assert np.all(first["weights"][4:] == 0) and math.isclose(first["weights"].sum(), 1.0)
+    np.testing.assert_allclose(last["weights"], last["final_weights"], rtol=1e-12)
+    expected = scaled_dot_product_attention(query, key, value)[1]
+    np.testing.assert_allclose(last["outputs"][-1], expected, rtol=1e-12, atol=1e-14)
+    assert last["outputs"].shape == (6, 2)
+    assert last["running_max"] == pytest.approx(last["scores"].max(), rel=1e-15)
+    with pytest.raises(ValueError, match="blocks_seen"):
+        plots.online_softmax_view(query, key, value, 4, 1, 7)
+
+
+def test_dashboard_moves_its_artists():
+    pytest.importorskip("ipywidgets")
+    from course_lib.widgets.tiled import tiled_dashboard
+
+    dash = tiled_dashboard()
+    assert dash.readout_text().startswith("query 0, block 1 of 6 (keys 0–3)")
+    assert "course_lib" not in repr(dash) and "static picture" in repr(dash)
+    before = dash.image.value
+    dash.controls["blocks_seen"].value = 6
+    assert "distance to the full output 0.000" in dash.readout_text()
+    path_x, _ = dash.artists["path"].get_data()
+    assert len(path_x) == 6
+    assert dash.image.value != before
+    dash.controls["query_index"].value = 3
+    heights = [bar.get_height() for bar in dash.artists["weight_bars"]]
+    assert len(heights) == 24 and math.isclose(sum(heights), 1.0, rel_tol=1e-12)
+
+
+def test_memory_picture_lines():
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
+    from course_lib.plots.tiled import draw_memory_growth
+
+    fig, ax = plt.subplots()
+    try:
+        lines = draw_memory_growth([1024, 32768], ax=ax)
+        assert lines["grid"].get_ydata()[-1] == pytest.approx(4.0)
+        assert lines["tiled"].get_ydata()[-1] < 64 / 1024
+    finally:
+        plt.close(fig)
