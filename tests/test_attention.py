@@ -667,3 +667,94 @@ def test_same_result_when_called_twice():
     first = scaled_dot_product_attention(q, k, v)
     second = scaled_dot_product_attention(q, k, v)
     np.testing.assert_array_equal(first, second)  # deterministic, threads or not
+
+
+# ---------------------------------------------------------------------------------------------
+# Edge shapes and more mask layouts
+
+
+def test_mask_of_shape_m_is_a_padding_mask(xp):
+    rng = np.random.default_rng(29)
+    q, k, v = rng.standard_normal((4, 3)), rng.standard_normal((5, 3)), rng.standard_normal((5, 2))
+    keep = np.array([True, True, False, True, False])
+    rows_close(sdpa(xp, q, k, v, attn_mask=keep),
+               sdpa(xp, q, k, v, attn_mask=np.broadcast_to(keep, (4, 5))))
+    rows_close(sdpa(xp, q, k, v, attn_mask=keep), sdpa(xp, q, k[keep], v[keep]))
+
+
+@pytest.mark.parametrize("return_weights", [False, True])
+def test_mask_with_batch_axes_that_only_value_has(xp, return_weights):
+    # Q and K are shared, V and the mask differ per batch element: the output has V's batch.
+    rng = np.random.default_rng(30)
+    q, k, v = rng.standard_normal((700, 4)), rng.standard_normal((90, 4)), rng.standard_normal(
+        (3, 90, 2))
+    mask = rng.random((3, 700, 90)) < 0.5
+    mask[..., 0] = True
+    result = sdpa(xp, q, k, v, attn_mask=mask, return_weights=return_weights)
+    out = result[0] if return_weights else result
+    assert out.shape == (3, 700, 2)
+    for b in range(3):
+        ref, _ = numpy_formula(q, k, v[b], mask[b])
+        np.testing.assert_allclose(out[b], ref, rtol=1e-10, atol=1e-12)
+    if return_weights:
+        assert result[1].shape == (3, 700, 90)
+
+
+def test_float16_mask_with_float32_inputs(xp):
+    rng = np.random.default_rng(31)
+    q = rng.standard_normal((600, 8)).astype(np.float32)
+    k = rng.standard_normal((300, 8)).astype(np.float32)
+    v = rng.standard_normal((300, 4)).astype(np.float32)
+    mask = np.where(rng.random((600, 300)) < 0.4, -np.inf, rng.standard_normal((600, 300)))
+    mask[:, 0] = 0.0
+    mask = mask.astype(np.float16)
+    out = sdpa(xp, q, k, v, attn_mask=mask)
+    assert out.dtype == np.float32
+    # the formula with the float mask added, in float64
+    scores = (q.astype(np.float64) @ k.T.astype(np.float64)) / math.sqrt(8) + mask
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    ref = weights @ v
+    np.testing.assert_allclose(out, ref, rtol=2e-5, atol=2e-5)
+
+
+def test_zero_queries(xp):
+    out, w = sdpa(xp, np.ones((0, 3)), np.ones((4, 3)), np.ones((4, 2)), return_weights=True)
+    assert out.shape == (0, 2)
+    assert w.shape == (0, 4)
+    assert sdpa(xp, np.ones((0, 3)), np.ones((4, 3)), np.ones((4, 2)), is_causal=True).shape == (
+        0, 2)
+
+
+def test_zero_value_width(xp):
+    out = sdpa(xp, np.ones((2, 3)), np.ones((4, 3)), np.ones((4, 0)))
+    assert out.shape == (2, 0)
+
+
+def test_empty_batch_axis(xp):
+    out = sdpa(xp, np.ones((2, 0, 5, 3)), np.ones((4, 3)), np.ones((4, 2)))
+    assert out.shape == (2, 0, 5, 2)
+
+
+def test_read_only_inputs(xp):
+    rng = np.random.default_rng(32)
+    arrays = [rng.standard_normal((900, 8)), rng.standard_normal((100, 8)),
+              rng.standard_normal((100, 3)), rng.random((900, 100)) < 0.7]
+    for a in arrays:
+        a.flags.writeable = False
+    q, k, v, mask = arrays
+    out = sdpa(xp, q, k, v, attn_mask=mask)
+    ref, _ = numpy_formula(q, k, v, mask)
+    np.testing.assert_allclose(out, ref, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("n", [2, 2000])
+def test_overflowing_scores_are_an_error_not_nan(xp, n):
+    # Finite inputs whose products overflow: +∞ scores would make NaN weights. The message names
+    # the scores (the threads of a blocked implementation must pass the error on).
+    q = np.ones((n, 2))
+    q[n // 2] = 1e200
+    k = np.full((3, 2), 1e200)
+    v = np.ones((3, 2))
+    with np.errstate(over="ignore", invalid="ignore"), pytest.raises(ValueError, match="scores"):
+        sdpa(xp, q, k, v)
