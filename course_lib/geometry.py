@@ -6,7 +6,7 @@ from .backend import get_array_module
 from .dot import cosine_similarity
 from .validation import as_float_array, check_finite
 
-__all__ = ["angle_between", "from_polar"]
+__all__ = ["angle_between", "direction", "dot_from_angle", "from_polar"]
 
 
 def from_polar(length, angle_degrees):
@@ -51,9 +51,48 @@ def angle_between(q, k):
 
     >>> float(angle_between([1.0, 0.0], [0.0, 3.0]))
     90.0
-    >>> float(angle_between([1.0, 1.0], [-2.0, -2.0]))
+    >>> round(float(angle_between([1.0, 1.0], [-2.0, -2.0])), 4)  # arccos is touchy near ±1
     180.0
     """
     cosine = cosine_similarity(q, k)  # already clipped to [-1, 1]
     xp = get_array_module(cosine)
     return xp.rad2deg(xp.arccos(cosine))
+
+
+def direction(q):
+    """The direction of 2-D arrows in degrees, anticlockwise from "right", in (−180, 180].
+
+    Parameters
+    ----------
+    q : (..., 2) array of arrows [q₁, q₂].
+
+    Returns
+    -------
+    (...) array of angles in degrees.
+
+    >>> float(direction([0.0, 2.0]))
+    90.0
+    >>> direction([[1.0, 1.0], [-1.0, 0.0]]).tolist()
+    [45.0, 180.0]
+    """
+    q = as_float_array(q, "q")
+    check_finite(q, "q")
+    if q.shape[-1] != 2:
+        raise ValueError(f"direction needs 2-D arrows (last axis 2); got shape {q.shape}")
+    xp = get_array_module(q)
+    return xp.rad2deg(xp.arctan2(q[..., 1], q[..., 0]))
+
+
+def dot_from_angle(length_q, length_k, angle_degrees):
+    """The dot product from lengths and angle: q·k = ∥q∥ ∥k∥ cos θ.
+
+    >>> round(float(dot_from_angle(2.0, 3.0, 60.0)), 6)
+    3.0
+    >>> round(float(dot_from_angle(2.0, 3.0, 90.0)), 6)   # a right angle: zero
+    0.0
+    """
+    length_q = as_float_array(length_q, "length_q", min_ndim=0)
+    length_k = as_float_array(length_k, "length_k", min_ndim=0)
+    angle = as_float_array(angle_degrees, "angle_degrees", min_ndim=0)
+    xp = get_array_module(length_q, length_k, angle)
+    return length_q * length_k * xp.cos(xp.deg2rad(angle))

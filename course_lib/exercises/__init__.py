@@ -1,0 +1,11 @@
+"""Exercises with feedback: one module per notebook, on the framework in ``core``.
+
+Each module has ``check_x(func)`` (prints one paragraph of feedback) and ``evaluate_x(func)``
+(returns the :class:`~course_lib.exercises.core.Feedback` object tests inspect). A new
+exercise is an :class:`~course_lib.exercises.core.Exercise`: hidden cases, a reference, and
+the typical mistakes with their hints.
+"""
+
+from .core import Case, Exercise, Feedback, Mistake
+
+__all__ = ["Case", "Exercise", "Feedback", "Mistake"]

@@ -1,0 +1,68 @@
+"""Pictures of Σ: the slots that are added, the running total, and the sum written out."""
+
+import matplotlib.pyplot as plt
+
+from ..backend import to_numpy
+from ..summation import partial_sums, sigma
+from .notation import fmt, subscript, superscript, written_sum
+from .style import MUTED, PALETTE, ROLE_COLORS
+
+__all__ = ["draw_sum_terms", "sum_written_out", "update_sum_terms"]
+
+
+def sum_written_out(q, count, name="q", digits=2):
+    """The sum of the first ``count`` slots in three ways: with Σ, with plus signs, in numbers.
+
+    >>> print(sum_written_out([1.0, -2.0, 0.5], 3))
+    Σᵢ₌₁³ qᵢ = q₁ + q₂ + q₃ = 1.00 + (−2.00) + 0.50 = −0.50
+    """
+    values = to_numpy(q)[:count]
+    symbols = " + ".join(f"{name}{subscript(i + 1)}" for i in range(count))
+    total = sigma(q, 1, count)
+    return (f"Σᵢ₌₁{superscript(count)} {name}ᵢ = {symbols} = {written_sum(values, digits)} "
+            f"= {fmt(total, digits)}")
+
+
+def draw_sum_terms(q, count, ax=None):
+    """Bars for every slot of q, the first ``count`` in colour (the ones Σ adds) and the rest
+    grey, with the running total q₁, q₁ + q₂, … drawn as a line over the coloured bars.
+
+    Returns
+    -------
+    dict of artists (``"bars"``, ``"running"``, ``"total_line"``, ``"title"``); pass it to
+    :func:`update_sum_terms`.
+    """
+    ax = plt.gca() if ax is None else ax
+    q = to_numpy(q).astype(float)
+    slots = range(1, len(q) + 1)
+    bars = ax.bar(slots, q, color=ROLE_COLORS["query"], width=0.6, label="slot value qᵢ")
+    (running,) = ax.plot([], [], "o-", color=PALETTE["orange"], lw=2.5, ms=7,
+                         label="running total", zorder=3)
+    total_line = ax.axhline(0.0, color=PALETTE["orange"], lw=1, ls="--")
+    ax.axhline(0.0, color=MUTED, lw=1)
+    ax.set_xticks(list(slots), labels=[f"q{subscript(i)}" for i in slots])
+    ax.set_xlabel("slot i")
+    ax.set_ylabel("value")
+    totals = partial_sums(q)
+    low = min(0.0, float(q.min()), float(totals.min()))
+    high = max(0.0, float(q.max()), float(totals.max()))
+    pad = 0.15 * (high - low or 1.0)
+    ax.set_ylim(low - pad, high + pad)
+    ax.legend(loc="upper left")
+    artists = {"bars": bars, "running": running, "total_line": total_line, "q": q,
+               "title": ax.set_title("", fontsize=12)}
+    update_sum_terms(artists, count)
+    return artists
+
+
+def update_sum_terms(artists, count):
+    """Show the sum of the first ``count`` slots, changing the artists in place."""
+    q = artists["q"]
+    for i, bar in enumerate(artists["bars"]):
+        bar.set_color(ROLE_COLORS["query"] if i < count else MUTED)
+        bar.set_alpha(1.0 if i < count else 0.35)
+    totals = to_numpy(partial_sums(q))[:count]
+    artists["running"].set_data(range(1, count + 1), totals)
+    artists["total_line"].set_ydata([totals[-1], totals[-1]])
+    symbols = " + ".join(f"q{subscript(i + 1)}" for i in range(count))
+    artists["title"].set_text(f"Σᵢ₌₁{superscript(count)} qᵢ = {symbols} = {fmt(totals[-1], 2)}")

@@ -1,0 +1,95 @@
+"""Self-test cards: a question, a "Show answer" button, and "I knew it" / "Not yet" buttons
+with a running tally. Built from plain ipywidgets, with Unicode maths, so the cards work
+offline, with no JavaScript library and nothing from a CDN.
+
+Each card block has a static twin, :func:`details_markdown`, the same questions and answers
+as collapsed ``<details>`` blocks for a markdown cell, so GitHub and the HTML edition show them
+too. Notebooks and tests take both from one source, :mod:`course_lib.checklist`.
+"""
+
+import html
+
+import ipywidgets as widgets
+
+from .checklist import CHECKLIST, questions_for
+
+__all__ = ["Deck", "details_markdown", "self_test"]
+
+
+class Deck(widgets.VBox):
+    """A stack of self-test cards with a tally line on top.
+
+    The button handlers call plain methods (:meth:`reveal`, :meth:`grade`) that tests call
+    directly, without a browser.
+    """
+
+    def __init__(self, questions):
+        self.questions = list(questions)
+        self.grades = [None] * len(self.questions)  # None, True ("I knew it") or False
+        self.tally = widgets.HTML()
+        self.answers, self.cards = [], []
+        for index, item in enumerate(self.questions):
+            self.cards.append(self._card(index, item))
+        super().__init__(children=[self.tally, *self.cards])
+        self._update_tally()
+
+    def _card(self, index, item):
+        question = widgets.HTML(f"<b>{index + 1}. {html.escape(item.question, quote=False)}</b>")
+        answer = widgets.HTML(html.escape(item.answer, quote=False), layout={"display": "none"})
+        self.answers.append(answer)
+        show = widgets.Button(description="Show answer", icon="eye")
+        knew = widgets.Button(description="I knew it", button_style="success")
+        not_yet = widgets.Button(description="Not yet", button_style="warning")
+        show.on_click(lambda _button: self.reveal(index))
+        knew.on_click(lambda _button: self.grade(index, True))
+        not_yet.on_click(lambda _button: self.grade(index, False))
+        return widgets.VBox([question, widgets.HBox([show, knew, not_yet]), answer],
+                            layout={"border": "1px solid #b0b0b0", "padding": "0.4em",
+                                    "margin": "0.3em 0"})
+
+    def reveal(self, index):
+        """Show the answer of card ``index``."""
+        self.answers[index].layout.display = None
+
+    def grade(self, index, knew_it):
+        """Record "I knew it" (True) or "Not yet" (False) for card ``index``; the last click
+        counts."""
+        self.grades[index] = bool(knew_it)
+        self._update_tally()
+
+    def _update_tally(self):
+        self.tally.value = f"<b>{self.tally_text()}</b>"
+
+    def tally_text(self):
+        """The tally line, e.g. 'Knew 2 of 3 · not yet 1 · not graded 0'."""
+        knew = sum(g is True for g in self.grades)
+        not_yet = sum(g is False for g in self.grades)
+        left = sum(g is None for g in self.grades)
+        return (f"Knew {knew} of {len(self.grades)} · not yet {not_yet} · "
+                f"not graded {left}")
+
+    def __repr__(self):
+        # The plain-text form where widgets cannot render: point to the static twin.
+        return (f"[{len(self.questions)} self-test cards: run the notebook to use them; the "
+                "same questions and answers are in the collapsed blocks below.]")
+
+
+def self_test(notebook=None):
+    """The cards for one notebook's checklist questions (all of them when ``notebook`` is
+    None)."""
+    return Deck(CHECKLIST if notebook is None else questions_for(notebook))
+
+
+def details_markdown(notebook=None):
+    """The static twin of :func:`self_test`: one collapsed ``<details>`` block per question,
+    for a markdown cell.
+
+    >>> print(details_markdown(2).splitlines()[0])
+    <details><summary><b>How do you compute the norm ∥q∥ of a vector?</b></summary>
+    >>> details_markdown(2).endswith("</details>")
+    True
+    """
+    questions = CHECKLIST if notebook is None else questions_for(notebook)
+    return "\n\n".join(
+        f"<details><summary><b>{html.escape(q.question, quote=False)}</b></summary>\n\n"
+        f"{html.escape(q.answer, quote=False)}\n\n</details>" for q in questions)

@@ -1,0 +1,95 @@
+"""The one pattern every dashboard follows.
+
+A dashboard draws its figure once, into a figure pyplot does not know about. At every
+slider move its *callback*, a plain function ``callback(**values) -> str``, asks the math
+for numbers, moves the figure's artists in place and returns the readout text; the dashboard
+then redraws only those artists over the kept background and sends the PNG to an
+``ipywidgets.Image``. No full re-plot, no flicker, and
+no ``<Figure size ...>`` text leaking into the notebook's stored output.
+
+Tests drive a dashboard without a browser: set ``dash.controls["name"].value`` (observers
+fire at once) and read ``dash.readout.value``, ``dash.image.value`` and the artists.
+"""
+
+import ipywidgets as widgets
+
+from ..plots.style import FastRenderer
+
+__all__ = ["Dashboard", "float_slider", "int_slider"]
+
+_SLIDER_STYLE = {"description_width": "14em"}
+_SLIDER_LAYOUT = {"width": "34em"}
+
+
+def float_slider(description, value, min, max, step, readout_format=".1f"):
+    """A slider for a real number. The description says what it changes, in which units."""
+    return widgets.FloatSlider(value=value, min=min, max=max, step=step,
+                               description=description, readout_format=readout_format,
+                               continuous_update=True, style=_SLIDER_STYLE,
+                               layout=_SLIDER_LAYOUT)
+
+
+def int_slider(description, value, min, max, step=1):
+    """A slider for a whole number. The description says what it changes."""
+    return widgets.IntSlider(value=value, min=min, max=max, step=step, description=description,
+                             continuous_update=True, style=_SLIDER_STYLE, layout=_SLIDER_LAYOUT)
+
+
+class Dashboard(widgets.VBox):
+    """Controls, a picture and a readout line, wired together.
+
+    Parameters
+    ----------
+    figure : a matplotlib Figure from :func:`course_lib.plots.style.detached_figure`.
+    controls : dict name → value widget (sliders, dropdowns); the names are the callback's
+        keyword arguments.
+    callback : function(**values) -> str. Moves the artists for these values and returns
+        the readout (plain text, Unicode maths).
+    description : what a reader without a live kernel sees instead of the dashboard (the
+        widget's plain-text form); say where the static picture is.
+    artists : the dict of artists the callback moves. Only these are redrawn at each move
+        (see :class:`course_lib.plots.style.FastRenderer`); tests inspect them.
+    """
+
+    def __init__(self, figure, controls, callback, description, artists=None):
+        self.controls = dict(controls)
+        self.image = widgets.Image(format="png", layout={"max_width": "100%"})
+        self.readout = widgets.HTML(layout={"margin": "0 0 0 1em"})
+        super().__init__(children=[*self.controls.values(), self.image, self.readout])
+        self.figure = figure
+        self.callback = callback
+        self.description = description
+        self.artists = artists
+        self.renderer = FastRenderer(figure, artists if artists is not None else [])
+        for control in self.controls.values():
+            control.observe(self._on_change, names="value")
+        self.refresh()
+
+    def values(self):
+        """The controls' current values, as the callback's keyword arguments."""
+        return {name: control.value for name, control in self.controls.items()}
+
+    def refresh(self):
+        """Run the callback for the current values, then send the new picture."""
+        text = self.callback(**self.values())
+        self.readout.value = f"<span style='font-size: 1.15em'>{_escape(text)}</span>"
+        self.image.value = self.renderer.render()
+
+    def readout_text(self):
+        """The readout as plain text (what the callback returned last)."""
+        return _unescape(self.readout.value.split(">", 1)[1].rsplit("<", 1)[0])
+
+    def _on_change(self, change):
+        self.refresh()
+
+    def __repr__(self):
+        # The plain-text form shown where widgets cannot render (and compared by nbval).
+        return self.description
+
+
+def _escape(text):
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _unescape(text):
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")

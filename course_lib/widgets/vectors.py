@@ -1,0 +1,38 @@
+"""Dashboard of notebook 01: two sliders move a 2-D vector's components; the arrow follows."""
+
+from ..plots.notation import fmt
+from ..plots.style import course_style, detached_figure
+from ..plots.vectors import draw_vector_scene, update_vector_scene
+from .base import Dashboard, float_slider
+
+__all__ = ["vector_callback", "vector_dashboard", "vector_figure"]
+
+
+def vector_callback(artists, q1, q2):
+    """Move the arrow to q = [q1, q2] and return the readout line."""
+    update_vector_scene(artists, (q1, q2))
+    a, b = fmt(q1, 1), fmt(q2, 1)
+    return (f"q = [{a}, {b}]: {a} steps right, {b} steps up. "
+            f"In the other order, [{b}, {a}] is a different arrow.")
+
+
+def vector_figure(q1=3.0, q2=1.0, limit=5.0):
+    """The dashboard's figure at one setting: ``(figure, artists)``."""
+    with course_style():
+        fig = detached_figure((5.2, 5.0))
+        artists = draw_vector_scene((q1, q2), ax=fig.add_subplot(), limit=limit)
+        fig.tight_layout()
+    return fig, artists
+
+
+def vector_dashboard(q1=3.0, q2=1.0, limit=5.0):
+    """Sliders for q₁ and q₂ next to the arrow picture of q = [q₁, q₂]."""
+    fig, artists = vector_figure(q1, q2, limit)
+    controls = {
+        "q1": float_slider("q₁: first slot (steps right)", q1, -limit + 1, limit - 1, 0.5),
+        "q2": float_slider("q₂: second slot (steps up)", q2, -limit + 1, limit - 1, 0.5),
+    }
+    return Dashboard(fig, controls, lambda q1, q2: vector_callback(artists, q1, q2),
+                     description="[Vector dashboard: sliders for q₁ and q₂ move the arrow; run "
+                     "the notebook to use it. The static picture below shows one setting.]",
+                     artists=artists)

@@ -1,0 +1,99 @@
+"""The checklist (complete, in the source's order, with correct answers) and its self-test
+cards (buttons work without a browser; the static twin says the same thing)."""
+
+import re
+
+import pytest
+
+from course_lib.checklist import CHECKLIST, questions_for
+from course_lib.quiz import Deck, details_markdown, self_test
+
+# The source's equipment checklist, in order (its questions, as the course words them).
+SOURCE_ORDER = [
+    "What is a vector", "What does qᵢ mean", "norm ∥q∥", "Σᵢ₌₁ᴸ qᵢkᵢ", "dot product q·k",
+    "ℝʳˣᶜ", "transpose K", "shape of S = QKᵀ", "softmax do to a row", "eˣ",
+    "all scores are equal", "Var(q·k) = d_k", "divide the scores by √d_k", "final step",
+]
+
+
+def test_the_checklist_has_every_source_question_in_order():
+    assert len(CHECKLIST) == len(SOURCE_ORDER) == 14
+    for item, fragment in zip(CHECKLIST, SOURCE_ORDER, strict=True):
+        assert fragment in item.question
+
+
+def test_every_question_names_a_foundations_notebook_in_course_order():
+    numbers = [q.notebook for q in CHECKLIST]
+    assert all(1 <= n <= 9 for n in numbers)
+    assert numbers == sorted(numbers)  # the source's order is also the course's order
+    assert set(numbers) == set(range(1, 10))  # every foundations notebook gets a card
+
+
+def test_answers_carry_the_corrections_to_the_source():
+    scale = next(q for q in CHECKLIST if "divide the scores" in q.question)
+    assert "√d_k" in scale.question and "√d_k" in scale.answer
+    assert "standard deviation" in scale.answer
+    variance = next(q for q in CHECKLIST if "Var(q·k)" in q.question)
+    for needed in ("independent", "mean 0", "variance 1"):
+        assert needed in variance.answer
+    shape = next(q for q in CHECKLIST if "shape of S" in q.question)
+    assert "n×m" in shape.answer and "n = m" in shape.answer
+    dot = next(q for q in CHECKLIST if "dot product" in q.question)
+    assert "∥q∥∥k∥cos θ" in dot.answer
+    # no bare "divide by d_k" anywhere: the scale is always √d_k
+    for item in CHECKLIST:
+        assert not re.search(r"(divide|dividing)[^.]*\bby d_k", item.answer + item.question)
+
+
+def test_questions_for_filters_in_order():
+    assert [q.question for q in questions_for(7)] == [
+        q.question for q in CHECKLIST if q.notebook == 7]
+    assert len(questions_for(7)) == 3
+    assert questions_for(12) == []
+
+
+def test_cards_reveal_and_tally_without_a_browser():
+    deck = self_test(7)
+    assert isinstance(deck, Deck)
+    assert len(deck.cards) == 3
+    assert deck.tally_text() == "Knew 0 of 3 · not yet 0 · not graded 3"
+    assert all(a.layout.display == "none" for a in deck.answers)
+    show, knew, not_yet = deck.cards[1].children[1].children
+    show.click()
+    assert deck.answers[1].layout.display is None
+    assert deck.answers[0].layout.display == "none"
+    knew.click()
+    deck.cards[2].children[1].children[2].click()  # "Not yet" on card 3
+    assert deck.tally_text() == "Knew 1 of 3 · not yet 1 · not graded 1"
+    assert "Knew 1 of 3" in deck.tally.value
+    not_yet.click()  # changing your mind: the last click counts
+    assert deck.tally_text() == "Knew 0 of 3 · not yet 2 · not graded 1"
+
+
+def test_card_text_is_the_checklist_text():
+    deck = self_test(8)
+    items = questions_for(8)
+    assert items
+    for card, answer, item in zip(deck.cards, deck.answers, items, strict=True):
+        assert item.question in card.children[0].value
+        assert answer.value == item.answer
+
+
+def test_all_cards_when_no_notebook_is_given():
+    assert len(self_test().cards) == len(CHECKLIST)
+
+
+def test_plain_text_form_points_to_the_static_twin():
+    assert "collapsed blocks below" in repr(self_test(1))
+    assert "<" not in repr(self_test(1))
+
+
+@pytest.mark.parametrize("notebook", range(1, 10))
+def test_static_twin_holds_the_same_questions_and_answers(notebook):
+    text = details_markdown(notebook)
+    items = questions_for(notebook)
+    assert items
+    assert text.count("<details>") == text.count("</details>") == len(items)
+    for item in items:
+        assert f"<summary><b>{item.question}</b></summary>" in text
+        assert item.answer in text
