@@ -571,17 +571,52 @@ def test_many_rows_match_the_formula(xp, n, m, dtype):
     np.testing.assert_allclose(w.sum(axis=-1), 1.0, atol=tol)
 
 
+@pytest.mark.parametrize("return_weights", [False, True])
 @pytest.mark.parametrize(("n", "m"), [(1500, 700), (700, 1500), (1024, 1024)])
-def test_many_rows_causal(xp, n, m):
+def test_many_rows_causal(xp, n, m, return_weights):
     rng = np.random.default_rng(n * 3 + m)
     q = rng.standard_normal((n, 8)).astype(np.float32)
     k = rng.standard_normal((m, 8)).astype(np.float32)
     v = rng.standard_normal((m, 4)).astype(np.float32)
-    out = sdpa(xp, q, k, v, is_causal=True)
+    result = sdpa(xp, q, k, v, is_causal=True, return_weights=return_weights)
+    out = result[0] if return_weights else result
     allowed = np.arange(m)[None, :] <= np.arange(n)[:, None]
-    ref_out, _ = numpy_formula(q, k, v, allowed)
+    ref_out, ref_w = numpy_formula(q, k, v, allowed)
     assert out.dtype == np.float32
     np.testing.assert_allclose(out, ref_out, rtol=2e-5, atol=2e-5)
+    if return_weights:
+        w = result[1]
+        assert w.shape == (n, m)
+        assert np.all(w[~allowed] == 0.0)
+        np.testing.assert_allclose(w, ref_w, rtol=2e-5, atol=2e-6)
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(n=st.integers(1, 1300), m=st.integers(1, 400), batch=st.sampled_from([(), (2,), (1, 3)]),
+       kind=st.sampled_from(["none", "bool", "float", "causal"]),
+       return_weights=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_medium_shapes_match_the_formula(xp, n, m, batch, kind, return_weights, seed):
+    # Sizes that cross block and thread boundaries of a blocked implementation at random.
+    rng = np.random.default_rng(seed)
+    q = rng.standard_normal(batch + (n, 4))
+    k = rng.standard_normal((m, 4))
+    v = rng.standard_normal(batch[-1:] + (m, 3))
+    allowed = None
+    mask = None
+    if kind == "causal":
+        allowed = np.arange(m)[None, :] <= np.arange(n)[:, None]
+    elif kind != "none":
+        allowed = rng.random((n, m)) < 0.8
+        mask = allowed if kind == "bool" else np.where(allowed, 0.0, -np.inf)
+    result = sdpa(xp, q, k, v, attn_mask=mask, is_causal=kind == "causal",
+                  return_weights=return_weights)
+    out = result[0] if return_weights else result
+    ref_out, ref_w = numpy_formula(q, k, v, allowed)
+    np.testing.assert_allclose(out, ref_out, rtol=1e-10, atol=1e-12)
+    if return_weights:
+        np.testing.assert_allclose(np.broadcast_to(result[1], ref_w.shape), ref_w, rtol=1e-10,
+                                   atol=1e-12)
 
 
 def test_many_rows_with_batch_and_masks(xp):
