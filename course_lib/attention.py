@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ._blocks import attention_in_blocks
 from .backend import get_array_module
 from .softmax import softmax
 from .validation import check_attention_inputs, check_mask, check_scale, compute_dtype
@@ -34,6 +35,15 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, is_causal=Fa
     row are zeros (PyTorch's CPU kernel does the same). float16 inputs are computed in float32
     and returned as float16; integer inputs are computed in float64.
 
+    How it is computed (each step only saves time or memory; the numbers are the formula's):
+    Q is multiplied by the scale, not the (n, m) scores, because it is m/d_k times smaller.
+    CuPy inputs run the formula step by step on the whole grid. NumPy inputs run
+    ``course_lib._blocks``: blocks of query rows whose scores stay in cache, softmax in place,
+    the small (rows, d_v) output divided by the row sums instead of the (rows, m) weights,
+    causal blocks that skip the keys they cannot see, and threads so every core works on the
+    softmax. That keeps it near the cost of the two matrix products QKᵀ and AV
+    (``benchmarks/bench_attention.py``). ``course_lib.reference.attention_loop`` is the loop twin.
+
     >>> out, weights = scaled_dot_product_attention([[1.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]],
     ...                                             [[10.0], [20.0]], return_weights=True)
     >>> [round(float(w), 4) for w in weights[0]]
@@ -48,16 +58,14 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, is_causal=Fa
     xp = get_array_module(query, key, value)
     dtype = compute_dtype(query, key, value)
     q, k, v = (a.astype(dtype, copy=False) for a in (query, key, value))
+    if mask is not None and mask.dtype != bool:
+        mask = mask.astype(dtype, copy=False)  # a float mask is added in the compute dtype
 
-    scores = (q * scale) @ xp.swapaxes(k, -1, -2)  # (..., n, m); scaling Q is cheaper than S
-    if is_causal:
-        mask = xp.tril(xp.ones((n, m), dtype=bool))  # query i sees keys 0..i
-    if mask is not None and mask.dtype == bool:
-        scores = xp.where(mask, scores, -xp.inf)
-    elif mask is not None:
-        scores = scores + mask.astype(dtype, copy=False)
-    weights = softmax(scores, axis=-1)  # (..., n, m), fully masked rows are 0
-    output = weights @ v  # (..., n, d_v)
+    q = q * scale  # scaling Q (n·d_k numbers) is cheaper than S (n·m)
+    if xp is np:  # by blocks of query rows, on every core (see course_lib._blocks)
+        output, weights = attention_in_blocks(q, k, v, mask, is_causal, return_weights)
+    else:  # CuPy: the formula as written, one whole-grid step at a time
+        output, weights = _attention_whole_grid(xp, q, k, v, mask, is_causal)
 
     out_dtype = np.result_type(query.dtype, key.dtype, value.dtype)
     out_dtype = out_dtype if out_dtype == np.float16 else dtype  # float16 in, float16 out
@@ -65,3 +73,17 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, is_causal=Fa
     if return_weights:
         return output, weights.astype(out_dtype, copy=False)
     return output
+
+
+def _attention_whole_grid(xp, q, k, v, mask, is_causal):
+    """softmax(q kᵀ + mask) v with the whole (..., n, m) grid at once; q is already scaled."""
+    n, m = q.shape[-2], k.shape[-2]
+    scores = q @ xp.swapaxes(k, -1, -2)  # (..., n, m)
+    if is_causal:
+        mask = xp.tril(xp.ones((n, m), dtype=bool))  # query i sees keys 0..i
+    if mask is not None and mask.dtype == bool:
+        scores = xp.where(mask, scores, -xp.inf)
+    elif mask is not None:
+        scores = scores + mask
+    weights = softmax(scores, axis=-1)  # (..., n, m), fully masked rows are 0
+    return weights @ v, weights  # (..., n, d_v)

@@ -1,0 +1,153 @@
+"""The fast NumPy route of :func:`course_lib.scaled_dot_product_attention`.
+
+Same formula, softmax(QKᵀ · scale + mask) V, computed one block of query rows at a time.
+Each trick is here for a measured reason (``benchmarks/bench_attention.py``):
+
+* **Blocks of query rows.** The scores of ``rows`` queries against all m keys (about 1 MiB)
+  stay in a core's cache while the softmax passes over them, and one scratch buffer per
+  thread is reused for every block. A whole (n, m) score grid would be fresh memory on each
+  call: on virtual machines its page faults alone cost more than the two matrix products.
+* **In place.** Subtracting the row maximum, exp and the masks write into the scores buffer
+  (``np.exp(s, out=s)``): no temporaries the size of the block.
+* **Normalise the small side.** Without ``return_weights`` the unnormalised weights E go
+  straight into E V, and the (rows, d_v) result is divided by the row sums, instead of
+  dividing the (rows, m) weights (d_v is usually much smaller than m).
+* **Causal blocks skip the keys they cannot see.** Queries r0..r1-1 see keys 0..r1-1 only, so
+  the later columns are never computed (about half the work).
+* **Threads.** The element-wise softmax passes run on one core each, but NumPy releases the
+  GIL in them (and in BLAS), so a few threads working on different blocks use every core.
+"""
+
+import math
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+__all__ = ["attention_in_blocks"]
+
+BLOCK_BYTES = 1 << 20  # one block's scores: about a core's L2 cache
+MAX_BLOCK_ROWS = 512
+MIN_SCORES_PER_THREAD = 1 << 16  # below this, handing work to a thread costs more than it saves
+
+
+def attention_in_blocks(q, k, v, mask=None, is_causal=False, return_weights=False):
+    """softmax(q kᵀ + mask) v for NumPy arrays already scaled, cast and checked.
+
+    Parameters
+    ----------
+    q : (..., n, d_k) queries, already multiplied by the scale.
+    k : (..., m, d_k); v : (..., m, d_v); batch axes broadcast.
+    mask : None, boolean (True = may attend) or float of the compute dtype; broadcasts to
+        (..., n, m). Not combined with ``is_causal``.
+
+    Returns
+    -------
+    (output (..., n, d_v), weights or None). The weights' batch axes are those of q, k and
+    the mask (v's do not enter the softmax), as with the whole-grid formula.
+
+    >>> out, w = attention_in_blocks(np.zeros((1, 2)), np.zeros((3, 2)), np.eye(3), None,
+    ...                              return_weights=True)
+    >>> w.tolist()
+    [[0.3333333333333333, 0.3333333333333333, 0.3333333333333333]]
+    """
+    (n, d_k), (m, d_v), dtype = q.shape[-2:], v.shape[-2:], q.dtype
+    grid = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], () if mask is None else mask.shape[:-2])
+    if return_weights:  # the whole grid is returned anyway: fill it, then one product
+        weights = (np.zeros if is_causal else np.empty)(grid + (n, m), dtype=dtype)
+        batch = grid
+    else:
+        batch = np.broadcast_shapes(grid, v.shape[:-2])
+        output = np.empty(batch + (n, d_v), dtype=dtype)
+        v = np.broadcast_to(v, batch + (m, d_v))
+    q = np.broadcast_to(q, batch + (n, d_k))
+    k = np.broadcast_to(k, batch + (m, d_k))
+    if mask is not None:
+        mask = np.broadcast_to(mask, batch + (n, m))
+
+    threads = _thread_count(math.prod(batch) * n * m)
+    rows = _block_rows(n, m, dtype, threads)
+    tasks = [(b, r0, min(r0 + rows, n)) for b in np.ndindex(*batch) for r0 in range(0, n, rows)]
+    threads = max(1, min(threads, len(tasks)))  # no tasks at all when n = 0 or a batch axis is 0
+
+    def work(share):  # one thread: its own scratch buffer, then its blocks one by one
+        scratch = None if return_weights else np.empty(rows * m, dtype=dtype)
+        for b, r0, r1 in share:
+            cols = min(r1, m) if is_causal else m  # the keys these queries may see
+            if return_weights:  # (rows, cols) scores, written straight into the weights
+                s = weights[b][r0:r1, :cols]
+            else:
+                s = scratch[:(r1 - r0) * cols].reshape(r1 - r0, cols)
+            np.matmul(q[b][r0:r1], k[b][:cols].T, out=s)  # (rows, cols) scores
+            if is_causal:  # query i sees keys 0..i: block key j > i among columns r0..
+                later = np.arange(r0, cols) > np.arange(r0, r1)[:, None]
+                np.copyto(s[:, r0:], -np.inf, where=later)
+            elif mask is not None and mask.dtype == bool:
+                np.copyto(s, -np.inf, where=~mask[b][r0:r1])
+            elif mask is not None:
+                s += mask[b][r0:r1]
+            total = _exp_rows(s, grid + (n, m))  # s is now E = exp(s - row max)
+            if return_weights:
+                s /= total  # weights, each row sums to 1
+            else:
+                out = output[b][r0:r1]
+                np.matmul(s, v[b][:cols], out=out)  # (rows, d_v), rows of E V
+                out /= total  # dividing (rows, d_v) is cheaper than dividing (rows, m)
+
+    shares = [tasks[i::threads] for i in range(threads)]  # interleaved: causal rows even out
+    if threads == 1:
+        work(tasks)
+    else:
+        pool = _pool(threads - 1)
+        futures = [pool.submit(work, share) for share in shares[1:]]
+        work(shares[0])  # this thread takes the first share itself
+        for future in futures:
+            future.result()  # re-raises an error from that thread here
+    if return_weights:
+        return weights @ v, weights  # (..., n, d_v)
+    return output, None
+
+
+def _exp_rows(s, grid_shape):
+    """Overwrite the scores s (rows, cols) with exp(s - row max); return the row sums (rows, 1).
+
+    A fully masked row (all −∞) becomes zeros, and its sum is reported as 1 so that dividing
+    by it leaves zeros instead of 0/0.
+    """
+    top = s.max(axis=1, keepdims=True)  # (rows, 1); NaN and +∞ show up in the maximum
+    if np.isnan(top).any() or np.isposinf(top).any():
+        raise ValueError(f"scores contain NaN or +∞ (shape {grid_shape}); only −∞ (a masked "
+                         "score) is allowed")
+    top[np.isneginf(top)] = 0.0  # an all −∞ row: keep exp(−∞) = 0, avoid −∞ − (−∞)
+    s -= top
+    np.exp(s, out=s)  # every exponent ≤ 0: no overflow
+    total = s.sum(axis=1, keepdims=True)  # (rows, 1)
+    total[total == 0] = 1.0
+    return total
+
+
+def _thread_count(scores):
+    """How many threads are worth it for a grid of this many scores."""
+    try:
+        cpus = len(os.sched_getaffinity(0))  # the CPUs this process may use
+    except AttributeError:  # macOS and Windows
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, scores // MIN_SCORES_PER_THREAD))
+
+
+def _block_rows(n, m, dtype, threads):
+    """Rows per block: about BLOCK_BYTES of scores, and at least one block per thread."""
+    rows = max(16, min(MAX_BLOCK_ROWS, BLOCK_BYTES // (m * np.dtype(dtype).itemsize)))
+    return max(1, min(rows, -(-n // threads)))
+
+
+_pools = {}
+
+
+def _pool(workers):
+    """A thread pool kept between calls (starting threads costs about as much as a small
+    attention); one per process, because a forked child does not inherit the threads."""
+    key = (os.getpid(), workers)
+    if key not in _pools:
+        _pools[key] = ThreadPoolExecutor(workers, thread_name_prefix="course_lib")
+    return _pools[key]
