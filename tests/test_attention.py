@@ -787,9 +787,10 @@ def test_read_only_inputs(xp):
 def test_overflowing_scores_are_an_error_not_nan(xp, n):
     # Finite inputs whose products overflow: +∞ scores would make NaN weights. The message names
     # the scores (the threads of a blocked implementation must pass the error on).
+    m = 3 if n == 2 else 100  # 2000 × 100 scores: enough for several blocks and threads
     q = np.ones((n, 2))
     q[n // 2] = 1e200
-    k = np.full((3, 2), 1e200)
-    v = np.ones((3, 2))
+    k = np.full((m, 2), 1e200)
+    v = np.ones((m, 2))
     with np.errstate(over="ignore", invalid="ignore"), pytest.raises(ValueError, match="scores"):
         sdpa(xp, q, k, v)
