@@ -783,6 +783,8 @@ def test_read_only_inputs(xp):
     np.testing.assert_allclose(out, ref, rtol=1e-10, atol=1e-12)
 
 
+@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")  # errstate is
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")  # per thread
 @pytest.mark.parametrize("n", [2, 2000])
 def test_overflowing_scores_are_an_error_not_nan(xp, n):
     # Finite inputs whose products overflow: +∞ scores would make NaN weights. The message names
