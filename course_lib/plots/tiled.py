@@ -41,9 +41,11 @@ def draw_memory_growth(sizes, d=64, block_size=512, itemsize=4, ax=None):
     ax.text(sizes[0], 16 * 1.4, "16 GiB: a laptop's whole memory", color=MUTED, fontsize=10)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
-    ax.set_xlabel("sequence length n = m")
+    ax.set_xticks(sizes, labels=[f"{n // 1024}k" if n >= 1024 else str(n) for n in sizes])
+    ax.minorticks_off()
+    ax.set_xlabel("sequence length n = m (1k = 1024)")
     ax.set_ylabel(f"working memory (GiB, {8 * itemsize}-bit numbers)")
-    ax.legend(loc="upper left", fontsize=10)
+    ax.legend(loc="lower right", fontsize=10)
     return {"grid": grid, "tiled": tiled}
 
 
