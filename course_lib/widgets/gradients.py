@@ -74,6 +74,6 @@ def gradient_dashboard(d_k=16):
                      lambda d_k: gradient_callback(artists, d_k),
                      description="[Gradient dashboard: a d_k slider (1 to 1024) redraws one "
                      "query's weights and the gradient reaching its scores, with and without "
-                     "÷ √d_k; run the notebook to use it. The static picture below shows d_k = "
+                     "÷ √d_k; run the notebook to use it. The static picture above shows d_k = "
                      "256.]",
                      artists=artists)

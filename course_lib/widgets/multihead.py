@@ -69,7 +69,7 @@ def heads_dashboard(num_heads=2, head=0):
                      lambda num_heads, head: heads_callback(artists, num_heads, head),
                      description="[Multi-head dashboard: sliders for the number of heads h and "
                      "the head shown colour the columns each head owns and draw that head's "
-                     "weights; run the notebook to use it. The static picture below shows "
+                     "weights; run the notebook to use it. The static picture above shows "
                      "every head for h = 2.]",
                      artists=artists)
 
