@@ -71,7 +71,8 @@ notebooks: install
 	@set -e; for nb in notebooks/[0-9][0-9]_*.ipynb; do \
 		echo "executing $$nb"; \
 		$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-			--ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=600 "$$nb"; \
+			--ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=600 \
+			--ExecutePreprocessor.record_timing=False "$$nb"; \
 	done
 
 html: install

@@ -24,8 +24,11 @@ MAX_BYTES = 2 * 1024 * 1024
 # Notebook-level metadata a course notebook may carry; anything else is editor state.
 ALLOWED_NOTEBOOK_METADATA = {"kernelspec", "language_info", "widgets"}
 # Cell metadata that records one person's session (nbstripout's defaults and a few editors').
-PERSONAL_CELL_METADATA = {"collapsed", "scrolled", "ExecuteTime", "execution",
-                          "heading_collapsed", "hidden", "pycharm", "vscode", "colab"}
+PERSONAL_CELL_METADATA = {"collapsed", "scrolled", "ExecuteTime", "heading_collapsed",
+                          "hidden", "pycharm", "vscode", "colab"}
+# `execution` holds the timestamps nbclient records during `nbconvert --execute` (the fresh
+# run itself): allowed, as long as it holds nothing else. The pre-commit hook drops it.
+RUN_TIMING = re.compile(r"^(iopub|shell)\.[\w.]+$")
 # Tags that make nbclient (and so `make notebooks`) leave a code cell unexecuted.
 UNEXECUTED_TAGS = {"skip-execution"}
 SECTIONS = ["## What you will learn", "## What you need", "## Why the topic needs it",
@@ -146,6 +149,8 @@ def test_no_personal_editor_state(path):
     for index, cell in enumerate(nb["cells"]):
         personal = set(cell.get("metadata", {})) & PERSONAL_CELL_METADATA
         assert not personal, f"{path.name}, cell {index}: {sorted(personal)}"
+        timing = cell.get("metadata", {}).get("execution", {})
+        assert all(RUN_TIMING.match(key) for key in timing), (path.name, index, timing)
         jupyter = cell.get("metadata", {}).get("jupyter", {})
         assert set(jupyter) <= {"source_hidden", "outputs_hidden"}, (path.name, index, jupyter)
 
