@@ -69,6 +69,6 @@ def draw_head_weights(weights, axes, row_labels=None, col_labels=None, number_fo
         artists = draw_annotated_grid(weights[t], ax=ax, row_labels=row_labels,
                                       col_labels=col_labels, number_format=number_format)
         artists["title"] = ax.set_title(f"head {t}", color=HEAD_COLORS[t % len(HEAD_COLORS)],
-                                        pad=30)
+                                        pad=12)
         drawn.append(artists)
     return drawn
