@@ -796,3 +796,19 @@ def test_overflowing_scores_are_an_error_not_nan(xp, n):
     v = np.ones((m, 2))
     with np.errstate(over="ignore", invalid="ignore"), pytest.raises(ValueError, match="scores"):
         sdpa(xp, q, k, v)
+
+
+def test_concurrent_calls_do_not_interfere():
+    # A dashboard callback and a notebook cell may call attention at the same time: any scratch
+    # memory or thread pool behind the function must not be shared between calls.
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(33)
+    cases = [(rng.standard_normal((900 + 50 * i, 8)), rng.standard_normal((300, 8)),
+              rng.standard_normal((300, 2 + i))) for i in range(4)]
+    expected = [numpy_formula(q, k, v)[0] for q, k, v in cases]
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda c: scaled_dot_product_attention(*c), cases * 3))
+    assert len(results) == 12
+    for result, ref in zip(results, expected * 3, strict=True):
+        np.testing.assert_allclose(result, ref, rtol=1e-10, atol=1e-12)
