@@ -70,8 +70,11 @@ class Deck(widgets.VBox):
 
     def __repr__(self):
         # The plain-text form where widgets cannot render: point to the static twin.
-        return (f"[{len(self.questions)} self-test cards: run the notebook to use them; the "
-                "same questions and answers are in the collapsed blocks below.]")
+        if len(self.questions) == 1:
+            cards = "1 self-test card: run the notebook to use it"
+        else:
+            cards = f"{len(self.questions)} self-test cards: run the notebook to use them"
+        return f"[{cards}. The answers are also in the blocks below.]"
 
 
 def self_test(notebook=None):

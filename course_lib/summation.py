@@ -11,7 +11,8 @@ __all__ = ["partial_sums", "sigma"]
 
 
 def sigma(q, start=1, stop=None):
-    """Σᵢ₌ₛₜₐᵣₜˢᵗᵒᵖ qᵢ: add slots ``start`` to ``stop`` of q, both included, counted from 1.
+    """Add slots ``start`` to ``stop`` of q, both included, counted from 1: the Σ of qᵢ for
+    i from start to stop.
 
     Parameters
     ----------

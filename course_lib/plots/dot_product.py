@@ -5,15 +5,16 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import Arc
 
-from .. import dot
+from .. import dot, norm
 from ..backend import to_numpy
 from ..geometry import angle_between, direction
 from .notation import fmt, subscript
 from .style import MUTED, PALETTE, ROLE_COLORS
 from .vectors import draw_vector, set_square_view, update_vector
 
-__all__ = ["draw_dot_scene", "draw_similarity_meter", "draw_slot_products", "update_dot_scene",
-           "update_similarity_meter", "update_slot_products"]
+__all__ = ["draw_dot_panels", "draw_dot_scene", "draw_similarity_meter", "draw_slot_products",
+           "update_dot_panels", "update_dot_scene", "update_similarity_meter",
+           "update_slot_products"]
 
 
 def draw_dot_scene(q, k, ax=None, limit=4.0):
@@ -121,3 +122,35 @@ def update_slot_products(artists, q, k):
     heights = [*_slot_products(q, k).tolist(), float(dot(q, k))]
     for bar, height in zip(artists["bars"], heights, strict=True):
         bar.set_height(height)
+
+
+def draw_dot_panels(q, k, fig=None, limit=4.2, product_limit=16.5):
+    """The dot-product picture in three panels: the two arrows and their angle (left), the
+    slot-by-slot products (top right) and the similarity meter (bottom right).
+
+    Returns
+    -------
+    dict with the artists of each panel (``"scene"``, ``"products"``, ``"meter"``); pass it
+    to :func:`update_dot_panels`.
+    """
+    fig = plt.gcf() if fig is None else fig
+    grid = fig.add_gridspec(2, 2, width_ratios=(1, 1.1), height_ratios=(1.3, 1))
+    products_ax = fig.add_subplot(grid[0, 1])
+    meter_ax = fig.add_subplot(grid[1, 1])
+    artists = {
+        "scene": draw_dot_scene(q, k, ax=fig.add_subplot(grid[:, 0]), limit=limit),
+        "products": draw_slot_products(q, k, ax=products_ax, limit=product_limit),
+        "meter": draw_similarity_meter(float(dot(q, k)), float(norm(q) * norm(k)),
+                                       ax=meter_ax),
+    }
+    products_ax.set_title("slot by slot: q·k = q₁k₁ + q₂k₂")
+    meter_ax.set_title("similarity meter")
+    fig.tight_layout()
+    return artists
+
+
+def update_dot_panels(artists, q, k):
+    """Move all three panels of :func:`draw_dot_panels` to new arrows q and k (in place)."""
+    update_dot_scene(artists["scene"], q, k)
+    update_slot_products(artists["products"], q, k)
+    update_similarity_meter(artists["meter"], float(dot(q, k)), float(norm(q) * norm(k)))

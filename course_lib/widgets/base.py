@@ -46,7 +46,7 @@ class Dashboard(widgets.VBox):
     callback : function(**values) -> str. Moves the artists for these values and returns
         the readout (plain text, Unicode maths).
     description : what a reader without a live kernel sees instead of the dashboard (the
-        widget's plain-text form); say where the static picture is.
+        widget's plain-text form); at most 110 characters (ipywidgets cuts longer ones).
     artists : the dict of artists the callback moves. Only these are redrawn at each move
         (see :class:`course_lib.plots.style.FastRenderer`); tests inspect them.
     """

@@ -3,14 +3,7 @@ and the two ways of computing q·k, shown side by side."""
 
 from .. import cosine_similarity, dot, norm
 from ..geometry import angle_between, dot_from_angle, from_polar
-from ..plots.dot_product import (
-    draw_dot_scene,
-    draw_similarity_meter,
-    draw_slot_products,
-    update_dot_scene,
-    update_similarity_meter,
-    update_slot_products,
-)
+from ..plots.dot_product import draw_dot_panels, update_dot_panels
 from ..plots.notation import fmt
 from ..plots.style import course_style, detached_figure
 from .base import Dashboard, float_slider
@@ -35,9 +28,7 @@ def dot_callback(artists, angle, length_q, length_k):
     theta = float(angle_between(q, k))
     geometric = float(dot_from_angle(q_len, k_len, theta))  # ∥q∥∥k∥cos θ
     cosine = float(cosine_similarity(q, k))
-    update_dot_scene(artists["scene"], q, k)
-    update_similarity_meter(artists["meter"], value, q_len * k_len)
-    update_slot_products(artists["products"], q, k)
+    update_dot_panels(artists, q, k)
     return (f"θ = {fmt(theta, 0)}°:  q·k = q₁k₁ + q₂k₂ = {fmt(value, 3)}   and   "
             f"∥q∥∥k∥cos θ = {fmt(q_len, 2)} × {fmt(k_len, 2)} × {fmt(cosine, 3)} "
             f"= {fmt(geometric, 3)}")
@@ -47,20 +38,7 @@ def dot_figure(angle=60.0, length_q=2.0, length_k=3.0):
     """The dashboard's figure at one setting: ``(figure, artists)``."""
     with course_style():
         fig = detached_figure((9.6, 4.8))
-        grid = fig.add_gridspec(2, 2, width_ratios=(1, 1.1), height_ratios=(1.3, 1))
-        scene_ax = fig.add_subplot(grid[:, 0])
-        products_ax = fig.add_subplot(grid[0, 1])
-        meter_ax = fig.add_subplot(grid[1, 1])
-        q, k = dot_vectors(angle, length_q, length_k)
-        artists = {
-            "scene": draw_dot_scene(q, k, ax=scene_ax, limit=4.2),
-            "meter": draw_similarity_meter(float(dot(q, k)), float(norm(q) * norm(k)),
-                                           ax=meter_ax),
-            "products": draw_slot_products(q, k, ax=products_ax, limit=16.5),
-        }
-        products_ax.set_title("slot by slot: q·k = q₁k₁ + q₂k₂")
-        meter_ax.set_title("similarity meter")
-        fig.tight_layout()
+        artists = draw_dot_panels(*dot_vectors(angle, length_q, length_k), fig=fig)
     return fig, artists
 
 
@@ -70,13 +48,12 @@ def dot_dashboard(angle=60.0, length_q=2.0, length_k=3.0):
     fig, artists = dot_figure(angle, length_q, length_k)
     controls = {
         "angle": float_slider("θ: angle from q to k (degrees)", angle, 0.0, 180.0, 5.0, ".0f"),
-        "length_q": float_slider("∥q∥: length of q", length_q, 0.5, 4.0, 0.25, ".2f"),
-        "length_k": float_slider("∥k∥: length of k", length_k, 0.5, 4.0, 0.25, ".2f"),
+        "length_q": float_slider("∥q∥: length of q (grid steps)", length_q, 0.5, 4.0, 0.25, ".2f"),
+        "length_k": float_slider("∥k∥: length of k (grid steps)", length_k, 0.5, 4.0, 0.25, ".2f"),
     }
     return Dashboard(fig, controls,
                      lambda angle, length_q, length_k: dot_callback(artists, angle, length_q,
                                                                     length_k),
-                     description="[Dot-product dashboard: sliders for the angle θ and the "
-                     "lengths ∥q∥, ∥k∥ move the arrows and the similarity meter; run the notebook "
-                     "to use it. The static picture below shows one setting.]",
+                     description=("[Dot-product dashboard: angle and length sliders move q and k. "
+                                  "Run the notebook to use it.]"),
                      artists=artists)

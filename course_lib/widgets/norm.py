@@ -36,7 +36,6 @@ def norm_dashboard(q1=3.0, q2=4.0, limit=4.0):
         "q2": float_slider("q₂: second slot (steps up)", q2, -limit, limit, 0.5),
     }
     return Dashboard(fig, controls, lambda q1, q2: norm_callback(artists, q1, q2),
-                     description="[Norm dashboard: sliders for q₁ and q₂ reshape the right "
-                     "triangle and show ∥q∥; run the notebook to use it. The static picture "
-                     "below shows one setting.]",
+                     description=("[Norm dashboard: sliders for q₁ and q₂ reshape the triangle. "
+                                  "Run the notebook to use it.]"),
                      artists=artists)

@@ -30,7 +30,6 @@ def summation_dashboard(q=EXAMPLE_SLOTS, count=3):
     fig, artists = summation_figure(q, count)
     controls = {"count": int_slider("L: how many slots Σ adds", count, 1, len(q))}
     return Dashboard(fig, controls, lambda count: summation_callback(artists, q, count),
-                     description="[Summation dashboard: a slider for L writes Σᵢ₌₁ᴸ qᵢ out term "
-                     "by term; run the notebook to use it. The static picture below shows one "
-                     "setting.]",
+                     description=("[Summation dashboard: a slider for L writes the sum out. "
+                                  "Run the notebook to use it.]"),
                      artists=artists)

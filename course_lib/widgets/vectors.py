@@ -33,6 +33,6 @@ def vector_dashboard(q1=3.0, q2=1.0, limit=5.0):
         "q2": float_slider("q₂: second slot (steps up)", q2, -limit + 1, limit - 1, 0.5),
     }
     return Dashboard(fig, controls, lambda q1, q2: vector_callback(artists, q1, q2),
-                     description="[Vector dashboard: sliders for q₁ and q₂ move the arrow; run "
-                     "the notebook to use it. The static picture below shows one setting.]",
+                     description=("[Vector dashboard: sliders for q₁ and q₂ move the arrow. "
+                                  "Run the notebook to use it.]"),
                      artists=artists)

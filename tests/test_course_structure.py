@@ -1,0 +1,228 @@
+"""The course's shape, checked on every notebook present (docs/ARCHITECTURE.md).
+
+The rules, data-driven so that each new notebook is checked the moment it lands:
+
+* files ``notebooks/NN_topic.ipynb``, numbered 00, 01, 02, … without gaps;
+* committed with outputs from one fresh run: code cells numbered 1, 2, 3, … in order, no
+  error outputs, no absolute paths in outputs;
+* the first cell is a markdown title (``# ...``);
+* ``##`` sections in this order (other sections may sit between them):
+  00: What you will learn, What you need, Next;
+  10 (the checklist): What you will learn, What you need, Test yourself, Next;
+  every other notebook: What you will learn, What you need, Why the topic needs it,
+  Your turn, Test yourself, Next;
+* "What you need" links to an earlier notebook (from 01 on); "Next" links to the next
+  notebook when it exists; every link to a ``.ipynb`` file resolves;
+* every cell tagged ``dashboard`` has a cell tagged ``static-twin`` right next to it among the
+  tagged cells (just before or just after; one twin per dashboard); notebooks 01–09 have at
+  least one dashboard;
+* every figure (a code cell with a PNG output, such as a static twin) is followed directly by
+  a markdown caption starting with ``*Figure``;
+* notebooks other than 00 and 10: a cell tagged ``exercise`` inside "Your turn" whose stored
+  output starts with "Not attempted yet", then a cell tagged ``solution`` with its source
+  hidden (``metadata.jupyter.source_hidden``) whose stored output starts with "Correct";
+* "Test yourself" holds a code cell calling ``self_test(...)`` and a markdown cell that
+  contains ``quiz.details_markdown(N)`` exactly (all questions in 10), for every notebook
+  that the checklist names.
+"""
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from course_lib.checklist import CHECKLIST
+from course_lib.quiz import details_markdown
+
+NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
+NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"))
+CHECKLIST_NOTEBOOK = 10
+LEARN, NEED, WHY = "## What you will learn", "## What you need", "## Why the topic needs it"
+TURN, TEST, NEXT = "## Your turn", "## Test yourself", "## Next"
+CHECKLIST_NUMBERS = {q.notebook for q in CHECKLIST}
+ABSOLUTE_PATH = re.compile(r"(/work/|/tmp/|/home/|/root/|/Users/|[A-Z]:\\\\)")
+LINK = re.compile(r"\]\(([^)#\s]+\.ipynb)(#[^)]*)?\)")
+
+
+def number(path):
+    return int(path.name[:2])
+
+
+def required_sections(n):
+    if n == 0:
+        return [LEARN, NEED, NEXT]
+    if n == CHECKLIST_NOTEBOOK:
+        return [LEARN, NEED, TEST, NEXT]
+    return [LEARN, NEED, WHY, TURN, TEST, NEXT]
+
+
+def has_exercise(n):
+    return n not in (0, CHECKLIST_NOTEBOOK)
+
+
+def needs_dashboard(n):
+    return 1 <= n <= 9  # every foundations notebook has a slider; later ones may
+
+
+def load(path):
+    return nbformat.read(path, as_version=4)
+
+
+def tags(cell):
+    return set(cell.get("metadata", {}).get("tags", []))
+
+
+def headings(cell):
+    if cell.cell_type != "markdown":
+        return []
+    return [line.strip() for line in cell.source.splitlines() if line.startswith("## ")]
+
+
+def sections(nb):
+    """Each '## ' heading → (indices of the cells in that section, the section's text).
+
+    A section runs from its heading to the next '## ' heading, which may sit in the same
+    markdown cell; a cell belongs to every section that part of it lies in.
+    """
+    cells, texts, current = {}, {}, None
+    for i, cell in enumerate(nb.cells):
+        lines = cell.source.splitlines() if cell.cell_type == "markdown" else [cell.source]
+        for line in lines:
+            if cell.cell_type == "markdown" and line.startswith("## "):
+                current = line.strip()
+                cells.setdefault(current, [])
+                texts.setdefault(current, [])
+            if current is not None:
+                if i not in cells[current]:
+                    cells[current].append(i)
+                texts[current].append(line)
+    return {head: (cells[head], "\n".join(texts[head])) for head in cells}
+
+
+def output_text(cell):
+    parts = []
+    for out in cell.get("outputs", []):
+        if out.output_type == "stream":
+            parts.append(out.text)
+        elif "data" in out:
+            parts.append(out.data.get("text/plain", ""))
+    return "".join(parts)
+
+
+def test_notebooks_exist_and_are_numbered_without_gaps():
+    assert NOTEBOOKS, f"no notebooks found in {NOTEBOOK_DIR}"
+    assert [number(p) for p in NOTEBOOKS] == list(range(len(NOTEBOOKS)))
+    for path in NOTEBOOKS:
+        assert re.fullmatch(r"\d\d_[a-z0-9_]+\.ipynb", path.name), path.name
+
+
+@pytest.fixture(params=NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def notebook(request):
+    return request.param, load(request.param)
+
+
+def test_committed_from_one_fresh_run(notebook):
+    path, nb = notebook
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert code, path.name
+    assert [c.execution_count for c in code] == list(range(1, len(code) + 1)), path.name
+    for i, cell in enumerate(nb.cells):
+        for out in cell.get("outputs", []):
+            assert out.output_type != "error", f"{path.name} cell {i} stored an error"
+            if out.output_type == "stream":
+                assert out.name == "stdout", f"{path.name} cell {i} wrote to stderr: {out.text}"
+        assert not ABSOLUTE_PATH.search(output_text(cell)), f"{path.name} cell {i}: a path"
+
+
+def test_title_and_sections_in_order(notebook):
+    path, nb = notebook
+    assert nb.cells[0].cell_type == "markdown" and nb.cells[0].source.startswith("# "), path.name
+    order = [h for cell in nb.cells for h in headings(cell)]
+    wanted = required_sections(number(path))
+    positions = []
+    for head in wanted:
+        assert head in order, f"{path.name} lacks the section {head!r}"
+        positions.append(order.index(head))
+    assert positions == sorted(positions), f"{path.name}: sections out of order {wanted}"
+
+
+def test_links_resolve_and_lead_on(notebook):
+    path, nb = notebook
+    n = number(path)
+    found = sections(nb)
+    links = [m.group(1) for c in nb.cells if c.cell_type == "markdown"
+             for m in LINK.finditer(c.source)]
+    for link in links:
+        assert (path.parent / link).resolve().exists(), f"{path.name} links to missing {link}"
+    if n > 0:
+        need_text = found[NEED][1]
+        earlier = [int(m.group(1)[:2]) for m in LINK.finditer(need_text)
+                   if m.group(1)[:2].isdigit()]
+        assert any(e < n for e in earlier), f"{path.name}: 'What you need' links no earlier one"
+    following = [p for p in NOTEBOOKS if number(p) == n + 1]
+    if following:
+        next_text = found[NEXT][1]
+        assert f"({following[0].name})" in next_text, f"{path.name}: no link to the next"
+
+
+def test_each_dashboard_has_a_static_twin(notebook):
+    path, nb = notebook
+    kinds = [("dashboard" if "dashboard" in tags(c) else "static-twin")
+             for c in nb.cells if tags(c) & {"dashboard", "static-twin"}]
+    if needs_dashboard(number(path)):
+        assert "dashboard" in kinds, f"{path.name} has no cell tagged 'dashboard'"
+    used = set()
+    for i, kind in enumerate(kinds):
+        if kind != "dashboard":
+            continue
+        # its twin sits right next to it among the tagged cells (before or after)
+        twins = [j for j in (i - 1, i + 1) if 0 <= j < len(kinds)
+                 and kinds[j] == "static-twin" and j not in used]
+        assert twins, (f"{path.name}: dashboard number {kinds[:i + 1].count('dashboard')} has "
+                       "no static-twin cell next to it")
+        used.add(twins[0])
+
+
+def test_every_figure_has_a_caption(notebook):
+    path, nb = notebook
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        if any("image/png" in out.get("data", {}) for out in cell.outputs):
+            after = nb.cells[i + 1] if i + 1 < len(nb.cells) else None
+            captioned = (after is not None and after.cell_type == "markdown"
+                         and after.source.startswith("*Figure"))
+            assert captioned, f"{path.name} cell {i}: a figure without a caption below it"
+
+
+def test_exercise_stub_and_hidden_solution(notebook):
+    path, nb = notebook
+    if not has_exercise(number(path)):
+        return
+    found = sections(nb)
+    exercises = [i for i, c in enumerate(nb.cells) if "exercise" in tags(c)]
+    solutions = [i for i, c in enumerate(nb.cells) if "solution" in tags(c)]
+    assert exercises, f"{path.name}: no cell tagged 'exercise'"
+    assert solutions, f"{path.name}: no cell tagged 'solution'"
+    for i in exercises:
+        assert i in found[TURN][0], f"{path.name}: the exercise is not under {TURN!r}"
+        assert output_text(nb.cells[i]).startswith("Not attempted yet"), path.name
+    assert min(solutions) > min(exercises)
+    for i in solutions:
+        cell = nb.cells[i]
+        assert cell.metadata.get("jupyter", {}).get("source_hidden") is True, path.name
+        assert output_text(cell).startswith("Correct"), f"{path.name}: solution does not pass"
+
+
+def test_test_yourself_cards_and_their_static_twin(notebook):
+    path, nb = notebook
+    n = number(path)
+    if n != CHECKLIST_NOTEBOOK and n not in CHECKLIST_NUMBERS:
+        return
+    cells = [nb.cells[i] for i in sections(nb)[TEST][0]]
+    assert any(c.cell_type == "code" and "self_test(" in c.source for c in cells), path.name
+    twin = details_markdown(None if n == CHECKLIST_NOTEBOOK else n)
+    assert any(c.cell_type == "markdown" and twin in c.source for c in cells), (
+        f"{path.name}: the markdown twin differs from quiz.details_markdown({n})")
+
