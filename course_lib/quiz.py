@@ -77,22 +77,31 @@ class Deck(widgets.VBox):
         return f"[{cards}. The answers are also in the blocks below.]"
 
 
+def _questions(notebook):
+    if notebook is None:
+        return list(CHECKLIST)
+    if isinstance(notebook, int):
+        return questions_for(notebook)
+    return list(notebook)  # already a sequence of questions (anything with .question, .answer)
+
+
 def self_test(notebook=None):
-    """The cards for one notebook's checklist questions (all of them when ``notebook`` is
-    None)."""
-    return Deck(CHECKLIST if notebook is None else questions_for(notebook))
+    """The cards for one notebook's checklist questions: ``notebook`` is its number, None for
+    the whole checklist, or a sequence of questions of one's own (objects with ``question``
+    and ``answer``, such as :class:`course_lib.checklist.Question`)."""
+    return Deck(_questions(notebook))
 
 
 def details_markdown(notebook=None):
-    """The static twin of :func:`self_test`: one collapsed ``<details>`` block per question,
-    for a markdown cell.
+    """The static twin of :func:`self_test` (same argument): one collapsed ``<details>``
+    block per question, for a markdown cell.
 
     >>> print(details_markdown(2).splitlines()[0])
     <details><summary><b>How do you compute the norm ∥q∥ of a vector?</b></summary>
     >>> details_markdown(2).endswith("</details>")
     True
     """
-    questions = CHECKLIST if notebook is None else questions_for(notebook)
+    questions = _questions(notebook)
     return "\n\n".join(
         f"<details><summary><b>{html.escape(q.question, quote=False)}</b></summary>\n\n"
         f"{html.escape(q.answer, quote=False)}\n\n</details>" for q in questions)

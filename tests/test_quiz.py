@@ -98,3 +98,16 @@ def test_static_twin_holds_the_same_questions_and_answers(notebook):
     for item in items:
         assert f"<summary><b>{item.question}</b></summary>" in text
         assert item.answer in text
+
+
+def test_cards_and_twin_from_a_list_of_ones_own_questions():
+    from course_lib.checklist import Question
+
+    own = [Question("What is 2 + 2?", "4, even on a GPU.", 11),
+           Question("Is < escaped?", "Yes: a < b & c.", 11)]
+    deck = self_test(own)
+    assert len(deck.cards) == 2
+    assert "What is 2 + 2?" in deck.cards[0].children[0].value
+    text = details_markdown(own)
+    assert text.count("<details>") == 2
+    assert "a &lt; b &amp; c." in text  # HTML special characters are escaped
