@@ -270,21 +270,24 @@ def online_softmax_steps(query, key, value, block_size, scale=None):
                                 running_sum.copy(), acc / running_sum[:, None])
 
 
-def attention_memory(n, m, d_k, d_v, block_size=512, itemsize=4):
-    """Bytes of working memory: (the plain formula's score grid, tiled attention's extra).
+def attention_memory(n, m, d_k, d_v, block_size=512, itemsize=4, batch=1):
+    """Bytes of working memory: (the plain formula's score grids, tiled attention's extra).
 
-    The grid holds n·m scores. Tiled attention holds one block_q × block_k score block, the
-    scaled queries (n·d_k), the output (n·d_v) and the running max and sum (2n). ``itemsize``
-    is the bytes per number: 4 for float32, 8 for float64.
+    The plain formula holds n·m scores per batch element (per head). Tiled attention holds one
+    block_q × block_k score block, and per batch element the scaled queries (n·d_k), the
+    output (n·d_v) and two running numbers per query row (2n). ``itemsize`` is the bytes per
+    number: 2 for float16, 4 for float32, 8 for float64.
 
     >>> grid, tiled = attention_memory(32768, 32768, 64, 64)
     >>> grid / 2**30, round(tiled / 2**20, 2)   # GiB, MiB
     (4.0, 17.25)
     """
-    for name, size in (("n", n), ("m", m), ("d_k", d_k), ("d_v", d_v), ("itemsize", itemsize)):
+    sizes = (("n", n), ("m", m), ("d_k", d_k), ("d_v", d_v), ("itemsize", itemsize),
+             ("batch", batch))
+    for name, size in sizes:
         if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
             raise ValueError(f"{name} must be a positive int; got {size!r}")
     block_q, block_k = _check_block_size(block_size, np)
-    grid = n * m
-    tiled = min(block_q, n) * min(block_k, m) + n * d_k + n * d_v + 2 * n
+    grid = batch * n * m
+    tiled = min(block_q, n) * min(block_k, m) + batch * n * (d_k + d_v + 2)
     return grid * itemsize, tiled * itemsize

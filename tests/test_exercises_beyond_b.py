@@ -194,3 +194,49 @@ def test_memory_picture_lines():
         assert lines["tiled"].get_ydata()[-1] < 64 / 1024
     finally:
         plt.close(fig)
+
+
+# ---------------------------------------------------------------------------------------------
+# The memory dashboard and the timing picture (notebook 15)
+# ---------------------------------------------------------------------------------------------
+
+def test_fit_numbers_match_the_memory_count():
+    pytest.importorskip("ipywidgets")
+    from course_lib.widgets.gpu import fit_numbers
+
+    grid, tiled = fit_numbers(15, 8, 4)
+    assert grid == 32.0  # 8 grids of 32768² float32 scores
+    expected_tiled = (4096 * 4096 + 8 * 32768 * (64 + 64 + 2)) * 4 / 2**30
+    assert tiled == pytest.approx(expected_tiled, rel=1e-12)
+
+
+def test_fit_dashboard_says_when_the_grid_does_not_fit():
+    pytest.importorskip("ipywidgets")
+    from course_lib.widgets.gpu import fit_dashboard
+
+    dash = fit_dashboard(log2_n=15, grids=8, bytes_per_number=4, gpu_gib=80)
+    assert "needs 32.00 GiB and fits in 80 GiB" in dash.readout_text()
+    dash.controls["log2_n"].value = 17
+    assert "512.00 GiB and does NOT fit" in dash.readout_text()
+    assert dash.artists["bars"][0].get_width() == pytest.approx(512.0)
+    dash.controls["bytes_per_number"].value = 2
+    assert dash.artists["bars"][0].get_width() == pytest.approx(256.0)
+    dash.controls["gpu_gib"].value = 144
+    assert list(dash.artists["gpu"].get_xdata()) == [144, 144]
+
+
+def test_timing_picture_skips_missing_measurements():
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
+    from course_lib.plots.gpu import draw_timings
+
+    fig, ax = plt.subplots()
+    try:
+        lines = draw_timings([256, 512, 1024], {"NumPy": [0.001, 0.004, 0.016],
+                                                 "CuPy": [None, 0.002, 0.003]}, ax=ax)
+        assert list(lines["NumPy"].get_xdata()) == [256, 512, 1024]
+        assert list(lines["CuPy"].get_xdata()) == [512, 1024]
+        assert lines["n²"].get_ydata()[0] == pytest.approx(1.0)  # 16 ms × (256/1024)²
+    finally:
+        plt.close(fig)

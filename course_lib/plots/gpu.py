@@ -1,10 +1,12 @@
-"""Picture of notebook 15: how the time of attention grows with n, on each array library."""
+"""Pictures of notebook 15: how the time of attention grows with n on each array library, and
+whether the score grids fit in a GPU's memory."""
 
 import matplotlib.pyplot as plt
 
-from .style import MUTED, PALETTE
+from .notation import fmt
+from .style import MUTED, PALETTE, ROLE_COLORS
 
-__all__ = ["draw_timings"]
+__all__ = ["draw_memory_fit", "draw_timings", "update_memory_fit"]
 
 _COLORS = (PALETTE["blue"], PALETTE["vermillion"], PALETTE["green"], PALETTE["orange"])
 _MARKERS = ("o", "s", "^", "D")
@@ -45,3 +47,42 @@ def draw_timings(sizes, timings, ax=None):
     ax.set_ylabel("time per call (ms)")
     ax.legend(fontsize=10)
     return lines
+
+
+def draw_memory_fit(grid_gib, tiled_gib, gpu_gib, ax=None):
+    """Two horizontal bars, the plain formula's score grids and tiled attention's extra memory,
+    against a vertical line at the GPU's memory; GiB on a logarithmic axis.
+
+    Returns
+    -------
+    dict of artists; pass it to :func:`update_memory_fit`.
+    """
+    ax = plt.gca() if ax is None else ax
+    bars = ax.barh([1, 0], [grid_gib, tiled_gib], color=[ROLE_COLORS["key"],
+                                                          ROLE_COLORS["query"]], height=0.5)
+    ax.set_yticks([1, 0], labels=["plain formula:\nscore grids", "tiled attention:\nextra"])
+    ax.set_xscale("log")
+    ax.set_xlim(2.0**-10, 2.0**14)
+    ax.set_ylim(-0.6, 1.9)
+    ax.set_xlabel("memory (GiB, logarithmic)")
+    artists = {
+        "bars": bars,
+        "gpu": ax.axvline(gpu_gib, color=PALETTE["black"], lw=2),
+        "gpu_label": ax.text(gpu_gib, 1.55, "", ha="center", fontsize=10,
+                             bbox={"facecolor": "white", "edgecolor": "none", "pad": 1}),
+        "labels": [ax.text(0, y, "", va="center", fontsize=10) for y in (1, 0)],
+    }
+    update_memory_fit(artists, grid_gib, tiled_gib, gpu_gib)
+    return artists
+
+
+def update_memory_fit(artists, grid_gib, tiled_gib, gpu_gib):
+    """Set the bars, their labels and the GPU line of :func:`draw_memory_fit` (in place)."""
+    for bar, label, gib in zip(artists["bars"], artists["labels"], (grid_gib, tiled_gib),
+                               strict=True):
+        bar.set_width(gib)
+        label.set_x(gib * 1.15)
+        label.set_text(f"{fmt(gib, 3)} GiB" if gib < 1 else f"{fmt(gib, 1)} GiB")
+    artists["gpu"].set_xdata([gpu_gib, gpu_gib])
+    artists["gpu_label"].set_x(gpu_gib)
+    artists["gpu_label"].set_text(f"GPU memory: {gpu_gib:.0f} GiB")
