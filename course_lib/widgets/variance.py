@@ -1,0 +1,67 @@
+"""Dashboard of notebook 08: a d_k slider; raw scores q·k spread out as d_k grows while the
+scores ÷ √d_k keep a spread of about 1, and softmax's largest weight and gradient size follow."""
+
+import ipywidgets as widgets
+
+from ..plots.notation import fmt
+from ..plots.style import course_style, detached_figure
+from ..plots.variance import D_K_CHOICES, draw_dk_panels, spread_statistics, update_dk_panels
+from .base import Dashboard
+
+__all__ = ["READOUT_CLASS", "dk_callback", "dk_dashboard", "dk_figure", "dk_readout"]
+
+READOUT_CLASS = "course-readout"  # the CSS class a browser test finds the readout by
+
+
+def dk_readout(stats):
+    """The readout line for one :func:`~course_lib.plots.variance.spread_statistics` result."""
+    d_k = stats["d_k"]
+    var, top, grad = stats["variance"], stats["largest_weight"], stats["gradient_size"]
+    return (f"d_k = {d_k} · raw q·k: variance {fmt(var['raw'], 2)} (theory {d_k}), "
+            f"largest weight {fmt(top['raw'], 3)}, gradient size {fmt(grad['raw'], 3)} · "
+            f"q·k ÷ √d_k: variance {fmt(var['scaled'], 2)} (theory 1), "
+            f"largest weight {fmt(top['scaled'], 3)}, gradient size {fmt(grad['scaled'], 3)}")
+
+
+def dk_callback(artists, d_k):
+    """Look up (or compute) the statistics for ``d_k``, move the panels, return the readout."""
+    table = artists["table"]
+    if d_k not in table:
+        table[d_k] = spread_statistics(d_k)
+    stats = table[d_k]
+    update_dk_panels(artists, stats)
+    return dk_readout(stats)
+
+
+def dk_figure(d_k=16):
+    """The dashboard's figure at one setting: ``(figure, artists)``."""
+    with course_style():
+        fig = detached_figure((10.4, 6.2))
+        artists = draw_dk_panels(d_k, fig=fig)
+    return fig, artists
+
+
+def _moving(artists):
+    # only these change at a slider move; the curves and axes stay in the kept background
+    moving = {"raw": artists["raw"]["bars"], "scaled": artists["scaled"]["bars"]}
+    for key in ("variance", "largest_weight", "gradient_size"):
+        moving[key] = [artists[key]["marker"], *artists[key]["dots"].values()]
+    return moving
+
+
+def dk_dashboard(d_k=16):
+    """A d_k slider (1 to 512) above the raw and scaled histograms and the three curves
+    against d_k; the readout (CSS class ``course-readout``) gives the numbers."""
+    fig, artists = dk_figure(d_k)
+    slider = widgets.SelectionSlider(options=D_K_CHOICES, value=d_k,
+                                     description="d_k (slots per query/key)",
+                                     continuous_update=True,
+                                     style={"description_width": "14em"},
+                                     layout={"width": "34em"})
+    dash = Dashboard(fig, {"d_k": slider}, lambda d_k: dk_callback(artists, d_k),
+                     description="[d_k dashboard: a d_k slider (1 to 512) redraws raw and "
+                     "scaled score histograms; run the notebook to use it.]",
+                     artists=_moving(artists))
+    dash.readout.add_class(READOUT_CLASS)
+    dash.all_artists = artists
+    return dash
