@@ -1,0 +1,118 @@
+"""Dashboards of notebooks 05 and 06: choose n, m, d_k, d_v and watch the shapes of Q, K, V
+and S; step through (i, j) and watch row i of Q meet column j of Kᵀ in the cell S_ij."""
+
+import numpy as np
+
+from .. import dot, score_grid
+from ..plots.matrices import (
+    draw_product_panels,
+    draw_shape_panels,
+    update_product_panels,
+    update_shape_panels,
+)
+from ..plots.notation import bracketed, fmt, subscript
+from ..plots.style import course_style, detached_figure
+from .base import Dashboard, int_slider
+
+__all__ = [
+    "MAX_SIZES",
+    "product_callback",
+    "product_dashboard",
+    "product_example",
+    "product_figure",
+    "shapes_callback",
+    "shapes_dashboard",
+    "shapes_example",
+    "shapes_figure",
+]
+
+MAX_SIZES = {"n": 6, "m": 6, "d_k": 5, "d_v": 4}  # the largest grids the shapes dashboard shows
+
+
+def shapes_example(seed=50):
+    """The largest Q (6×5), K (6×5) and V (6×4) of the shapes dashboard, one decimal each."""
+    rng = np.random.default_rng(seed)
+    size = MAX_SIZES
+    query = np.round(rng.standard_normal((size["n"], size["d_k"])), 1)
+    key = np.round(rng.standard_normal((size["m"], size["d_k"])), 1)
+    value = np.round(rng.standard_normal((size["m"], size["d_v"])), 1)
+    return query, key, value
+
+
+def shapes_callback(artists, n, m, d_k, d_v):
+    """Fill the n×d_k, m×d_k, m×d_v and n×m blocks; return the shapes in words."""
+    update_shape_panels(artists, n, m, d_k, d_v)
+    query, key, _ = artists["data"]
+    scores = score_grid(query[:n, :d_k], key[:m, :d_k])  # (n, m)
+    rows, cols = scores.shape
+    return (f"Q is {n}×{d_k}, K is {m}×{d_k}, V is {m}×{d_v}  →  S = QKᵀ is {rows}×{cols}: "
+            f"{rows * cols} dot products of {d_k} slots each, in one matrix product")
+
+
+def shapes_figure(n=3, m=5, d_k=4, d_v=2):
+    """The shapes dashboard's figure at one setting: ``(figure, artists)``."""
+    with course_style():
+        fig = detached_figure((11.0, 3.9))
+        artists = draw_shape_panels(*shapes_example(), n, m, d_k, d_v, fig=fig)
+    return fig, artists
+
+
+def shapes_dashboard(n=3, m=5, d_k=4, d_v=2):
+    """Sliders for n, m, d_k and d_v beside the four spreadsheets Q, K, V and S = QKᵀ."""
+    fig, artists = shapes_figure(n, m, d_k, d_v)
+    size = MAX_SIZES
+    controls = {
+        "n": int_slider("n: number of queries (rows of Q)", n, 1, size["n"]),
+        "m": int_slider("m: number of keys (rows of K, V)", m, 1, size["m"]),
+        "d_k": int_slider("d_k: slots per query and key", d_k, 1, size["d_k"]),
+        "d_v": int_slider("d_v: slots per value", d_v, 1, size["d_v"]),
+    }
+    return Dashboard(fig, controls,
+                     lambda n, m, d_k, d_v: shapes_callback(artists, n, m, d_k, d_v),
+                     description=("[Shapes dashboard: sliders for n, m, d_k, d_v resize Q, K, V "
+                                  "and S = QKᵀ. Run the notebook to use it.]"),
+                     artists=artists)
+
+
+def product_example(seed=155):
+    """The small integer Q (3×3: n = 3, d_k = 3) and K (4×3: m = 4) of the product dashboard."""
+    rng = np.random.default_rng(seed)
+    query = rng.integers(-2, 3, size=(3, 3)).astype(float)
+    key = rng.integers(-2, 3, size=(4, 3)).astype(float)
+    return query, key
+
+
+def product_callback(artists, query, key, i, j):
+    """Frame row i of Q, column j of Kᵀ and cell S_ij (i, j counted from 1, as in the maths);
+    return the dot product written out."""
+    update_product_panels(artists, i - 1, j - 1)
+    q, k = query[i - 1], key[j - 1]
+    value = float(dot(q, k))  # S_ij = q_i · k_j
+    terms = " + ".join(f"{bracketed(a, 0)}×{bracketed(b, 0)}" for a, b in zip(q, k, strict=True))
+    return (f"S{subscript(i)}{subscript(j)} = q{subscript(i)}·k{subscript(j)} = {terms} "
+            f"= {fmt(value, 0)}   (row {i} of Q times column {j} of Kᵀ; in Python, counting "
+            f"from 0: S[{i - 1}, {j - 1}])")
+
+
+def product_figure(i=1, j=1):
+    """The product dashboard's figure at one setting: ``(figure, artists)``."""
+    with course_style():
+        fig = detached_figure((11.0, 3.6))
+        artists = draw_product_panels(*product_example(), i - 1, j - 1, fig=fig)
+    return fig, artists
+
+
+def product_dashboard(i=1, j=1):
+    """Sliders for the query i and the key j; the matching row, column and cell light up."""
+    query, key = product_example()
+    fig, artists = product_figure(i, j)
+    n, m = query.shape[0], key.shape[0]
+    controls = {
+        "i": int_slider("i: query (row of Q, row of S)", i, 1, n),
+        "j": int_slider("j: key (column of Kᵀ, column of S)", j, 1, m),
+    }
+    return Dashboard(fig, controls,
+                     lambda i, j: product_callback(artists, query, key, i, j),
+                     description=("[Product dashboard: sliders for i and j light up row i of Q, "
+                                  "column j of Kᵀ and S_ij. Run the notebook.]"),
+                     artists=artists)
