@@ -43,13 +43,15 @@ def draw_vector(q, ax=None, color=None, label=None, origin=(0.0, 0.0), lw=2.5, l
     color = ROLE_COLORS["query"] if color is None else color
     q = to_numpy(q).astype(float)
     tip = (origin[0] + q[0], origin[1] + q[1])
-    arrow = ax.annotate("", xy=tip, xytext=origin, zorder=3, arrowprops={
+    # annotation_clip=False: skip the "is the point inside the axes?" test at every redraw
+    arrow = ax.annotate("", xy=tip, xytext=origin, zorder=3, annotation_clip=False, arrowprops={
         "arrowstyle": "-|>", "color": color, "lw": lw, "ls": ls, "mutation_scale": 20,
         "shrinkA": 0, "shrinkB": 0})
     text = None
     if label is not None:
         text = ax.annotate(label, xy=tip, xytext=(6, 6), textcoords="offset points",
-                           color=color, fontsize=13, fontweight="bold", zorder=4)
+                           color=color, fontsize=13, fontweight="bold", zorder=4,
+                           annotation_clip=False)
     return {"arrow": arrow, "label": text}
 
 
