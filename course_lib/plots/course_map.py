@@ -12,7 +12,7 @@ __all__ = ["COURSE_EDGES", "COURSE_NODES", "draw_course_map"]
 COURSE_NODES = {
     "vector": ("Vector", 1, (0.0, 1.2)),
     "norm": ("Norm\n(length)", 2, (2.2, 1.2)),
-    "sum": ("Summation\nΣ", 3, (2.2, -0.6)),
+    "sum": ("Summation\n(adding up)", 3, (2.2, -0.6)),
     "dot": ("Dot\nproduct", 4, (4.4, 0.3)),
     "matrices": ("Matrices", 5, (6.6, 0.3)),
     "product": ("Transpose and\nmatrix product", 6, (8.8, 0.3)),
@@ -57,7 +57,7 @@ def draw_course_map(ax=None):
             face = PALETTE["sky_blue"]
         else:
             face = "#e8eef4"
-        width = 1.75 if key == "product" else 1.4
+        width = 1.95 if key == "product" else 1.4
         box = FancyBboxPatch((x - width / 2, y - 0.45), width, 0.9,
                              boxstyle="round,pad=0.04", facecolor=face,
                              edgecolor=PALETTE["black"], lw=1.2, zorder=2)
