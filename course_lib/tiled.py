@@ -153,8 +153,8 @@ def tiled_attention(query, key, value, block_size=None, is_causal=False, scale=N
 
     Equal to :func:`scaled_dot_product_attention` up to float rounding, but it never holds
     the n×m scores: the extra memory is O(block_q·block_k + n·d) (one score block per thread,
-    the scaled queries, the output and three running numbers per query row) instead of the
-    O(n·m) score grid.
+    the scaled queries, the output, and the running max and sum of each query row) instead
+    of the O(n·m) score grid.
 
     Parameters
     ----------
@@ -192,7 +192,7 @@ def tiled_attention(query, key, value, block_size=None, is_causal=False, scale=N
     block_q, block_k = _check_block_size(block_size, xp)
     dtype = compute_dtype(query, key, value)
 
-    qs = xp.broadcast_to((query * scale).astype(dtype, copy=False), batch + query.shape[-2:])
+    qs = xp.broadcast_to(query.astype(dtype, copy=False) * scale, batch + query.shape[-2:])
     k = xp.broadcast_to(key.astype(dtype, copy=False), batch + key.shape[-2:])
     v = xp.broadcast_to(value.astype(dtype, copy=False), batch + value.shape[-2:])
     masks = None if mask is None else xp.broadcast_to(mask, batch + (n, m))  # views, no copies
@@ -255,7 +255,7 @@ def online_softmax_steps(query, key, value, block_size, scale=None):
     xp = get_array_module(query, key, value)
     _, block_k = _check_block_size(block_size, xp)
     dtype = compute_dtype(query, key, value)
-    qs = (query * check_scale(scale, query.shape[-1])).astype(dtype, copy=False)
+    qs = query.astype(dtype, copy=False) * check_scale(scale, query.shape[-1])
     k, v = key.astype(dtype, copy=False), value.astype(dtype, copy=False)
     n, m = qs.shape[0], k.shape[0]
     running_max = xp.full(n, -xp.inf, dtype=dtype)
