@@ -6,6 +6,11 @@ import math
 import numpy as np
 import pytest
 
+from course_lib.exercises.attention import (
+    ATTENTION_EXERCISE,
+    check_attention,
+    evaluate_attention,
+)
 from course_lib.exercises.scaling import SCALE_EXERCISE, check_scale_scores, evaluate_scale_scores
 
 
@@ -92,3 +97,98 @@ def test_check_scale_scores_prints_one_paragraph(capsys):
     check_scale_scores(scale_ok)
     out = capsys.readouterr().out
     assert out.startswith("Correct") and out.count("\n") == 1
+
+
+# --- notebook 09: attention(query, key, value) ----------------------------------------------
+
+def _softmax_rows(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def _softmax_naive(x, axis=-1):
+    e = np.exp(x)
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def attention_ok(query, key, value):
+    scores = query @ key.T / math.sqrt(query.shape[-1])
+    return _softmax_rows(scores) @ value
+
+
+def attention_ok_loops(query, key, value):
+    d_k = len(query[0])
+    out = []
+    for q in query:
+        scores = [sum(q[c] * k[c] for c in range(d_k)) / math.sqrt(d_k) for k in key]
+        top = max(scores)
+        exps = [math.exp(s - top) for s in scores]
+        total = sum(exps)
+        weights = [e / total for e in exps]
+        out.append([sum(w * v[c] for w, v in zip(weights, value, strict=True))
+                    for c in range(len(value[0]))])
+    return out
+
+
+def _scaled(query, key):
+    return query @ key.T / math.sqrt(query.shape[-1])
+
+
+ATTENTION_MISTAKES = {
+    "weights applied to K": lambda q, k, v: _softmax_rows(_scaled(q, k)) @ k,
+    "softmax over the wrong axis": lambda q, k, v: _softmax_rows(_scaled(q, k), axis=0) @ v,
+    "missing transpose": lambda q, k, v: _softmax_rows(q @ k / math.sqrt(q.shape[-1])) @ v,
+    "missing scale": lambda q, k, v: _softmax_rows(q @ k.T) @ v,
+    "divided by d_k": lambda q, k, v: _softmax_rows(q @ k.T / q.shape[-1]) @ v,
+    "returned the weights": lambda q, k, v: _softmax_rows(_scaled(q, k)),
+    "softmax overflows": lambda q, k, v: _softmax_naive(_scaled(q, k)) @ v,
+}
+
+
+@pytest.mark.parametrize("func", [attention_ok, attention_ok_loops])
+def test_attention_correct_answers_pass(func):
+    feedback = evaluate_attention(func)
+    assert feedback.passed, feedback.message
+
+
+@pytest.mark.parametrize("stub", [stub_raises, stub_passes])
+def test_attention_stub_is_not_attempted(stub):
+    assert evaluate_attention(stub).status == "not attempted"
+
+
+@pytest.mark.parametrize("name", sorted(ATTENTION_MISTAKES))
+def test_attention_each_mistake_gets_its_hint(name):
+    with np.errstate(over="ignore", invalid="ignore"):
+        feedback = evaluate_attention(ATTENTION_MISTAKES[name])
+    assert feedback.status == "mistake", feedback.message
+    assert feedback.mistake == name
+    hint = next(m.hint for m in ATTENTION_EXERCISE.mistakes if m.name == name)
+    assert feedback.message == f"Not yet: {hint}"
+
+
+def test_attention_every_mistake_is_tested():
+    assert ATTENTION_EXERCISE.mistakes
+    assert {m.name for m in ATTENTION_EXERCISE.mistakes} == set(ATTENTION_MISTAKES)
+
+
+def test_attention_naive_softmax_really_overflows_on_the_big_case():
+    big = ATTENTION_EXERCISE.cases[-1]
+    with np.errstate(over="ignore", invalid="ignore"):
+        naive = ATTENTION_MISTAKES["softmax overflows"](*big.args)
+    assert not np.isfinite(naive).all()
+    assert np.isfinite(big.expected).all()
+
+
+def test_attention_overflow_prints_no_warning(capsys, recwarn):
+    check_attention(ATTENTION_MISTAKES["softmax overflows"])
+    out = capsys.readouterr()
+    assert out.out.startswith("Not yet: right on every case except")
+    assert out.err == ""
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
+def test_attention_cases_include_the_worked_example():
+    by_hand = ATTENTION_EXERCISE.cases[0]
+    e = math.e
+    expected = [[6 * e / (2 * e + 1), 2.0], [2.0, 6 * e / (2 * e + 1)]]
+    assert np.allclose(by_hand.expected, expected)

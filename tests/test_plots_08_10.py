@@ -6,7 +6,19 @@ import math
 import numpy as np
 import pytest
 
-from course_lib import default_scale
+from course_lib import default_scale, scaled_dot_product_attention
+from course_lib.plots.attention import (
+    TOY_WORDS,
+    draw_attention_panels,
+    draw_row_weights,
+    draw_value_blend,
+    draw_weight_grid,
+    highlight_row,
+    toy_sentence,
+    update_attention_panels,
+    update_value_blend,
+)
+from course_lib.plots.notation import fmt
 from course_lib.plots.style import course_style, detached_figure
 from course_lib.plots.variance import (
     D_K_CHOICES,
@@ -19,7 +31,7 @@ from course_lib.plots.variance import (
     update_against_dk,
     update_score_histogram,
 )
-from course_lib.reference import softmax_loop
+from course_lib.reference import attention_loop, softmax_loop
 
 
 @pytest.fixture
@@ -135,3 +147,60 @@ def test_dk_panels_draw_the_statistics(fig):
         line = artists[key]["lines"]["scaled"]
         assert list(line.get_ydata()) == [table[d][key]["scaled"] for d in D_K_CHOICES]
         assert list(artists[key]["dots"]["raw"].get_ydata()) == [table[64][key]["raw"]]
+
+
+# --- notebook 09: attention ----------------------------------------------------------------
+
+def test_toy_sentence_same_word_same_rows():
+    words, query, key, value = toy_sentence()
+    assert words == TOY_WORDS and len(words) == 6
+    assert query.shape == (6, 4) and key.shape == (6, 4) and value.shape == (6, 2)
+    for array in (query, key, value):
+        assert np.array_equal(array[0], array[4])  # "the" twice
+    distinct = {tuple(v) for v in value}
+    assert len(distinct) == 5  # five different words, five different value points
+    assert np.array_equal(value, np.round(value))  # small whole numbers
+
+
+def test_weight_grid_writes_every_weight_and_frames_a_row(fig):
+    words, query, key, value = toy_sentence()
+    _, loop_weights = attention_loop(query, key, value)
+    artists = draw_weight_grid(np.array(loop_weights), words, ax=fig.add_subplot(), row=1)
+    assert np.allclose(artists["image"].get_array(), loop_weights)
+    assert len(artists["texts"]) == 6 and all(len(row) == 6 for row in artists["texts"])
+    assert artists["texts"][3][2].get_text() == fmt(loop_weights[3][2], 2)
+    assert artists["highlight"].get_y() == pytest.approx(0.5)
+    highlight_row(artists, 4)
+    assert artists["highlight"].get_y() == pytest.approx(3.5)
+
+
+def test_row_weights_and_blend_follow_the_math(fig):
+    words, query, key, value = toy_sentence()
+    loop_out, loop_weights = attention_loop(query, key, value)
+    row = 3
+    bars = draw_row_weights(loop_weights[row], words, ax=fig.add_subplot(121))
+    assert [b.get_height() for b in bars["bars"]] == pytest.approx(loop_weights[row])
+    blend = draw_value_blend(value, loop_weights[row], loop_out[row], words,
+                             ax=fig.add_subplot(122))
+    star = blend["output"]
+    assert [star.get_xdata()[0], star.get_ydata()[0]] == pytest.approx(loop_out[row])
+    # the star is the weighted average of the value points
+    average = [sum(w * v[c] for w, v in zip(loop_weights[row], value, strict=True))
+               for c in range(2)]
+    assert [star.get_xdata()[0], star.get_ydata()[0]] == pytest.approx(average)
+    sizes = blend["points"].get_sizes()
+    assert np.argmax(sizes) == int(np.argmax(loop_weights[row]))
+    update_value_blend(blend, value, loop_weights[0], loop_out[0])
+    assert [star.get_xdata()[0], star.get_ydata()[0]] == pytest.approx(loop_out[0])
+
+
+def test_attention_panels_update_in_place(fig):
+    words, query, key, value = toy_sentence()
+    output, weights = scaled_dot_product_attention(query, key, value, return_weights=True)
+    artists = draw_attention_panels(words, value, weights, output, row=0, fig=fig)
+    bars = artists["row"]["bars"]
+    update_attention_panels(artists, value, weights, output, 5)
+    assert artists["row"]["bars"] is bars
+    assert [b.get_height() for b in bars] == pytest.approx(list(weights[5]))
+    assert artists["grid"]["highlight"].get_y() == pytest.approx(4.5)
+    assert artists["row"]["title"].get_text().startswith("row 6 of A")

@@ -4,10 +4,15 @@ the callback, which moves the artists and writes in the readout the numbers the 
 import io
 
 import numpy as np
+import pytest
 from PIL import Image
 
+from course_lib import scaled_dot_product_attention
+from course_lib.plots.attention import toy_sentence
 from course_lib.plots.notation import fmt
 from course_lib.plots.variance import D_K_CHOICES, spread_statistics
+from course_lib.reference import attention_loop
+from course_lib.widgets.attention import attention_dashboard, attention_readout
 from course_lib.widgets.base import Dashboard
 from course_lib.widgets.variance import READOUT_CLASS, dk_dashboard, dk_readout
 
@@ -64,3 +69,42 @@ def test_dk_readout_numbers_follow_d_k():
     assert values
     assert values[0] < values[1] < values[2]
     assert abs(values[2] - 512) < 0.2 * 512
+
+
+# --- notebook 09: the attention dashboard ---------------------------------------------------
+
+def test_attention_dashboard_query_slider_comes_first():
+    dash = attention_dashboard(query=2)
+    first = list(dash.controls.values())[0]
+    assert first is dash.controls["query"] and dash.children[0] is first
+    assert (first.min, first.max, first.value) == (1, 6, 2)
+    assert READOUT_CLASS in dash.readout._dom_classes
+    assert len(dash.description) <= 110
+
+
+@pytest.mark.parametrize("query", [1, 3, 4, 6])
+def test_attention_dashboard_shows_the_chosen_row(query):
+    dash = attention_dashboard(query=2)
+    before = _pixels(dash)
+    dash.controls["query"].value = query
+    words, q, k, v = toy_sentence()
+    loop_out, loop_weights = attention_loop(q, k, v)  # the independent reference
+    row = loop_weights[query - 1]
+    text = dash.readout_text()
+    assert text.startswith(f"query {query} “{words[query - 1]}”: weights A")
+    for j, weight in enumerate(row):
+        assert f"{words[j]}{'₁₂₃₄₅₆'[j]} {fmt(weight, 2)}" in text
+    assert text.endswith("= [" + ", ".join(fmt(x, 3) for x in loop_out[query - 1]) + "]")
+    artists = dash.all_artists
+    assert [b.get_height() for b in artists["row"]["bars"]] == pytest.approx(row)
+    star = artists["blend"]["output"]
+    assert [star.get_xdata()[0], star.get_ydata()[0]] == pytest.approx(loop_out[query - 1])
+    assert artists["grid"]["highlight"].get_y() == pytest.approx(query - 1.5)
+    assert not np.array_equal(before, _pixels(dash))
+
+
+def test_attention_readout_sums_to_one():
+    words, q, k, v = toy_sentence()
+    output, weights = scaled_dot_product_attention(q, k, v, return_weights=True)
+    text = attention_readout(words, weights[0], output[0], 1)
+    assert "(sum 1.00)" in text

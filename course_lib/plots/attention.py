@@ -1,0 +1,194 @@
+"""Pictures of notebook 09: the weight grid A of a toy sentence as a heatmap with one query's
+row highlighted, that row's weights as bars, and the output row as a blend of the value rows."""
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.patches import Rectangle
+
+from ..backend import to_numpy
+from .notation import fmt, subscript
+from .style import FOREGROUND, MUTED, PALETTE, ROLE_COLORS
+
+__all__ = [
+    "TOY_WORDS",
+    "draw_attention_panels",
+    "draw_row_weights",
+    "draw_value_blend",
+    "draw_weight_grid",
+    "highlight_row",
+    "toy_sentence",
+    "update_attention_panels",
+    "update_row_weights",
+    "update_value_blend",
+]
+
+TOY_WORDS = ("the", "cat", "sat", "on", "the", "mat")
+
+
+def toy_sentence(seed=24, d_k=4, d_v=2):
+    """The toy sentence of notebook 09 and its queries, keys and values.
+
+    Each distinct word gets one seeded row of Q and one of K (d_k slots, rounded to one
+    decimal) and one of V (d_v small whole numbers), so both "the"s have the same rows. Where
+    real Q, K and V come from (learned projections of the embeddings) is a later story.
+
+    Returns
+    -------
+    words (tuple of n str), query (n, d_k), key (n, d_k), value (n, d_v) NumPy arrays.
+
+    >>> words, query, key, value = toy_sentence()
+    >>> query.shape, key.shape, value.shape
+    ((6, 4), (6, 4), (6, 2))
+    >>> bool((query[0] == query[4]).all())   # "the" twice: the same query
+    True
+    """
+    rng = np.random.default_rng(seed)
+    vocabulary = list(dict.fromkeys(TOY_WORDS))  # distinct words, in order of appearance
+    rows = {word: (np.round(rng.standard_normal(d_k), 1), np.round(rng.standard_normal(d_k), 1),
+                   rng.integers(-3, 4, d_v).astype(float))
+            for word in vocabulary}
+    query, key, value = (np.array([rows[w][part] for w in TOY_WORDS]) + 0.0  # no −0.0
+                         for part in range(3))
+    return TOY_WORDS, query, key, value
+
+
+def _labels(words):
+    return [f"{w}{subscript(i + 1)}" for i, w in enumerate(words)]
+
+
+def draw_weight_grid(weights, words, ax=None, row=0):
+    """The weight grid A (n queries × m keys) as a heatmap, every weight written in its cell,
+    and a frame around row ``row`` (0-based).
+
+    Returns
+    -------
+    dict of artists: ``image``, ``texts`` (n × m nested list), ``highlight`` (the frame).
+    """
+    ax = plt.gca() if ax is None else ax
+    weights = np.asarray(to_numpy(weights), dtype=float)
+    n, m = weights.shape
+    image = ax.imshow(weights, cmap="Blues", vmin=0.0, vmax=1.0)
+    texts = [[ax.text(j, i, fmt(weights[i, j], 2), ha="center", va="center", fontsize=9,
+                      color="white" if weights[i, j] > 0.55 else FOREGROUND)
+              for j in range(m)] for i in range(n)]
+    labels = _labels(words)
+    ax.set_xticks(range(m), labels=labels[:m])
+    ax.set_yticks(range(n), labels=labels[:n])
+    ax.set_xlabel("key j (the word looked at)")
+    ax.set_ylabel("query i (the word asking)")
+    ax.grid(False)
+    highlight = ax.add_patch(Rectangle((-0.5, row - 0.5), m, 1, fill=False, lw=3,
+                                       color=ROLE_COLORS["highlight"]))
+    ax.set_title("weights A = softmax(S / √d_k), row by row")
+    return {"image": image, "texts": texts, "highlight": highlight}
+
+
+def highlight_row(artists, row):
+    """Move the frame of :func:`draw_weight_grid` to row ``row`` (0-based)."""
+    artists["highlight"].set_y(row - 0.5)
+
+
+def draw_row_weights(weights_row, words, ax=None):
+    """One query's weights A_i1 … A_im as bars, one per key.
+
+    Returns
+    -------
+    dict with ``bars`` and ``title``; pass it to :func:`update_row_weights`.
+    """
+    ax = plt.gca() if ax is None else ax
+    weights_row = np.asarray(to_numpy(weights_row), dtype=float)
+    m = len(weights_row)
+    bars = ax.bar(range(m), weights_row, color=ROLE_COLORS["highlight"], width=0.6)
+    ax.set_xticks(range(m), labels=_labels(words)[:m])
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("weight")
+    artists = {"bars": bars, "title": ax.set_title("")}
+    update_row_weights(artists, weights_row, 0)
+    return artists
+
+
+def update_row_weights(artists, weights_row, row):
+    """Set the bars of :func:`draw_row_weights` to row ``row``'s weights (in place)."""
+    for bar, height in zip(artists["bars"], to_numpy(weights_row), strict=True):
+        bar.set_height(float(height))
+    artists["title"].set_text(f"row {row + 1} of A: its weights add up to 1")
+
+
+def draw_value_blend(value, weights_row, output_row, words, ax=None, limit=3.8):
+    """The value rows v_j as points of the plane (d_v = 2), each drawn bigger the more weight
+    it gets, and the output row Σⱼ A_ij v_j as a star: a weighted average of the points.
+
+    Returns
+    -------
+    dict of artists: ``points`` (sizes follow the weights), ``output`` (the star), ``lines``
+    (from the star to each value, as thick as the weight).
+    """
+    ax = plt.gca() if ax is None else ax
+    value = np.asarray(to_numpy(value), dtype=float)
+    lines = [ax.plot([], [], color=ROLE_COLORS["highlight"], lw=0, alpha=0.6, zorder=1)[0]
+             for _ in value]
+    points = ax.scatter(value[:, 0], value[:, 1], s=40, color=ROLE_COLORS["value"], zorder=3,
+                        edgecolors=FOREGROUND, linewidths=0.5)
+    seen = set()
+    for x, y in value:
+        if (x, y) in seen:  # a repeated word: its value sits on the same point
+            continue
+        same = [_labels(words)[i] for i in range(len(value)) if tuple(value[i]) == (x, y)]
+        seen.add((x, y))
+        ax.annotate(", ".join(same), (x, y), xytext=(9, 9), textcoords="offset points",
+                    fontsize=10, color=ROLE_COLORS["value"], zorder=5)
+    (output,) = ax.plot([], [], marker="*", ms=20, color=ROLE_COLORS["highlight"],
+                        mec=PALETTE["black"], ls="none", zorder=4, label="output row")
+    ax.axhline(0, color=MUTED, lw=0.8)
+    ax.axvline(0, color=MUTED, lw=0.8)
+    ax.set_xlim(-limit, limit)
+    ax.set_ylim(-limit, limit)
+    ax.set_aspect("equal")
+    ax.set_xlabel("value slot 1")
+    ax.set_ylabel("value slot 2")
+    ax.set_title("output = blend of the value rows")
+    artists = {"points": points, "output": output, "lines": lines}
+    update_value_blend(artists, value, weights_row, output_row)
+    return artists
+
+
+def update_value_blend(artists, value, weights_row, output_row):
+    """Resize the value points and move the star of :func:`draw_value_blend` (in place)."""
+    value = np.asarray(to_numpy(value), dtype=float)
+    weights_row = np.asarray(to_numpy(weights_row), dtype=float)
+    output_row = np.asarray(to_numpy(output_row), dtype=float)
+    artists["points"].set_sizes(25 + 300 * weights_row)
+    artists["output"].set_data([output_row[0]], [output_row[1]])
+    for line, v, w in zip(artists["lines"], value, weights_row, strict=True):
+        line.set_data([output_row[0], v[0]], [output_row[1], v[1]])
+        line.set_linewidth(8 * float(w))
+
+
+def draw_attention_panels(words, value, weights, output, row=0, fig=None):
+    """The attention picture: the weight grid (left), the chosen row's weights (top right) and
+    its output as a blend of the values (bottom right).
+
+    Returns
+    -------
+    dict of artists: ``grid``, ``row``, ``blend``; pass it to :func:`update_attention_panels`.
+    """
+    fig = plt.gcf() if fig is None else fig
+    weights, output = to_numpy(weights), to_numpy(output)
+    layout = fig.add_gridspec(2, 2, width_ratios=(1.25, 1), height_ratios=(1, 1.5))
+    artists = {
+        "grid": draw_weight_grid(weights, words, ax=fig.add_subplot(layout[:, 0]), row=row),
+        "row": draw_row_weights(weights[row], words, ax=fig.add_subplot(layout[0, 1])),
+        "blend": draw_value_blend(value, weights[row], output[row], words,
+                                  ax=fig.add_subplot(layout[1, 1])),
+    }
+    update_attention_panels(artists, value, weights, output, row)
+    fig.tight_layout()
+    return artists
+
+
+def update_attention_panels(artists, value, weights, output, row):
+    """Show query ``row`` (0-based) in every panel of :func:`draw_attention_panels`."""
+    weights, output = to_numpy(weights), to_numpy(output)
+    highlight_row(artists["grid"], row)
+    update_row_weights(artists["row"], weights[row], row)
+    update_value_blend(artists["blend"], value, weights[row], output[row])
