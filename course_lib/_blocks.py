@@ -3,30 +3,42 @@
 Same formula, softmax(QKᵀ · scale + mask) V, computed one block of query rows at a time.
 Each trick is here for a measured reason (``benchmarks/bench_attention.py``):
 
-* **Blocks of query rows.** The scores of ``rows`` queries against all m keys (about 1 MiB)
-  stay in a core's cache while the softmax passes over them, and one scratch buffer per
-  thread is reused for every block. A whole (n, m) score grid would be fresh memory on each
+* **Blocks of query rows.** The scores of ``rows`` queries against all m keys (about 2 MiB)
+  stay in the cache while the softmax passes over them, and one scratch buffer per thread is
+  reused for every block. A whole (n, m) score grid would be fresh memory on each
   call: on virtual machines its page faults alone cost more than the two matrix products.
 * **In place.** Subtracting the row maximum, exp and the masks write into the scores buffer
   (``np.exp(s, out=s)``): no temporaries the size of the block.
 * **Normalise the small side.** Without ``return_weights`` the unnormalised weights E go
   straight into E V, and the (rows, d_v) result is divided by the row sums, instead of
   dividing the (rows, m) weights (d_v is usually much smaller than m).
+* **Kᵀ laid out once.** The products q Kᵀ read a contiguous copy of Kᵀ (n·d_k numbers),
+  a few per cent faster than BLAS reading K transposed for every block.
 * **Causal blocks skip the keys they cannot see.** Queries r0..r1-1 see keys 0..r1-1 only, so
   the later columns are never computed (about half the work).
-* **Threads.** The element-wise softmax passes run on one core each, but NumPy releases the
-  GIL in them (and in BLAS), so a few threads working on different blocks use every core.
+* **Threads, with one BLAS thread each.** The element-wise softmax passes run on one core
+  each, but NumPy releases the GIL in them (and in BLAS), so one thread per core, each on its
+  own blocks, keeps every core busy. Meanwhile BLAS is asked to use a single thread per
+  product: its own threads would compete with ours for the same cores, and many small
+  multi-threaded products wait on each other (measured: 4-10× slower on a busy machine).
+  Where the BLAS library cannot be told (not the OpenBLAS NumPy ships with), one thread
+  does all the blocks and BLAS keeps its threads.
 """
 
+import ctypes
+import glob
 import math
 import os
+import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 
 import numpy as np
 
 __all__ = ["attention_in_blocks"]
 
-BLOCK_BYTES = 1 << 20  # one block's scores: about a core's L2 cache
+BLOCK_BYTES = 2 << 20  # a block's scores (rows × m) stay in cache; best measured of 0.25-4 MiB
 MAX_BLOCK_ROWS = 512
 MIN_SCORES_PER_THREAD = 1 << 16  # below this, handing work to a thread costs more than it saves
 
@@ -61,7 +73,7 @@ def attention_in_blocks(q, k, v, mask=None, is_causal=False, return_weights=Fals
         output = np.empty(batch + (n, d_v), dtype=dtype)
         v = np.broadcast_to(v, batch + (m, d_v))
     q = np.broadcast_to(q, batch + (n, d_k))
-    k = np.broadcast_to(k, batch + (m, d_k))
+    k_t = np.broadcast_to(np.swapaxes(k, -1, -2).copy(), batch + (d_k, m))  # Kᵀ laid out once
     if mask is not None:
         mask = np.broadcast_to(mask, batch + (n, m))
 
@@ -78,7 +90,7 @@ def attention_in_blocks(q, k, v, mask=None, is_causal=False, return_weights=Fals
                 s = weights[b][r0:r1, :cols]
             else:
                 s = scratch[:(r1 - r0) * cols].reshape(r1 - r0, cols)
-            np.matmul(q[b][r0:r1], k[b][:cols].T, out=s)  # (rows, cols) scores
+            np.matmul(q[b][r0:r1], k_t[b][:, :cols], out=s)  # (rows, cols) scores
             if is_causal:  # query i sees keys 0..i: block key j > i among columns r0..
                 later = np.arange(r0, cols) > np.arange(r0, r1)[:, None]
                 np.copyto(s[:, r0:], -np.inf, where=later)
@@ -98,11 +110,12 @@ def attention_in_blocks(q, k, v, mask=None, is_causal=False, return_weights=Fals
     if threads == 1:
         work(tasks)
     else:
-        pool = _pool(threads - 1)
-        futures = [pool.submit(work, share) for share in shares[1:]]
-        work(shares[0])  # this thread takes the first share itself
-        for future in futures:
-            future.result()  # re-raises an error from that thread here
+        with _one_blas_thread():
+            pool = _pool(threads - 1)
+            futures = [pool.submit(work, share) for share in shares[1:]]
+            work(shares[0])  # this thread takes the first share itself
+            for future in futures:
+                future.result()  # re-raises an error from that thread here
     if return_weights:
         return weights @ v, weights  # (..., n, d_v)
     return output, None
@@ -132,6 +145,8 @@ def _thread_count(scores):
         cpus = len(os.sched_getaffinity(0))  # the CPUs this process may use
     except AttributeError:  # macOS and Windows
         cpus = os.cpu_count() or 1
+    if _blas_threads() is None:
+        return 1  # BLAS's own threads cannot be held back: do not add ours on top
     return max(1, min(cpus, scores // MIN_SCORES_PER_THREAD))
 
 
@@ -151,3 +166,52 @@ def _pool(workers):
     if key not in _pools:
         _pools[key] = ThreadPoolExecutor(workers, thread_name_prefix="course_lib")
     return _pools[key]
+
+
+_blas = {"found": False, "functions": None, "users": 0, "saved": 1, "lock": threading.Lock()}
+
+
+def _blas_threads():
+    """(get, set) for the thread count of the OpenBLAS that NumPy uses, or None if not found."""
+    if not _blas["found"]:
+        _blas["found"], _blas["functions"] = True, _find_openblas()
+    return _blas["functions"]
+
+
+def _find_openblas():
+    here = os.path.dirname(os.path.dirname(np.__file__))  # NumPy's wheels bundle OpenBLAS
+    paths = glob.glob(os.path.join(here, "numpy.libs", "*openblas*"))
+    paths += glob.glob(os.path.join(here, "numpy", ".dylibs", "*openblas*"))
+    if sys.platform.startswith("linux"):  # any OpenBLAS already loaded (a distribution's)
+        with open("/proc/self/maps") as maps:
+            paths += sorted({line.split()[-1] for line in maps if "openblas" in line})
+    for path in paths:
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for name in ("scipy_openblas_{}_num_threads64_", "openblas_{}_num_threads64_",
+                     "scipy_openblas_{}_num_threads", "openblas_{}_num_threads"):
+            get, set_ = (getattr(lib, name.format(verb), None) for verb in ("get", "set"))
+            if get is not None and set_ is not None:
+                set_.argtypes, get.restype = [ctypes.c_int], ctypes.c_int
+                return get, set_
+    return None
+
+
+@contextmanager
+def _one_blas_thread():
+    """Ask BLAS for one thread per product while inside; calls may nest or overlap."""
+    get, set_ = _blas_threads()
+    with _blas["lock"]:
+        if _blas["users"] == 0:
+            _blas["saved"] = get()
+            set_(1)
+        _blas["users"] += 1
+    try:
+        yield
+    finally:
+        with _blas["lock"]:
+            _blas["users"] -= 1
+            if _blas["users"] == 0:
+                set_(_blas["saved"])
