@@ -45,7 +45,7 @@ def draw_memory_growth(sizes, d=64, block_size=512, itemsize=4, ax=None):
     ax.minorticks_off()
     ax.set_xlabel("sequence length n = m (1k = 1024)")
     ax.set_ylabel(f"working memory (GiB, {8 * itemsize}-bit numbers)")
-    ax.legend(loc="lower right", fontsize=10)
+    ax.legend(loc="upper left", bbox_to_anchor=(0.0, 0.8), fontsize=10)
     return {"grid": grid, "tiled": tiled}
 
 
