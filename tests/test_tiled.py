@@ -244,3 +244,13 @@ def test_nan_input_rejected():
     query[1, 2] = np.nan
     with pytest.raises(ValueError, match="query contains NaN"):
         tiled_attention(query, np.ones((4, 3)), np.ones((4, 2)))
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_matches_pytorch_where_installed(causal):
+    torch = pytest.importorskip("torch")
+    query, key, value = draw(np.random.default_rng(13), (2,), 9, 14, 4, 3)
+    expected = torch.nn.functional.scaled_dot_product_attention(
+        *(torch.from_numpy(a) for a in (query, key, value)), is_causal=causal).numpy()
+    tiled = tiled_attention(query, key, value, block_size=(4, 5), is_causal=causal)
+    np.testing.assert_allclose(tiled, expected, rtol=1e-10, atol=1e-12)
