@@ -192,3 +192,36 @@ def test_attention_cases_include_the_worked_example():
     e = math.e
     expected = [[6 * e / (2 * e + 1), 2.0], [2.0, 6 * e / (2 * e + 1)]]
     assert np.allclose(by_hand.expected, expected)
+
+
+# --- notebook 10: the equipment checklist ---------------------------------------------------
+
+def test_checklist_notebook_links_every_question_to_its_notebook():
+    import re
+    from pathlib import Path
+
+    import nbformat
+
+    from course_lib.checklist import CHECKLIST
+
+    path = Path(__file__).resolve().parent.parent / "notebooks" / "10_checklist.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    table = [line for cell in nb.cells if cell.cell_type == "markdown"
+             for line in cell.source.splitlines() if re.match(r"\| \d+ \|", line)]
+    assert len(table) == len(CHECKLIST) == 14
+    for number, (line, question) in enumerate(zip(table, CHECKLIST, strict=True), start=1):
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        assert cells[0] == str(number)
+        assert cells[1] == question.question
+        link = re.search(r"\]\((\d\d)_[a-z_]+\.ipynb\)", cells[2])
+        assert link is not None and int(link.group(1)) == question.notebook
+
+
+def test_checklist_answers_keep_the_square_root():
+    from course_lib.checklist import CHECKLIST
+
+    by_question = {q.question: q.answer for q in CHECKLIST}
+    why = by_question["Why divide the scores by √d_k?"]
+    assert "√d_k" in why and "standard deviation" in why
+    assumption = by_question["Under what assumption does Var(q·k) = d_k hold?"]
+    assert "independent" in assumption and "mean 0" in assumption and "variance 1" in assumption
