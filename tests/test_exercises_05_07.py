@@ -1,15 +1,25 @@
 """Checkers of notebooks 05–07: a correct answer passes, the stub is "not attempted yet", and
 each mistake a checker claims to recognise gets its own hint when made on purpose."""
 
+import math
+import warnings
+
 import numpy as np
 import pytest
 
+import course_lib
 from course_lib.exercises.matrices import (
     SCORES_EXERCISE,
     STACK_EXERCISE,
     check_scores,
     evaluate_scores,
     evaluate_stack_rows,
+)
+from course_lib.exercises.softmax import (
+    SOFTMAX_EXERCISE,
+    check_softmax_rows,
+    evaluate_softmax_rows,
+    is_large,
 )
 
 
@@ -45,6 +55,34 @@ def scores_loops(Q, K):
     return S
 
 
+def softmax_rows_ok(scores):
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def softmax_rows_loops(scores):
+    weights = []
+    for row in scores:
+        top = max(row)
+        exps = [math.exp(x - top) for x in row]
+        total = sum(exps)
+        weights.append([e / total for e in exps])
+    return weights
+
+
+def softmax_naive_loops(scores):
+    weights = []
+    for row in scores:
+        exps = [math.exp(x) for x in row]  # OverflowError past ~709
+        total = sum(exps)
+        weights.append([e / total for e in exps])
+    return weights
+
+
+def stable_exp(scores):
+    return np.exp(scores - scores.max(axis=-1, keepdims=True))
+
+
 CORRECT = [
     (evaluate_stack_rows, stack_ok),
     (evaluate_stack_rows, lambda v: np.array(v, dtype=float)),  # NumPy refuses ragged input
@@ -53,6 +91,9 @@ CORRECT = [
     (evaluate_scores, lambda Q, K: np.dot(Q, K.T)),
     (evaluate_scores, lambda Q, K: np.einsum("id,jd->ij", Q, K)),
     (evaluate_scores, scores_loops),
+    (evaluate_softmax_rows, softmax_rows_ok),
+    (evaluate_softmax_rows, softmax_rows_loops),
+    (evaluate_softmax_rows, lambda x: course_lib.softmax(x, axis=1)),
 ]
 
 
@@ -63,7 +104,7 @@ def test_a_correct_answer_passes(evaluate, func):
     assert str(feedback).startswith("Correct")
 
 
-ALL_EVALUATES = [evaluate_stack_rows, evaluate_scores]
+ALL_EVALUATES = [evaluate_stack_rows, evaluate_scores, evaluate_softmax_rows]
 
 
 @pytest.mark.parametrize("evaluate", ALL_EVALUATES)
@@ -108,9 +149,32 @@ MISTAKES = [
     (evaluate_scores, "transposed Q instead of K", lambda Q, K: Q.T @ K),
     (evaluate_scores, "element-wise product", lambda Q, K: Q * K),
     (evaluate_scores, "element-wise product", lambda Q, K: np.multiply(Q, K)),
+    # notebook 07: softmax of every row
+    (evaluate_softmax_rows, "overflows on large scores", course_lib.softmax_naive),
+    (evaluate_softmax_rows, "overflows on large scores",
+     lambda x: np.exp(x) / np.exp(x).sum(axis=-1, keepdims=True)),
+    (evaluate_softmax_rows, "overflows on large scores", softmax_naive_loops),
+    (evaluate_softmax_rows, "softmax over the wrong axis", lambda x: course_lib.softmax(x, axis=0)),
+    (evaluate_softmax_rows, "softmax over the wrong axis",
+     lambda x: np.exp(x) / np.exp(x).sum(axis=0, keepdims=True)),  # wrong axis AND naive
+    (evaluate_softmax_rows, "normalised over the whole grid",
+     lambda x: np.exp(x - x.max()) / np.exp(x - x.max()).sum()),
+    (evaluate_softmax_rows, "normalised over the whole grid",
+     lambda x: np.exp(x) / np.exp(x).sum()),
+    (evaluate_softmax_rows, "row totals without keepdims",
+     lambda x: stable_exp(x) / stable_exp(x).sum(axis=-1)),
+    (evaluate_softmax_rows, "row totals without keepdims",
+     lambda x: np.exp(x) / np.exp(x).sum(axis=1)),
+    (evaluate_softmax_rows, "subtracted the largest score of the whole grid",
+     lambda x: np.exp(x - x.max()) / np.exp(x - x.max()).sum(axis=-1, keepdims=True)),
+    (evaluate_softmax_rows, "no exponential", lambda x: x / x.sum(axis=-1, keepdims=True)),
+    (evaluate_softmax_rows, "not normalised", np.exp),
+    (evaluate_softmax_rows, "not normalised", stable_exp),
+    (evaluate_softmax_rows, "not normalised", lambda x: 2 * softmax_rows_ok(x)),
 ]
 
-HINTS = {m.name: m.hint for ex in (STACK_EXERCISE, SCORES_EXERCISE) for m in ex.mistakes}
+HINTS = {m.name: m.hint for ex in (STACK_EXERCISE, SCORES_EXERCISE, SOFTMAX_EXERCISE)
+         for m in ex.mistakes}
 
 
 @pytest.mark.parametrize(("evaluate", "name", "func"), MISTAKES,
@@ -160,3 +224,20 @@ def test_check_prints_one_paragraph_and_returns_none(capsys):
     out = capsys.readouterr().out
     assert out.startswith("Correct")
     assert out.count("\n") == 1
+
+
+def test_the_softmax_checker_has_large_and_ordinary_cases():
+    large = [is_large(case) for case in SOFTMAX_EXERCISE.cases]
+    assert large
+    assert any(large) and not all(large)
+    shapes = {case.args[0].shape for case in SOFTMAX_EXERCISE.cases}
+    assert any(n > 1 and n != m for n, m in shapes)  # a wrong axis shows in the shape or values
+
+
+def test_an_overflowing_attempt_prints_no_warning(capsys):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # any warning that escapes the checker fails the test
+        check_softmax_rows(course_lib.softmax_naive)
+    captured = capsys.readouterr()
+    assert captured.out.startswith("Not yet: your weights are right for ordinary scores")
+    assert captured.err == ""

@@ -1,11 +1,12 @@
 """Pictures of notebooks 05–07: every number a grid shows is the math's number, the filled
-block has the chosen shape, and the highlight frames sit on the chosen row, column and cell."""
+block has the chosen shape, the highlight frames sit on the chosen row, column and cell, and
+the softmax pictures draw the weights, slopes and Jacobian norm the math gives."""
 
 import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
-from course_lib import score_grid
+from course_lib import score_grid, softmax, softmax_jacobian
 from course_lib.plots.matrices import (
     draw_matrix,
     draw_product_panels,
@@ -14,6 +15,12 @@ from course_lib.plots.matrices import (
     update_matrix,
 )
 from course_lib.plots.notation import fmt
+from course_lib.plots.softmax import (
+    draw_saturation_panels,
+    draw_slope_picture,
+    draw_weights,
+    jacobian_norm,
+)
 from course_lib.widgets.matrices import product_example, shapes_example
 
 
@@ -82,3 +89,60 @@ def test_product_panels_frame_row_column_and_cell_and_fill_in_reading_order(i, j
     scores = score_grid(query, key)
     assert _texts(artists["S"])[i][j] == fmt(scores[i, j], 0)
     assert _texts(artists["KT"]) == [[fmt(x, 0) for x in row] for row in key.T]
+
+
+# --- notebook 07: softmax pictures --------------------------------------------------------
+
+def test_jacobian_norm_is_the_square_root_of_the_summed_squared_slopes():
+    weights = softmax(np.array([2.0, -1.0, 1.0, 0.0]))
+    p = [float(w) for w in weights]
+    total = sum((p[i] * ((i == j) - p[j])) ** 2 for i in range(4) for j in range(4))
+    assert jacobian_norm(weights) == pytest.approx(total ** 0.5, rel=1e-12)
+    batch = jacobian_norm(np.stack([weights, np.full(4, 0.25)]))
+    assert batch.shape == (2,)
+    assert batch[0] == pytest.approx(total ** 0.5, rel=1e-12)
+
+
+def test_jacobian_norm_of_a_one_hot_row_is_zero():
+    assert jacobian_norm(np.array([0.0, 1.0, 0.0])) == 0.0
+
+
+def test_draw_weights_sets_bar_heights_and_marks_the_largest():
+    fig = Figure()
+    weights = softmax(np.array([0.5, 2.0, -1.0]))
+    artists = draw_weights(weights, ax=fig.add_subplot())
+    heights = [bar.get_height() for bar in artists["bars"]]
+    assert heights == pytest.approx(list(weights))
+    colours = [bar.get_facecolor() for bar in artists["bars"]]
+    assert colours[1] != colours[0] and colours[0] == colours[2]
+    assert [t.get_text() for t in artists["values"]] == [fmt(w, 2) for w in weights]
+
+
+def test_slope_picture_draws_the_tangent_with_the_jacobian_diagonal():
+    fig = Figure()
+    scores = np.array([2.0, -1.0, 1.0, 0.0])
+    artists = draw_slope_picture(scores, index=0, nudge=1.0, ax=fig.add_subplot())
+    p = softmax(scores)
+    assert artists["weight"] == pytest.approx(p[0])
+    assert artists["slope"] == pytest.approx(p[0] * (1 - p[0]))
+    xs, ys = artists["tangent"].get_data()
+    assert (ys[1] - ys[0]) / (xs[1] - xs[0]) == pytest.approx(artists["slope"])
+    rise_x, rise_y = artists["rise"].get_data()
+    assert rise_y[1] - rise_y[0] == pytest.approx(artists["slope"] * 1.0)
+    curve_x, curve_y = artists["curve"].get_data()
+    assert np.all(np.diff(curve_y) > 0)  # pᵢ grows with its own score
+
+
+@pytest.mark.parametrize("factor", [0.0, 1.0, 4.5, 10.0])
+def test_saturation_panels_show_the_weights_jacobian_and_norm_of_the_scaled_row(factor):
+    scores = np.array([1.0, 2.5, -0.5, 0.3])
+    fig = Figure(figsize=(12, 4))
+    artists = draw_saturation_panels(scores, factor, 10.0, fig=fig)
+    weights = softmax(factor * scores)
+    heights = [bar.get_height() for bar in artists["weights"]["bars"]]
+    assert heights == pytest.approx(list(weights))
+    jacobian = softmax_jacobian(weights)
+    shown = [[t.get_text() for t in row] for row in artists["jacobian"]["texts"]]
+    assert shown == [[fmt(v, 2) for v in row] for row in jacobian]
+    x, y = artists["marker"].get_data()
+    assert (x[0], y[0]) == (factor, pytest.approx(jacobian_norm(weights)))

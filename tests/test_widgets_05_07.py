@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from course_lib import score_grid
+from course_lib import score_grid, softmax, softmax_jacobian
 from course_lib.plots.notation import fmt
-from course_lib.reference import dot_loop
+from course_lib.reference import dot_loop, softmax_loop
 from course_lib.widgets.base import Dashboard
 from course_lib.widgets.matrices import (
     MAX_SIZES,
@@ -18,6 +18,12 @@ from course_lib.widgets.matrices import (
     product_example,
     shapes_dashboard,
     shapes_example,
+)
+from course_lib.widgets.softmax import (
+    MAX_FACTOR,
+    SATURATION_SCORES,
+    readout_text,
+    saturation_dashboard,
 )
 
 
@@ -74,7 +80,58 @@ def test_product_dashboard_writes_out_the_dot_product_of_row_i_and_key_j(i, j):
     assert artists["S"]["texts"][i - 1][j - 1].get_text() == fmt(value, 0)
 
 
-@pytest.mark.parametrize("make", [shapes_dashboard, product_dashboard])
+def _saturation_math(factor):
+    """The numbers the saturation readout must show, from the loop twin (float64, by hand)."""
+    weights = softmax_loop([factor * s for s in SATURATION_SCORES])
+    m = len(weights)
+    slopes = [weights[i] * ((i == j) - weights[j]) for i in range(m) for j in range(m)]
+    return max(weights), sum(v * v for v in slopes) ** 0.5
+
+
+@pytest.mark.parametrize("factor", [0.0, 0.25, 1.0, 2.5, 6.0, MAX_FACTOR])
+def test_saturation_readout_gives_the_max_weight_and_jacobian_norm_of_the_math(factor):
+    dash = saturation_dashboard()
+    dash.controls["factor"].value = factor
+    max_weight, size = _saturation_math(factor)
+    text = dash.readout_text()
+    assert text == readout_text(factor, max_weight, size)
+    assert text == (f"factor {fmt(factor, 2)} × scores: max weight = {fmt(max_weight, 3)} · "
+                    f"Jacobian norm = {fmt(size, 4)}")
+    weights = softmax(factor * np.array(SATURATION_SCORES))
+    heights = [bar.get_height() for bar in dash.artists["weights"]["bars"]]
+    assert heights == pytest.approx(list(weights))
+    x, y = dash.artists["marker"].get_data()
+    assert x[0] == factor and y[0] == pytest.approx(size)
+    jacobian = softmax_jacobian(weights)
+    shown = [[t.get_text() for t in row] for row in dash.artists["jacobian"]["texts"]]
+    assert shown == [[fmt(v, 2) for v in row] for row in jacobian]
+
+
+def test_saturation_goes_one_hot_and_the_jacobian_norm_collapses():
+    dash = saturation_dashboard()
+    readings = []
+    for factor in (1.0, 3.0, 6.0, MAX_FACTOR):
+        dash.controls["factor"].value = factor
+        text = dash.readout_text()
+        max_weight = float(text.split("max weight = ")[1].split(" ")[0])
+        size = float(text.split("Jacobian norm = ")[1])
+        readings.append((max_weight, size))
+    assert readings
+    weights, sizes = zip(*readings, strict=True)
+    assert list(weights) == sorted(weights) and weights[-1] > 0.99
+    assert list(sizes) == sorted(sizes, reverse=True) and sizes[-1] < 0.01
+
+
+def test_saturation_dashboard_is_ready_for_the_browser_test():
+    dash = saturation_dashboard()
+    sliders = [c for c in dash.children if hasattr(c, "step")]
+    assert sliders and sliders[0] is dash.controls["factor"]  # the factor slider comes first
+    assert "factor" in sliders[0].description and "multiplies" in sliders[0].description
+    assert "course-readout" in dash.readout._dom_classes
+    assert sliders[0].min == 0.0 and sliders[0].max == MAX_FACTOR
+
+
+@pytest.mark.parametrize("make", [shapes_dashboard, product_dashboard, saturation_dashboard])
 def test_every_dashboard_has_labelled_controls_a_png_and_a_plain_text_form(make):
     dash = make()
     assert dash.controls
@@ -91,7 +148,7 @@ def test_every_dashboard_has_labelled_controls_a_png_and_a_plain_text_form(make)
 def test_widget_modules_compute_no_math_themselves():
     import course_lib.widgets as widgets_pkg
 
-    names = ["matrices"]
+    names = ["matrices", "softmax"]
     assert names
     for name in names:
         source = Path(widgets_pkg.__path__[0], f"{name}.py").read_text(encoding="utf-8")

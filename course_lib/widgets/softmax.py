@@ -1,0 +1,58 @@
+"""Dashboard of notebook 07, the saturation dashboard: a slider multiplies a row of attention
+scores by a factor; the weights go one-hot and the Jacobian's norm collapses toward zero."""
+
+from ..plots.notation import fmt
+from ..plots.softmax import draw_saturation_panels, update_saturation_panels
+from ..plots.style import course_style, detached_figure
+from .base import Dashboard, float_slider
+
+__all__ = [
+    "MAX_FACTOR",
+    "SATURATION_SCORES",
+    "readout_text",
+    "saturation_callback",
+    "saturation_dashboard",
+    "saturation_figure",
+]
+
+SATURATION_SCORES = (1.0, 2.5, -0.5, 0.3, 1.8, -1.2)  # one query's scores against m = 6 keys
+MAX_FACTOR = 10.0
+
+
+def readout_text(factor, max_weight, size):
+    """The readout line, e.g. 'factor 2.00 × scores: max weight = 0.818 · Jacobian norm =
+    0.3165'. A browser test reads these three numbers back."""
+    return (f"factor {fmt(factor, 2)} × scores: max weight = {fmt(max_weight, 3)} · "
+            f"Jacobian norm = {fmt(size, 4)}")
+
+
+def saturation_callback(artists, factor):
+    """Softmax of factor × scores, its Jacobian and the Jacobian's norm; move the three
+    panels and return the readout."""
+    weights, size = update_saturation_panels(artists, factor)
+    return readout_text(factor, float(weights.max()), size)
+
+
+def saturation_figure(factor=1.0):
+    """The dashboard's figure at one setting: ``(figure, artists)``."""
+    with course_style():
+        fig = detached_figure((12.0, 4.3))
+        artists = draw_saturation_panels(SATURATION_SCORES, factor, MAX_FACTOR, fig=fig)
+    return fig, artists
+
+
+def saturation_dashboard(factor=1.0):
+    """A factor slider (the first control) over the weights, the Jacobian grid and the
+    Jacobian norm against the factor. The readout widget carries the CSS class
+    ``course-readout`` so that a browser test can find it."""
+    fig, artists = saturation_figure(factor)
+    controls = {
+        "factor": float_slider("factor: multiplies every score (×)", factor, 0.0, MAX_FACTOR,
+                               0.25, ".2f"),
+    }
+    dash = Dashboard(fig, controls, lambda factor: saturation_callback(artists, factor),
+                     description=("[Saturation dashboard: a factor slider scales the scores; "
+                                  "weights go one-hot. Run the notebook to use it.]"),
+                     artists=artists)
+    dash.readout.add_class("course-readout")
+    return dash
