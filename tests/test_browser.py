@@ -43,6 +43,11 @@ RAW_WIDGET_REPR = re.compile(
     r"\((?:value|children|options|description|layout)=")
 
 
+MISSING = lab.missing_requirements()
+if MISSING and not ON_CI:  # one line for the whole module; under CI the fixtures fail
+    pytest.skip(MISSING, allow_module_level=True)
+
+
 def not_ready(reason):
     """Skip (on a user's machine) or fail (under CI=true) with one clear line."""
     if ON_CI:
