@@ -48,7 +48,7 @@ def _median_ms(action, repeats):
 def _full_replot(build_figure):
     """One full re-plot: build the figure from nothing and encode it, as a plain re-plotting
     dashboard does at each move."""
-    from course_lib.plots.style import figure_png
+    from course_lib.plots.render import figure_png
 
     figure, _artists = build_figure()
     figure_png(figure)

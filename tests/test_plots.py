@@ -23,16 +23,8 @@ from course_lib.plots.dot_product import (
 )
 from course_lib.plots.norm import draw_pythagoras, update_pythagoras
 from course_lib.plots.notation import fmt
-from course_lib.plots.style import (
-    BACKGROUND,
-    FOREGROUND,
-    PALETTE,
-    FastRenderer,
-    course_style,
-    detached_figure,
-    encode_png,
-    figure_png,
-)
+from course_lib.plots.render import FastRenderer, encode_png, figure_png
+from course_lib.plots.style import BACKGROUND, FOREGROUND, PALETTE, course_style, detached_figure
 from course_lib.plots.summation import draw_sum_terms, sum_written_out, update_sum_terms
 from course_lib.plots.vectors import draw_embedding_table, draw_vector_scene, update_vector_scene
 from course_lib.summation import partial_sums
@@ -184,7 +176,7 @@ def test_course_map_names_its_notebooks(ax):
 def test_plot_modules_do_not_import_ipywidgets():
     import course_lib.plots as plots
 
-    for name in ("course_map", "dot_product", "norm", "notation", "style", "summation",
-                 "vectors"):
+    for name in ("course_map", "dot_product", "norm", "notation", "render", "style",
+                 "summation", "vectors"):
         source = Path(plots.__path__[0], f"{name}.py").read_text(encoding="utf-8")
         assert "ipywidgets" not in source, name

@@ -5,11 +5,12 @@ returns the artists it drew; the matching ``update_x(artists, ...)`` moves them 
 which is what the dashboards do at every slider move. Numbers come from the math in
 ``course_lib``; nothing here computes them again.
 
-Modules: ``style`` (palette, ``course_style()``, ``figure_png``), ``notation`` (Unicode
+Modules: ``style`` (palette, ``course_style()``), ``render`` (fast PNGs), ``notation`` (Unicode
 maths for labels), ``course_map``, ``vectors``, ``norm``, ``summation``, ``dot_product``.
 Import what you need, e.g. ``from course_lib.plots.style import course_style``.
 """
 
-from .style import PALETTE, ROLE_COLORS, course_style, detached_figure, figure_png
+from .render import figure_png
+from .style import PALETTE, ROLE_COLORS, course_style, detached_figure
 
 __all__ = ["PALETTE", "ROLE_COLORS", "course_style", "detached_figure", "figure_png"]
