@@ -102,16 +102,14 @@ def draw_row_weights(weights_row, words, ax=None):
     ax.set_xticks(range(m), labels=_labels(words)[:m])
     ax.set_ylim(0, 1)
     ax.set_ylabel("weight")
-    artists = {"bars": bars, "title": ax.set_title("")}
-    update_row_weights(artists, weights_row, 0)
+    artists = {"bars": bars, "title": ax.set_title("the framed row of A: weights adding up to 1")}
     return artists
 
 
-def update_row_weights(artists, weights_row, row):
-    """Set the bars of :func:`draw_row_weights` to row ``row``'s weights (in place)."""
+def update_row_weights(artists, weights_row):
+    """Set the bars of :func:`draw_row_weights` to another row's weights (in place)."""
     for bar, height in zip(artists["bars"], to_numpy(weights_row), strict=True):
         bar.set_height(float(height))
-    artists["title"].set_text(f"row {row + 1} of A: its weights add up to 1")
 
 
 def draw_value_blend(value, weights_row, output_row, words, ax=None, limit=3.8):
@@ -190,5 +188,5 @@ def update_attention_panels(artists, value, weights, output, row):
     """Show query ``row`` (0-based) in every panel of :func:`draw_attention_panels`."""
     weights, output = to_numpy(weights), to_numpy(output)
     highlight_row(artists["grid"], row)
-    update_row_weights(artists["row"], weights[row], row)
+    update_row_weights(artists["row"], weights[row])
     update_value_blend(artists["blend"], value, weights[row], output[row])

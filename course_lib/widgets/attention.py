@@ -47,7 +47,7 @@ def attention_figure(query=2, seed=24):
 
 def _moving(artists):
     # the heatmap and its numbers never change; only the frame, bars and blend move
-    return {"frame": artists["grid"]["highlight"], "row": artists["row"],
+    return {"frame": artists["grid"]["highlight"], "bars": artists["row"]["bars"],
             "blend": artists["blend"]}
 
 
