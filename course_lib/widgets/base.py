@@ -17,8 +17,8 @@ from ..plots.render import FastRenderer
 
 __all__ = ["Dashboard", "float_slider", "int_slider"]
 
-_SLIDER_STYLE = {"description_width": "14em"}
-_SLIDER_LAYOUT = {"width": "34em"}
+_SLIDER_STYLE = {"description_width": "18em"}  # room for "symbol: what it changes (units)"
+_SLIDER_LAYOUT = {"width": "40em"}
 
 
 def float_slider(description, value, min, max, step, readout_format=".1f"):
