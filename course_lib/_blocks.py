@@ -12,7 +12,7 @@ Each trick is here for a measured reason (``benchmarks/bench_attention.py``):
 * **Normalise the small side.** Without ``return_weights`` the unnormalised weights E go
   straight into E V, and the (rows, d_v) result is divided by the row sums, instead of
   dividing the (rows, m) weights (d_v is usually much smaller than m).
-* **Kᵀ laid out once.** The products q Kᵀ read a contiguous copy of Kᵀ (n·d_k numbers),
+* **Kᵀ laid out once.** The products q Kᵀ read a contiguous copy of Kᵀ (m·d_k numbers),
   a few per cent faster than BLAS reading K transposed for every block.
 * **Causal blocks skip the keys they cannot see.** Queries r0..r1-1 see keys 0..r1-1 only, so
   the later columns are never computed (about half the work).
@@ -31,7 +31,7 @@ import math
 import os
 import sys
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import contextmanager
 
 import numpy as np
@@ -39,7 +39,7 @@ import numpy as np
 __all__ = ["attention_in_blocks"]
 
 BLOCK_BYTES = 2 << 20  # a block's scores (rows × m) stay in cache; best measured of 0.25-4 MiB
-MAX_BLOCK_ROWS = 512
+MAX_BLOCK_ROWS = 512  # short keys: more rows per block buy nothing more
 MIN_SCORES_PER_THREAD = 1 << 16  # below this, handing work to a thread costs more than it saves
 
 
@@ -111,11 +111,13 @@ def attention_in_blocks(q, k, v, mask=None, is_causal=False, return_weights=Fals
         work(tasks)
     else:
         with _one_blas_thread():
-            pool = _pool(threads - 1)
-            futures = [pool.submit(work, share) for share in shares[1:]]
-            work(shares[0])  # this thread takes the first share itself
-            for future in futures:
-                future.result()  # re-raises an error from that thread here
+            futures = [_pool(threads - 1).submit(work, share) for share in shares[1:]]
+            try:
+                work(shares[0])  # this thread takes the first share itself
+            finally:
+                wait(futures)  # every block is done before BLAS gets its threads back
+        for future in futures:
+            future.result()  # re-raises an error from that thread here
     if return_weights:
         return weights @ v, weights  # (..., n, d_v)
     return output, None
