@@ -203,4 +203,4 @@ def test_attention_panels_update_in_place(fig):
     assert artists["row"]["bars"] is bars
     assert [b.get_height() for b in bars] == pytest.approx(list(weights[5]))
     assert artists["grid"]["highlight"].get_y() == pytest.approx(4.5)
-    assert artists["row"]["title"].get_text() == "the framed row of A: weights adding up to 1"
+    assert artists["row"]["title"].get_text() == "framed row of A: weights add up to 1"

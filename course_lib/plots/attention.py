@@ -102,7 +102,7 @@ def draw_row_weights(weights_row, words, ax=None):
     ax.set_xticks(range(m), labels=_labels(words)[:m])
     ax.set_ylim(0, 1)
     ax.set_ylabel("weight")
-    artists = {"bars": bars, "title": ax.set_title("the framed row of A: weights adding up to 1")}
+    artists = {"bars": bars, "title": ax.set_title("framed row of A: weights add up to 1")}
     return artists
 
 
@@ -172,7 +172,9 @@ def draw_attention_panels(words, value, weights, output, row=0, fig=None):
     """
     fig = plt.gcf() if fig is None else fig
     weights, output = to_numpy(weights), to_numpy(output)
-    layout = fig.add_gridspec(2, 2, width_ratios=(1.25, 1), height_ratios=(1, 1.5))
+    # fixed margins: tight_layout would cost more than the whole drawing
+    layout = fig.add_gridspec(2, 2, width_ratios=(1.25, 1), height_ratios=(1, 1.5), left=0.09,
+                              right=0.985, top=0.94, bottom=0.1, hspace=0.35, wspace=0.25)
     artists = {
         "grid": draw_weight_grid(weights, words, ax=fig.add_subplot(layout[:, 0]), row=row),
         "row": draw_row_weights(weights[row], words, ax=fig.add_subplot(layout[0, 1])),
@@ -180,7 +182,6 @@ def draw_attention_panels(words, value, weights, output, row=0, fig=None):
                                   ax=fig.add_subplot(layout[1, 1])),
     }
     update_attention_panels(artists, value, weights, output, row)
-    fig.tight_layout()
     return artists
 
 

@@ -196,7 +196,9 @@ def draw_dk_panels(d_k, fig=None, d_ks=D_K_CHOICES, table=None):
     fig = plt.gcf() if fig is None else fig
     table = {d: spread_statistics(d) for d in d_ks} if table is None else table
     stats = table[d_k]
-    grid = fig.add_gridspec(2, 6, height_ratios=(1.1, 1))
+    # fixed margins: tight_layout would cost more than the whole drawing
+    grid = fig.add_gridspec(2, 6, height_ratios=(1.1, 1), left=0.065, right=0.99, top=0.95,
+                            bottom=0.085, hspace=0.42, wspace=1.6)
     raw_ax, scaled_ax = fig.add_subplot(grid[0, :3]), fig.add_subplot(grid[0, 3:])
     artists = {
         "raw": draw_score_histogram(stats["samples"]["raw"], ax=raw_ax, limit=_RAW_LIMIT,
@@ -222,7 +224,6 @@ def draw_dk_panels(d_k, fig=None, d_ks=D_K_CHOICES, table=None):
         elif key == "gradient_size":
             ax.set_ylim(0, None)
     artists["variance"]["lines"]["raw"].axes.legend(loc="upper left", fontsize=8)
-    fig.tight_layout()
     return artists
 
 
