@@ -12,6 +12,7 @@ from course_lib.plots.matrices import (
     draw_product_panels,
     draw_shape_panels,
     matrix_labels,
+    shown_cells,
     update_matrix,
 )
 from course_lib.plots.notation import fmt
@@ -25,11 +26,14 @@ from course_lib.widgets.matrices import product_example, shapes_example
 
 
 def _texts(artists):
-    return [[t.get_text() if t.get_visible() else None for t in row] for row in artists["texts"]]
+    """The numbers written in the cells that are shown (None in an empty cell)."""
+    shown = shown_cells(artists)
+    return [[t.get_text() if shown[i, j] else None for j, t in enumerate(row)]
+            for i, row in enumerate(artists["texts"])]
 
 
 def _filled(artists):
-    return np.array([[t.get_visible() for t in row] for row in artists["texts"]])
+    return shown_cells(artists)
 
 
 def test_draw_matrix_writes_every_value_with_a_true_minus_and_no_negative_zero():
@@ -43,12 +47,28 @@ def test_draw_matrix_writes_every_value_with_a_true_minus_and_no_negative_zero()
 def test_update_matrix_leaves_cells_outside_the_shown_block_empty():
     fig = Figure()
     artists = draw_matrix(np.zeros((3, 4)), ax=fig.add_subplot(), tint="#0072B2")
+    assert shown_cells(artists).all()
     shown = np.zeros((3, 4), bool)
     shown[:2, :3] = True
-    update_matrix(artists, np.arange(12.0).reshape(3, 4), shown)
-    assert np.array_equal(_filled(artists), shown)
-    image = np.ma.filled(artists["image"].get_array().astype(float), np.nan)
-    assert np.array_equal(np.isfinite(image), shown)
+    shown[2, 0] = True  # any pattern, not only blocks
+    update_matrix(artists, shown=shown)
+    assert np.array_equal(shown_cells(artists), shown)
+    assert len(artists["cover"].get_paths()) == (~shown).sum()  # one square per empty cell
+
+
+def test_a_smaller_grid_of_values_fills_the_top_left_block():
+    fig = Figure()
+    artists = draw_matrix(np.zeros((3, 3)), ax=fig.add_subplot(), number_format="{:.0f}")
+    update_matrix(artists, np.array([[1.0, -2.0]]))
+    assert _texts(artists) == [["1", "−2", None], [None] * 3, [None] * 3]
+
+
+def test_draw_matrix_without_numbers_colours_the_cells_only():
+    fig = Figure()
+    values = np.array([[0.1, -0.2], [0.0, 0.25]])
+    artists = draw_matrix(values, ax=fig.add_subplot(), limit=0.25, annotate=False)
+    assert artists["texts"] == []
+    assert np.array_equal(artists["image"].get_array(), values)
 
 
 def test_matrix_labels_count_from_one():
@@ -66,8 +86,8 @@ def test_shape_panels_fill_exactly_the_chosen_blocks(n, m, d_k, d_v):
         assert filled.sum() == rows * cols, name
         assert filled[:rows, :cols].all(), name
     scores = score_grid(query[:n, :d_k], key[:m, :d_k])
-    shown = _texts(artists["S"])
-    assert [row[:m] for row in shown[:n]] == [[fmt(s, 1) for s in row] for row in scores]
+    assert np.array_equal(artists["S"]["image"].get_array()[:n, :m], scores)
+    assert _texts(artists["Q"])[n - 1][d_k - 1] == fmt(query[n - 1, d_k - 1], 1)
     assert artists["S"]["title"].get_text().startswith(f"S = QKᵀ: {n}×{m}")
     assert artists["Q"]["title"].get_text().startswith(f"Q: {n}×{d_k}")
     assert artists["V"]["title"].get_text().startswith(f"V: {m}×{d_v}")
@@ -142,7 +162,7 @@ def test_saturation_panels_show_the_weights_jacobian_and_norm_of_the_scaled_row(
     heights = [bar.get_height() for bar in artists["weights"]["bars"]]
     assert heights == pytest.approx(list(weights))
     jacobian = softmax_jacobian(weights)
-    shown = [[t.get_text() for t in row] for row in artists["jacobian"]["texts"]]
-    assert shown == [[fmt(v, 2) for v in row] for row in jacobian]
+    assert np.array_equal(artists["jacobian"]["image"].get_array(), jacobian)
+    assert artists["marker"] in artists["moving"]
     x, y = artists["marker"].get_data()
     assert (x[0], y[0]) == (factor, pytest.approx(jacobian_norm(weights)))

@@ -9,6 +9,7 @@ import pytest
 from PIL import Image
 
 from course_lib import score_grid, softmax, softmax_jacobian
+from course_lib.plots.matrices import shown_cells
 from course_lib.plots.notation import fmt
 from course_lib.reference import dot_loop, softmax_loop
 from course_lib.widgets.base import Dashboard
@@ -32,7 +33,10 @@ def _pixels(dash):
 
 
 def _shown(grid):
-    return [[t.get_text() for t in row if t.get_visible()] for row in grid["texts"]]
+    """The numbers in the cells a grid shows, row by row (empty cells left out)."""
+    shown = shown_cells(grid)
+    return [[t.get_text() for j, t in enumerate(row) if shown[i, j]]
+            for i, row in enumerate(grid["texts"])]
 
 
 def test_shapes_dashboard_resizes_the_grids_and_states_the_shapes():
@@ -46,11 +50,15 @@ def test_shapes_dashboard_resizes_the_grids_and_states_the_shapes():
     text = dash.readout_text()
     assert text.startswith("Q is 5×1, K is 2×1, V is 2×4  →  S = QKᵀ is 5×2: 10 dot products "
                            "of 1 slots each")
-    query, key, _ = shapes_example()
+    query, key, value = shapes_example()
     scores = score_grid(query[:5, :1], key[:2, :1])
-    rows = [row for row in _shown(dash.artists["S"]) if row]
-    assert rows == [[fmt(s, 1) for s in row] for row in scores]
-    assert sum(len(row) for row in _shown(dash.artists["V"])) == 2 * 4
+    panels = dash.panels
+    assert np.array_equal(panels["S"]["image"].get_array()[:5, :2], scores)
+    assert shown_cells(panels["S"]).sum() == 5 * 2
+    assert [row for row in _shown(panels["V"]) if row] == [[fmt(x, 1) for x in row]
+                                                          for row in value[:2, :4]]
+    assert [row for row in _shown(panels["Q"]) if row] == [[fmt(x, 1)] for x in query[:5, 0]]
+    assert panels["S"]["title"].get_text() == "S = QKᵀ: 5×2 (n×m)"
     assert not np.array_equal(before, _pixels(dash))  # the picture changed
 
 
@@ -63,9 +71,11 @@ def test_shapes_dashboard_sliders_stop_at_the_largest_grid():
 
 @pytest.mark.parametrize(("i", "j"), [(1, 1), (1, 4), (2, 3), (3, 2), (3, 4)])
 def test_product_dashboard_writes_out_the_dot_product_of_row_i_and_key_j(i, j):
-    dash = product_dashboard()
+    dash = product_dashboard(i=3, j=4)
+    before = _pixels(dash)
     dash.controls["i"].value = i
     dash.controls["j"].value = j
+    assert (i, j) == (3, 4) or not np.array_equal(before, _pixels(dash))
     query, key = product_example()
     value = dot_loop(query[i - 1], key[j - 1])  # the independent loop twin
     text = dash.readout_text()
@@ -73,11 +83,13 @@ def test_product_dashboard_writes_out_the_dot_product_of_row_i_and_key_j(i, j):
     assert f"= {fmt(value, 0)}   (row {i} of Q" in text
     assert f"S[{i - 1}, {j - 1}]" in text
     assert text.count("×") == query.shape[1]  # one product per slot
-    artists = dash.artists
+    artists = dash.panels
     assert artists["cell"].get_xy() == (j - 1 - 0.5, i - 1 - 0.5)
     assert artists["row"].get_xy() == (-0.5, i - 1 - 0.5)
     assert artists["column"].get_xy() == (j - 1 - 0.5, -0.5)
     assert artists["S"]["texts"][i - 1][j - 1].get_text() == fmt(value, 0)
+    assert shown_cells(artists["S"]).sum() == (i - 1) * key.shape[0] + j  # filled so far
+    assert artists["cell"] in dash.renderer.moving  # the frames are redrawn at each step
 
 
 def _saturation_math(factor):
@@ -90,21 +102,22 @@ def _saturation_math(factor):
 
 @pytest.mark.parametrize("factor", [0.0, 0.25, 1.0, 2.5, 6.0, MAX_FACTOR])
 def test_saturation_readout_gives_the_max_weight_and_jacobian_norm_of_the_math(factor):
-    dash = saturation_dashboard()
+    dash = saturation_dashboard(factor=5.0)
+    before = _pixels(dash)
     dash.controls["factor"].value = factor
+    assert not np.array_equal(before, _pixels(dash))  # the picture follows the slider
     max_weight, size = _saturation_math(factor)
     text = dash.readout_text()
     assert text == readout_text(factor, max_weight, size)
     assert text == (f"factor {fmt(factor, 2)} × scores: max weight = {fmt(max_weight, 3)} · "
                     f"Jacobian norm = {fmt(size, 4)}")
     weights = softmax(factor * np.array(SATURATION_SCORES))
-    heights = [bar.get_height() for bar in dash.artists["weights"]["bars"]]
+    heights = [bar.get_height() for bar in dash.panels["weights"]["bars"]]
     assert heights == pytest.approx(list(weights))
-    x, y = dash.artists["marker"].get_data()
+    x, y = dash.panels["marker"].get_data()
     assert x[0] == factor and y[0] == pytest.approx(size)
     jacobian = softmax_jacobian(weights)
-    shown = [[t.get_text() for t in row] for row in dash.artists["jacobian"]["texts"]]
-    assert shown == [[fmt(v, 2) for v in row] for row in jacobian]
+    assert np.allclose(dash.panels["jacobian"]["image"].get_array(), jacobian)
 
 
 def test_saturation_goes_one_hot_and_the_jacobian_norm_collapses():
@@ -134,6 +147,8 @@ def test_saturation_dashboard_is_ready_for_the_browser_test():
 @pytest.mark.parametrize("make", [shapes_dashboard, product_dashboard, saturation_dashboard])
 def test_every_dashboard_has_labelled_controls_a_png_and_a_plain_text_form(make):
     dash = make()
+    assert dash.renderer.moving  # only these are redrawn at a move
+    assert set(dash.renderer.moving) <= set(dash.panels["moving"])
     assert dash.controls
     for control in dash.controls.values():
         assert ":" in control.description  # "symbol: what it changes"

@@ -3,6 +3,7 @@ shapes of Q, K, V and S side by side, and the row-times-column step of the produ
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.collections import PolyCollection
 from matplotlib.patches import Rectangle
 
 from .. import score_grid
@@ -15,13 +16,17 @@ __all__ = [
     "draw_product_panels",
     "draw_shape_panels",
     "matrix_labels",
+    "matrix_moving",
     "move_highlight",
+    "shown_cells",
     "update_matrix",
     "update_product_panels",
     "update_shape_panels",
 ]
 
 _TINT_ALPHA = 0.22  # role colours as a light cell tint: black numbers stay readable
+_SCORE_COLOUR_LIMIT = 2.5  # scores beyond ±2.5 get the strongest colour (typical |S| ≲ 2.5)
+_EMPTY_RGBA = (0.955, 0.955, 0.955, 1.0)  # an empty cell: a flat light grey
 
 
 def matrix_labels(letter, count):
@@ -42,7 +47,7 @@ def _tint_cmap(color):
 
 
 def draw_matrix(values, ax=None, tint=None, cmap="PRGn", limit=None, number_format="{:.1f}",
-                row_labels=None, col_labels=None, title=None, fontsize=11):
+                row_labels=None, col_labels=None, title=None, fontsize=11, annotate=True):
     """An (r, c) grid of numbers, one cell per entry, like a spreadsheet.
 
     Parameters
@@ -52,22 +57,26 @@ def draw_matrix(values, ax=None, tint=None, cmap="PRGn", limit=None, number_form
         None: cells are coloured by value with ``cmap`` from −limit to +limit.
     limit : colour range when ``tint`` is None (default: the largest |value|).
     row_labels, col_labels : tick labels (default 1, 2, …).
+    annotate : write each cell's number in it (False: colour only).
 
     Returns
     -------
-    dict of artists (``image``, ``texts``, ``title``); pass it to :func:`update_matrix`.
+    dict of artists (``image``, ``texts``, ``cover``, ``title``); pass it to
+    :func:`update_matrix`. ``cover`` paints over the cells that are not shown (empty
+    spreadsheet cells), so a dashboard that only changes which cells are shown redraws the
+    cover alone (see :func:`matrix_moving`).
     """
     ax = plt.gca() if ax is None else ax
     values = to_numpy(values).astype(float)
     rows, cols = values.shape
     if tint is not None:
         image = ax.imshow(np.ones((rows, cols)), cmap=_tint_cmap(tint), vmin=0, vmax=1,
-                          aspect="equal", interpolation="nearest")
+                          aspect="equal", interpolation="nearest", zorder=0)
     else:
         if limit is None:
             limit = float(np.abs(values).max()) or 1.0
         image = ax.imshow(values, cmap=cmap, vmin=-float(limit), vmax=float(limit),
-                          aspect="equal", interpolation="nearest")
+                          aspect="equal", interpolation="nearest", zorder=0)
     ax.set_xticks(range(cols), col_labels if col_labels is not None else range(1, cols + 1))
     ax.set_yticks(range(rows), row_labels if row_labels is not None else range(1, rows + 1))
     ax.xaxis.set_ticks_position("top")
@@ -76,45 +85,74 @@ def draw_matrix(values, ax=None, tint=None, cmap="PRGn", limit=None, number_form
     ax.set_xticks(np.arange(-0.5, cols), minor=True)
     ax.set_yticks(np.arange(-0.5, rows), minor=True)
     ax.grid(which="minor", color=GRID if tint is None else "#9a9a9a", linewidth=1.2)
+    ax.set_axisbelow(False)  # cell borders over the colours (zorder 2.5) ...
     ax.tick_params(which="minor", length=0)
     for side in ("top", "right", "bottom", "left"):
         ax.spines[side].set_visible(False)
-    texts = [[ax.text(j, i, "", ha="center", va="center", fontsize=fontsize)
-              for j in range(cols)] for i in range(rows)]
-    artists = {"image": image, "texts": texts, "format": number_format,
-               "tinted": tint is not None,
+    texts = [[ax.text(j, i, "", ha="center", va="center", fontsize=fontsize, zorder=1.5)
+              for j in range(cols)] for i in range(rows)] if annotate else []
+    # ... and the cover over both: one flat square per empty cell (cheaper to draw than an
+    # image, which matplotlib resamples at every draw)
+    cover = ax.add_collection(PolyCollection([], facecolors=[_EMPTY_RGBA], edgecolors="none",
+                                             zorder=2.6))
+    ax.set_xlim(-0.5, cols - 0.5)
+    ax.set_ylim(rows - 0.5, -0.5)
+    artists = {"image": image, "texts": texts, "cover": cover, "format": number_format,
+               "tinted": tint is not None, "shape": (rows, cols),
                "title": ax.set_title(title or "", fontsize=12, pad=8)}
     update_matrix(artists, values)
     return artists
 
 
-def update_matrix(artists, values, shown=None):
-    """Write new numbers into a grid of :func:`draw_matrix`; cells where ``shown`` is False
-    are left empty (blank spreadsheet cells)."""
-    values = to_numpy(values).astype(float)
-    texts = artists["texts"]
-    rows, cols = len(texts), len(texts[0])
-    full = np.full((rows, cols), np.nan)
-    full[:values.shape[0], :values.shape[1]] = values
-    shown = np.isfinite(full) if shown is None else np.asarray(shown, bool) & np.isfinite(full)
-    image = artists["image"]
-    if artists["tinted"]:
-        image.set_data(np.where(shown, 1.0, np.nan))
-    else:
-        image.set_data(np.where(shown, full, np.nan))
-    for i in range(rows):
-        for j in range(cols):
-            text = texts[i][j]
-            text.set_visible(bool(shown[i, j]))
-            if not shown[i, j]:
-                continue
-            number = artists["format"].format(full[i, j] + 0.0)  # + 0.0 turns −0.0 into 0.0
-            if float(number) == 0:
-                number = number.lstrip("-")  # −0.04 rounds to "−0.0": show "0.0"
-            text.set_text(number.replace("-", "−"))
-            red, green, blue, _ = image.cmap(image.norm(image.get_array()[i, j]))
-            dark = 0.299 * red + 0.587 * green + 0.114 * blue < 0.5  # perceived brightness
-            text.set_color("white" if dark else FOREGROUND)
+def matrix_moving(artists, values=True, title=False):
+    """The artists of a :func:`draw_matrix` grid that a dashboard must redraw: always the
+    cover; the colours and numbers when ``values`` change; the title when it changes."""
+    moving = [artists["cover"]]
+    if values:
+        moving += [artists["image"], *[t for row in artists["texts"] for t in row]]
+    if title:
+        moving.append(artists["title"])
+    return moving
+
+
+def shown_cells(artists):
+    """The (r, c) boolean grid of the cells a :func:`draw_matrix` grid shows (not covered)."""
+    rows, cols = artists["shape"]
+    shown = np.ones((rows, cols), bool)
+    for square in artists["cover"].get_paths():
+        left, top = square.vertices.min(axis=0)
+        shown[int(round(top + 0.5)), int(round(left + 0.5))] = False
+    return shown
+
+
+def update_matrix(artists, values=None, shown=None):
+    """Write new numbers into a grid of :func:`draw_matrix` (``values``, padded with empty
+    cells when smaller than the grid) and/or choose the cells it shows (``shown``; the others
+    are left empty, like blank spreadsheet cells)."""
+    rows, cols = artists["shape"]
+    if values is not None:
+        values = to_numpy(values).astype(float)
+        full = np.zeros((rows, cols))
+        full[:values.shape[0], :values.shape[1]] = values
+        image = artists["image"]
+        if not artists["tinted"]:
+            image.set_data(full)
+        for i, row in enumerate(artists["texts"]):
+            for j, text in enumerate(row):
+                number = artists["format"].format(full[i, j] + 0.0)  # + 0.0: −0.0 becomes 0.0
+                if float(number) == 0:
+                    number = number.lstrip("-")  # −0.04 rounds to "−0.0": show "0.0"
+                text.set_text(number.replace("-", "−"))
+                red, green, blue, _ = image.cmap(image.norm(image.get_array()[i, j]))
+                dark = 0.299 * red + 0.587 * green + 0.114 * blue < 0.5  # perceived brightness
+                text.set_color("white" if dark else FOREGROUND)
+        if shown is None:
+            shown = np.zeros((rows, cols), bool)
+            shown[:values.shape[0], :values.shape[1]] = True
+    if shown is not None:
+        hidden = np.argwhere(~np.asarray(shown, bool))  # (row, column) of every empty cell
+        artists["cover"].set_verts([[(j - 0.5, i - 0.5), (j + 0.5, i - 0.5), (j + 0.5, i + 0.5),
+                                     (j - 0.5, i + 0.5)] for i, j in hidden])
 
 
 def _highlight(ax):
@@ -137,22 +175,17 @@ def _block(rows, cols, shape):
     return shown
 
 
-def _score_limit(query, key):
-    # the colour range that fits the scores of every d_k the panels can show
-    return max(float(np.abs(to_numpy(score_grid(query[:, :d], key[:, :d]))).max())
-               for d in range(1, query.shape[1] + 1)) or 1.0
-
-
 def draw_shape_panels(query, key, value, n, m, d_k, d_v, fig=None):
-    """Four spreadsheets: Q (n×d_k), K (m×d_k), V (m×d_v) and the scores S = QKᵀ (n×m).
+    """Four spreadsheets: Q (n×d_k), K (m×d_k), V (m×d_v) and the scores S = QKᵀ (n×m),
+    the last coloured by value (purple negative, green positive) without numbers.
 
     ``query``, ``key``, ``value`` are the largest grids (their full shapes fix the size of each
     panel); the top-left n×d_k, m×d_k, m×d_v blocks are filled in, the other cells left empty.
 
     Returns
     -------
-    dict with one entry per matrix (``"Q"``, ``"K"``, ``"V"``, ``"S"``); pass it to
-    :func:`update_shape_panels`.
+    dict with one entry per matrix (``"Q"``, ``"K"``, ``"V"``, ``"S"``) and ``"moving"``, the
+    artists a slider move changes; pass it to :func:`update_shape_panels`.
     """
     fig = plt.gcf() if fig is None else fig
     query, key, value = (to_numpy(a).astype(float) for a in (query, key, value))
@@ -166,11 +199,15 @@ def draw_shape_panels(query, key, value, n, m, d_k, d_v, fig=None):
                          row_labels=matrix_labels("k", max_m)),
         "V": draw_matrix(value, ax=axes[2], tint=ROLE_COLORS["value"],
                          row_labels=matrix_labels("v", max_m)),
-        "S": draw_matrix(np.zeros((max_n, max_m)), ax=axes[3], limit=_score_limit(query, key),
+        "S": draw_matrix(np.zeros((max_n, max_m)), ax=axes[3], limit=_SCORE_COLOUR_LIMIT,
                          row_labels=matrix_labels("q", max_n),
-                         col_labels=matrix_labels("k", max_m)),
+                         col_labels=matrix_labels("k", max_m), annotate=False),
         "data": (query, key, value),
     }
+    artists["moving"] = [*matrix_moving(artists["Q"], values=False, title=True),
+                         *matrix_moving(artists["K"], values=False, title=True),
+                         *matrix_moving(artists["V"], values=False, title=True),
+                         *matrix_moving(artists["S"], values=True, title=True)]
     for ax in axes[:3]:
         ax.set_xlabel("slot")
     update_shape_panels(artists, n, m, d_k, d_v)  # titles first, so the layout makes room
@@ -181,15 +218,15 @@ def draw_shape_panels(query, key, value, n, m, d_k, d_v, fig=None):
 def update_shape_panels(artists, n, m, d_k, d_v):
     """Fill the blocks for new sizes n, m, d_k, d_v (in place) and retitle each matrix."""
     query, key, value = artists["data"]
-    update_matrix(artists["Q"], query, _block(n, d_k, query.shape))
-    update_matrix(artists["K"], key, _block(m, d_k, key.shape))
-    update_matrix(artists["V"], value, _block(m, d_v, value.shape))
+    update_matrix(artists["Q"], shown=_block(n, d_k, query.shape))
+    update_matrix(artists["K"], shown=_block(m, d_k, key.shape))
+    update_matrix(artists["V"], shown=_block(m, d_v, value.shape))
     scores = to_numpy(score_grid(query[:n, :d_k], key[:m, :d_k]))  # (n, m)
-    update_matrix(artists["S"], scores, _block(n, m, (query.shape[0], key.shape[0])))
-    artists["Q"]["title"].set_text(f"Q: {n}×{d_k}\n(n × d_k)")
-    artists["K"]["title"].set_text(f"K: {m}×{d_k}\n(m × d_k)")
-    artists["V"]["title"].set_text(f"V: {m}×{d_v}\n(m × d_v)")
-    artists["S"]["title"].set_text(f"S = QKᵀ: {n}×{m}\n(n × m)")
+    update_matrix(artists["S"], scores)  # the n×m block, the rest left empty
+    artists["Q"]["title"].set_text(f"Q: {n}×{d_k} (n×d_k)")
+    artists["K"]["title"].set_text(f"K: {m}×{d_k} (m×d_k)")
+    artists["V"]["title"].set_text(f"V: {m}×{d_v} (m×d_v)")
+    artists["S"]["title"].set_text(f"S = QKᵀ: {n}×{m} (n×m)")
 
 
 # --- notebook 06: row i of Q times column j of Kᵀ gives S_ij -------------------------------
@@ -201,7 +238,8 @@ def draw_product_panels(query, key, i, j, fig=None, number_format="{:.0f}"):
 
     Returns
     -------
-    dict of artists; pass it to :func:`update_product_panels`.
+    dict of artists, with ``"moving"`` the ones a step changes (the three frames and the
+    cover of S); pass it to :func:`update_product_panels`.
     """
     fig = plt.gcf() if fig is None else fig
     query, key = to_numpy(query).astype(float), to_numpy(key).astype(float)
@@ -224,6 +262,8 @@ def draw_product_panels(query, key, i, j, fig=None, number_format="{:.0f}"):
     artists["row"] = _highlight(axes[0])
     artists["column"] = _highlight(axes[1])
     artists["cell"] = _highlight(axes[2])
+    artists["moving"] = [artists["row"], artists["column"], artists["cell"],
+                         *matrix_moving(artists["S"], values=False)]
     axes[0].set_ylabel("query rows")
     axes[1].set_ylabel("slot")
     fig.tight_layout()
@@ -240,4 +280,4 @@ def update_product_panels(artists, i, j):
     move_highlight(artists["column"], 0, j, height=d_k, width=1)
     move_highlight(artists["cell"], i, j)
     done = (np.arange(n)[:, None] * m + np.arange(m)[None, :]) <= i * m + j
-    update_matrix(artists["S"], scores, done)
+    update_matrix(artists["S"], shown=done)

@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import norm, softmax, softmax_jacobian
 from ..backend import to_numpy
-from .matrices import draw_matrix, matrix_labels, update_matrix
+from .matrices import draw_matrix, matrix_labels, matrix_moving, update_matrix
 from .notation import fmt, subscript
 from .style import MUTED, PALETTE, ROLE_COLORS
 
@@ -125,12 +125,13 @@ def _saturation_curve(scores, factors):
 
 def draw_saturation_panels(scores, factor, max_factor=10.0, fig=None):
     """Three panels for the row ``factor × scores``: its weights as bars (left), its Jacobian
-    J = diag(p) − ppᵀ as a grid of slopes (middle), and the Jacobian's norm against the
-    factor, with the current factor marked (right).
+    J = diag(p) − ppᵀ as a grid of slopes coloured from −0.25 to 0.25 (middle), and the
+    Jacobian's norm against the factor, with the current factor marked (right).
 
     Returns
     -------
-    dict of artists; pass it to :func:`update_saturation_panels`.
+    dict of artists, with ``"moving"`` the ones a new factor changes; pass it to
+    :func:`update_saturation_panels`.
     """
     fig = plt.gcf() if fig is None else fig
     scores = to_numpy(scores).astype(float)
@@ -139,7 +140,8 @@ def draw_saturation_panels(scores, factor, max_factor=10.0, fig=None):
     factors = np.linspace(0.0, max_factor, 201)
     curve = _saturation_curve(scores, factors)
     ax_n.plot(factors, curve, color=PALETTE["black"], lw=2)
-    (marker,) = ax_n.plot([factor], [0.0], "o", color=ROLE_COLORS["highlight"], ms=10)
+    (marker,) = ax_n.plot([factor], [0.0], "o", color=ROLE_COLORS["highlight"], ms=10,
+                          clip_on=False)  # whole at the ends of the axis too
     ax_n.set_xlim(0, max_factor)
     ax_n.set_ylim(0, float(curve.max()) * 1.15)
     ax_n.set_xlabel("factor multiplying the scores")
@@ -147,13 +149,16 @@ def draw_saturation_panels(scores, factor, max_factor=10.0, fig=None):
     ax_n.set_title("size of the slopes")
     artists = {
         "weights": draw_weights(np.full(m, 1.0 / m), ax=ax_w, title="weights p = softmax"),
-        "jacobian": draw_matrix(np.zeros((m, m)), ax=ax_j, limit=0.25, number_format="{:.2f}",
+        "jacobian": draw_matrix(np.zeros((m, m)), ax=ax_j, limit=0.25, annotate=False,
                                 row_labels=matrix_labels("p", m),
-                                col_labels=matrix_labels("x", m), fontsize=9,
+                                col_labels=matrix_labels("x", m),
                                 title="J = diag(p) − ppᵀ: slopes ∂pᵢ/∂xⱼ"),
         "marker": marker,
         "scores": scores,
     }
+    fig.colorbar(artists["jacobian"]["image"], ax=ax_j, shrink=0.8, label="slope")
+    artists["moving"] = [*artists["weights"]["bars"], *artists["weights"]["values"],
+                         *matrix_moving(artists["jacobian"]), marker]
     update_saturation_panels(artists, factor)
     fig.tight_layout()
     return artists

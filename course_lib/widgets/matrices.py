@@ -67,11 +67,13 @@ def shapes_dashboard(n=3, m=5, d_k=4, d_v=2):
         "d_k": int_slider("d_k: slots per query and key", d_k, 1, size["d_k"]),
         "d_v": int_slider("d_v: slots per value", d_v, 1, size["d_v"]),
     }
-    return Dashboard(fig, controls,
+    dash = Dashboard(fig, controls,
                      lambda n, m, d_k, d_v: shapes_callback(artists, n, m, d_k, d_v),
                      description=("[Shapes dashboard: sliders for n, m, d_k, d_v resize Q, K, V "
                                   "and S = QKᵀ. Run the notebook to use it.]"),
-                     artists=artists)
+                     artists=artists["moving"])
+    dash.panels = artists  # every artist of the figure, for tests and the curious
+    return dash
 
 
 def product_example(seed=155):
@@ -111,8 +113,10 @@ def product_dashboard(i=1, j=1):
         "i": int_slider("i: query (row of Q, row of S)", i, 1, n),
         "j": int_slider("j: key (column of Kᵀ, column of S)", j, 1, m),
     }
-    return Dashboard(fig, controls,
+    dash = Dashboard(fig, controls,
                      lambda i, j: product_callback(artists, query, key, i, j),
                      description=("[Product dashboard: sliders for i and j light up row i of Q, "
                                   "column j of Kᵀ and S_ij. Run the notebook.]"),
-                     artists=artists)
+                     artists=artists["moving"])
+    dash.panels = artists  # every artist of the figure, for tests and the curious
+    return dash
