@@ -393,3 +393,69 @@ def test_dashboard_picture_legible_in_dark_theme(number, dark_page, dark_lab, ar
     assert ratio >= 7.0, f"text on the picture has contrast {ratio:.1f}:1 (want ≥ 7:1)"
     edge = contrast_ratio(background, page_luminance)
     assert edge >= 3.0, f"the picture hardly stands out from the page ({edge:.1f}:1)"
+
+
+# ----------------------------------------------------------------------------------------
+# The static edition, read offline in the same browser
+
+def load_html_builder():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("build_html", ROOT / "tools" / "build_html.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_html_edition_reads_offline(browser, tmp_path, artifacts):
+    """Pages of the static edition, with every network request refused: the dashboard's
+    fallback picture shows, links work, and the fallback hides once a widget renders."""
+    first, second = notebook_path("04"), notebook_path("07")
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    for path in (first, second):
+        shutil.copyfile(path, folder / path.name)
+    builder = load_html_builder()
+    entries = builder.build(tmp_path / "site", folder, execute=False, log=lambda *args: None)
+    assert [e["source"] for e in entries] == [first.name, second.name]
+
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    refused = []
+
+    def offline(route):
+        if route.request.url.startswith("file:"):
+            return route.continue_()
+        refused.append(route.request.url)
+        return route.abort()
+
+    context.route("**/*", offline)
+    try:
+        page = context.new_page()
+        page.goto((tmp_path / "site" / "index.html").as_uri())
+        page.click(f"a[href='{entries[0]['page']}']")
+        page.wait_for_load_state("load")
+        assert page.url.endswith(entries[0]["page"])
+        fallback = page.locator(".course-widget-fallback").first
+        fallback.scroll_into_view_if_needed()
+        assert fallback.is_visible(), "the dashboard's static picture is hidden offline"
+        widths = page.evaluate(
+            "() => [...document.querySelectorAll('img')].map(img => img.naturalWidth)")
+        assert widths and all(w > 0 for w in widths), f"images that did not load: {widths}"
+        page.screenshot(path=artifacts / "html-offline-04.png")
+        assert refused, "the page asked for nothing from a CDN (the check proves nothing)"
+        # the widget renderer puts the live view in a .widget-subarea: the fallback yields
+        page.evaluate("""() => {
+            const output = document.querySelector('.course-widget-fallback').parentElement;
+            const area = document.createElement('div');
+            area.className = 'widget-subarea';
+            area.appendChild(document.createElement('div'));
+            output.appendChild(area);
+        }""")
+        assert not fallback.is_visible(), "the fallback stays beside a rendered widget"
+        page.locator("nav.course-nav a[rel='next']").first.click()
+        page.wait_for_load_state("load")
+        assert page.url.endswith(entries[1]["page"])
+        assert page.locator("nav.course-nav a[rel='prev']").first.get_attribute("href") == \
+            entries[0]["page"]
+    finally:
+        context.close()
