@@ -55,6 +55,8 @@ class Dashboard(widgets.VBox):
         self.controls = dict(controls)
         self.image = widgets.Image(format="png", layout={"max_width": "100%"})
         self.readout = widgets.HTML(layout={"margin": "0 0 0 1em"})
+        self.image.add_class("course-picture")  # CSS classes the browser tests select on
+        self.readout.add_class("course-readout")
         super().__init__(children=[*self.controls.values(), self.image, self.readout])
         self.figure = figure
         self.callback = callback
