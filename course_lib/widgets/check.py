@@ -5,7 +5,8 @@ import ipywidgets as widgets
 __all__ = ["WidgetCheck"]
 
 # ipywidgets cuts a widget's plain-text form after 110 characters: keep this shorter.
-NOT_RENDERED = "Widgets not showing: open in JupyterLab (make lab), then Kernel → Restart and Run All."
+NOT_RENDERED = ("Widgets not showing: open in JupyterLab (make lab), then Kernel → Restart "
+                "and Run All.")
 
 
 class WidgetCheck(widgets.HTML):
