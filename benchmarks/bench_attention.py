@@ -11,6 +11,12 @@ repeats. Targets, float32, d_k = d_v = 64: at most 1.3× the two products at n =
 4096, never over 1.6×; at 512 fixed costs (checks, threads) weigh more, so it is reported only.
 Compare ratios within one run, not seconds across runs or machines.
 
+A busy machine (other jobs on the same cores) spoils wall-clock ratios, so the table adds a
+second, sturdier figure: the CPU time both sides consume with BLAS held to one thread per
+product (``CPU ratio``). It counts work, not waiting, so it moves little with the load, and on
+an idle machine the wall-clock ratio comes close to it when both sides spread over the cores
+alike. The load average is printed so that a reader can tell which figure to trust.
+
 Each timed call starts after a short pause: after a multi-threaded product, OpenBLAS keeps its
 worker threads spinning for about 0.1 s (measured here), and they would steal a core from
 whatever runs next, so without the pause each contender would be timed against the leftovers
@@ -24,11 +30,13 @@ import time
 import numpy as np
 
 from course_lib import scaled_dot_product_attention
+from course_lib._blocks import _blas_threads, _one_blas_thread
 from course_lib.attention import _attention_whole_grid
 
 D = 64
 SIZES = (512, 2048, 4096)
 REPEATS = {512: 21, 2048: 15, 4096: 9}
+CPU_REPEATS = 7
 PAUSE = 0.15  # seconds before each timed call: OpenBLAS's idle threads spin for about 0.1 s
 TARGET, LIMIT = 1.3, 1.6
 
@@ -43,6 +51,29 @@ def _seconds(func):
     start = time.perf_counter()
     func()
     return time.perf_counter() - start
+
+
+def _cpu_seconds(func):
+    start = time.process_time()  # all of this process's threads, running or not
+    func()
+    return time.process_time() - start
+
+
+def cpu_ratio(products, attention, repeats=CPU_REPEATS):
+    """Median CPU time of attention / of the products, BLAS on one thread per product.
+
+    None where NumPy's BLAS cannot be held to one thread (its idle threads would spin and
+    count).
+    """
+    if _blas_threads() is None:
+        return None
+    time.sleep(PAUSE)  # let BLAS threads left spinning by earlier calls go to sleep
+    with _one_blas_thread():
+        times = {products: [], attention: []}
+        for _ in range(repeats):
+            for func in times:
+                times[func].append(_cpu_seconds(func))
+    return statistics.median(times[attention]) / statistics.median(times[products])
 
 
 def _torch_sdpa(query, key, value):
@@ -86,7 +117,9 @@ def time_one_size(n, repeats):
     for _ in range(repeats):
         for name, func in contenders.items():
             times[name].append(_seconds(func))
-    return {name: statistics.median(ts) for name, ts in times.items()}
+    medians = {name: statistics.median(ts) for name, ts in times.items()}
+    medians["cpu ratio"] = cpu_ratio(products, contenders["attention"])
+    return medians
 
 
 def main(sizes=SIZES):
@@ -94,18 +127,20 @@ def main(sizes=SIZES):
     print(f"float32, d_k = d_v = {D}, {os.cpu_count()} CPUs, load average "
           f"{os.getloadavg()[0]:.1f} at the start; median of interleaved repeats")
     print(f"{'n = m':>6} {'attention':>10} {'2 products':>11} {'ratio':>6} "
-          f"{'whole grid':>11} {'PyTorch':>8}")
+          f"{'whole grid':>11} {'PyTorch':>8} {'CPU ratio':>10}")
     ratios = {}
     for n in sizes:
         t = time_one_size(n, REPEATS.get(n, 11))
         ratios[n] = t["attention"] / t["products"]
         torch_ratio = (f"{t['pytorch'] / t['products']:7.2f}×" if "pytorch" in t
                        else f"{'absent':>8}")
+        cpu = f"{t['cpu ratio']:9.2f}×" if t["cpu ratio"] is not None else f"{'n/a':>10}"
         print(f"{n:>6} {t['attention'] * 1e3:>8.2f}ms {t['products'] * 1e3:>9.2f}ms "
-              f"{ratios[n]:>5.2f}× {t['whole grid'] / t['products']:>10.2f}× {torch_ratio}",
+              f"{ratios[n]:>5.2f}× {t['whole grid'] / t['products']:>10.2f}× {torch_ratio} {cpu}",
               flush=True)
     print("ratio = time / time of the two products alone; whole grid = the formula computed "
-          "on the full (n, m) grid in one step each")
+          "on the full (n, m) grid in one step each;\nCPU ratio = CPU time / CPU time of the "
+          "products, BLAS on one thread (sturdier on a busy machine)")
     print(f"target at 2048 and 4096: ≤ {TARGET}× (never over {LIMIT}×); load average "
           f"{os.getloadavg()[0]:.1f} at the end")
     return ratios
