@@ -4,6 +4,7 @@ shapes of Q, K, V and S side by side, and the row-times-column step of the produ
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.collections import PolyCollection
+from matplotlib.colors import ListedColormap, to_rgba
 from matplotlib.patches import Rectangle
 
 from .. import score_grid
@@ -39,8 +40,6 @@ def matrix_labels(letter, count):
 
 
 def _tint_cmap(color):
-    from matplotlib.colors import ListedColormap, to_rgba
-
     red, green, blue, _ = to_rgba(color)
     mix = [1 - _TINT_ALPHA * (1 - c) for c in (red, green, blue)]  # the colour on white
     return ListedColormap([mix])
@@ -275,7 +274,7 @@ def update_product_panels(artists, i, j):
     """Frame row i of Q, column j of Kᵀ and cell S_ij; show S up to (i, j) in reading order."""
     scores = artists["scores"]
     n, m = scores.shape
-    d_k = len(artists["Q"]["texts"][0])
+    d_k = artists["Q"]["shape"][1]
     move_highlight(artists["row"], i, 0, height=1, width=d_k)
     move_highlight(artists["column"], 0, j, height=d_k, width=1)
     move_highlight(artists["cell"], i, j)
