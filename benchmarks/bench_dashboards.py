@@ -22,18 +22,51 @@ TARGET_MS = 30.0
 
 
 def _dashboards():
-    from course_lib.widgets.dot_product import dot_dashboard, dot_figure
-    from course_lib.widgets.norm import norm_dashboard, norm_figure
-    from course_lib.widgets.summation import summation_dashboard, summation_figure
-    from course_lib.widgets.vectors import vector_dashboard, vector_figure
+    """(name, factory) for every dashboard of the course, in notebook order."""
+    from course_lib.widgets.attention import attention_dashboard
+    from course_lib.widgets.dot_product import dot_dashboard
+    from course_lib.widgets.gpu import fit_dashboard
+    from course_lib.widgets.gradients import gradient_dashboard
+    from course_lib.widgets.masks import mask_dashboard
+    from course_lib.widgets.matrices import product_dashboard, shapes_dashboard
+    from course_lib.widgets.multihead import heads_dashboard
+    from course_lib.widgets.norm import norm_dashboard
+    from course_lib.widgets.softmax import saturation_dashboard
+    from course_lib.widgets.summation import summation_dashboard
+    from course_lib.widgets.tiled import tiled_dashboard
+    from course_lib.widgets.variance import dk_dashboard
+    from course_lib.widgets.vectors import vector_dashboard
 
-    # (name, dashboard factory, figure builder, slider to move, the values it visits in turn)
     return [
-        ("01 vector", vector_dashboard, vector_figure, "q1", [-4.0 + 0.5 * i for i in range(17)]),
-        ("02 norm", norm_dashboard, norm_figure, "q2", [-4.0 + 0.5 * i for i in range(17)]),
-        ("03 summation", summation_dashboard, summation_figure, "count", list(range(1, 9))),
-        ("04 dot product", dot_dashboard, dot_figure, "angle", [5.0 * i for i in range(37)]),
+        ("01 vector", vector_dashboard),
+        ("02 norm", norm_dashboard),
+        ("03 summation", summation_dashboard),
+        ("04 dot product", dot_dashboard),
+        ("05 shapes", shapes_dashboard),
+        ("06 product", product_dashboard),
+        ("07 saturation", saturation_dashboard),
+        ("08 d_k spread", dk_dashboard),
+        ("09 attention", attention_dashboard),
+        ("11 masks", mask_dashboard),
+        ("12 heads", heads_dashboard),
+        ("13 gradients", gradient_dashboard),
+        ("14 tiled", tiled_dashboard),
+        ("15 gpu fit", fit_dashboard),
     ]
+
+
+def _mover(control):
+    """A function i -> None that sets the control to a new value at every call."""
+    if hasattr(control, "index"):  # dropdowns and selection sliders: step through the options
+        return lambda i: setattr(control, "index", (control.index + 1) % len(control.options))
+    if isinstance(control.value, bool):  # toggle buttons
+        return lambda i: setattr(control, "value", not control.value)
+    span = control.max - control.min
+    steps = max(2, min(16, round(span / control.step)))
+    values = [control.min + span * k / steps for k in range(steps + 1)]
+    if isinstance(control.value, int):
+        values = sorted({round(v) for v in values})
+    return lambda i: setattr(control, "value", values[(i + 1) % len(values)])
 
 
 def _median_ms(action, repeats):
@@ -45,27 +78,21 @@ def _median_ms(action, repeats):
     return 1000 * statistics.median(times)
 
 
-def _full_replot(build_figure):
-    """One full re-plot: build the figure from nothing and encode it, as a plain re-plotting
-    dashboard does at each move."""
+def measure():
+    """Rows of (dashboard, median ms per move, median ms per full re-plot).
+
+    The main (first) control moves; the full re-plot draws the same figure from scratch
+    (every artist, not only the moving ones) and encodes it, as a plain re-plotting dashboard
+    does at each move.
+    """
     from course_lib.plots.render import figure_png
 
-    figure, _artists = build_figure()
-    figure_png(figure)
-
-
-def measure():
-    """Rows of (dashboard, median ms per move, median ms per full re-plot)."""
     rows = []
-    for name, factory, build_figure, control, values in _dashboards():
+    for name, factory in _dashboards():
         dash = factory()
-        slider = dash.controls[control]
-
-        def move(i, slider=slider, values=values):
-            slider.value = values[(i + 1) % len(values)]  # always a new value
-
+        move = _mover(next(iter(dash.controls.values())))
         move_ms = _median_ms(move, MOVES)
-        replot_ms = _median_ms(lambda _i, build=build_figure: _full_replot(build), 15)
+        replot_ms = _median_ms(lambda _i, fig=dash.figure: figure_png(fig), 15)
         rows.append((name, move_ms, replot_ms))
     return rows
 
