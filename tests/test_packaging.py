@@ -211,6 +211,9 @@ def test_badge_opens_the_start_notebook_of_the_configured_repository():
     assert f"({expected})" in readme()
     for repo, _ in links:
         assert repo == repository, f"README links {repo}, pyproject says {repository}"
+    clones = re.findall(r"https://github\.com/([\w.-]+/[\w-]+)", readme())
+    assert clones, "README has no clone line"
+    assert set(clones) == {repository}, f"README names {set(clones)}, pyproject {repository}"
 
 
 def readme_targets():
