@@ -36,7 +36,7 @@ ON_CI = os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
 # The notebooks with a dashboard the issue asks to try in a browser, by number.
 DASHBOARD_NOTEBOOKS = ["04", "07", "08", "09"]
 DARK_NOTEBOOKS = ["07", "08"]
-KEY_PRESSES = 3  # ArrowRight presses on the main slider
+KEY_PRESSES = 3  # arrow-key presses on the main slider
 # A raw widget repr in an output (what a front end without the widget manager shows).
 RAW_WIDGET_REPR = re.compile(
     r"\b[A-Z][A-Za-z]*(?:Slider|Box|Button|Dropdown|Image|HTML|Output|Text|Checkbox)"
@@ -284,10 +284,15 @@ class DashboardView:
                }""", self.picture.element_handle())
         return base64.b64decode(encoded)
 
-    def press_right(self, times):
+    def press_arrows(self, times):
+        """Move the handle ``times`` steps with the keyboard: right, or left from the end."""
+        now = self.handle.get_attribute("aria-valuenow")
+        end = self.handle.get_attribute("aria-valuemax")
+        at_end = now is not None and end is not None and float(now) >= float(end)
+        key = "ArrowLeft" if at_end else "ArrowRight"
         self.handle.focus()
         for _ in range(times):
-            self.handle.press("ArrowRight")
+            self.handle.press(key)
             self.page.wait_for_timeout(150)
 
 
@@ -319,7 +324,7 @@ def test_dashboard_runs_and_responds(number, light_page, light_lab, artifacts):
     assert readout_before == normalise(expected_dash.readout_text()), (
         f"{path.name}: initial readout differs from course_lib's")
 
-    view.press_right(KEY_PRESSES)
+    view.press_arrows(KEY_PRESSES)
     shown_after = wait_changed(view.shown_value, shown_before, what="slider's shown value")
     lab.wait_idle(page)
     readout_after = wait_changed(view.readout_text, readout_before, what="readout")
