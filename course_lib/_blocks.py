@@ -81,10 +81,19 @@ def attention_in_blocks(q, k, v, mask=None, is_causal=False, return_weights=Fals
     rows = _block_rows(n, m, dtype, threads)
     tasks = [(b, r0, min(r0 + rows, n)) for b in np.ndindex(*batch) for r0 in range(0, n, rows)]
     threads = max(1, min(threads, len(tasks)))  # no tasks at all when n = 0 or a batch axis is 0
+    if is_causal:
+        tasks.reverse()  # the longest causal blocks first; the short ones even out the end
 
-    def work(share):  # one thread: its own scratch buffer, then its blocks one by one
+    untaken, lock = iter(tasks), threading.Lock()
+
+    def next_block():  # blocks go to whichever thread is free: a thread slowed by a busy core
+        with lock:  # (or given short causal blocks) does not hold the others back
+            return next(untaken, None)
+
+    def work():  # one thread: its own scratch buffer, then block after block
         scratch = None if return_weights else np.empty(rows * m, dtype=dtype)
-        for b, r0, r1 in share:
+        while (block := next_block()) is not None:
+            b, r0, r1 = block
             cols = min(r1, m) if is_causal else m  # the keys these queries may see
             if return_weights:  # (rows, cols) scores, written straight into the weights
                 s = weights[b][r0:r1, :cols]
@@ -106,14 +115,13 @@ def attention_in_blocks(q, k, v, mask=None, is_causal=False, return_weights=Fals
                 np.matmul(s, v[b][:cols], out=out)  # (rows, d_v), rows of E V
                 out /= total  # dividing (rows, d_v) is cheaper than dividing (rows, m)
 
-    shares = [tasks[i::threads] for i in range(threads)]  # interleaved: causal rows even out
     if threads == 1:
-        work(tasks)
+        work()
     else:
         with _one_blas_thread():
-            futures = [_pool(threads - 1).submit(work, share) for share in shares[1:]]
+            futures = [_pool(threads - 1).submit(work) for _ in range(threads - 1)]
             try:
-                work(shares[0])  # this thread takes the first share itself
+                work()  # this thread works too
             finally:
                 wait(futures)  # every block is done before BLAS gets its threads back
         for future in futures:
