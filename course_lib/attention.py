@@ -40,9 +40,10 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, is_causal=Fa
     CuPy inputs run the formula step by step on the whole grid. NumPy inputs run
     ``course_lib._blocks``: blocks of query rows whose scores stay in cache, softmax in place,
     the small (rows, d_v) output divided by the row sums instead of the (rows, m) weights,
-    causal blocks that skip the keys they cannot see, and threads so every core works on the
-    softmax. That keeps it near the cost of the two matrix products QKᵀ and AV
-    (``benchmarks/bench_attention.py``). ``course_lib.reference.attention_loop`` is the loop twin.
+    causal blocks that skip the keys they cannot see, and one thread per core (each asking BLAS
+    for one thread) so every core works on the softmax too. That keeps it near the cost of the
+    two matrix products QKᵀ and AV (``benchmarks/bench_attention.py``). The loop twin is
+    ``course_lib.reference.attention_loop``.
 
     >>> out, weights = scaled_dot_product_attention([[1.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]],
     ...                                             [[10.0], [20.0]], return_weights=True)
