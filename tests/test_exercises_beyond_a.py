@@ -253,14 +253,14 @@ def test_mask_dashboard_renormalises_over_the_allowed_keys():
     assert "9 of 25 cells blocked" in dash.readout_text()
     assert dash.image.value != first_png
     assert dash.controls["cell_1_3"].description == "✓"
-    weights = dash.artists["weights"]["image"].get_array()
+    weights = dash.artists["weights"]["cells"].get_array()
     q, k, v = mask_example()
     mask = np.asarray(causal_mask(5))
     mask[1, 3] = True
     _, want = scaled_dot_product_attention(q, k, v, attn_mask=mask, return_weights=True)
     np.testing.assert_allclose(np.ma.filled(weights, 0.0), want, rtol=1e-12)
-    assert dash.artists["weights"]["texts"][1][2].get_text() == "0"
-    assert dash.artists["scores"]["texts"][1][2].get_text() == "−∞"
+    assert dash.artists["weights"]["numbers"].texts[1][2] == "0"
+    assert dash.artists["scores"]["numbers"].texts[1][2] == "−∞"
     for j in range(len(MASK_TOKENS)):
         dash.controls[f"cell_0_{j}"].value = False
     assert "fully blocked: the" in dash.readout_text()

@@ -1,28 +1,78 @@
-"""Pictures of masks: a grid of numbers (scores or weights) with the blocked cells marked."""
+"""Pictures of masks: a grid of numbers (scores or weights) with the blocked cells marked.
 
+A grid is two artists, so that a dashboard can redraw it in a few milliseconds at every
+slider move: one :class:`~matplotlib.collections.QuadMesh` for the coloured cells (blocked
+cells take the colour map's "bad" colour, grey) and one :class:`CellNumbers` for the numbers
+written in the cells (every number's outline in one collection, drawn in one call).
+"""
+
+import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.collections import PathCollection
+from matplotlib.font_manager import FontProperties
+from matplotlib.path import Path
+from matplotlib.textpath import TextPath
+from matplotlib.transforms import Affine2D
 
 from ..backend import to_numpy
 from .style import FOREGROUND, GRID
 
-__all__ = ["draw_annotated_grid", "draw_mask", "update_annotated_grid"]
+__all__ = ["CellNumbers", "draw_annotated_grid", "draw_mask", "update_annotated_grid"]
 
 _BLOCKED_RGBA = (0.55, 0.55, 0.55, 1.0)  # grey: distinguishable from every Blues shade
+_LIGHT_TEXT = "white"
 
 
-def _blocked_layer(mask, shape):
-    """An RGBA image: opaque grey over blocked cells, transparent elsewhere."""
-    layer = np.zeros(shape + (4,))
-    if mask is not None:
-        layer[~np.broadcast_to(to_numpy(mask), shape)] = _BLOCKED_RGBA
-    return layer
+class CellNumbers(PathCollection):
+    """Short texts centred in the cells of an (n, m) grid, drawn as one collection.
+
+    Each text becomes the outline of its glyphs (a :class:`~matplotlib.textpath.TextPath`,
+    made once per distinct string and kept), placed at its cell's centre in data coordinates
+    (cell (i, j) is centred at x = j, y = i) and sized in points. Drawing the whole grid is
+    one call, instead of laying out and rasterising a font for every cell at every move.
+
+    ``texts[i][j]`` is the string shown in cell (i, j); change the grid with :meth:`set_cells`.
+    """
+
+    def __init__(self, ax, n, m, fontsize=10):
+        self._fontsize = fontsize
+        self._font = FontProperties(size=fontsize)
+        self.texts = [["" for _ in range(m)] for _ in range(n)]
+        centres = [(j, i) for i in range(n) for j in range(m)]
+        points = Affine2D().scale(1 / 72) + ax.figure.dpi_scale_trans  # path units: points
+        super().__init__([Path(np.zeros((1, 2)))] * (n * m), offsets=centres,
+                         offset_transform=ax.transData, transform=points,
+                         edgecolors="none", linewidths=0, zorder=3)
+        ax.add_collection(self, autolim=False)
+
+    def _outline(self, text):
+        """The glyph outline of ``text`` in points, centred on (0, 0); kept per string."""
+        cache = self.__dict__.setdefault("_outlines", {})
+        if text not in cache:
+            path = TextPath((0, 0), text, prop=self._font)
+            if len(path.vertices) == 0:  # blank text: nothing to draw
+                cache[text] = Path(np.zeros((1, 2)))
+            else:
+                left, _, right, _ = path.get_extents().extents
+                digit = TextPath((0, 0), "0", prop=self._font).get_extents()  # same height
+                shift = Affine2D().translate(-(left + right) / 2, -(digit.y0 + digit.y1) / 2)
+                cache[text] = shift.transform_path(path)
+        return cache[text]
+
+    def set_cells(self, texts, colors):
+        """Show ``texts[i][j]`` in colour ``colors[i][j]`` in every cell (i, j)."""
+        self.texts = [list(row) for row in texts]
+        self.set_paths([self._outline(text) for row in self.texts for text in row])
+        self.set_facecolor([color for row in colors for color in row])
+        self.stale = True
 
 
-def _cell_text(value, blocked, blocked_text, number_format):
-    if blocked:
-        return blocked_text
-    return number_format.format(value)
+def _cell_colors(image, values, allowed):
+    """White on dark cells and on blocked (grey) ones, near-black on light cells."""
+    red, green, blue, _ = np.moveaxis(image.cmap(image.norm(values)), -1, 0)
+    dark = 0.299 * red + 0.587 * green + 0.114 * blue < 0.5  # perceived brightness
+    return np.where(dark | ~allowed, _LIGHT_TEXT, FOREGROUND).tolist()
 
 
 def draw_annotated_grid(values, mask=None, ax=None, row_labels=None, col_labels=None,
@@ -35,15 +85,17 @@ def draw_annotated_grid(values, mask=None, ax=None, row_labels=None, col_labels=
 
     Returns
     -------
-    dict of artists (``image``, ``blocked``, ``texts``); pass it to
-    :func:`update_annotated_grid`.
+    dict of artists (``cells``, a QuadMesh whose array holds the values, masked where
+    blocked; ``numbers``, a :class:`CellNumbers`); pass it to :func:`update_annotated_grid`.
     """
     ax = plt.gca() if ax is None else ax
     values = to_numpy(values)
     n, m = values.shape
-    image = ax.imshow(values, cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto",
-                      interpolation="nearest")
-    blocked = ax.imshow(_blocked_layer(mask, (n, m)), aspect="auto", interpolation="nearest")
+    colormap = mpl.colormaps[cmap].with_extremes(bad=_BLOCKED_RGBA)
+    cells = ax.pcolormesh(np.arange(-0.5, m), np.arange(-0.5, n), values, cmap=colormap,
+                          vmin=vmin, vmax=vmax, edgecolors=GRID, linewidth=1.5)
+    ax.set_xlim(-0.5, m - 0.5)
+    ax.set_ylim(n - 0.5, -0.5)  # row 0 at the top, as in a matrix
     ax.set_xticks(range(m), col_labels if col_labels is not None else range(m))
     ax.set_yticks(range(n), row_labels if row_labels is not None else range(n))
     ax.set_xlabel(f"{col_title} j")
@@ -51,13 +103,7 @@ def draw_annotated_grid(values, mask=None, ax=None, row_labels=None, col_labels=
     ax.xaxis.set_ticks_position("top")
     ax.xaxis.set_label_position("top")
     ax.grid(False)
-    ax.set_xticks(np.arange(-0.5, m), minor=True)
-    ax.set_yticks(np.arange(-0.5, n), minor=True)
-    ax.grid(which="minor", color=GRID, linewidth=1.5)
-    ax.tick_params(which="minor", length=0)
-    texts = [[ax.text(j, i, "", ha="center", va="center", fontsize=10) for j in range(m)]
-             for i in range(n)]
-    artists = {"image": image, "blocked": blocked, "texts": texts,
+    artists = {"cells": cells, "numbers": CellNumbers(ax, n, m),
                "format": number_format, "blocked_text": blocked_text}
     update_annotated_grid(artists, values, mask)
     return artists
@@ -68,17 +114,12 @@ def update_annotated_grid(artists, values, mask=None):
     values = to_numpy(values)
     n, m = values.shape
     allowed = np.ones((n, m), bool) if mask is None else np.broadcast_to(to_numpy(mask), (n, m))
-    image = artists["image"]
-    image.set_data(np.where(allowed, values, np.nan))
-    artists["blocked"].set_data(_blocked_layer(allowed, (n, m)))
-    for i in range(n):
-        for j in range(m):
-            text = artists["texts"][i][j]
-            text.set_text(_cell_text(values[i, j], not allowed[i, j], artists["blocked_text"],
-                                     artists["format"]))
-            red, green, blue, _ = image.cmap(image.norm(values[i, j]))
-            dark = 0.299 * red + 0.587 * green + 0.114 * blue < 0.5  # perceived brightness
-            text.set_color("white" if dark or not allowed[i, j] else FOREGROUND)
+    cells = artists["cells"]
+    cells.set_array(np.ma.masked_array(values, mask=~allowed))
+    number, blocked = artists["format"], artists["blocked_text"]
+    texts = [[number.format(values[i, j]) if allowed[i, j] else blocked for j in range(m)]
+             for i in range(n)]
+    artists["numbers"].set_cells(texts, _cell_colors(cells, values, allowed))
     return artists
 
 
