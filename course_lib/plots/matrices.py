@@ -193,39 +193,38 @@ def draw_shape_panels(query, key, value, n, m, d_k, d_v, fig=None):
     max_n, max_m = query.shape[0], key.shape[0]
     artists = {
         "Q": draw_matrix(query, ax=axes[0], tint=ROLE_COLORS["query"],
-                         row_labels=matrix_labels("q", max_n)),
+                         row_labels=matrix_labels("q", max_n), title="Q  (n × d_k)"),
         "K": draw_matrix(key, ax=axes[1], tint=ROLE_COLORS["key"],
-                         row_labels=matrix_labels("k", max_m)),
+                         row_labels=matrix_labels("k", max_m), title="K  (m × d_k)"),
         "V": draw_matrix(value, ax=axes[2], tint=ROLE_COLORS["value"],
-                         row_labels=matrix_labels("v", max_m)),
+                         row_labels=matrix_labels("v", max_m), title="V  (m × d_v)"),
         "S": draw_matrix(np.zeros((max_n, max_m)), ax=axes[3], limit=_SCORE_COLOUR_LIMIT,
                          row_labels=matrix_labels("q", max_n),
-                         col_labels=matrix_labels("k", max_m), annotate=False),
+                         col_labels=matrix_labels("k", max_m), annotate=False,
+                         title="S = QKᵀ  (n × m)"),
         "data": (query, key, value),
     }
-    artists["moving"] = [*matrix_moving(artists["Q"], values=False, title=True),
-                         *matrix_moving(artists["K"], values=False, title=True),
-                         *matrix_moving(artists["V"], values=False, title=True),
-                         *matrix_moving(artists["S"], values=True, title=True)]
+    # the titles stay: redrawing text is the slowest part of a move, and the dashboard's
+    # readout line states the sizes
+    artists["moving"] = [*matrix_moving(artists["Q"], values=False),
+                         *matrix_moving(artists["K"], values=False),
+                         *matrix_moving(artists["V"], values=False),
+                         *matrix_moving(artists["S"], values=True)]
     for ax in axes[:3]:
         ax.set_xlabel("slot")
-    update_shape_panels(artists, n, m, d_k, d_v)  # titles first, so the layout makes room
+    update_shape_panels(artists, n, m, d_k, d_v)
     fig.tight_layout()
     return artists
 
 
 def update_shape_panels(artists, n, m, d_k, d_v):
-    """Fill the blocks for new sizes n, m, d_k, d_v (in place) and retitle each matrix."""
+    """Fill the blocks for new sizes n, m, d_k, d_v (in place)."""
     query, key, value = artists["data"]
     update_matrix(artists["Q"], shown=_block(n, d_k, query.shape))
     update_matrix(artists["K"], shown=_block(m, d_k, key.shape))
     update_matrix(artists["V"], shown=_block(m, d_v, value.shape))
     scores = to_numpy(score_grid(query[:n, :d_k], key[:m, :d_k]))  # (n, m)
     update_matrix(artists["S"], scores)  # the n×m block, the rest left empty
-    artists["Q"]["title"].set_text(f"Q: {n}×{d_k} (n×d_k)")
-    artists["K"]["title"].set_text(f"K: {m}×{d_k} (m×d_k)")
-    artists["V"]["title"].set_text(f"V: {m}×{d_v} (m×d_v)")
-    artists["S"]["title"].set_text(f"S = QKᵀ: {n}×{m} (n×m)")
 
 
 # --- notebook 06: row i of Q times column j of Kᵀ gives S_ij -------------------------------
