@@ -123,16 +123,16 @@ def contrast_ratio(l1, l2):
 
 
 # ----------------------------------------------------------------------------------------
-# Fixtures: one browser, one Lab per theme, a fresh page per test.
+# Fixtures: one browser, one Lab per theme (both end with this module), a fresh page per test.
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser_requirements():
     reason = lab.missing_requirements()
     if reason:
         not_ready(reason)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def course_copy(tmp_path_factory, browser_requirements):
     """A copy of notebooks/ without stored outputs (the repository's files are never opened)."""
     root = tmp_path_factory.mktemp("course")
@@ -143,13 +143,13 @@ def course_copy(tmp_path_factory, browser_requirements):
     return root
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def artifacts():
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(browser_requirements):
     from playwright.sync_api import sync_playwright
 
@@ -166,14 +166,14 @@ def _server(course_copy, theme):
     return server
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def light_lab(course_copy):
     server = _server(course_copy, lab.LIGHT_THEME)
     yield server
     server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def dark_lab(course_copy):
     server = _server(course_copy, lab.DARK_THEME)
     yield server
