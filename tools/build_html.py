@@ -110,7 +110,9 @@ def execute_notebook(path, timeout=600):
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
                             resources={"metadata": {"path": str(Path(path).parent)}},
                             store_widget_state=True, record_timing=False)
-    client.execute()
+    # the kernel inherits the environment: an exported Agg backend would hide every figure
+    env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
+    client.execute(env=env)
     return nb
 
 
@@ -119,8 +121,6 @@ def load_notebooks(folder, execute, timeout=600, log=print):
     paths = course_notebooks(folder)
     if not execute:
         return [(path, nbformat.read(path, as_version=4)) for path in paths]
-    # kernels inherit the environment: an exported Agg backend would hide every figure
-    os.environ.pop("MPLBACKEND", None)
     loaded = []
     with tempfile.TemporaryDirectory(prefix="course-html-") as tmp:
         copy = Path(tmp) / "notebooks"
