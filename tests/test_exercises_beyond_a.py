@@ -300,5 +300,5 @@ def test_heads_dashboard_follows_the_number_of_heads():
     dash.controls["num_heads"].value = 4
     assert dash.controls["head"].value <= 3
     assert "d_k = 8 / 4 = 2" in dash.readout_text()
-    visible = [label.get_visible() for label in dash.artists["slices"]["labels"]]
+    visible = [text != "" for text in dash.artists["slices"]["labels"].texts]
     assert visible == [True] * 4 + [False] * 4

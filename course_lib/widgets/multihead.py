@@ -7,7 +7,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from .. import multi_head_attention
-from ..plots.masks import draw_annotated_grid, update_annotated_grid
+from ..plots.masks import OutlineTitle, draw_annotated_grid, update_annotated_grid
 from ..plots.multihead import HEAD_COLORS, draw_head_slices, update_head_slices
 from ..plots.style import course_style, detached_figure
 from .base import Dashboard, int_slider
@@ -36,8 +36,8 @@ def heads_callback(artists, num_heads, head):
     d_k = D_MODEL // num_heads
     update_head_slices(artists["slices"], num_heads, highlight=head)
     update_annotated_grid(artists["weights"], weights[head])
-    artists["weights_title"].set_text(f"head {head} of {num_heads}: its weights (d_k = {d_k})")
-    artists["weights_title"].set_color(HEAD_COLORS[head % len(HEAD_COLORS)])
+    artists["weights_title"].set_text(f"head {head} of {num_heads}: its weights (d_k = {d_k})",
+                                      color=HEAD_COLORS[head % len(HEAD_COLORS)])
     return (f"h = {num_heads} heads: each owns d_k = {D_MODEL} / {num_heads} = {d_k} columns "
             f"and divides its scores by √{d_k} = {math.sqrt(d_k):.3f} (not by √d_model = "
             f"{math.sqrt(D_MODEL):.3f})  ·  head {head}'s largest weight: "
@@ -56,7 +56,7 @@ def heads_dashboard(num_heads=2, head=0):
             "slices": draw_head_slices(D_MODEL, num_heads, ax=ax_slices, highlight=head),
             "weights": draw_annotated_grid(np.zeros((5, 5)), ax=ax_weights, row_labels=labels,
                                            col_labels=labels),
-            "weights_title": ax_weights.set_title("head 0 of 1: its weights", pad=12),
+            "weights_title": OutlineTitle(ax_weights, "head 0 of 1: its weights", pad=12),
         }
         fig.tight_layout()
     heads = widgets.SelectionSlider(options=HEAD_CHOICES, value=num_heads,
