@@ -165,6 +165,21 @@ def test_widget_metadata_holds_state(path):
         assert "state" in entry, f"{path.name}: metadata.widgets[{mime!r}] has no 'state'"
 
 
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_nbval_markers_are_spelled_exactly(path):
+    """nbval obeys a marker comment only when it is alone on its line: `# NBVAL_SKIP: why`
+    is silently ignored, and the cell is compared after all (on another machine it fails)."""
+    from nbval.plugin import comment_markers
+
+    for index, cell in enumerate(code_cells(load(path))):
+        for line in source(cell).splitlines():
+            text = line.strip().lstrip("#").strip()
+            if line.strip().startswith("#") and re.match(r"(NBVAL|PYTEST_VALIDATE)_", text):
+                assert text in comment_markers, (
+                    f"{path.name}, code cell {index}: {line.strip()!r}; put the marker alone "
+                    "on its line and the reason on the next")
+
+
 # --- the pre-commit hook keeps what the tests need ------------------------------------
 
 
