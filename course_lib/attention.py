@@ -54,7 +54,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, is_causal=Fa
     """
     query, key, value, batch = check_attention_inputs(query, key, value)
     n, m = query.shape[-2], key.shape[-2]
-    mask = check_mask(attn_mask, is_causal, batch, n, m)
+    mask = check_mask(attn_mask, is_causal, batch, n, m, like=query)
     scale = check_scale(scale, query.shape[-1])
     xp = get_array_module(query, key, value)
     dtype = compute_dtype(query, key, value)

@@ -104,7 +104,7 @@ def _prepare(query, key, value, grad_output, attn_mask, is_causal, scale):
         raise ValueError(f"grad_output of shape {grad_output.shape} must match the output's "
                          f"shape {out_shape} (batch..., n, d_v)")
     check_finite(grad_output, "grad_output")
-    mask = check_mask(attn_mask, is_causal, batch, n, m)
+    mask = check_mask(attn_mask, is_causal, batch, n, m, like=query)
     scale = check_scale(scale, query.shape[-1])
     xp = get_array_module(query, key, value, grad_output)
     dtype = compute_dtype(query, key, value, grad_output)

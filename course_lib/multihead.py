@@ -121,7 +121,7 @@ def multi_head_attention(query_input, key_input, value_input, w_q, w_k, w_v, w_o
     k = split_heads(y_k @ w_k, h)  # (..., h, m, d_k)
     v = split_heads(y_v @ w_v, h)  # (..., h, m, d_v)
     n, m = q.shape[-2], k.shape[-2]
-    mask = check_mask(attn_mask, is_causal, batch, n, m)
+    mask = check_mask(attn_mask, is_causal, batch, n, m, like=q)
     if mask is not None:
         mask = mask.reshape((1,) * (2 - mask.ndim) + mask.shape)  # at least (n, m)
         mask = mask[..., None, :, :]  # (..., 1, n, m): one mask shared by the h heads

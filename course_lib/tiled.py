@@ -183,11 +183,7 @@ def tiled_attention(query, key, value, block_size=None, is_causal=False, scale=N
     query, key, value, batch = check_attention_inputs(query, key, value)
     n, m, d_v = query.shape[-2], key.shape[-2], value.shape[-1]
     xp = get_array_module(query, key, value)
-    if attn_mask is not None and xp is not np:
-        attn_mask = xp.asarray(attn_mask)  # a NumPy or list mask follows the data to the GPU
-    mask = check_mask(attn_mask, is_causal, batch, n, m)
-    if mask is not None:
-        get_array_module(query, mask)  # a CuPy mask with NumPy data is an error, not a copy
+    mask = check_mask(attn_mask, is_causal, batch, n, m, like=query)
     scale = check_scale(scale, query.shape[-1])
     block_q, block_k = _check_block_size(block_size, xp)
     dtype = compute_dtype(query, key, value)

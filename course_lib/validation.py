@@ -143,16 +143,18 @@ def check_attention_inputs(query, key, value):
     return query, key, value, batch
 
 
-def check_mask(attn_mask, is_causal, batch, n, m):
+def check_mask(attn_mask, is_causal, batch, n, m, like):
     """A mask is boolean (True = may attend) or float (added to the scores; −∞ allowed).
 
-    Returns the mask as an array, or None.
+    ``like`` is one of the data arrays: a mask given as an array must live in the same array
+    library (NumPy or CuPy) as the data; a nested list is created there. Returns the mask as
+    an array, or None.
     """
     if attn_mask is None:
         return None
     if is_causal:
         raise ValueError("pass either attn_mask or is_causal=True, not both (as in PyTorch)")
-    xp = get_array_module(attn_mask)
+    xp = get_array_module(like, attn_mask)  # raises on a NumPy/CuPy mix
     mask = xp.asarray(attn_mask)
     if mask.dtype != bool and not np.issubdtype(mask.dtype, np.floating):
         raise TypeError(f"attn_mask must be boolean (True = may attend) or float (added to the "

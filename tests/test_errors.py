@@ -377,13 +377,6 @@ def test_attention_rejects_mixed_inputs_without_a_gpu():
         scaled_dot_product_attention(np.ones((2, 2)), _FakeCupyArray(), np.ones((2, 2)))
 
 
-MASK_DEVICE_BUG = ("attention checks that query, key and value share one array library, but "
-                   "not the mask: a CuPy mask with NumPy inputs (or the reverse) fails later "
-                   "with an unrelated error; fix: get_array_module(query, key, value, attn_mask) "
-                   "in scaled_dot_product_attention")
-
-
-@pytest.mark.xfail(strict=True, reason=MASK_DEVICE_BUG)
 def test_attention_rejects_a_mask_on_the_other_device_without_a_gpu():
     with pytest.raises(TypeError, match="mixed NumPy and CuPy"):
         scaled_dot_product_attention(np.ones((2, 2)), np.ones((2, 2)), np.ones((2, 2)),
@@ -397,7 +390,7 @@ _GPU_OK, _GPU_REASON = gpu_status()
 @pytest.mark.skipif(not _GPU_OK, reason=f"needs a working CuPy: {_GPU_REASON}")
 @pytest.mark.parametrize("on_gpu", [
     "query", "key", "value",
-    pytest.param("attn_mask", marks=pytest.mark.xfail(strict=True, reason=MASK_DEVICE_BUG))])
+    "attn_mask"])
 def test_mixed_numpy_and_cupy_on_a_gpu(on_gpu):
     import cupy
 
@@ -410,7 +403,6 @@ def test_mixed_numpy_and_cupy_on_a_gpu(on_gpu):
 
 @pytest.mark.gpu
 @pytest.mark.skipif(not _GPU_OK, reason=f"needs a working CuPy: {_GPU_REASON}")
-@pytest.mark.xfail(strict=True, reason=MASK_DEVICE_BUG)
 def test_numpy_mask_with_cupy_inputs():
     import cupy
 
