@@ -75,6 +75,12 @@ class TextOutlines(PathCollection):
     Each text is centred horizontally on its position; ``positions`` are in
     ``offset_transform``'s coordinates (data coordinates by default), sizes in points.
     ``texts`` holds the strings shown ("" shows nothing).
+
+    >>> from course_lib.plots.style import detached_figure
+    >>> labels = TextOutlines(detached_figure((2, 1)).add_subplot(), [(0, 0), (1, 0)])
+    >>> labels.set_texts(["0.25", ""], ["black", "black"])
+    >>> labels.get_text(0), len(labels.get_paths()[0].vertices) > 10
+    ('0.25', True)
     """
 
     def __init__(self, ax, positions, fontsize=10, va="center", offset_transform=None,
