@@ -19,7 +19,7 @@ help:
 	@echo "make lab        install (first time only) and open JupyterLab on the start notebook"
 	@echo "make test       install, then run every test: unit, doctests, notebooks (nbval), browser"
 	@echo "make lint       ruff on the package, tests and notebooks; check the CI workflow"
-	@echo "make bench      time the attention against the matrix products it needs"
+	@echo "make bench      run every benchmark (attention, tiled, gradients, dashboards, course run time)"
 	@echo "make gpu-check  run the CuPy tests and a GPU timing (says SKIPPED without CuPy/CUDA)"
 	@echo "make notebooks  re-execute every notebook in place in a fresh kernel"
 	@echo "make html       build the static HTML edition"

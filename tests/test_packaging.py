@@ -211,9 +211,25 @@ def test_badge_opens_the_start_notebook_of_the_configured_repository():
     assert f"({expected})" in readme()
     for repo, _ in links:
         assert repo == repository, f"README links {repo}, pyproject says {repository}"
-    clones = re.findall(r"https://github\.com/([\w.-]+/[\w-]+)", readme())
+    clones = re.findall(r"git clone https://github\.com/([\w.-]+/[\w-]+)", readme())
     assert clones, "README has no clone line"
     assert set(clones) == {repository}, f"README names {set(clones)}, pyproject {repository}"
+
+
+def test_nbgitpuller_link_pulls_the_configured_repository_into_an_existing_notebook():
+    from urllib.parse import parse_qs, unquote, urlparse
+
+    repository = pyproject()["tool"]["attention-from-zero"]["repository"]
+    links = re.findall(r"https://HUB/hub/user-redirect/git-pull\?\S+", readme())
+    assert len(links) == 1, "README needs exactly one nbgitpuller link"
+    query = parse_qs(urlparse(links[0]).query)
+    assert query["repo"] == [f"https://github.com/{repository}"]
+    assert query["branch"] == ["main"]
+    folder = repository.split("/")[1]  # nbgitpuller clones into a folder named after the repo
+    prefix = f"lab/tree/{folder}/"
+    (urlpath,) = query["urlpath"]
+    assert unquote(urlpath).startswith(prefix)
+    assert (ROOT / unquote(urlpath)[len(prefix):]).exists()
 
 
 def readme_targets():
