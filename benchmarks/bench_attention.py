@@ -30,7 +30,7 @@ import time
 import numpy as np
 
 from course_lib import scaled_dot_product_attention
-from course_lib._blocks import _blas_threads, _one_blas_thread
+from course_lib._threads import _one_blas_thread, _openblas
 from course_lib.attention import _attention_whole_grid
 
 D = 64
@@ -65,7 +65,7 @@ def cpu_ratio(products, attention, repeats=CPU_REPEATS):
     None where NumPy's BLAS cannot be held to one thread (its idle threads would spin and
     count).
     """
-    if _blas_threads() is None:
+    if _openblas() is None:
         return None
     time.sleep(PAUSE)  # let BLAS threads left spinning by earlier calls go to sleep
     with _one_blas_thread():

@@ -15,22 +15,17 @@ float rounding. The queries are tiled too, so no block ever holds more than
 block_q × block_k scores.
 """
 
-import ctypes
-import functools
-import glob
-import os
-from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
 import numpy as np
 
+from ._threads import run_tasks, thread_count
 from .backend import get_array_module
 from .validation import check_attention_inputs, check_mask, check_scale, compute_dtype
 
 __all__ = ["OnlineSoftmaxStep", "attention_memory", "online_softmax_steps", "tiled_attention"]
 
 DEFAULT_BLOCK = {"numpy": 512, "cupy": 4096}  # a 512×512 float32 block is 1 MiB: fits in cache
-THREADS_FROM = 1 << 18  # scores: below this, starting threads costs more than it saves
 
 
 def _check_block_size(block_size, xp):
@@ -104,49 +99,6 @@ def _query_block(qs, k, v, mask, is_causal, i0, block_k, out, buffer):
     xp.divide(acc, xp.where(running_sum > 0, running_sum, 1.0)[:, None], out=out)  # empty row → 0
 
 
-@functools.cache
-def _blas_single_thread_setter():
-    """OpenBLAS ≥ 0.3.27's per-thread switch, or None (another BLAS, or an older one).
-
-    Each worker thread below runs its small products on one core; letting OpenBLAS split a
-    512×512 product over cores again costs more in waiting than it gains.
-    """
-    folder = os.path.dirname(np.__file__)
-    candidates = glob.glob(os.path.join(folder, "..", "numpy.libs", "*openblas*"))
-    candidates += glob.glob(os.path.join(folder, ".dylibs", "*openblas*"))
-    for path in candidates:
-        try:
-            setter = ctypes.CDLL(path).openblas_set_num_threads_local
-        except (OSError, AttributeError):
-            continue
-        setter.argtypes, setter.restype = [ctypes.c_int], ctypes.c_int
-        return setter
-    return None
-
-
-def _in_threads(tasks, work, workers, block_shape, dtype):
-    """Run ``work(task, buffer)`` for every task on ``workers`` threads (NumPy only).
-
-    NumPy's products and element-wise loops release the GIL, so the threads really do run
-    side by side; each has its own score buffer.
-    """
-    setter = _blas_single_thread_setter()
-
-    def worker(chunk):
-        previous = setter(1) if setter is not None else None
-        buffer = np.empty(block_shape, dtype=dtype)
-        try:
-            for task in chunk:
-                work(task, buffer)
-        finally:
-            if setter is not None:
-                setter(previous)
-
-    with ThreadPoolExecutor(workers) as pool:
-        for done in [pool.submit(worker, tasks[w::workers]) for w in range(workers)]:
-            done.result()  # re-raise an error from a thread here
-
-
 def tiled_attention(query, key, value, block_size=None, is_causal=False, scale=None,
                     attn_mask=None):
     """softmax(Q Kᵀ · scale) V computed block by block with the online softmax.
@@ -201,15 +153,13 @@ def tiled_attention(query, key, value, block_size=None, is_causal=False, scale=N
         _query_block(qs[b][i0:i1], k[b], v[b], None if masks is None else masks[b], is_causal,
                      i0, block_k, out[b][i0:i1], buffer)
 
-    workers = min(len(tasks), os.cpu_count() or 1, 8)
-    if xp is not np or len(tasks) * block_q * m < THREADS_FROM:
-        workers = 1  # CuPy runs each block on the GPU already; tiny problems are not worth it
-    if workers > 1:
-        _in_threads(tasks, work, workers, (min(block_q, n), min(block_k, m)), dtype)
-    else:
-        buffer = np.empty((min(block_q, n), min(block_k, m)), dtype=dtype) if xp is np else None
+    if xp is np:  # threads over query blocks (course_lib/_threads.py), one buffer each
+        threads = thread_count(len(tasks) * min(block_q, n) * m)
+        run_tasks(tasks, work, threads,
+                  lambda: np.empty((min(block_q, n), min(block_k, m)), dtype=dtype))
+    else:  # CuPy runs each block on the GPU already
         for task in tasks:
-            work(task, buffer)
+            work(task, None)
 
     out_dtype = np.result_type(query.dtype, key.dtype, value.dtype)
     return out.astype(out_dtype if out_dtype == np.float16 else dtype, copy=False)
