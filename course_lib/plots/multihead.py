@@ -4,7 +4,8 @@ import matplotlib.pyplot as plt
 from matplotlib.colors import to_rgba
 from matplotlib.patches import Rectangle
 
-from .masks import OutlineTitle, TextOutlines, draw_annotated_grid
+from .masks import draw_annotated_grid
+from .outlines import OutlineTitle, TextOutlines
 from .style import FOREGROUND, PALETTE
 
 __all__ = ["HEAD_COLORS", "draw_head_slices", "draw_head_weights", "update_head_slices"]

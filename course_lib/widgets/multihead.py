@@ -7,8 +7,9 @@ import ipywidgets as widgets
 import numpy as np
 
 from .. import multi_head_attention
-from ..plots.masks import OutlineTitle, draw_annotated_grid, update_annotated_grid
+from ..plots.masks import draw_annotated_grid, update_annotated_grid
 from ..plots.multihead import HEAD_COLORS, draw_head_slices, update_head_slices
+from ..plots.outlines import OutlineTitle
 from ..plots.style import course_style, detached_figure
 from .base import Dashboard, int_slider
 
