@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from .. import scaled_dot_product_attention, softmax
-from .core import Case, Exercise, Mistake
+from .core import Case, Exercise, Mistake, breaks_only_on
 
 __all__ = ["ATTENTION_EXERCISE", "check_attention", "evaluate_attention"]
 
@@ -46,21 +46,8 @@ def _scores(query, key, scale=None):
     return query @ key.T * (1 / math.sqrt(d_k) if scale is None else scale)  # (n, m)
 
 
-def _others_right(outcomes, index):
-    return all(o.correct for i, o in enumerate(outcomes) if i != index)
-
-
-def _not_finite(outcome):
-    if outcome.error is not None:
-        return True
-    try:
-        return not np.isfinite(np.asarray(outcome.value, dtype=float)).all()
-    except (TypeError, ValueError):
-        return False
-
-
 def _overflows(outcomes):
-    return _others_right(outcomes, _BIG) and _not_finite(outcomes[_BIG])
+    return breaks_only_on(outcomes, _BIG)
 
 
 def _show_arrays(args):

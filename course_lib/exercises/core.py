@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["Case", "Exercise", "Feedback", "Mistake", "Outcome"]
+__all__ = ["Case", "Exercise", "Feedback", "Mistake", "Outcome", "breaks_only_on"]
 
 PASSED, NOT_ATTEMPTED, MISTAKE, FAILED = "passed", "not attempted", "mistake", "failed"
 
@@ -236,3 +236,22 @@ def _show(x):
             return str(int(value))
         return f"{value:.4g}"
     return repr(x)
+
+
+def breaks_only_on(outcomes, index):
+    """A detector's test: every case but ``index`` is right, and that one raised or gave
+    NaN or ±∞ (the mark of an overflowing softmax, or 0/0 on a fully masked row).
+
+    >>> ok, bad = Outcome(Case((1,)), 1.0, None, True), Outcome(Case((2,)), float("nan"))
+    >>> breaks_only_on([ok, bad], 1), breaks_only_on([ok, bad], 0)
+    (True, False)
+    """
+    if not all(o.correct for i, o in enumerate(outcomes) if i != index):
+        return False
+    outcome = outcomes[index]
+    if outcome.error is not None:
+        return True
+    try:
+        return not np.isfinite(np.asarray(outcome.value, dtype=float)).all()
+    except (TypeError, ValueError):
+        return False

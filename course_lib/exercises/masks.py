@@ -4,7 +4,7 @@ import numpy as np
 
 from .. import softmax
 from ..checklist import Question
-from .core import Case, Exercise, Mistake
+from .core import Case, Exercise, Mistake, breaks_only_on
 
 __all__ = ["MASK_EXERCISE", "MASK_QUESTIONS", "check_masked_softmax", "evaluate_masked_softmax"]
 
@@ -38,25 +38,12 @@ _CASES = [
 _BIG, _EMPTY = 6, 7
 
 
-def _others_right(outcomes, index):
-    return all(o.correct for i, o in enumerate(outcomes) if i != index)
-
-
-def _bad_value(outcome):
-    if outcome.error is not None:
-        return True
-    try:
-        return not np.isfinite(np.asarray(outcome.value, dtype=float)).all()
-    except (TypeError, ValueError):
-        return False
-
-
 def _nan_when_empty(outcomes):
-    return _others_right(outcomes, _EMPTY) and _bad_value(outcomes[_EMPTY])
+    return breaks_only_on(outcomes, _EMPTY)
 
 
 def _overflows(outcomes):
-    return _others_right(outcomes, _BIG) and _bad_value(outcomes[_BIG])
+    return breaks_only_on(outcomes, _BIG)
 
 
 MASK_EXERCISE = Exercise(
