@@ -6,15 +6,9 @@ import math
 import numpy as np
 
 from .. import scaled_dot_product_attention, softmax
-from .core import Case, Exercise, Mistake, breaks_only_on
+from .core import Case, Exercise, Mistake, breaks_only_on, frozen_array
 
 __all__ = ["ATTENTION_EXERCISE", "check_attention", "evaluate_attention"]
-
-
-def _frozen(rows):
-    array = np.array(rows, dtype=float)
-    array.setflags(write=False)  # a function that changes its input cannot spoil other cases
-    return array
 
 
 def _cases(seed=9):
@@ -35,7 +29,7 @@ def _cases(seed=9):
         [[30, 30, 30, 30]], [[30, 30, 30, 30], [-30, 30, 30, 30], [29, 30, 30, 30]],
         [[1, 0], [0, 1], [3, 3]])
     cases = [by_hand, square, one_query, *drawn, big]
-    return [tuple(_frozen(a) for a in case) for case in cases]
+    return [tuple(frozen_array(a) for a in case) for case in cases]
 
 
 _BIG = 5  # index of the large-score case

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["Case", "Exercise", "Feedback", "Mistake", "Outcome", "breaks_only_on"]
+__all__ = ["Case", "Exercise", "Feedback", "Mistake", "Outcome", "breaks_only_on", "frozen_array"]
 
 PASSED, NOT_ATTEMPTED, MISTAKE, FAILED = "passed", "not attempted", "mistake", "failed"
 
@@ -255,3 +255,15 @@ def breaks_only_on(outcomes, index):
         return not np.isfinite(np.asarray(outcome.value, dtype=float)).all()
     except (TypeError, ValueError):
         return False
+
+
+def frozen_array(rows):
+    """A read-only float array for a hidden case: a function that changes its input in place
+    fails on it instead of spoiling the cases after it.
+
+    >>> frozen_array([[1, 2]]).flags.writeable
+    False
+    """
+    array = np.array(rows, dtype=float)
+    array.setflags(write=False)
+    return array

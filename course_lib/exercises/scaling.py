@@ -5,15 +5,9 @@ import math
 import numpy as np
 
 from .. import scaled_scores
-from .core import Case, Exercise, Mistake
+from .core import Case, Exercise, Mistake, frozen_array
 
 __all__ = ["SCALE_EXERCISE", "check_scale_scores", "evaluate_scale_scores"]
-
-
-def _frozen(rows):
-    array = np.array(rows, dtype=float)
-    array.setflags(write=False)  # a function that changes its input cannot spoil other cases
-    return array
 
 
 def _grids(seed=8):
@@ -26,7 +20,7 @@ def _grids(seed=8):
     ]
     drawn = [(rng.integers(-3, 4, (3, 16)), rng.integers(-3, 4, (5, 16))),
              (rng.standard_normal((4, 25)), rng.standard_normal((2, 25)))]
-    return [(_frozen(q), _frozen(k)) for q, k in integers + drawn]
+    return [(frozen_array(q), frozen_array(k)) for q, k in integers + drawn]
 
 
 def _raw(query, key):
