@@ -4,12 +4,13 @@ The plain formula builds every score S_ij at once: at n = m = 32768 that grid al
 32768² float32 numbers = 4 GiB. Tiled attention visits the keys one block at a time and
 keeps, for every query row i, three small running quantities:
 
-* the running max  mᵢ = the largest score seen so far,
-* the running sum  lᵢ = Σⱼ e^(S_ij − mᵢ) over the keys seen so far,
-* the running output accumulator  oᵢ = Σⱼ e^(S_ij − mᵢ) v_j.
+* the running max  Mᵢ = the largest score seen so far,
+* the running sum  lᵢ = Σⱼ e^(S_ij − Mᵢ) over the keys seen so far,
+* the running output accumulator  oᵢ = Σⱼ e^(S_ij − Mᵢ) v_j.
 
-When a new block raises the max from m to m′, everything summed before is multiplied by
-e^(m − m′) ≤ 1 (that is exactly how it would have looked with m′ subtracted from the start).
+(Capital M, because m is the number of keys.) When a new block raises the max from M to M′,
+everything summed before is multiplied by e^(M − M′) ≤ 1 (that is exactly how it would have
+looked with M′ subtracted from the start).
 After the last block, oᵢ / lᵢ is softmax(Sᵢ) V: the same number as the plain formula, up to
 float rounding. The queries are tiled too, so no block ever holds more than
 block_q × block_k scores.
@@ -216,24 +217,27 @@ def online_softmax_steps(query, key, value, block_size, scale=None):
                                 running_sum.copy(), acc / running_sum[:, None])
 
 
-def attention_memory(n, m, d_k, d_v, block_size=512, itemsize=4, batch=1):
+def attention_memory(n, m, d_k, d_v, block_size=512, itemsize=4, batch=1, threads=1):
     """Bytes of working memory: (the plain formula's score grids, tiled attention's extra).
 
     The plain formula holds n·m scores per batch element (per head). Tiled attention holds one
-    block_q × block_k score block, and per batch element the scaled queries (n·d_k), the
-    output (n·d_v) and two running numbers per query row (2n). ``itemsize`` is the bytes per
-    number: 2 for float16, 4 for float32, 8 for float64.
+    block_q × block_k score block per thread (``threads`` of them; 1 by default), and per
+    batch element the scaled queries (n·d_k), the output (n·d_v) and two running numbers per
+    query row (2n). ``itemsize`` is the bytes per number: 2 for float16, 4 for float32, 8 for
+    float64.
 
     >>> grid, tiled = attention_memory(32768, 32768, 64, 64)
     >>> grid / 2**30, round(tiled / 2**20, 2)   # GiB, MiB
     (4.0, 17.25)
+    >>> round(attention_memory(32768, 32768, 64, 64, threads=2)[1] / 2**20, 2)  # one more block
+    18.25
     """
     sizes = (("n", n), ("m", m), ("d_k", d_k), ("d_v", d_v), ("itemsize", itemsize),
-             ("batch", batch))
+             ("batch", batch), ("threads", threads))
     for name, size in sizes:
         if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
             raise ValueError(f"{name} must be a positive int; got {size!r}")
     block_q, block_k = _check_block_size(block_size, np)
     grid = batch * n * m
-    tiled = min(block_q, n) * min(block_k, m) + batch * n * (d_k + d_v + 2)
+    tiled = threads * min(block_q, n) * min(block_k, m) + batch * n * (d_k + d_v + 2)
     return grid * itemsize, tiled * itemsize

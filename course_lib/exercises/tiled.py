@@ -19,7 +19,7 @@ __all__ = [
 ]
 
 
-# --- notebook 14: running_stats(blocks) -> (m, l) ---------------------------------------------
+# --- notebook 14: running_stats(blocks) -> (M, l) ---------------------------------------------
 
 def _running_stats(blocks):
     """The reference: one pass over the blocks, two numbers kept between them."""
@@ -89,16 +89,16 @@ RUNNING_STATS_EXERCISE = Exercise(
     atol=1e-12,
     mistakes=[
         Mistake("no shift by the max",
-                "you summed e^s directly. The running sum is l = Σ e^(s − m), with the running "
-                "max m subtracted, so that no exponent is positive (e^1000 overflows).",
+                "you summed e^s directly. The running sum is l = Σ e^(s − M), with the running "
+                "max M subtracted, so that no exponent is positive (e^1000 overflows).",
                 imitation=_no_shift),
         Mistake("forgot to rescale",
-                "when a block raises the max from m to m′, the sum you had was computed with m; "
-                "multiply it by e^(m − m′) before adding the new block's terms.",
+                "when a block raises the max from M to M′, the sum you had was computed with M; "
+                "multiply it by e^(M − M′) before adding the new block's terms.",
                 imitation=_no_rescale),
         Mistake("block max instead of running max",
                 "you used each block's own max. Keep the largest score seen in ANY block so "
-                "far: m′ = max(m, max(block)).",
+                "far: M′ = max(M, max(block)).",
                 imitation=_block_max_only),
         Mistake("started the max at 0",
                 "start the running max at −∞ (math.inf with a minus sign), not 0: with scores "
@@ -164,12 +164,12 @@ TILED_QUESTIONS = (
              "It grows with n·m while everything else grows with n·d: 32768² scores × 4 bytes "
              "= 4 GiB for one grid (per head, per batch element).", 14),
     Question("What two numbers does the online softmax keep for each query row?",
-             "The running max m (the largest score seen so far) and the running sum "
-             "l = Σ e^(sⱼ − m) over the keys seen so far (plus the running output "
-             "Σ e^(sⱼ − m) vⱼ).", 14),
-    Question("A new block raises the max from m to m′. What happens to the running sum?",
-             "It is multiplied by e^(m − m′) ≤ 1, which turns every old term e^(s − m) into "
-             "e^(s − m′); then the new block's terms e^(s − m′) are added.", 14),
+             "The running max M (the largest score seen so far) and the running sum "
+             "l = Σ e^(sⱼ − M) over the keys seen so far (plus the running output "
+             "Σ e^(sⱼ − M) vⱼ).", 14),
+    Question("A new block raises the max from M to M′. What happens to the running sum?",
+             "It is multiplied by e^(M − M′) ≤ 1, which turns every old term e^(s − M) into "
+             "e^(s − M′); then the new block's terms e^(s − M′) are added.", 14),
     Question("Is tiled attention an approximation?",
              "No: after the last block, output / l is exactly softmax(S)V; only the order of "
              "the float additions differs, so results agree to rounding.", 14),
@@ -180,8 +180,9 @@ GPU_QUESTIONS = (
              "Only where the numbers live and which library computes: the same course_lib "
              "calls return CuPy arrays on the GPU. Plotting and printing need to_numpy.", 15),
     Question("Why is the GPU slower than NumPy for tiny inputs?",
-             "Each operation costs a fixed launch and transfer overhead of microseconds; the "
-             "GPU only wins once there are millions of numbers to work on at once.", 15),
+             "Each operation costs a fixed launch (and synchronisation) overhead of "
+             "microseconds; the GPU only wins once there are millions of numbers to work on "
+             "at once.", 15),
     Question("Does a GPU remove the need for tiled attention?",
              "No: its memory is also limited (a 4 GiB grid per head and batch element adds up "
              "fast), and moving the grid in and out of memory costs time; fast kernels tile "

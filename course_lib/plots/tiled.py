@@ -166,7 +166,7 @@ def update_online_softmax(artists, view):
     top = view["running_max"]
     artists["max_line"].set_ydata([top, top])
     artists["max_label"].set_y(top)
-    artists["max_label"].set_text(f"running max m = {fmt(top, 2)}")
+    artists["max_label"].set_text(f"running max M = {fmt(top, 2)}")
     for bar, height in zip(artists["weight_bars"], view["weights"], strict=True):
         bar.set_height(height)
     artists["final_marks"].set_ydata(view["final_weights"])
