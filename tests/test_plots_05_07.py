@@ -89,7 +89,7 @@ def test_shape_panels_fill_exactly_the_chosen_blocks(n, m, d_k, d_v):
     assert np.array_equal(artists["S"]["image"].get_array()[:n, :m], scores)
     assert _texts(artists["Q"])[n - 1][d_k - 1] == fmt(query[n - 1, d_k - 1], 1)
     titles = [artists[name]["title"].get_text() for name in ("Q", "K", "V", "S")]
-    assert titles == ["Q  (n × d_k)", "K  (m × d_k)", "V  (m × d_v)", "S = QKᵀ  (n × m)"]
+    assert titles == ["Q  (n × d_k)", "K  (m × d_k)", "V  (m × d_v)", "score grid S  (n × m)"]
 
 
 @pytest.mark.parametrize(("i", "j"), [(0, 0), (1, 2), (2, 3)])

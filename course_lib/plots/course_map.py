@@ -1,5 +1,6 @@
-"""The course map: which idea feeds which, from the leaves (vector, Σ, variance) to the
-trunk (scaled attention). Each arrow means "own the tail before the head"."""
+"""The course map: which idea feeds which, from the leaves (vector, Σ) to the trunk (scaled
+attention). Each arrow means "own the tail before the head"; variance and scaling (08) sits
+after softmax, because it measures what growing dot products do to softmax."""
 
 import matplotlib.pyplot as plt
 from matplotlib.patches import FancyBboxPatch
@@ -17,7 +18,7 @@ COURSE_NODES = {
     "matrices": ("Matrices", 5, (6.6, 0.3)),
     "product": ("Transpose and\nmatrix product", 6, (8.8, 0.3)),
     "softmax": ("Softmax", 7, (11.0, 1.2)),
-    "variance": ("Variance\n(spread)", 8, (11.0, -0.6)),
+    "variance": ("Variance and\nscaling", 8, (11.0, -0.6)),
     "attention": ("Scaled\nattention", 9, (13.2, 0.3)),
 }
 
@@ -30,10 +31,11 @@ COURSE_EDGES = [
     ("matrices", "product"),
     ("product", "softmax"),
     ("softmax", "attention"),
+    ("softmax", "variance"),
     ("variance", "attention"),
 ]
 
-_LEAF = {"vector", "sum", "variance"}
+_LEAF = {"vector", "sum"}
 
 
 def draw_course_map(ax=None):
@@ -57,7 +59,7 @@ def draw_course_map(ax=None):
             face = PALETTE["sky_blue"]
         else:
             face = "#e8eef4"
-        width = 1.95 if key == "product" else 1.4
+        width = 1.95 if key in ("product", "variance") else 1.4
         box = FancyBboxPatch((x - width / 2, y - 0.45), width, 0.9,
                              boxstyle="round,pad=0.04", facecolor=face,
                              edgecolor=PALETTE["black"], lw=1.2, zorder=2)

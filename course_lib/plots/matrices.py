@@ -175,7 +175,7 @@ def _block(rows, cols, shape):
 
 
 def draw_shape_panels(query, key, value, n, m, d_k, d_v, fig=None):
-    """Four spreadsheets: Q (n×d_k), K (m×d_k), V (m×d_v) and the scores S = QKᵀ (n×m),
+    """Four spreadsheets: Q (n×d_k), K (m×d_k), V (m×d_v) and the score grid S (n×m),
     the last coloured by value (purple negative, green positive) without numbers.
 
     ``query``, ``key``, ``value`` are the largest grids (their full shapes fix the size of each
@@ -201,7 +201,7 @@ def draw_shape_panels(query, key, value, n, m, d_k, d_v, fig=None):
         "S": draw_matrix(np.zeros((max_n, max_m)), ax=axes[3], limit=_SCORE_COLOUR_LIMIT,
                          row_labels=matrix_labels("q", max_n),
                          col_labels=matrix_labels("k", max_m), annotate=False,
-                         title="S = QKᵀ  (n × m)"),
+                         title="score grid S  (n × m)"),
         "data": (query, key, value),
     }
     # the titles stay: redrawing text is the slowest part of a move, and the dashboard's

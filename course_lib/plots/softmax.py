@@ -152,7 +152,7 @@ def draw_saturation_panels(scores, factor, max_factor=10.0, fig=None):
         "jacobian": draw_matrix(np.zeros((m, m)), ax=ax_j, limit=0.25, annotate=False,
                                 row_labels=matrix_labels("p", m),
                                 col_labels=matrix_labels("x", m),
-                                title="J = diag(p) − ppᵀ: slopes ∂pᵢ/∂xⱼ"),
+                                title="J = diag(p) − p pᵀ: slopes ∂pᵢ/∂xⱼ"),
         "marker": marker,
         "scores": scores,
     }

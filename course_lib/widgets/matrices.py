@@ -45,8 +45,9 @@ def shapes_callback(artists, n, m, d_k, d_v):
     query, key, _ = artists["data"]
     scores = score_grid(query[:n, :d_k], key[:m, :d_k])  # (n, m)
     rows, cols = scores.shape
-    return (f"Q is {n}×{d_k}, K is {m}×{d_k}, V is {m}×{d_v}  →  S = QKᵀ is {rows}×{cols}: "
-            f"{rows * cols} dot products of {d_k} slots each, in one matrix product")
+    return (f"Q is {n}×{d_k}, K is {m}×{d_k}, V is {m}×{d_v}  →  the score grid S is "
+            f"{rows}×{cols}: {rows * cols} dot products of {d_k} slots each (notebook 06 "
+            "builds it in one matrix product)")
 
 
 def shapes_figure(n=3, m=5, d_k=4, d_v=2):
@@ -58,7 +59,8 @@ def shapes_figure(n=3, m=5, d_k=4, d_v=2):
 
 
 def shapes_dashboard(n=3, m=5, d_k=4, d_v=2):
-    """Sliders for n, m, d_k and d_v beside the four spreadsheets Q, K, V and S = QKᵀ."""
+    """Sliders for n, m, d_k and d_v beside the four spreadsheets Q, K, V and the score
+    grid S (n × m, built in notebook 06)."""
     fig, artists = shapes_figure(n, m, d_k, d_v)
     size = MAX_SIZES
     controls = {
@@ -69,8 +71,8 @@ def shapes_dashboard(n=3, m=5, d_k=4, d_v=2):
     }
     dash = Dashboard(fig, controls,
                      lambda n, m, d_k, d_v: shapes_callback(artists, n, m, d_k, d_v),
-                     description=("[Shapes dashboard: sliders for n, m, d_k, d_v resize Q, K, V "
-                                  "and S = QKᵀ. Run the notebook to use it.]"),
+                     description=("[Shapes dashboard: sliders n, m, d_k, d_v resize Q, K, V "
+                                  "and the score grid S. Run the notebook to use it.]"),
                      artists=artists["moving"])
     dash.panels = artists  # every artist of the figure, for tests and the curious
     return dash
