@@ -17,6 +17,7 @@ import numpy as np
 from .backend import get_array_module
 from .validation import (
     as_float_array,
+    broadcasts_to,
     check_attention_inputs,
     check_finite,
     check_mask,
@@ -96,11 +97,7 @@ def _prepare(query, key, value, grad_output, attn_mask, is_causal, scale):
     n, m, d_v = query.shape[-2], key.shape[-2], value.shape[-1]
     grad_output = as_float_array(grad_output, "grad_output", 2)
     out_shape = tuple(batch) + (n, d_v)
-    try:
-        fits = np.broadcast_shapes(grad_output.shape, out_shape) == out_shape
-    except ValueError:
-        fits = False
-    if not fits:
+    if not broadcasts_to(grad_output.shape, out_shape):
         raise ValueError(f"grad_output of shape {grad_output.shape} must match the output's "
                          f"shape {out_shape} (batch..., n, d_v)")
     check_finite(grad_output, "grad_output")

@@ -13,6 +13,7 @@ from .backend import get_array_module
 
 __all__ = [
     "as_float_array",
+    "broadcasts_to",
     "check_attention_inputs",
     "check_axis",
     "check_finite",
@@ -143,6 +144,18 @@ def check_attention_inputs(query, key, value):
     return query, key, value, batch
 
 
+def broadcasts_to(shape, target):
+    """True when an array of ``shape`` broadcasts to ``target`` without enlarging it.
+
+    >>> broadcasts_to((1, 3), (2, 3)), broadcasts_to((2, 3), (3,)), broadcasts_to((4,), (3,))
+    (True, False, False)
+    """
+    try:
+        return np.broadcast_shapes(tuple(shape), tuple(target)) == tuple(target)
+    except ValueError:
+        return False
+
+
 def check_mask(attn_mask, is_causal, batch, n, m, like):
     """A mask is boolean (True = may attend) or float (added to the scores; −∞ allowed).
 
@@ -160,11 +173,7 @@ def check_mask(attn_mask, is_causal, batch, n, m, like):
         raise TypeError(f"attn_mask must be boolean (True = may attend) or float (added to the "
                         f"scores); got dtype {mask.dtype}")
     target = tuple(batch) + (n, m)
-    try:
-        fits = np.broadcast_shapes(mask.shape, target) == target
-    except ValueError:
-        fits = False
-    if not fits:
+    if not broadcasts_to(mask.shape, target):
         raise ValueError(f"attn_mask of shape {mask.shape} does not broadcast to the scores' "
                          f"shape {target} (batch..., n, m)")
     if mask.dtype != bool and bool(xp.isnan(mask).any() | xp.isposinf(mask).any()):
