@@ -21,7 +21,7 @@ from .masks import additive_mask, causal_mask, padding_mask
 from .matrices import score_grid
 from .multihead import multi_head_attention
 from .scaling import default_scale, sample_dot_products, scaled_scores
-from .softmax import softmax, softmax_jacobian, softmax_naive
+from .softmax import jacobian_norm, softmax, softmax_jacobian, softmax_naive
 from .tiled import tiled_attention
 from .vectors import norm
 
@@ -37,6 +37,7 @@ __all__ = [
     "example_rng",
     "get_array_module",
     "gpu_status",
+    "jacobian_norm",
     "multi_head_attention",
     "norm",
     "padding_mask",

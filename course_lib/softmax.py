@@ -3,7 +3,7 @@
 from .backend import get_array_module
 from .validation import as_float_array, check_axis, compute_dtype
 
-__all__ = ["softmax", "softmax_jacobian", "softmax_naive"]
+__all__ = ["jacobian_norm", "softmax", "softmax_jacobian", "softmax_naive"]
 
 
 def softmax_naive(x, axis=-1):
@@ -75,3 +75,25 @@ def softmax_jacobian(p):
     xp = get_array_module(p)
     outer = p[..., :, None] * p[..., None, :]  # (..., m, m)
     return xp.eye(p.shape[-1], dtype=outer.dtype) * p[..., :, None] - outer
+
+
+def jacobian_norm(p):
+    """The size of softmax's slopes at ``p``: ‖J‖ = √(Σᵢⱼ Jᵢⱼ²) with J = diag(p) − p pᵀ.
+
+    Parameters
+    ----------
+    p : (..., m) softmax weights.
+
+    Returns
+    -------
+    (...) array of Frobenius norms (a 0-d value for one row). A one-hot row gives 0: a
+    saturated softmax passes no gradient back.
+
+    >>> round(float(jacobian_norm([0.5, 0.5])), 3)   # four entries ±0.25
+    0.5
+    >>> jacobian_norm([[0.0, 1.0], [0.5, 0.5]]).tolist()
+    [0.0, 0.5]
+    """
+    jacobian = softmax_jacobian(p)  # (..., m, m)
+    xp = get_array_module(jacobian)
+    return xp.sqrt((jacobian * jacobian).sum(axis=(-2, -1)))  # (...)

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from course_lib import softmax, softmax_jacobian, softmax_naive, to_numpy
+from course_lib import jacobian_norm, softmax, softmax_jacobian, softmax_naive, to_numpy
 from course_lib.reference import softmax_loop
 
 # The xp fixture only hands back a module, so reusing it across hypothesis examples is safe.
@@ -216,3 +216,20 @@ def test_jacobian_rows_sum_to_zero_and_is_symmetric(xp):
     assert jac.shape == (3, 6, 6)
     np.testing.assert_allclose(jac.sum(axis=-1), 0.0, atol=1e-15)  # weights always sum to 1
     np.testing.assert_allclose(jac, np.swapaxes(jac, -1, -2), atol=0)
+
+
+def test_jacobian_norm_is_the_root_of_the_summed_squared_slopes(xp):
+    rng = np.random.default_rng(5)
+    p = to_numpy(softmax(on(xp, rng.standard_normal((2, 3, 5)))))
+    norms = to_numpy(jacobian_norm(on(xp, p)))
+    assert norms.shape == (2, 3)
+    # the closed form ‖diag(p) − p pᵀ‖² = Σ pᵢ² − 2 Σ pᵢ³ + (Σ pᵢ²)², written independently
+    squares = (p ** 2).sum(-1)
+    np.testing.assert_allclose(norms, np.sqrt(squares - 2 * (p ** 3).sum(-1) + squares ** 2),
+                               rtol=1e-12)
+    assert float(jacobian_norm(on(xp, [0.5, 0.5]))) == pytest.approx(0.5, rel=1e-15)
+
+
+def test_jacobian_norm_of_a_one_hot_row_is_zero_and_of_uniform_is_largest(xp):
+    assert float(jacobian_norm(on(xp, [0.0, 1.0, 0.0]))) == 0.0
+    assert float(jacobian_norm(on(xp, [0.5, 0.5]))) > float(jacobian_norm(on(xp, [0.9, 0.1])))
