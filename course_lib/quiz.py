@@ -1,17 +1,19 @@
 """Self-test cards: a question, a "Show answer" button, and "I knew it" / "Not yet" buttons
-with a running tally. Built from plain ipywidgets, with Unicode maths, so the cards work
-offline, with no JavaScript library and nothing from a CDN.
+with a running tally. Built from plain ipywidgets; maths between ``$…$`` is typeset by
+``HTMLMath`` with the MathJax that JupyterLab already has (nothing from a CDN).
 
 Each card block has a static twin, :func:`details_markdown`, the same questions and answers
 as collapsed ``<details>`` blocks for a markdown cell, so GitHub and the HTML edition show them
-too. Notebooks and tests take both from one source, :mod:`course_lib.checklist`.
+too. Notebooks and tests take both from one source, :func:`course_lib.cards.deck` (the
+checklist questions of :mod:`course_lib.checklist` plus each notebook's computing cards).
 """
 
 import html
 
 import ipywidgets as widgets
 
-from .checklist import CHECKLIST, questions_for
+from .cards import deck
+from .checklist import CHECKLIST
 
 __all__ = ["Deck", "details_markdown", "self_test"]
 
@@ -34,8 +36,10 @@ class Deck(widgets.VBox):
         self._update_tally()
 
     def _card(self, index, item):
-        question = widgets.HTML(f"<b>{index + 1}. {html.escape(item.question, quote=False)}</b>")
-        answer = widgets.HTML(html.escape(item.answer, quote=False), layout={"display": "none"})
+        text = html.escape(item.question, quote=False)
+        question = widgets.HTMLMath(f"<b>{index + 1}. {text}</b>")
+        answer = widgets.HTMLMath(html.escape(item.answer, quote=False),
+                                  layout={"display": "none"})
         self.answers.append(answer)
         show = widgets.Button(description="Show answer", icon="eye")
         knew = widgets.Button(description="I knew it", button_style="success")
@@ -81,14 +85,14 @@ def _questions(notebook):
     if notebook is None:
         return list(CHECKLIST)
     if isinstance(notebook, int):
-        return questions_for(notebook)
+        return deck(notebook)
     return list(notebook)  # already a sequence of questions (anything with .question, .answer)
 
 
 def self_test(notebook=None):
-    """The cards for one notebook's checklist questions: ``notebook`` is its number, None for
-    the whole checklist, or a sequence of questions of one's own (objects with ``question``
-    and ``answer``, such as :class:`course_lib.checklist.Question`)."""
+    """The cards of one notebook (:func:`course_lib.cards.deck`): ``notebook`` is its number,
+    None for the whole checklist, or a sequence of one's own cards (objects with ``question``
+    and ``answer``, such as :class:`course_lib.cards.Card`)."""
     return Deck(_questions(notebook))
 
 

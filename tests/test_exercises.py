@@ -199,7 +199,7 @@ def test_check_prints_one_paragraph_and_returns_none(capsys):
     assert out.count("\n") == 1
 
 
-def test_a_function_that_changes_its_input_cannot_spoil_later_cases():
+def test_a_function_that_changes_its_input_is_named_and_cannot_spoil_later_cases():
     def pops(q, k):
         if len(q) != len(k):
             raise ValueError("lengths")
@@ -208,8 +208,9 @@ def test_a_function_that_changes_its_input_cannot_spoil_later_cases():
             total += q.pop() * k.pop()
         return total
 
-    assert evaluate_dot_product(pops).passed
-    assert evaluate_dot_product(dot_ok).passed
+    feedback = evaluate_dot_product(pops)  # right numbers, but the caller's lists are emptied
+    assert feedback.mistake == "changed its input" and "in place" in feedback.message
+    assert evaluate_dot_product(dot_ok).passed  # the hidden cases were not spoilt
 
 
 def test_framework_with_a_custom_exercise():

@@ -1,4 +1,4 @@
-"""The checker behind every "Your turn" cell.
+"""The checker behind every "Your turn" cell that asks for a function.
 
 An :class:`Exercise` runs the learner's function on hidden cases and compares with a
 reference answer. Its verdict is a :class:`Feedback`:
@@ -6,59 +6,38 @@ reference answer. Its verdict is a :class:`Feedback`:
 * ``"not attempted"``: the function is still the stub (it raises ``NotImplementedError`` or
   returns ``None`` or ``...``): no error, so "run all" works and the cell is easy to find;
 * ``"passed"``: every case is right;
-* ``"mistake"``: a known, typical mistake was recognised; the message is its specific hint;
+* ``"mistake"``: a known slip was recognised; the message is its hint, filled in with the
+  hidden case on which the slip showed (``{call}``, ``{got}`` and ``{expected}`` in a hint);
 * ``"failed"``: wrong, for no recognised reason; the message shows the smallest failing case.
 
-``exercise.evaluate(func)`` returns the Feedback (tests inspect it); ``exercise.check(func)``
-prints it as one paragraph and returns None, so no object repr is printed in the notebook.
+The checker never crashes, whatever the function returns or raises, and it names a function
+that writes into its input (:data:`CHANGED_INPUT`). ``exercise.evaluate(func)`` returns the
+Feedback (tests inspect it); ``exercise.check(func)`` prints it as one paragraph.
 """
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["Case", "Exercise", "Feedback", "Mistake", "Outcome", "breaks_only_on", "frozen_array"]
+from .cases import Case, Outcome, breaks_only_on, copy_args, frozen_array, same_value, show
+
+__all__ = ["CHANGED_INPUT", "Case", "Exercise", "Feedback", "Mistake", "Outcome",
+           "breaks_only_on", "frozen_array"]
 
 PASSED, NOT_ATTEMPTED, MISTAKE, FAILED = "passed", "not attempted", "mistake", "failed"
-
-
-@dataclass(frozen=True)
-class Case:
-    """One hidden test: the arguments, and either the expected value or the expected error."""
-
-    args: tuple
-    expected: object = None
-    raises: type | None = None  # e.g. ValueError: the function must refuse these arguments
-
-    def size(self):
-        """How big the case reads on screen; the smallest failing case is shown first."""
-        return sum(np.size(a) for a in self.args)
-
-    def show_args(self):
-        return ", ".join(_show(a) for a in self.args)
-
-
-@dataclass
-class Outcome:
-    """What the learner's function did on one case."""
-
-    case: Case
-    value: object = None
-    error: BaseException | None = None
-    correct: bool = False
+CHANGED_INPUT = "changed its input"
 
 
 @dataclass(frozen=True)
 class Mistake:
-    """A typical mistake, how to recognise it, and the hint to give.
+    """A typical slip, how to recognise it, and the hint to give.
 
     Give one of:
-    ``imitation``: a function that makes the mistake on purpose; the learner's function is
+    ``imitation``: a function that makes the slip on purpose; the learner's function is
     recognised when it agrees with the imitation on every case where the imitation is wrong
-    (so the learner's answers are "wrong in exactly that way");
-    ``detect``: a function(outcomes) -> bool for mistakes that are not a single wrong
-    formula (returning a list instead of a number, not refusing bad input).
+    (its answers are "wrong in exactly that way");
+    ``detect``: a function(outcomes) -> bool, or the telling :class:`Outcome`, for slips that
+    are not one wrong formula (returning a list instead of a number, not refusing bad input).
     """
 
     name: str
@@ -66,24 +45,28 @@ class Mistake:
     imitation: object = None
     detect: object = None
 
-    def matches(self, exercise, outcomes):
+    def telling_outcome(self, exercise, outcomes):
+        """The first outcome that shows this slip, or None if the answer does not make it."""
         if self.detect is not None:
-            return bool(self.detect(outcomes))
-        telling = 0
+            found = self.detect(outcomes)
+            if isinstance(found, Outcome):
+                return found
+            return next((o for o in outcomes if not o.correct), outcomes[0]) if found else None
+        telling = None
         for outcome in outcomes:
             case = outcome.case
             if case.raises is not None:
                 continue
             try:
-                wrong = self.imitation(*_copy_args(case.args))
+                wrong = self.imitation(*copy_args(case.args))
             except Exception:
                 continue
             if exercise.same(wrong, case.expected):
-                continue  # the mistake does not show on this case
-            telling += 1
+                continue  # the slip does not show on this case
             if outcome.error is not None or not exercise.same(outcome.value, wrong):
-                return False
-        return telling > 0
+                return None
+            telling = telling or outcome
+        return telling
 
 
 @dataclass
@@ -105,53 +88,50 @@ class Feedback:
 
 
 class Exercise:
-    """Hidden cases, a reference solution, and the mistakes worth recognising.
+    """Hidden cases, a reference solution, and the slips worth recognising.
 
     Parameters
     ----------
     title : the function the learner writes, as it is called, e.g. "dot_loop(q, k)".
-    cases : list of :class:`Case`; the expected values are filled in from ``reference``
-        when left as None.
+    cases : list of :class:`Case`; expected values are filled in from ``reference``.
     reference : the correct function.
     mistakes : list of :class:`Mistake`, most specific first; the first match is reported.
     rtol, atol : tolerance when comparing numbers.
-
-    show_args : optional function(args) -> str that writes a case's arguments for the
-        learner (e.g. to name a big table instead of printing it).
+    show_args : optional function(args) -> str that writes a case's arguments for the learner.
     """
 
     def __init__(self, title, cases, reference, mistakes=(), rtol=1e-9, atol=1e-9,
                  show_args=None):
-        self.title = title
-        self.show_args = show_args
-        self.reference = reference
+        self.title, self.name = title, title.split("(")[0]
+        self.show_args, self.reference = show_args, reference
         self.mistakes = list(mistakes)
         self.rtol, self.atol = rtol, atol
         self.cases = [c if c.expected is not None or c.raises is not None
-                      else Case(c.args, reference(*_copy_args(c.args))) for c in cases]
+                      else Case(c.args, reference(*copy_args(c.args))) for c in cases]
 
     def same(self, got, expected):
         """Whether ``got`` equals ``expected`` (numbers within tolerance, same shape)."""
-        if got is None or got is Ellipsis:
+        if got is None or got is Ellipsis or isinstance(got, (str, bytes)):
             return False
         try:
             got_arr = np.asarray(got, dtype=float)
             expected_arr = np.asarray(expected, dtype=float)
-        except (TypeError, ValueError):
+            return got_arr.shape == expected_arr.shape and bool(
+                np.allclose(got_arr, expected_arr, rtol=self.rtol, atol=self.atol))
+        except Exception:  # ragged lists, strings, objects: not a match
             return False
-        if got_arr.shape != expected_arr.shape:
-            return False
-        return bool(np.allclose(got_arr, expected_arr, rtol=self.rtol, atol=self.atol))
 
     def run(self, func):
         """Call ``func`` on every case and record what happened."""
         outcomes = []
         for case in self.cases:
-            outcome = Outcome(case)
+            outcome, args, before = Outcome(case), copy_args(case.args), copy_args(case.args)
             try:
-                outcome.value = func(*_copy_args(case.args))
+                outcome.value = func(*args)
             except Exception as exc:  # the learner's code may raise anything
                 outcome.error = exc
+            unchanged = all(same_value(a, b) for a, b in zip(args, before, strict=True))
+            outcome.changed_input = not unchanged or "read-only" in str(outcome.error or "")
             if case.raises is not None:
                 outcome.correct = isinstance(outcome.error, case.raises)
             else:
@@ -160,11 +140,27 @@ class Exercise:
             outcomes.append(outcome)
         return outcomes
 
+    def call_text(self, case):
+        shown = self.show_args(case.args) if self.show_args is not None else case.show_args()
+        return f"{self.name}({shown})"
+
     def evaluate(self, func):
-        """Run the cases and return a :class:`Feedback`."""
-        first = self.cases[0]
+        """Run the cases and return a :class:`Feedback`; never raises."""
         try:
-            value = func(*_copy_args(first.args))
+            return self._evaluate(func)
+        except Exception as exc:  # a checker bug must not reach the learner as a traceback
+            return Feedback(FAILED, f"Not yet: the checker could not read what {self.name} "
+                            f"gave back ({type(exc).__name__}). Make sure it returns numbers "
+                            "(a number, a list or an array), then run the cell again.")
+
+    def _evaluate(self, func):
+        if not callable(func):
+            return Feedback(FAILED, f"Not yet: the check needs your function itself, "
+                            f"{self.name}, not what it returns: write the name without "
+                            f"brackets, as in check_…({self.name}) rather than "
+                            f"check_…({self.name}(…)). You passed {show(func)}.")
+        try:
+            value = func(*copy_args(self.cases[0].args))
         except NotImplementedError:
             return Feedback(NOT_ATTEMPTED, f"Not attempted yet: {self.title} is still the "
                             "stub. Replace the line `raise NotImplementedError` with your code, "
@@ -177,20 +173,33 @@ class Exercise:
                             f"{returned}. Write its body, end it with `return` and the result, "
                             "then run the cell again.")
         outcomes = self.run(func)
-        if all(o.correct for o in outcomes):
+        changed = next((o for o in outcomes if o.changed_input), None)
+        if all(o.correct for o in outcomes) and changed is None:
             return Feedback(PASSED, f"Correct: your function gives the right answer on all "
                             f"{len(outcomes)} hidden cases, including the tricky ones.",
                             outcomes=outcomes)
         for mistake in self.mistakes:
-            if mistake.matches(self, outcomes):
-                return Feedback(MISTAKE, f"Not yet: {mistake.hint}", mistake=mistake.name,
-                                outcomes=outcomes)
+            telling = mistake.telling_outcome(self, outcomes)
+            if telling is not None:
+                return Feedback(MISTAKE, "Not yet: " + self._fill(mistake.hint, telling),
+                                mistake=mistake.name, case=telling.case, outcomes=outcomes)
+        if changed is not None:
+            hint = ("{call} changed its input in place (a line like `x[i] = …`, `x += …`, "
+                    "`x.sort()` or `x.append(…)` writes into the caller's data, which the "
+                    "caller still needs). Leave the inputs as they are: build a new result, or "
+                    "work on a copy (`x = list(x)` or `x = x.copy()`).")
+            return Feedback(MISTAKE, "Not yet: " + self._fill(hint, changed),
+                            mistake=CHANGED_INPUT, case=changed.case, outcomes=outcomes)
         failing = min((o for o in outcomes if not o.correct), key=lambda o: o.case.size())
-        shown = (self.show_args(failing.case.args) if self.show_args is not None
-                 else failing.case.show_args())
-        call = f"{self.title.split('(')[0]}({shown})"
-        return Feedback(FAILED, _describe_failure(failing, call), case=failing.case,
-                        outcomes=outcomes)
+        return Feedback(FAILED, _describe_failure(failing, self.call_text(failing.case)),
+                        case=failing.case, outcomes=outcomes)
+
+    def _fill(self, hint, outcome):
+        """Put the telling case into a hint's ``{call}``, ``{got}`` and ``{expected}``."""
+        got = (f"raised {type(outcome.error).__name__}" if outcome.error is not None
+               else show(outcome.value))
+        return (hint.replace("{call}", self.call_text(outcome.case)).replace("{got}", got)
+                .replace("{expected}", show(outcome.case.expected)))
 
     def check(self, func):
         """Print the feedback on ``func`` as one paragraph (and return nothing)."""
@@ -200,70 +209,12 @@ class Exercise:
 def _describe_failure(outcome, call):
     case = outcome.case
     if case.raises is not None:
-        if outcome.error is None:
-            got = f"returned {_show(outcome.value)}"
-        else:
-            got = f"raised {type(outcome.error).__name__}"
+        got = (f"returned {show(outcome.value)}" if outcome.error is None
+               else f"raised {type(outcome.error).__name__}")
         return (f"Not yet: {call} {got}, but it should raise {case.raises.__name__} "
                 "with a message that says what is wrong with the input.")
     if outcome.error is not None:
-        return (f"Not yet: {call} raised {type(outcome.error).__name__}: {outcome.error}. "
-                f"The answer should be {_show(case.expected)}.")
+        return (f"Not yet: {call} raised {type(outcome.error).__name__}: "
+                f"{show(str(outcome.error))}. The answer should be {show(case.expected)}.")
     return (f"Not yet: the smallest case where it goes wrong is {call}, which returned "
-            f"{_show(outcome.value)}; the answer is {_show(case.expected)}.")
-
-
-def _copy_args(args):
-    # a fresh copy per call, so a function that changes its input cannot spoil later cases
-    return tuple(list(a) if isinstance(a, list) else
-                 ({k: list(v) for k, v in a.items()} if isinstance(a, dict) else a)
-                 for a in args)
-
-
-def _show(x):
-    """Short, readable text for a value: numbers with up to 4 decimals, lists in brackets."""
-    if isinstance(x, str):
-        return repr(x)
-    if isinstance(x, dict):
-        return "{" + ", ".join(f"{_show(k)}: {_show(v)}" for k, v in x.items()) + "}"
-    if isinstance(x, (list, tuple, np.ndarray)):
-        return "[" + ", ".join(_show(v) for v in x) + "]"
-    if isinstance(x, (bool, np.bool_)):
-        return str(bool(x))
-    if isinstance(x, (int, float, np.integer, np.floating)):
-        value = float(x)
-        if math.isfinite(value) and value == round(value):
-            return str(int(value))
-        return f"{value:.4g}"
-    return repr(x)
-
-
-def breaks_only_on(outcomes, index):
-    """A detector's test: every case but ``index`` is right, and that one raised or gave
-    NaN or ±∞ (the mark of an overflowing softmax, or 0/0 on a fully masked row).
-
-    >>> ok, bad = Outcome(Case((1,)), 1.0, None, True), Outcome(Case((2,)), float("nan"))
-    >>> breaks_only_on([ok, bad], 1), breaks_only_on([ok, bad], 0)
-    (True, False)
-    """
-    if not all(o.correct for i, o in enumerate(outcomes) if i != index):
-        return False
-    outcome = outcomes[index]
-    if outcome.error is not None:
-        return True
-    try:
-        return not np.isfinite(np.asarray(outcome.value, dtype=float)).all()
-    except (TypeError, ValueError):
-        return False
-
-
-def frozen_array(rows):
-    """A read-only float array for a hidden case: a function that changes its input in place
-    fails on it instead of spoiling the cases after it.
-
-    >>> frozen_array([[1, 2]]).flags.writeable
-    False
-    """
-    array = np.array(rows, dtype=float)
-    array.setflags(write=False)
-    return array
+            f"{show(outcome.value)}; the answer is {show(case.expected)}.")

@@ -1,0 +1,7 @@
+"""Extra self-test cards of notebooks 01–04 (see :mod:`course_lib.cards`)."""
+
+from . import Card
+
+__all__ = ["CARDS"]
+
+CARDS: tuple[Card, ...] = ()
