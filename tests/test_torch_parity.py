@@ -1,25 +1,165 @@
-"""Parity with torch.nn.functional.scaled_dot_product_attention, where PyTorch is installed.
+"""Parity with PyTorch: its recorded answers in every run, live comparisons where it is installed.
 
-PyTorch is never required: without it this whole file is skipped, with the reason. With it,
-the course's function must agree with PyTorch's on the conventions the course promises to
-share: ``scale`` multiplies the scores (default 1/√d_k), a boolean mask is True where
-attention is allowed, a float mask is added to the scores, ``is_causal`` is the top-left
-aligned lower triangle also when n ≠ m, and a row whose keys are all masked gives zeros.
+``tests/data/torch_*.npz`` hold seeded inputs and PyTorch's outputs, made by
+``tools/make_torch_fixtures.py`` (see CONTRIBUTING, "Regenerating the PyTorch fixtures"):
+``F.scaled_dot_product_attention`` (bool and float masks with −∞, ``is_causal`` top-left
+aligned with n < m and n > m, ``scale``, float32 and float64, fully masked rows, broadcast
+batch axes), its autograd gradients, and ``nn.MultiheadAttention`` holding given weights.
+The course must give the same numbers on every case, without PyTorch. Where PyTorch is
+installed, the generator runs again in memory and must give exactly the stored arrays (a
+hand-edited fixture fails), and the live comparisons below run too; without it they skip
+with one line (the only skips allowed here, also under CI=true).
+
+The conventions the course shares with PyTorch: ``scale`` multiplies the scores (default
+1/√d_k), a boolean mask is True where attention is allowed, a float mask is added to the
+scores, ``is_causal`` is the top-left aligned lower triangle also when n ≠ m, and a row whose
+keys are all masked gives zeros.
 """
 
+import importlib.util
+import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from course_lib import scaled_dot_product_attention
+from course_lib import attention_gradients, multi_head_attention, scaled_dot_product_attention
 
-torch = pytest.importorskip(
-    "torch", reason="PyTorch is not installed: the parity checks against "
-    "torch.nn.functional.scaled_dot_product_attention are optional")
-F = torch.nn.functional
+try:
+    import torch
+except ImportError:
+    torch = None
 
-TOLERANCE = {np.float64: {"rtol": 1e-12, "atol": 1e-13}, np.float32: {"rtol": 2e-5, "atol": 2e-6}}
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data"
+GENERATOR = ROOT / "tools" / "make_torch_fixtures.py"
+needs_torch = pytest.mark.skipif(torch is None, reason=(
+    "PyTorch is not installed: live comparison skipped (tests/data's fixtures cover it)"))
+F = None if torch is None else torch.nn.functional
+
+
+# ---------------------------------------------------------------------------------------------
+# PyTorch's recorded answers, in every run
+
+def course_sdpa(a, kwargs):
+    return {"output": scaled_dot_product_attention(
+        a["query"], a["key"], a["value"], attn_mask=a.get("attn_mask"), **kwargs)}
+
+
+def course_gradients(a, kwargs):
+    grads = attention_gradients(a["query"], a["key"], a["value"], a["grad_output"],
+                                attn_mask=a.get("attn_mask"), **kwargs)
+    return dict(zip(("grad_query", "grad_key", "grad_value"), grads, strict=True))
+
+
+def course_multihead(a, kwargs):
+    output, weights = multi_head_attention(
+        a["query_input"], a["key_input"], a["value_input"], a["w_q"], a["w_k"], a["w_v"],
+        a["w_o"], kwargs["num_heads"], attn_mask=a.get("attn_mask"), return_weights=True)
+    return {"output": output, "weights": weights}
+
+
+# kind (tests/data/torch_<kind>.npz) → the course's call; a new kind in the generator's KINDS
+# needs its entry here (test_every_fixture_file_has_a_course_call says so).
+COURSE_CALLS = {"sdpa": course_sdpa, "gradients": course_gradients, "multihead": course_multihead}
+TOLERANCE = {  # float64 agrees to rounding; float32 within a few units in the last place
+    "float64": {"rtol": 1e-10, "atol": 1e-12},
+    "float32": {"rtol": 2e-5, "atol": 2e-6},
+}
+
+
+def load_fixture(kind):
+    """{case: (arrays, kwargs)} from tests/data/torch_<kind>.npz (a missing file fails)."""
+    path = DATA / f"torch_{kind}.npz"
+    with np.load(path) as stored:
+        arrays = {key: stored[key] for key in stored.files}
+    cases = {}
+    for key, array in arrays.items():
+        case, name = key.rsplit("/", 1)
+        if case != "meta":
+            cases.setdefault(case, ({}, {}))[0][name] = array
+    for found, kwargs in cases.values():
+        kwargs.update(json.loads(str(found.pop("kwargs"))))
+    return cases
+
+
+FIXTURES = {kind: load_fixture(kind) for kind in COURSE_CALLS}
+FIXTURE_CASES = [pytest.param(kind, case, id=f"{kind}-{case}")
+                 for kind, cases in FIXTURES.items() for case in cases]
+
+
+def test_every_fixture_file_has_a_course_call():
+    on_disk = {p.stem.removeprefix("torch_") for p in DATA.glob("torch_*.npz")}
+    assert on_disk == set(COURSE_CALLS), "a fixture kind without a course call, or the reverse"
+    assert all(FIXTURES.values()), "an empty fixture file"
+
+
+def test_fixtures_cover_what_the_course_promises():
+    names = " ".join(FIXTURES["sdpa"])
+    for wanted in ("bool_mask", "float_mask_with_minus_inf", "causal_n3_m7", "causal_n7_m3",
+                   "scale_", "float32", "float64", "fully_masked_row_bool",
+                   "fully_masked_row_float", "batch_broadcast"):
+        assert wanted in names, f"tests/data/torch_sdpa.npz has no {wanted!r} case"
+    float_masks = [a["attn_mask"] for a, _ in FIXTURES["sdpa"].values()
+                   if "attn_mask" in a and a["attn_mask"].dtype.kind == "f"]
+    assert float_masks and all(np.isneginf(m).any() for m in float_masks)
+    assert any("is_causal" in kw for _, kw in FIXTURES["gradients"].values())
+    assert len(FIXTURES["multihead"]) >= 4
+
+
+def test_fixtures_stay_small():
+    sizes = {p.name: p.stat().st_size for p in DATA.glob("*.npz")}
+    assert sizes and sum(sizes.values()) < 512 * 1024, sizes
+
+
+@pytest.mark.parametrize(("kind", "case"), FIXTURE_CASES)
+def test_course_matches_recorded_pytorch(kind, case):
+    arrays, kwargs = FIXTURES[kind][case]
+    ours = COURSE_CALLS[kind](arrays, kwargs)
+    assert ours, case
+    for name, got in ours.items():
+        want = arrays[name]
+        assert got.shape == want.shape and got.dtype == want.dtype, (name, got.shape, want.shape)
+        np.testing.assert_allclose(got, want, err_msg=f"{case}: {name}",
+                                   **TOLERANCE[want.dtype.name])
+
+
+def load_generator():
+    spec = importlib.util.spec_from_file_location("make_torch_fixtures", GENERATOR)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@needs_torch
+def test_fixtures_are_what_the_generator_makes():
+    """Nobody edits a fixture by hand: the script, run again here, gives the stored arrays
+    (bit for bit with the recorded torch version; within the tolerance with another)."""
+    built = load_generator().build(torch)
+    assert set(built) == set(COURSE_CALLS)
+    for kind, arrays in built.items():
+        with np.load(DATA / f"torch_{kind}.npz") as stored:
+            assert set(stored.files) == set(arrays), f"torch_{kind}.npz holds other cases"
+            recorded = str(stored["meta/torch_version"])
+            same_torch = recorded == torch.__version__
+            for key, array in arrays.items():
+                if key.startswith("meta/"):
+                    continue
+                kept = stored[key]
+                assert kept.dtype == array.dtype and kept.shape == array.shape, key
+                if same_torch or key.endswith("/kwargs") or kept.dtype.kind in "bU":
+                    np.testing.assert_array_equal(kept, array, err_msg=f"torch_{kind}.npz {key}")
+                else:
+                    np.testing.assert_allclose(kept, array, err_msg=f"{key} (recorded with "
+                                               f"torch {recorded})", **TOLERANCE[kept.dtype.name])
+
+
+# ---------------------------------------------------------------------------------------------
+# Live comparisons, where PyTorch is installed
+
+LIVE_TOLERANCE = {np.float64: {"rtol": 1e-12, "atol": 1e-13},
+                  np.float32: {"rtol": 2e-5, "atol": 2e-6}}
 DTYPES = pytest.mark.parametrize("dtype", [np.float64, np.float32])
 SHAPES = [  # (batch, n, m, d_k, d_v)
     ((), 4, 4, 8, 8),
@@ -48,9 +188,10 @@ def torch_sdpa(query, key, value, attn_mask=None, **kwargs):
 def assert_same(ours, theirs, dtype):
     assert ours.shape == theirs.shape
     assert ours.dtype == theirs.dtype
-    np.testing.assert_allclose(ours, theirs, **TOLERANCE[dtype])
+    np.testing.assert_allclose(ours, theirs, **LIVE_TOLERANCE[dtype])
 
 
+@needs_torch
 @DTYPES
 @pytest.mark.parametrize("shape", SHAPES)
 def test_default_scale(shape, dtype):
@@ -58,6 +199,7 @@ def test_default_scale(shape, dtype):
     assert_same(scaled_dot_product_attention(q, k, v), torch_sdpa(q, k, v), dtype)
 
 
+@needs_torch
 @DTYPES
 @pytest.mark.parametrize("scale", [0.05, 1.0, 3.0])
 def test_explicit_scale_multiplies_the_scores(dtype, scale):
@@ -68,6 +210,7 @@ def test_explicit_scale_multiplies_the_scores(dtype, scale):
     assert not np.allclose(ours, torch_sdpa(q, k, v), rtol=1e-3, atol=1e-3)
 
 
+@needs_torch
 @DTYPES
 @pytest.mark.parametrize("mask_shape", [(5, 7), (1, 7), (2, 1, 5, 7), (3, 5, 7)])
 def test_bool_mask_true_is_allowed(dtype, mask_shape):
@@ -80,6 +223,7 @@ def test_bool_mask_true_is_allowed(dtype, mask_shape):
                 torch_sdpa(q, k, v, attn_mask=mask), dtype)
 
 
+@needs_torch
 @DTYPES
 def test_float_mask_is_added(dtype):
     q, k, v = make(((2,), 4, 6, 3, 3), dtype, seed=5)
@@ -91,6 +235,7 @@ def test_float_mask_is_added(dtype):
                 torch_sdpa(q, k, v, attn_mask=mask), dtype)
 
 
+@needs_torch
 @DTYPES
 @pytest.mark.parametrize(("n", "m"), [(5, 5), (3, 7), (7, 3), (1, 4), (4, 1)])
 def test_is_causal_top_left_also_when_n_differs_from_m(dtype, n, m):
@@ -101,6 +246,7 @@ def test_is_causal_top_left_also_when_n_differs_from_m(dtype, n, m):
                 torch_sdpa(q, k, v, is_causal=True, scale=0.3), dtype)
 
 
+@needs_torch
 @DTYPES
 def test_batch_axes_broadcast_like_torch(dtype):
     rng = np.random.default_rng(8)
@@ -110,6 +256,7 @@ def test_batch_axes_broadcast_like_torch(dtype):
     assert_same(scaled_dot_product_attention(q, k, v), torch_sdpa(q, k, v), dtype)
 
 
+@needs_torch
 @DTYPES
 @pytest.mark.parametrize("kind", ["bool", "float"])
 def test_fully_masked_row(dtype, kind):
@@ -131,6 +278,7 @@ def test_fully_masked_row(dtype, kind):
     assert_same(ours, theirs, dtype)
 
 
+@needs_torch
 @DTYPES
 def test_weights_match_torch_softmax(dtype):
     q, k, v = make(((3,), 4, 6, 5, 2), dtype, seed=10)
@@ -144,6 +292,7 @@ def test_weights_match_torch_softmax(dtype):
     assert_same(weights, torch.softmax(scores, dim=-1).numpy(), dtype)
 
 
+@needs_torch
 def test_float16_close_to_torch():
     # Both compute half-precision attention in a wider type on the CPU and round at the end;
     # the results may differ by a couple of float16 steps (2⁻¹⁰ ≈ 1e-3 near 1).
@@ -155,6 +304,7 @@ def test_float16_close_to_torch():
                                rtol=5e-3, atol=5e-3)
 
 
+@needs_torch
 def test_extreme_scores_and_wide_keys():
     rng = np.random.default_rng(13)
     q = rng.standard_normal((3, 4096))
