@@ -1,0 +1,90 @@
+"""By-hand exercises of notebook 08: the variance of four darts, and the variance of scores
+divided by d_k instead of √d_k (the c² rule).
+
+Slips
+-----
+Darts at 1, 2, 3, 6 (answer 3.5):
+
+- forgot the mean: averaged the squares x² themselves, not the squared distances from the mean.
+- divided by N − 1: divided the sum of squares by 3 instead of 4.
+- gave the spread: took the square root at the end (that is the spread, not the variance).
+- forgot to square: averaged the distances |xᵢ − x̄| without squaring them.
+- signed distances: averaged the distances xᵢ − x̄ with their signs (they always add up to 0).
+- forgot to divide: stopped at the sum of the squared distances.
+- gave the mean: stopped after the first step.
+
+Scores of variance 16 divided by d_k = 16 (answer 1/16):
+
+- divided the variance by c, not c²: 16 / 16 = 1 (also what ÷ √d_k gives).
+- gave the spread: √(1/16) = 1/4.
+- no scaling: the raw variance 16.
+- multiplied by c²: 16 × 256.
+- divided the variance by √d_k: 16 / 4 = 4.
+- started from variance 1: 1 / 256, the variance of one product qᵢkᵢ divided by c².
+
+Both also get the framework's generic slips (sign turned round, decimal point moved, rounded
+too early).
+"""
+
+from .by_hand import HandExercise, Slip
+
+__all__ = ["DART_VARIANCE", "OVER_SHRUNK_VARIANCE", "check_dart_variance",
+           "check_over_shrunk_variance"]
+
+DART_VARIANCE = HandExercise(
+    "the variance of 1, 2, 3, 6", 3.5, tolerance=0.01, slips=[
+        Slip("forgot the mean", 12.5,
+             "{got} is the average of the squares 1², 2², 3², 6² themselves. Subtract the "
+             "mean x̄ = 3 first: square the distances −2, −1, 0, 3, then average them."),
+        Slip("divided by N − 1", 14 / 3,
+             "{got} is the sum of squared distances, 14, divided by 3. The course's variance "
+             "is the average over all N = 4 darts: divide by 4."),
+        Slip("gave the spread", 3.5 ** 0.5,
+             "{got} is the square root of the variance, the spread. The variance is the "
+             "number before the root."),
+        Slip("forgot to square", 1.5,
+             "{got} is the average distance |xᵢ − x̄| = (2 + 1 + 0 + 3)/4. The variance "
+             "averages the SQUARED distances: 4, 1, 0, 9."),
+        Slip("signed distances", 0.0,
+             "{got}: the distances from the mean with their signs, −2, −1, 0, 3, always add "
+             "up to 0. Square each one before you add them up."),
+        Slip("forgot to divide", 14.0,
+             "{got} is the sum of the squared distances. The variance is their average: "
+             "divide by the number of darts, N = 4."),
+        Slip("gave the mean", 3.0,
+             "{got} is the mean x̄, the first step. Go on: square each distance from it, "
+             "then average the squares."),
+    ])
+
+OVER_SHRUNK_VARIANCE = HandExercise(
+    "Var(q·k / 16)", 1 / 16, tolerance=0.001,
+    slips=[
+        Slip("divided the variance by c, not c²", 1.0,
+             "{got} is 16 / 16: you divided the variance by c = 16 once (1 is also what "
+             "÷ √d_k gives). Dividing every score by c divides the variance by c² = 256."),
+        Slip("gave the spread", 0.25,
+             "{got} is the spread, the square root of the variance. Give the variance: the "
+             "number before the root."),
+        Slip("no scaling", 16.0,
+             "{got} is the variance of the raw scores. Now divide every score by 16: the "
+             "variance is divided by 16² = 256."),
+        Slip("multiplied by c²", 16.0 * 256,
+             "{got}: you multiplied by c² = 256. Dividing the scores by c divides the "
+             "variance by c²: 16 / 256."),
+        Slip("divided the variance by √d_k", 4.0,
+             "{got} is 16 / 4: you divided the variance by √16. The scores are divided by "
+             "c = 16, so the variance is divided by c² = 256."),
+        Slip("started from variance 1", 1 / 256,
+             "{got} is 1 / 256: you started from variance 1, the variance of ONE product "
+             "qᵢkᵢ. The raw score q·k adds d_k = 16 of them: its variance is 16."),
+    ])
+
+
+def check_dart_variance(value):
+    """Print feedback on the variance of the darts 1, 2, 3, 6, worked out by hand."""
+    DART_VARIANCE.check(value)
+
+
+def check_over_shrunk_variance(value):
+    """Print feedback on the variance of scores (variance 16) divided by d_k = 16."""
+    OVER_SHRUNK_VARIANCE.check(value)
