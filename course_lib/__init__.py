@@ -21,6 +21,7 @@ from .masks import additive_mask, causal_mask, padding_mask
 from .matrices import score_grid
 from .multihead import multi_head_attention
 from .scaling import default_scale, sample_dot_products, scaled_scores
+from .shadows import shadow, shadow_length
 from .softmax import jacobian_norm, softmax, softmax_jacobian, softmax_naive
 from .tiled import tiled_attention
 from .vectors import norm
@@ -46,6 +47,8 @@ __all__ = [
     "scaled_scores",
     "score_gradients",
     "score_grid",
+    "shadow",
+    "shadow_length",
     "softmax",
     "softmax_backward",
     "softmax_jacobian",

@@ -12,18 +12,10 @@ Step 2 is where saturation bites: when a row of A is nearly one-hot, every A_ij 
 bracket is 0, so almost no gradient reaches the scores (notebook 08, measured in notebook 13).
 """
 
-import numpy as np
-
-from .backend import get_array_module
-from .validation import (
-    as_float_array,
-    broadcasts_to,
-    check_attention_inputs,
-    check_finite,
-    check_mask,
-    check_scale,
-    compute_dtype,
-)
+from .masks import apply_mask
+from .prepare import prepare_attention
+from .softmax import softmax
+from .validation import as_float_array
 
 __all__ = ["attention_gradients", "score_gradients", "softmax_backward"]
 
@@ -68,49 +60,10 @@ def _sum_to_shape(grad, shape):
     return grad
 
 
-def _attention_weights(q, k, mask, is_causal, scale):
-    """A = softmax(Q Kᵀ · scale) recomputed in one n×m buffer (the same maths as
-    :func:`softmax`, done in place because the backward pass is measured for speed)."""
-    xp = get_array_module(q, k)
-    n, m = q.shape[-2], k.shape[-2]
-    scores = (q * scale) @ xp.swapaxes(k, -1, -2)  # (..., n, m); scaling Q is cheaper than S
-    if is_causal:
-        mask = xp.tril(xp.ones((n, m), dtype=bool))  # query i sees keys 0..i
-    if mask is not None and mask.dtype == bool:
-        xp.copyto(scores, -xp.inf, where=~mask)  # blocked scores become −∞
-    elif mask is not None:
-        scores += mask.astype(scores.dtype, copy=False)
-    top = scores.max(axis=-1, keepdims=True)  # (..., n, 1)
-    top[xp.isneginf(top)] = 0.0  # a fully masked row: exp(−∞ − 0) = 0, no −∞ − (−∞)
-    scores -= top  # every exponent ≤ 0: no overflow
-    xp.exp(scores, out=scores)
-    total = scores.sum(axis=-1, keepdims=True)
-    total[total == 0] = 1.0  # fully masked rows stay 0 instead of 0/0
-    scores *= 1.0 / total
-    return scores
-
-
-def _prepare(query, key, value, grad_output, attn_mask, is_causal, scale):
-    """Check everything; return the arrays in the compute dtype, the mask, the scale, the
-    array module and the output dtype."""
-    query, key, value, batch = check_attention_inputs(query, key, value)
-    n, m, d_v = query.shape[-2], key.shape[-2], value.shape[-1]
-    grad_output = as_float_array(grad_output, "grad_output", 2)
-    out_shape = tuple(batch) + (n, d_v)
-    if not broadcasts_to(grad_output.shape, out_shape):
-        raise ValueError(f"grad_output of shape {grad_output.shape} must match the output's "
-                         f"shape {out_shape} (batch..., n, d_v)")
-    check_finite(grad_output, "grad_output")
-    mask = check_mask(attn_mask, is_causal, batch, n, m, like=query)
-    scale = check_scale(scale, query.shape[-1])
-    xp = get_array_module(query, key, value, grad_output)
-    dtype = compute_dtype(query, key, value, grad_output)
-    q, k, v, g = (a.astype(dtype, copy=False) for a in (query, key, value, grad_output))
-    g = xp.broadcast_to(g, out_shape)  # G has one row per output row, batch axes included
-    out_dtype = np.result_type(query.dtype, key.dtype, value.dtype, grad_output.dtype)
-    out_dtype = out_dtype if out_dtype == np.float16 else dtype
-    shapes = (query.shape, key.shape, value.shape)
-    return q, k, v, g, mask, scale, xp, out_dtype, shapes
+def _weights(q, k, mask, scale, xp):
+    """A = softmax(Q Kᵀ · scale + mask): the forward pass again, recomputed instead of stored."""
+    scores = (q @ xp.swapaxes(k, -1, -2)) * scale  # (..., n, m)
+    return softmax(apply_mask(scores, mask), axis=-1)  # (..., n, m)
 
 
 def attention_gradients(query, key, value, grad_output, attn_mask=None, is_causal=False,
@@ -139,23 +92,17 @@ def attention_gradients(query, key, value, grad_output, attn_mask=None, is_causa
     >>> [round(float(x), 4) for x in dq[0]]    # more of q's 1st slot favours key 0's smaller value
     [-0.3932, 0.3932]
     """
-    q, k, v, g, mask, scale, xp, out_dtype, shapes = _prepare(query, key, value, grad_output,
-                                                              attn_mask, is_causal, scale)
-    weights = _attention_weights(q, k, mask, is_causal, scale)  # (..., n, m), forward again
-
-    # Step 1, O = A V.
-    grad_value = xp.swapaxes(weights, -1, -2) @ g  # (..., m, d_v)
-    grad_scores = g @ xp.swapaxes(v, -1, -2)  # (..., n, m), ∂L/∂A for now
-    # Step 2, the row softmax: ∂L/∂S = A ⊙ (∂L/∂A − row total), in place in the same buffer.
-    row_total = xp.einsum("...ij,...ij->...i", weights, grad_scores)  # (..., n)
-    grad_scores -= row_total[..., None]
-    grad_scores *= weights
-    # Step 3, S = Q Kᵀ · scale: scale the small results, not the n×m grid.
-    grad_query = (grad_scores @ k) * scale  # (..., n, d_k)
-    grad_key = (xp.swapaxes(grad_scores, -1, -2) @ q) * scale  # (..., m, d_k)
-
-    return tuple(_sum_to_shape(grad, shape).astype(out_dtype, copy=False)
-                 for grad, shape in zip((grad_query, grad_key, grad_value), shapes, strict=True))
+    q, k, v, mask, scale, xp, out_dtype, g = prepare_attention(query, key, value, attn_mask,
+                                                               is_causal, scale,
+                                                               grad_output=grad_output)
+    weights = _weights(q, k, mask, scale, xp)  # (..., n, m)
+    grad_value = xp.swapaxes(weights, -1, -2) @ g  # step 1: (..., m, d_v)
+    grad_weights = g @ xp.swapaxes(v, -1, -2)  # step 1: (..., n, m)
+    grad_scores = softmax_backward(weights, grad_weights)  # step 2: (..., n, m)
+    grad_query = (grad_scores @ k) * scale  # step 3: (..., n, d_k)
+    grad_key = (xp.swapaxes(grad_scores, -1, -2) @ q) * scale  # step 3: (..., m, d_k)
+    return tuple(_sum_to_shape(grad, a.shape).astype(out_dtype, copy=False)
+                 for grad, a in zip((grad_query, grad_key, grad_value), (q, k, v), strict=True))
 
 
 def score_gradients(query, key, value, grad_output, attn_mask=None, is_causal=False,
@@ -179,9 +126,10 @@ def score_gradients(query, key, value, grad_output, attn_mask=None, is_causal=Fa
     >>> [round(float(x), 4) for x in ds[0]]
     [-0.3932, 0.3932]
     """
-    q, k, v, g, mask, scale, xp, out_dtype, _ = _prepare(query, key, value, grad_output,
-                                                         attn_mask, is_causal, scale)
-    weights = _attention_weights(q, k, mask, is_causal, scale)
+    q, k, v, mask, scale, xp, out_dtype, g = prepare_attention(query, key, value, attn_mask,
+                                                               is_causal, scale,
+                                                               grad_output=grad_output)
+    weights = _weights(q, k, mask, scale, xp)  # (..., n, m)
     grad_weights = g @ xp.swapaxes(v, -1, -2)  # (..., n, m)
-    grad_scores = softmax_backward(weights, grad_weights)
+    grad_scores = softmax_backward(weights, grad_weights)  # (..., n, m)
     return weights.astype(out_dtype, copy=False), grad_scores.astype(out_dtype, copy=False)

@@ -6,43 +6,61 @@ uses: the causal mask (no peeking at later positions) and the padding mask (igno
 at the end of shorter sequences in a batch).
 """
 
-import operator
-
 import numpy as np
 
 from .backend import asarray, get_array_module
+from .validation import check_count
 
-__all__ = ["additive_mask", "causal_mask", "padding_mask"]
-
-
-def _count(value, name, minimum=1):
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise TypeError(f"{name} must be an integer; got {value!r}")
-    value = operator.index(value)
-    if value < minimum:
-        raise ValueError(f"{name} must be at least {minimum}; got {value}")
-    return value
+__all__ = ["additive_mask", "apply_mask", "causal_mask", "padding_mask"]
 
 
-def causal_mask(n, m=None):
+def causal_mask(n, m=None, *, diagonal=0, like=None):
     """(n, m) boolean mask with True where key j ≤ query i: each position sees itself and the past.
 
     Top-left aligned, like ``is_causal=True`` in :func:`scaled_dot_product_attention` (and
-    PyTorch), also when n ≠ m. Created on the chosen backend (NumPy unless CuPy was chosen).
+    PyTorch), also when n ≠ m.
 
     Parameters
     ----------
-    n : number of queries (rows).
-    m : number of keys (columns); default n.
+    n : number of queries (rows), 0 or more.
+    m : number of keys (columns), at least 1; default n.
+    diagonal : True where j ≤ i + diagonal. A block of the causal mask for queries i0… and keys
+        j0… is ``causal_mask(rows, cols, diagonal=i0 - j0)`` (tiled attention uses this).
+    like : an array whose library (NumPy or CuPy) the mask is made in; default the chosen
+        backend.
 
     >>> causal_mask(3).astype(int).tolist()
     [[1, 0, 0], [1, 1, 0], [1, 1, 1]]
     >>> causal_mask(2, 3).astype(int).tolist()
     [[1, 0, 0], [1, 1, 0]]
     """
-    n = _count(n, "n")
-    m = n if m is None else _count(m, "m")
-    return asarray(np.tril(np.ones((n, m), dtype=bool)))  # key j allowed when j <= i
+    n = check_count(n, "n", minimum=0)
+    m = n if m is None else check_count(m, "m")
+    if isinstance(diagonal, bool) or not hasattr(diagonal, "__index__"):
+        raise TypeError(f"diagonal must be an integer; got {diagonal!r}")
+    if like is None:
+        return asarray(np.tri(n, m, k=diagonal, dtype=bool))
+    return get_array_module(like).tri(n, m, k=diagonal, dtype=bool)  # key j allowed when j ≤ i
+
+
+def apply_mask(scores, mask):
+    """The scores the softmax sees: blocked scores become −∞ (boolean mask, True = may attend),
+    or the float mask is added (0 keeps a score, −∞ blocks it).
+
+    Parameters
+    ----------
+    scores : (..., n, m)
+    mask : None, or boolean / float broadcasting to (..., n, m).
+
+    >>> apply_mask(np.array([[1.0, 2.0]]), np.array([[True, False]])).tolist()
+    [[1.0, -inf]]
+    """
+    if mask is None:
+        return scores
+    xp = get_array_module(scores)
+    if mask.dtype == bool:
+        return xp.where(mask, scores, -xp.inf)  # (..., n, m)
+    return scores + mask.astype(scores.dtype, copy=False)  # (..., n, m)
 
 
 def padding_mask(lengths, m):
@@ -61,7 +79,7 @@ def padding_mask(lengths, m):
     >>> padding_mask([2, 3], 4).astype(int).tolist()
     [[[1, 1, 0, 0]], [[1, 1, 1, 0]]]
     """
-    m = _count(m, "m")
+    m = check_count(m, "m")
     xp = get_array_module(lengths)
     lengths = xp.asarray(lengths)
     if lengths.ndim != 1 or not np.issubdtype(lengths.dtype, np.integer):

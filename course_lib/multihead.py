@@ -9,13 +9,11 @@ Self-attention: X and Y are the same sequence. Cross-attention: queries come fro
 keys and values from another.
 """
 
-import operator
-
 import numpy as np
 
 from .attention import scaled_dot_product_attention
 from .backend import get_array_module
-from .validation import as_float_array, check_finite, check_mask
+from .validation import as_float_array, check_count, check_finite, check_mask
 
 __all__ = ["multi_head_attention", "split_heads"]
 
@@ -91,11 +89,7 @@ def multi_head_attention(query_input, key_input, value_input, w_q, w_k, w_v, w_o
     >>> out.shape
     (4, 4)
     """
-    if isinstance(num_heads, bool) or not hasattr(num_heads, "__index__"):
-        raise TypeError(f"num_heads must be a positive integer; got {num_heads!r}")
-    h = operator.index(num_heads)
-    if h < 1:
-        raise ValueError(f"num_heads must be at least 1; got {h}")
+    h = check_count(num_heads, "num_heads")
     x = as_float_array(query_input, "query_input", 2)
     y_k = as_float_array(key_input, "key_input", 2)
     y_v = as_float_array(value_input, "value_input", 2)

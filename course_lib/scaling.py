@@ -1,13 +1,12 @@
 """Scaling the scores by 1/√d_k, and the variance that explains why."""
 
 import math
-import operator
 
 import numpy as np
 
 from .dot import dot
 from .matrices import score_grid
-from .validation import check_scale
+from .validation import check_count, check_scale
 
 __all__ = ["default_scale", "sample_dot_products", "scaled_scores"]
 
@@ -18,11 +17,7 @@ def default_scale(d_k):
     >>> default_scale(64)
     0.125
     """
-    if isinstance(d_k, bool) or not hasattr(d_k, "__index__"):
-        raise TypeError(f"d_k must be a positive integer; got {d_k!r}")
-    if operator.index(d_k) < 1:
-        raise ValueError(f"d_k must be a positive integer; got {d_k!r}")
-    return 1.0 / math.sqrt(operator.index(d_k))
+    return 1.0 / math.sqrt(check_count(d_k, "d_k"))
 
 
 def scaled_scores(query, key, scale=None):
@@ -41,9 +36,8 @@ def scaled_scores(query, key, scale=None):
     >>> scaled_scores([[2.0, 2.0, 2.0, 2.0]], [[1.0, 1.0, 1.0, 1.0]]).tolist()   # 8 / √4
     [[4.0]]
     """
-    scores = score_grid(query, key)
-    d_k = np.shape(query)[-1]
-    return scores * check_scale(scale, d_k)
+    scores = score_grid(query, key)  # (..., n, m)
+    return scores * check_scale(scale, np.shape(query)[-1])  # scale defaults to 1/√d_k
 
 
 def sample_dot_products(d_k, size, rng, scale=1.0):

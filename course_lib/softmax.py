@@ -1,7 +1,7 @@
 """Softmax: turn a row of scores into weights that are non-negative and sum to 1."""
 
 from .backend import get_array_module
-from .validation import as_float_array, check_axis, compute_dtype
+from .validation import as_float_array, check_axis, compute_dtype, output_dtype
 
 __all__ = ["jacobian_norm", "softmax", "softmax_jacobian", "softmax_naive"]
 
@@ -44,16 +44,16 @@ def softmax(x, axis=-1):
     x = as_float_array(x, "scores")
     axis = check_axis(x, axis, "scores")
     xp = get_array_module(x)
-    if bool(xp.isnan(x).any() | xp.isposinf(x).any()):
+    work = x.astype(compute_dtype(x), copy=False)  # float16 is computed in float32
+    c = work.max(axis=axis, keepdims=True)  # the row max; a NaN or +∞ anywhere shows up in it
+    if bool(xp.isnan(c).any() | xp.isposinf(c).any()):
         raise ValueError(f"scores contain NaN or +∞ (shape {x.shape}); only −∞ (a masked score) "
                          "is allowed")
-    work = x.astype(compute_dtype(x), copy=False)
-    c = work.max(axis=axis, keepdims=True)
     c = xp.where(xp.isneginf(c), 0.0, c)  # an all −∞ row: keep exp(−∞) = 0, avoid −∞ − (−∞)
     e = xp.exp(work - c)  # every exponent ≤ 0: no overflow
     total = e.sum(axis=axis, keepdims=True)
     weights = e / xp.where(total > 0, total, 1.0)  # all-masked rows stay 0 instead of 0/0
-    return weights.astype(x.dtype if x.dtype == xp.float16 else weights.dtype, copy=False)
+    return weights.astype(output_dtype(x), copy=False)
 
 
 def softmax_jacobian(p):

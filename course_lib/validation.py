@@ -6,6 +6,7 @@ into a silently wrong answer (or a NaN) three steps later.
 """
 
 import math
+import operator
 
 import numpy as np
 
@@ -16,11 +17,13 @@ __all__ = [
     "broadcasts_to",
     "check_attention_inputs",
     "check_axis",
+    "check_count",
     "check_finite",
     "check_mask",
     "check_same_last_axis",
     "check_scale",
     "compute_dtype",
+    "output_dtype",
 ]
 
 
@@ -38,6 +41,34 @@ def compute_dtype(*arrays):
     if not np.issubdtype(dtype, np.floating):
         return np.dtype(np.float64)
     return dtype
+
+
+def output_dtype(*arrays):
+    """The dtype of the answer: float16 in → float16 out, otherwise :func:`compute_dtype`.
+
+    >>> output_dtype(np.ones(2, dtype=np.float16)).name, output_dtype(np.ones(2, int)).name
+    ('float16', 'float64')
+    """
+    given = np.result_type(*[a.dtype for a in arrays])
+    return given if given == np.float16 else compute_dtype(*arrays)
+
+
+def check_count(value, name, minimum=1):
+    """A count of things (rows, heads, slots, bytes): an integer ≥ ``minimum``, returned as int.
+
+    >>> check_count(3, "n")
+    3
+    >>> check_count(0, "num_heads")
+    Traceback (most recent call last):
+    ...
+    ValueError: num_heads must be a positive integer; got 0
+    """
+    kind = "a positive integer" if minimum == 1 else f"an integer ≥ {minimum}"
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError(f"{name} must be {kind}; got {value!r}")
+    if operator.index(value) < minimum:
+        raise ValueError(f"{name} must be {kind}; got {value!r}")
+    return operator.index(value)
 
 
 def as_float_array(x, name, min_ndim=1):

@@ -79,11 +79,22 @@ def test_causal_output_row_ignores_later_tokens(xp):
 
 
 @pytest.mark.parametrize("bad", [0, -1])
-def test_causal_mask_rejects_non_positive_sizes(bad):
-    with pytest.raises(ValueError, match="at least 1"):
-        causal_mask(bad)
-    with pytest.raises(ValueError, match="m must be at least 1"):
+def test_causal_mask_rejects_non_positive_key_counts(bad):
+    with pytest.raises(ValueError, match="m must be a positive integer"):
         causal_mask(2, bad)
+
+
+def test_causal_mask_takes_zero_queries_but_not_negative():
+    assert causal_mask(0, 3).shape == (0, 3)  # no queries: an empty mask, as attention allows
+    with pytest.raises(ValueError, match="n must be an integer ≥ 0"):
+        causal_mask(-1)
+
+
+def test_causal_mask_block_is_a_slice_of_the_whole(xp):
+    whole = to_numpy(causal_mask(7, 9))
+    block = to_numpy(causal_mask(3, 4, diagonal=4 - 2, like=xp.zeros(1)))
+    np.testing.assert_array_equal(block, whole[4:7, 2:6])  # queries 4-6, keys 2-5
+    assert block.any() and not block.all()
 
 
 @pytest.mark.parametrize("bad", [2.5, True, "3", None])
@@ -155,7 +166,7 @@ def test_padding_mask_rejects_bad_lengths(lengths, message):
 
 
 def test_padding_mask_rejects_bad_m():
-    with pytest.raises(ValueError, match="m must be at least 1"):
+    with pytest.raises(ValueError, match="m must be a positive integer"):
         padding_mask([1], 0)
 
 

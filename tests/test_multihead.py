@@ -235,7 +235,7 @@ def _good(rng):
 
 @pytest.mark.parametrize(("h", "error", "message"), [
     (3, ValueError, "cannot share"),
-    (0, ValueError, "at least 1"),
+    (0, ValueError, "positive integer; got 0"),
     (2.0, TypeError, "positive integer"),
     (True, TypeError, "positive integer"),
 ])

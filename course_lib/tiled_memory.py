@@ -1,0 +1,49 @@
+"""How big tiled attention's blocks are, and how much memory it saves (notebook 14)."""
+
+import numpy as np
+
+from .validation import check_count
+
+__all__ = ["DEFAULT_BLOCK", "attention_memory", "check_block_size"]
+
+DEFAULT_BLOCK = {"numpy": 512, "cupy": 4096}  # a 512×512 float32 block is 1 MiB: fits in cache
+
+
+def check_block_size(block_size, xp=np):
+    """``block_size``: None (the default for the array library), one int, or (block_q, block_k).
+
+    >>> check_block_size(None), check_block_size(64), check_block_size((128, 96))
+    ((512, 512), (64, 64), (128, 96))
+    """
+    if block_size is None:
+        size = DEFAULT_BLOCK["numpy" if xp is np else "cupy"]
+        return size, size
+    pair = block_size if isinstance(block_size, (tuple, list)) else (block_size, block_size)
+    if len(pair) != 2:
+        raise ValueError(f"block_size must be one int or a pair (block_q, block_k); got "
+                         f"{block_size!r}")
+    return tuple(check_count(size, "block_size (rows per block)") for size in pair)
+
+
+def attention_memory(n, m, d_k, d_v, block_size=512, itemsize=4, batch=1, threads=1):
+    """Bytes of working memory: (the plain formula's score grids, tiled attention's extra).
+
+    The plain formula holds n·m scores per batch element (per head). Tiled attention holds one
+    block_q × block_k score block per thread (``threads`` of them; 1 by default, as in
+    :func:`course_lib.tiled.tiled_attention`), and per batch element the scaled queries
+    (n·d_k), the output (n·d_v) and two running numbers per query row (2n). ``itemsize`` is the
+    bytes per number: 2 for float16, 4 for float32, 8 for float64.
+
+    >>> grid, tiled = attention_memory(32768, 32768, 64, 64)
+    >>> grid / 2**30, round(tiled / 2**20, 2)   # GiB, MiB
+    (4.0, 17.25)
+    >>> round(attention_memory(32768, 32768, 64, 64, threads=2)[1] / 2**20, 2)  # one more block
+    18.25
+    """
+    sizes = {"n": n, "m": m, "d_k": d_k, "d_v": d_v, "itemsize": itemsize, "batch": batch,
+             "threads": threads}
+    n, m, d_k, d_v, itemsize, batch, threads = (check_count(v, k) for k, v in sizes.items())
+    block_q, block_k = check_block_size(block_size)
+    grid = batch * n * m
+    tiled = threads * min(block_q, n) * min(block_k, m) + batch * n * (d_k + d_v + 2)
+    return grid * itemsize, tiled * itemsize
