@@ -1,28 +1,40 @@
-"""Exercise of notebook 11: the softmax of one row of scores under a mask, and its cards."""
+"""Exercises of notebook 11: one row's softmax under a mask, in code and by hand.
+
+Slips (``masked_softmax(scores, allowed)``):
+
+- True means blocked: the weights sit on the blocked keys (the mask read the other way round).
+- ignored the mask: a plain softmax over every key.
+- zeroed without renormalising: blocked weights set to 0 after the softmax, row no longer sums to 1.
+- masked with 0: blocked scores replaced by 0, which still gets weight e⁰ = 1.
+- dropped the blocked keys: returned only the allowed keys' weights (a shorter list).
+- −10⁹ instead of −∞: a big negative number spreads the weight evenly on a fully blocked row.
+- NaN when everything is blocked: 0/0 on the row with no allowed key.
+- overflow: no shift, e¹⁰⁰⁰ overflows.
+- renormalised after the softmax: the blocked score took part in the first softmax, so the
+  allowed weights underflowed to 0 and the renormalisation is 0/0.
+- shifted by the max of all scores: the blocked score 1000 was subtracted, e^(s − 1000)
+  underflows to 0 for the allowed keys.
+- changed its input (the framework's): ``scores[j] = -inf`` writes into the caller's list.
+
+Slips (by hand, the weight of key 0 for scores (ln 3, 0, 5) with key 2 blocked): blocked key
+still counted, masked with 0, no exponential, no division, key 1's weight, mask read the
+other way round, the score instead of the weight.
+"""
+
+import math
 
 import numpy as np
 
 from .. import softmax
-from ..checklist import Question
-from .core import Case, Exercise, Mistake, breaks_only_on
+from .by_hand import HandExercise, Slip
+from .core import Case, Exercise, Mistake
 
-__all__ = ["MASK_EXERCISE", "MASK_QUESTIONS", "check_masked_softmax", "evaluate_masked_softmax"]
-
-
-def _masked_softmax(scores, allowed):
-    return softmax(np.where(np.asarray(allowed, bool), np.asarray(scores, float), -np.inf))
+__all__ = ["MASK_EXERCISE", "MASKED_WEIGHT", "check_masked_softmax", "check_masked_weight",
+           "evaluate_masked_softmax"]
 
 
-def _zeroed_after(scores, allowed):
-    return softmax(np.asarray(scores, float)) * np.asarray(allowed, bool)
-
-
-def _inverted(scores, allowed):
-    return _masked_softmax(scores, ~np.asarray(allowed, bool))
-
-
-def _masked_with_zero(scores, allowed):
-    return softmax(np.where(np.asarray(allowed, bool), np.asarray(scores, float), 0.0))
+def _masked_softmax(scores, allowed, blocked=-np.inf):
+    return softmax(np.where(np.asarray(allowed, bool), np.asarray(scores, float), blocked))
 
 
 _CASES = [
@@ -33,17 +45,33 @@ _CASES = [
     ([0.0, 0.0, 0.0, 0.0], [True, False, False, True]),
     ([5.0], [True]),
     ([1000.0, 999.0, 1001.0], [True, True, False]),  # exp(1000) overflows without the shift
+    ([1000.0, 0.0, 1.0], [False, True, True]),  # a large BLOCKED score beside small allowed
+    ([745.0, 0.0, 745.0, 745.0], [False, True, False, False]),  # e^(0 − 745): one subnormal
     ([1.0, 2.0], [False, False]),  # nothing to attend to
 ]
-_BIG, _EMPTY = 6, 7
+_OVER, _BLOCKED_BIG, _TINY, _EMPTY = 6, 7, 8, 9
+
+
+def _wrong_on(outcomes, must, may=(_EMPTY,), right=()):
+    """The outcome of case ``must[0]`` when the answer is wrong on every case in ``must``,
+    right on every case in ``right``, and right everywhere else except the cases in ``may``."""
+    wrong = {i for i, o in enumerate(outcomes) if not o.correct}
+    if not set(must) <= wrong or wrong & set(right) or wrong - set(must) - set(may):
+        return None
+    return outcomes[must[0]]
+
+
+def _not_finite(outcome):
+    try:
+        return outcome.error is not None or not np.isfinite(
+            np.asarray(outcome.value, dtype=float)).all()
+    except Exception:
+        return False
 
 
 def _nan_when_empty(outcomes):
-    return breaks_only_on(outcomes, _EMPTY)
-
-
-def _overflows(outcomes):
-    return breaks_only_on(outcomes, _BIG)
+    found = _wrong_on(outcomes, [_EMPTY], may=())
+    return found if found is not None and _not_finite(found) else None
 
 
 MASK_EXERCISE = Exercise(
@@ -52,29 +80,55 @@ MASK_EXERCISE = Exercise(
     reference=_masked_softmax,
     mistakes=[
         Mistake("True means blocked",
-                "your weights sit exactly on the keys that should be blocked. In this course "
-                "(and in PyTorch's scaled_dot_product_attention) True means MAY attend; only "
-                "nn.MultiheadAttention uses True for blocked.",
-                imitation=_inverted),
-        Mistake("zeroed after the softmax",
-                "you set the blocked weights to 0 after the softmax, so the row no longer adds up "
-                "to 1. Put −∞ on the blocked scores BEFORE the softmax (or divide by the new row "
-                "total afterwards).",
-                imitation=_zeroed_after),
+                "{call} → {got}: your weights sit exactly on the keys that should be "
+                "blocked. In this course (and in PyTorch's scaled_dot_product_attention) True "
+                "means MAY attend; only nn.MultiheadAttention uses True for blocked.",
+                imitation=lambda s, a: _masked_softmax(s, ~np.asarray(a, bool))),
+        Mistake("ignored the mask",
+                "{call} → {got}, a softmax over every key: the blocked keys got weight too. "
+                "The answer is {expected}: put −∞ on the blocked scores first.",
+                imitation=lambda s, a: softmax(np.asarray(s, float))),
+        Mistake("zeroed without renormalising",
+                "{call} → {got}: you set the blocked weights to 0 after the softmax, so the "
+                "row no longer adds up to 1 (the answer is {expected}). Put −∞ on the blocked "
+                "scores BEFORE the softmax instead.",
+                imitation=lambda s, a: softmax(np.asarray(s, float)) * np.asarray(a, bool)),
         Mistake("masked with 0",
-                "you replaced the blocked scores by 0, but a score of 0 still gets weight e⁰ = 1 "
-                "before dividing. A blocked score must be −∞ (float('-inf')), whose weight is "
-                "exactly 0.",
-                imitation=_masked_with_zero),
+                "{call} → {got}: you replaced the blocked scores by 0, but a score of 0 still "
+                "gets weight e⁰ = 1 before dividing. A blocked score must be −∞ "
+                "(float('-inf')), whose weight is exactly 0.",
+                imitation=lambda s, a: softmax(np.where(a, np.asarray(s, float), 0.0))),
+        Mistake("dropped the blocked keys",
+                "{call} → {got}: only the allowed keys' weights. Return one weight per key, "
+                "0 for the blocked ones: {expected}.",
+                imitation=lambda s, a: softmax(np.asarray(s, float)[np.asarray(a, bool)])),
+        Mistake("−10⁹ instead of −∞",
+                "{call} → {got}: every key is blocked, and a big negative number like −10⁹ "
+                "is not −∞: a row of equal scores gets equal weights. Use float('-inf'), and "
+                "return all zeros when no key is allowed.",
+                imitation=lambda s, a: _masked_softmax(s, a, blocked=-1e9)),
         Mistake("NaN when everything is blocked",
-                "right on every row except the one where every key is blocked: there your "
-                "function returns NaN or fails (0/0). Nothing to attend to means all weights 0: "
-                "check for that row first and return zeros.",
+                "right on every row except the one where every key is blocked: {call} → {got} "
+                "(0/0). Nothing to attend to means all weights 0: check for that row first and "
+                "return zeros.",
                 detect=_nan_when_empty),
         Mistake("overflow",
-                "right except on the scores near 1000, where e¹⁰⁰⁰ overflows to ∞ (and ∞/∞ is "
+                "right except on {call} → {got}: e¹⁰⁰⁰ overflows to ∞ (and ∞/∞ is "
                 "NaN). Subtract the largest ALLOWED score before exponentiating (notebook 07).",
-                detect=_overflows),
+                detect=lambda outcomes: _wrong_on(outcomes, [_OVER], may=(_BLOCKED_BIG, _TINY,
+                                                                          _EMPTY))),
+        Mistake("renormalised after the softmax",
+                "{call} → {got}, not {expected}: you took the softmax over all keys, "
+                "blocked key included, then zeroed and divided by the new total. Next to the "
+                "blocked 1000 every allowed weight underflows to exactly 0, and the new total "
+                "is 0/0 (notebook 11 shows this). Put −∞ on the blocked scores BEFORE the "
+                "softmax; then the shift is the largest allowed score.",
+                detect=lambda outcomes: _wrong_on(outcomes, [_BLOCKED_BIG, _TINY])),
+        Mistake("shifted by the max of all scores",
+                "{call} → {got}, not {expected}: you subtracted the largest of ALL "
+                "scores, 1000, a blocked one, so every allowed e^(s − 1000) underflows to 0. "
+                "Subtract the largest ALLOWED score.",
+                detect=lambda outcomes: _wrong_on(outcomes, [_BLOCKED_BIG], right=(_TINY,))),
     ],
 )
 
@@ -89,21 +143,33 @@ def check_masked_softmax(func):
     MASK_EXERCISE.check(func)
 
 
-MASK_QUESTIONS = (
-    Question("Why is a blocked score set to −∞ rather than to 0?",
-             "Because e⁻∞ = 0: the blocked key gets weight exactly 0 and the others still add up "
-             "to 1. A score of 0 would still get weight e⁰ = 1 before dividing.", 11),
-    Question("Masking with −∞ before the softmax, or zeroing the weights after it and dividing "
-             "by the new row total: which is right?",
-             "Both give the same weights mathematically. −∞ first is the clean way: no division "
-             "by a total that can underflow to 0, and it is what attention kernels do.", 11),
-    Question("What does a causal mask allow, and what is its shape?",
-             "Query i may attend to keys 0 … i only (itself and the past): a lower-triangular "
-             "n×m grid of True, top-left aligned.", 11),
-    Question("What does course_lib return for a query whose keys are all masked?",
-             "Weights of all 0 and an output row of 0: there is nothing to attend to, and a row "
-             "of zeros is finite where 0/0 would be NaN.", 11),
-    Question("If you shuffle the keys and the values together, what happens to the output?",
-             "Nothing: attention is a weighted sum, and a sum does not care about order. That is "
-             "why transformers add positional information to the tokens.", 11),
+_E5 = math.exp(5.0)
+MASKED_WEIGHT = HandExercise(
+    "the weight of key 0 for scores (ln 3, 0, 5) with key 2 blocked",
+    answer=0.75,
+    slips=[
+        Slip("blocked key still counted", 3 / (4 + _E5),
+             "{got} is e^(ln 3) divided by a total that still holds e⁵ of the blocked key 2. "
+             "A blocked score is −∞ and adds e^(−∞) = 0 to the total."),
+        Slip("masked with 0", 3 / 5,
+             "{got} is 3 / (3 + 1 + 1): you gave the blocked key a score of 0, and e⁰ = 1 still "
+             "counts. Blocked means −∞, weight exactly 0."),
+        Slip("no exponential", 1.0,
+             "{got} is ln 3 / (ln 3 + 0): you divided the scores themselves. The softmax "
+             "divides e^(s_j): e^(ln 3) = 3 and e⁰ = 1."),
+        Slip("no division", 3.0,
+             "{got} is e^(ln 3) alone: divide by the total over the allowed keys, 3 + 1."),
+        Slip("key 1's weight", 0.25,
+             "{got} is the weight of key 1 (e⁰ / 4). The question asks for key 0, score ln 3."),
+        Slip("mask read the other way round", 0.0,
+             "{got}: key 0 is allowed, only key 2 is blocked; an allowed key keeps its share."),
+        Slip("the score instead of the weight", math.log(3),
+             "{got} is ln 3, the score of key 0. Its weight is e^(ln 3) / (e^(ln 3) + e⁰)."),
+    ],
+    tolerance=0.005,
 )
+
+
+def check_masked_weight(value):
+    """Print feedback on the weight of key 0 worked out by hand."""
+    MASKED_WEIGHT.check(value)

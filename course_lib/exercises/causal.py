@@ -1,0 +1,92 @@
+"""Exercise of notebook 11: the causal mask, built by a loop.
+
+``causal_mask_loop(n, m)`` returns an n × m grid (a list of n rows of m truth values), True
+where query i may attend to key j, that is where j ≤ i (top-left aligned, like
+``course_lib.causal_mask``).
+
+Slips:
+
+- diagonal blocked: ``j < i`` (or ``range(i)``), so a query cannot see its own token.
+- one key ahead: ``j <= i + 1`` (or ``range(i + 2)``), each query sees the next token too.
+- future instead of past: ``j >= i``, the upper triangle.
+- True means blocked: ``j > i``, the mask read the other way round.
+- aligned bottom-right: ``j <= i + m - n``, the last query sees the last key.
+- rows and columns swapped: an m × n grid (the loops in the wrong order).
+- n for the keys: an n × n grid whatever m is.
+- return inside the loop: only the first row comes back.
+- one row shared by every row: ``[row] * n`` repeats the SAME list, so every row ends up
+  like the last one.
+"""
+
+import numpy as np
+
+from .core import Case, Exercise, Mistake
+
+__all__ = ["CAUSAL_EXERCISE", "check_causal_mask_loop", "evaluate_causal_mask_loop"]
+
+
+def _grid(n, m, allowed, rows=None, cols=None):
+    """An n × m grid with cell (i, j) = allowed(i, j); rows/cols override the counts."""
+    return np.array([[allowed(i, j) for j in range(m if cols is None else cols)]
+                     for i in range(n if rows is None else rows)], dtype=bool).reshape(
+        n if rows is None else rows, m if cols is None else cols)
+
+
+CAUSAL_EXERCISE = Exercise(
+    "causal_mask_loop(n, m)",
+    cases=[Case(args) for args in [(3, 3), (2, 4), (4, 2), (1, 1), (5, 5), (1, 3), (3, 1),
+                                   (4, 6)]],
+    reference=lambda n, m: _grid(n, m, lambda i, j: j <= i),
+    mistakes=[
+        Mistake("diagonal blocked",
+                "{call} → {got}: the diagonal is blocked, so no query may attend to its own "
+                "token. Query i sees keys 0 … i, itself included: j <= i (range(i + 1)).",
+                imitation=lambda n, m: _grid(n, m, lambda i, j: j < i)),
+        Mistake("one key ahead",
+                "{call} → {got}: each query also sees the next key, i + 1, which is the "
+                "token it must predict. Allow j <= i, i.e. range(i + 1) counting from 0.",
+                imitation=lambda n, m: _grid(n, m, lambda i, j: j <= i + 1)),
+        Mistake("future instead of past",
+                "{call} → {got}: the upper triangle, each query sees itself and the LATER "
+                "keys. Causal means the past: key j is allowed when j <= i.",
+                imitation=lambda n, m: _grid(n, m, lambda i, j: j >= i)),
+        Mistake("True means blocked",
+                "{call} → {got}: True sits on the blocked cells. In this course True means "
+                "MAY attend, so True where j <= i.",
+                imitation=lambda n, m: _grid(n, m, lambda i, j: j > i)),
+        Mistake("aligned bottom-right",
+                "{call} → {got}: your triangle ends in the bottom-right corner (j <= i + m − "
+                "n). Here the mask is top-left aligned, like course_lib.causal_mask: query i "
+                "sees keys 0 … i, whatever m is.",
+                imitation=lambda n, m: _grid(n, m, lambda i, j: j <= i + m - n)),
+        Mistake("rows and columns swapped",
+                "{call} → {got}, a grid of m rows and n columns. The grid has one ROW per "
+                "query (n rows) and one column per key (m columns): the outer loop runs over "
+                "the queries i.",
+                imitation=lambda n, m: _grid(n, m, lambda i, j: j <= i, rows=m, cols=n)),
+        Mistake("n for the keys",
+                "{call} → {got}, an n × n grid. There are m keys, so each row has m cells: "
+                "the inner loop is range(m).",
+                imitation=lambda n, m: _grid(n, m, lambda i, j: j <= i, cols=n)),
+        Mistake("return inside the loop",
+                "{call} → {got}: only the first row. The `return` sits inside the loop, so "
+                "the function stops after row 0; put it after the loop, at the function's "
+                "indentation.",
+                imitation=lambda n, m: _grid(n, m, lambda i, j: j <= i, rows=1)),
+        Mistake("one row shared by every row",
+                "{call} → {got}: every row is the same. `[row] * n` (or `[[False] * m] * n`) "
+                "repeats ONE list n times, so writing into one row writes into all of them. "
+                "Build a new row for each query: [[False] * m for _ in range(n)].",
+                imitation=lambda n, m: _grid(n, m, lambda i, j: j <= n - 1)),
+    ],
+)
+
+
+def evaluate_causal_mask_loop(func):
+    """The :class:`~course_lib.exercises.core.Feedback` on a learner's ``causal_mask_loop``."""
+    return CAUSAL_EXERCISE.evaluate(func)
+
+
+def check_causal_mask_loop(func):
+    """Print feedback on a learner's ``causal_mask_loop(n, m)``."""
+    CAUSAL_EXERCISE.check(func)
