@@ -126,11 +126,27 @@ def test_every_page_has_its_title(site):
             entry["page"]
 
 
-def test_contents_page_says_what_needs_a_connection(site):
+def test_contents_page_says_what_reads_offline(site):
     out, _ = site
     text = " ".join((out / "index.html").read_text(encoding="utf-8").split())
-    for words in ("CDN", "MathJax", "widget renderer", "offline", "Unicode", "static twin"):
+    for words in ("no connection", "MathJax", "offline", "static picture", "static twin"):
         assert words in text, f"contents page does not mention {words!r}"
+
+
+def test_no_page_loads_anything_from_the_network(site):
+    """Scripts, stylesheets, fonts and images all come from the site (or are embedded)."""
+    out, entries = site
+    pages = [out / "index.html"] + [out / e["page"] for e in entries]
+    loaded = re.compile(r'<(?:script|link|img|source|iframe)\b[^>]*\b(?:src|href)="([^"]+)"')
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for url in loaded.findall(text):
+            assert urlsplit(url).scheme in ("", "data"), f"{page.name} loads {url[:80]}"
+        for url in re.findall(r"url\(['\"]?(https?:[^'\")]+)", text):
+            raise AssertionError(f"{page.name}: a stylesheet loads {url}")
+    assert (out / "mathjax" / "tex-chtml.js").is_file(), "the site carries no MathJax"
+    first = (out / entries[0]["page"]).read_text(encoding="utf-8")
+    assert 'src="mathjax/tex-chtml.js"' in first and "MathJax.Hub" not in first
 
 
 def test_every_internal_link_resolves(site):

@@ -14,12 +14,14 @@ the tests.
 What a page holds:
 
 * figures as embedded ``data:`` images (no files beside the page);
-* each notebook's widget state, so nbconvert's widget renderer (loaded from a CDN) draws the
-  dashboards at their default setting, not live;
 * for every dashboard, a static fallback inside its output (the picture at the default
-  setting, the slider settings and the readout), shown until the widget renderer replaces
-  it, so a reader offline still sees the picture. MathJax also comes from a CDN; the prose
-  writes its maths in Unicode, so it reads without it.
+  setting, the slider settings and the readout): the pages load no widget renderer;
+* the maths typeset by MathJax 3, served from the site itself (``vendor/mathjax`` is copied
+  to ``site/mathjax/``).
+
+Nothing is loaded from the network: the page template (``tools/html_template/course``)
+drops the CDN scripts of nbconvert's lab template (require.js, the widget renderer,
+mermaid, MathJax 2), so the edition reads the same offline.
 """
 
 import argparse
@@ -38,6 +40,8 @@ import nbformat
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 DEFAULT_OUT = ROOT / "site"
+TEMPLATES = ROOT / "tools" / "html_template"
+MATHJAX = ROOT / "vendor" / "mathjax"
 NOTEBOOK_NAME = re.compile(r"^\d\d_[A-Za-z0-9_]+\.ipynb$")
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -47,14 +51,11 @@ VIEW_SCRIPT = re.compile(
 COURSE_TITLE = "Attention from Zero"
 
 CONNECTION_NOTE = """\
-<p class="course-note"><strong>Reading offline.</strong> Every page is one self-contained
-file: text, code, outputs and figures (embedded images) need nothing else. Two things load
-from a CDN when there is a connection: <em>MathJax</em>, which typesets the few formulas
-written in LaTeX (the prose writes its maths in Unicode, so it reads without it), and the
-<em>Jupyter widget renderer</em>, which draws each dashboard at its default setting. Without
-a connection each dashboard shows a static picture at that setting instead, and every
-dashboard has a static twin further down its page. Moving the sliders needs a running
-kernel: open the notebooks in JupyterLab (<code>make lab</code>) or on Binder.</p>
+<p class="course-note"><strong>Reading offline.</strong> This edition needs no connection:
+text, code, outputs and figures are in the pages, and the formulas are typeset by the copy of
+MathJax in the <code>mathjax</code> folder beside them. Each dashboard shows a static picture
+at its default setting, and has a static twin further down its page. Moving the sliders needs
+a running kernel: open the notebooks in JupyterLab (<code>make lab</code>) or on Binder.</p>
 """
 
 PAGE_STYLE = """\
@@ -311,10 +312,12 @@ def build(out_dir=DEFAULT_OUT, notebooks_dir=NOTEBOOKS, execute=True, timeout=60
     entries = [{"source": path.name, "page": page_name(path),
                 "title": notebook_title(nb, path.stem), "nb": nb} for path, nb in loaded]
     names = {entry["source"] for entry in entries}
-    exporter = HTMLExporter(template_name="lab", embed_images=True)
+    exporter = HTMLExporter(template_name="course", extra_template_basedirs=[str(TEMPLATES)],
+                            embed_images=True)
     if out_dir.exists():
         shutil.rmtree(out_dir)
     out_dir.mkdir(parents=True)
+    shutil.copytree(MATHJAX, out_dir / "mathjax", ignore=shutil.ignore_patterns("*.md"))
     for index, entry in enumerate(entries):
         page = export_page(entry["nb"], entry["title"], exporter)
         page = add_fallbacks(page, entry["nb"])
