@@ -1,57 +1,82 @@
-"""Exercises of notebooks 14 and 15: the online softmax's running max and running sum, and
-how much memory the score grid needs."""
+"""Exercise of notebook 14: ``running_stats(blocks)``, the running max M and the running sum
+l = Σ e^(s − M) of one query's scores, visiting each block of scores once.
+
+Slips (each recognised, each with a hint that shows the hidden case where it showed):
+
+* returned (l, M) — the two numbers in the wrong order;
+* rescale factor upside down — e^(M′ − M) instead of e^(M − M′) (0 · ∞ = NaN on block one);
+* rescaled the new block — e^(M − M′) put on the new block's terms instead of the old sum;
+* forgot to rescale — the old sum kept its old max (or M was updated before the factor);
+* used the old max for the new block — e^(s − M) for the new terms instead of e^(s − M′);
+* block max instead of running max — each block's own max replaced M;
+* started the max at 0 — M = 0 before the first block instead of −∞;
+* no shift by the max — e^s summed directly, which overflows at s = 1000;
+* stopped after the first block — a ``return`` inside the loop;
+* skipped the last block — ``range(len(blocks) - 1)``;
+* skipped each block's last score — ``range(len(block) - 1)``.
+"""
 
 import math
 
-from ..checklist import Question
-from ..tiled import attention_memory
 from .core import Case, Exercise, Mistake
 
-__all__ = [
-    "GPU_QUESTIONS",
-    "GRID_MEMORY_EXERCISE",
-    "RUNNING_STATS_EXERCISE",
-    "TILED_QUESTIONS",
-    "check_grid_memory",
-    "check_running_stats",
-    "evaluate_grid_memory",
-    "evaluate_running_stats",
-]
+__all__ = ["RUNNING_STATS_EXERCISE", "check_running_stats", "evaluate_running_stats"]
 
 
-# --- notebook 14: running_stats(blocks) -> (M, l) ---------------------------------------------
-
-def _running_stats(blocks):
-    """The reference: one pass over the blocks, two numbers kept between them."""
-    top, total = -math.inf, 0.0
+def _stats(blocks, start=-math.inf, factor=lambda old, new: math.exp(old - new),
+           on_new_block=False, shift_new_by_old=False, block_max=False):
+    """One pass over the blocks; the keywords switch on one slip each (all off: the answer)."""
+    top, total = start, 0.0
     for block in blocks:
-        new_top = max(top, max(block))
-        total = total * math.exp(top - new_top) + math.fsum(math.exp(s - new_top) for s in block)
+        new_top = max(block) if block_max else max(top, max(block))
+        shift = top if shift_new_by_old else new_top
+        terms = math.fsum(math.exp(s - shift) for s in block)
+        if on_new_block:
+            total = total + factor(top, new_top) * terms
+        else:
+            total = total * factor(top, new_top) + terms
         top = new_top
     return top, total
 
 
-def _no_rescale(blocks):
-    top, total = -math.inf, 0.0
-    for block in blocks:
-        top = max(top, max(block))
-        total += math.fsum(math.exp(s - top) for s in block)  # the old sum keeps the old max
+def _running_stats(blocks):
+    """The reference: one pass over the blocks, two numbers kept between them."""
+    return _stats(blocks)
+
+
+def _upside_down_from_first(blocks):
+    # the learner who starts from the first block's numbers, then inverts the factor
+    top, total = _stats(blocks[:1])
+    for block in blocks[1:]:
+        new_top = max(top, max(block))
+        total = total * math.exp(new_top - top) + math.fsum(math.exp(s - new_top) for s in block)
+        top = new_top
     return top, total
 
 
-def _block_max_only(blocks):
-    top, total = -math.inf, 0.0
-    for block in blocks:
-        previous, top = top, max(block)  # the max of this block alone
-        total = total * math.exp(previous - top) + math.fsum(math.exp(s - top) for s in block)
+def _old_max_from_first(blocks):
+    # the learner who starts from the first block's numbers, then shifts new terms by old M
+    top, total = _stats(blocks[:1])
+    for block in blocks[1:]:
+        new_top = max(top, max(block))
+        total = total * math.exp(top - new_top) + math.fsum(math.exp(s - top) for s in block)
+        top = new_top
     return top, total
 
 
-def _starts_at_zero(blocks):
-    top, total = 0.0, 0.0  # as if a score of 0 had been seen
+def _without_last_scores(blocks):
+    if any(len(block) < 2 for block in blocks):
+        raise ValueError("a block of one score: such a case cannot tell this slip")
+    return _stats([block[:-1] for block in blocks])
+
+
+def _without_last_terms(blocks):
+    # the max over the whole block, but the sum's loop stops one score early
+    top, total = -math.inf, 0.0
     for block in blocks:
         new_top = max(top, max(block))
-        total = total * math.exp(top - new_top) + math.fsum(math.exp(s - new_top) for s in block)
+        total = total * math.exp(top - new_top) + math.fsum(math.exp(s - new_top)
+                                                            for s in block[:-1])
         top = new_top
     return top, total
 
@@ -61,6 +86,44 @@ def _no_shift(blocks):
     return max(scores), math.fsum(math.exp(s) for s in scores)
 
 
+def _close(a, b):
+    try:
+        return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-12)
+    except (TypeError, ValueError, OverflowError):
+        return False
+
+
+def _pair(value):
+    try:
+        return (value[0], value[1]) if len(value) == 2 else None
+    except Exception:
+        return None
+
+
+def _right_max_and(check):
+    """A detector: every answer has the right max and a sum for which ``check(sum)`` holds."""
+    def detect(outcomes):
+        pairs = [_pair(o.value) for o in outcomes]
+        if any(p is None or not _close(p[0], o.case.expected[0])
+               for p, o in zip(pairs, outcomes)):
+            return None
+        try:
+            return outcomes[0] if all(check(float(p[1])) for p in pairs) else None
+        except (TypeError, ValueError):
+            return None
+    return detect
+
+
+def _swapped(outcomes):
+    for outcome in outcomes:
+        pair = _pair(outcome.value)
+        if pair is None or outcome.error is not None or not (
+                _close(pair[0], outcome.case.expected[1]) and _close(pair[1],
+                                                                   outcome.case.expected[0])):
+            return None
+    return next((o for o in outcomes if not o.correct), None)
+
+
 _STATS_CASES = [
     [[1.0, 3.0], [2.0, 5.0]],  # the notebook's example: the max rises in the second block
     [[0.5, -1.0, 2.0]],  # one block: the plain stable softmax's numbers
@@ -68,42 +131,70 @@ _STATS_CASES = [
     [[-1.0], [0.0], [1.0], [2.0]],  # the max rises at every block
     [[2.0, 2.0], [2.0]],  # ties
     [[-3.0, -5.0], [-4.0, -2.5, -6.0]],  # all negative
+    [[0.0, 1.5, -0.5], [3.0, 0.25]],  # blocks of different lengths
     [[1000.0, 999.0], [1001.0, 998.5]],  # e^1000 overflows: shift by the max
     [[-1000.0, -1002.0], [-1001.0]],  # e^−1000 underflows to 0 without the shift
 ]
 
-class _BlocksCase(Case):
-    """A case whose one argument is a list of blocks of different lengths."""
 
-    def size(self):
-        return sum(len(block) for block in self.args[0])
-
+_GOT = "{call} gave {got}; the answer is {expected}."
 
 RUNNING_STATS_EXERCISE = Exercise(
     "running_stats(blocks)",
     # blocks as tuples: a learner's function cannot change a later case's numbers
-    cases=[_BlocksCase((blocks,), _running_stats(blocks))
-           for blocks in ([tuple(b) for b in case] for case in _STATS_CASES)],
+    cases=[Case((tuple(tuple(b) for b in blocks),)) for blocks in _STATS_CASES],
     reference=_running_stats,
     rtol=1e-9,
     atol=1e-12,
     mistakes=[
-        Mistake("no shift by the max",
-                "you summed e^s directly. The running sum is l = Σ e^(s − M), with the running "
-                "max M subtracted, so that no exponent is positive (e^1000 overflows).",
-                imitation=_no_shift),
-        Mistake("forgot to rescale",
-                "when a block raises the max from M to M′, the sum you had was computed with M; "
-                "multiply it by e^(M − M′) before adding the new block's terms.",
-                imitation=_no_rescale),
-        Mistake("block max instead of running max",
-                "you used each block's own max. Keep the largest score seen in ANY block so "
-                "far: M′ = max(M, max(block)).",
-                imitation=_block_max_only),
-        Mistake("started the max at 0",
-                "start the running max at −∞ (math.inf with a minus sign), not 0: with scores "
-                "far below 0, e^(s − 0) underflows to 0 and the sum vanishes.",
-                imitation=_starts_at_zero),
+        Mistake("returned (l, M)", _GOT + " Those are the right two numbers in the wrong "
+                "order: return the running max first, then the running sum, `return M, l`.",
+                detect=_swapped),
+        Mistake("rescale factor upside down", "{call} gave {got}: the sum became NaN. The "
+                "factor is e^(M − M′), old max minus new. Written e^(M′ − M), on the first "
+                "block it is e^(M′ − (−∞)) = ∞, and 0 · ∞ is NaN.",
+                detect=_right_max_and(math.isnan)),
+        Mistake("rescale factor upside down", _GOT + " The factor is e^(M − M′), old max "
+                "minus new, at most 1: you multiplied the old sum by e^(M′ − M), which makes "
+                "it bigger when the max rises.", imitation=_upside_down_from_first),
+        Mistake("rescaled the new block", _GOT + " The factor e^(M − M′) belongs to the OLD "
+                "sum (its terms were written with the old max M): l′ = l · e^(M − M′) + "
+                "Σ e^(s − M′) over the new block, whose terms already use M′.",
+                imitation=lambda blocks: _stats(blocks, on_new_block=True)),
+        Mistake("forgot to rescale", _GOT + " When a block raises the max from M to M′, the "
+                "sum you had was computed with M: multiply it by e^(M − M′) before adding the "
+                "new terms. (If you did write the factor, compute it before you overwrite M: "
+                "after M = M′ it is e^0 = 1.)",
+                imitation=lambda blocks: _stats(blocks, factor=lambda old, new: 1.0)),
+        Mistake("used the old max for the new block", "{call} gave {got}: the sum became ∞. "
+                "The new block's terms are e^(s − M′) with the NEW max; with the old one, "
+                "the first block gives e^(s − (−∞)) = ∞.", detect=_right_max_and(math.isinf)),
+        Mistake("used the old max for the new block", _GOT + " The new block's terms are "
+                "e^(s − M′) with the new max M′, not the old M.",
+                imitation=_old_max_from_first),
+        Mistake("block max instead of running max", _GOT + " You kept each block's own max. "
+                "Keep the largest score seen in ANY block so far: M′ = max(M, max(block)).",
+                imitation=lambda blocks: _stats(blocks, block_max=True)),
+        Mistake("started the max at 0", _GOT + " Start the running max at −∞ (`-math.inf`), "
+                "not 0: with every score far below 0, e^(s − 0) underflows to 0 and the sum "
+                "vanishes, and a max of 0 was never a score.",
+                imitation=lambda blocks: _stats(blocks, start=0.0)),
+        Mistake("no shift by the max", _GOT + " You summed e^s directly. The running sum is "
+                "l = Σ e^(s − M), with the running max subtracted, so that no exponent is "
+                "positive (e^1000 overflows, e^−1000 underflows to 0).", imitation=_no_shift),
+        Mistake("stopped after the first block", _GOT + " Your function returned after the "
+                "first block: the `return` is inside the `for` loop. Move it out (one indent "
+                "less), so that every block is visited.",
+                imitation=lambda blocks: _stats(blocks[:1])),
+        Mistake("skipped the last block", _GOT + " The last block was never visited: "
+                "`for block in blocks:` visits them all (range(len(blocks) - 1) stops one "
+                "early).", imitation=lambda blocks: _stats(blocks[:-1])),
+        Mistake("skipped each block's last score", _GOT + " Each block's last score was left "
+                "out: range(len(block) - 1) stops one early; `for s in block:` visits all.",
+                imitation=_without_last_scores),
+        Mistake("skipped each block's last score", _GOT + " Each block's last score is "
+                "missing from the sum: range(len(block) - 1) stops one early; `for s in "
+                "block:` visits all.", imitation=_without_last_terms),
     ],
 )
 
@@ -116,75 +207,3 @@ def evaluate_running_stats(func):
 def check_running_stats(func):
     """Print feedback on a learner's ``running_stats(blocks)``."""
     RUNNING_STATS_EXERCISE.check(func)
-
-
-# --- notebook 15: grid_gib(n, m, bytes_per_number) -> GiB --------------------------------------
-
-def _grid_gib(n, m, bytes_per_number):
-    return attention_memory(n, m, 1, 1, itemsize=bytes_per_number)[0] / 2**30
-
-
-_GRID_CASES = [(32768, 32768, 4), (1024, 2048, 4), (8192, 8192, 2), (4096, 65536, 8),
-               (100000, 1000, 4), (16384, 16384, 2)]
-
-GRID_MEMORY_EXERCISE = Exercise(
-    "grid_gib(n, m, bytes_per_number)",
-    cases=[Case(args) for args in _GRID_CASES],
-    reference=_grid_gib,
-    rtol=1e-9,
-    mistakes=[
-        Mistake("used n × n", "the grid has one score per (query, key) pair: n × m numbers, "
-                "square only when n = m.", imitation=lambda n, m, b: n * n * b / 2**30),
-        Mistake("forgot the bytes", "you counted numbers, not bytes: multiply by "
-                "bytes_per_number (4 for float32).", imitation=lambda n, m, b: n * m / 2**30),
-        Mistake("bits, not bytes", "a float32 is 4 bytes (32 bits): multiply by "
-                "bytes_per_number, not by 8 × bytes_per_number.",
-                imitation=lambda n, m, b: n * m * b * 8 / 2**30),
-        Mistake("GB, not GiB", "one GiB is 2³⁰ = 1073741824 bytes, not 10⁹ (that is a GB).",
-                imitation=lambda n, m, b: n * m * b / 1e9),
-    ],
-)
-
-
-def evaluate_grid_memory(func):
-    """The :class:`~course_lib.exercises.core.Feedback` on a learner's ``grid_gib``."""
-    return GRID_MEMORY_EXERCISE.evaluate(func)
-
-
-def check_grid_memory(func):
-    """Print feedback on a learner's ``grid_gib(n, m, bytes_per_number)``."""
-    GRID_MEMORY_EXERCISE.check(func)
-
-
-# --- self-test cards of notebooks 14 and 15 ---------------------------------------------------
-
-TILED_QUESTIONS = (
-    Question("Why is the n×m score grid the memory problem, and how big is it at "
-             "n = m = 32768 in float32?",
-             "It grows with n·m while everything else grows with n·d: 32768² scores × 4 bytes "
-             "= 4 GiB for one grid (per head, per batch element).", 14),
-    Question("What two numbers does the online softmax keep for each query row?",
-             "The running max M (the largest score seen so far) and the running sum "
-             "l = Σ e^(sⱼ − M) over the keys seen so far (plus the running output "
-             "Σ e^(sⱼ − M) vⱼ).", 14),
-    Question("A new block raises the max from M to M′. What happens to the running sum?",
-             "It is multiplied by e^(M − M′) ≤ 1, which turns every old term e^(s − M) into "
-             "e^(s − M′); then the new block's terms e^(s − M′) are added.", 14),
-    Question("Is tiled attention an approximation?",
-             "No: after the last block, output / l is exactly softmax(S)V; only the order of "
-             "the float additions differs, so results agree to rounding.", 14),
-)
-
-GPU_QUESTIONS = (
-    Question("What changes when you pass CuPy arrays instead of NumPy arrays?",
-             "Only where the numbers live and which library computes: the same course_lib "
-             "calls return CuPy arrays on the GPU. Plotting and printing need to_numpy.", 15),
-    Question("Why is the GPU slower than NumPy for tiny inputs?",
-             "Each operation costs a fixed launch (and synchronisation) overhead of "
-             "microseconds; the GPU only wins once there are millions of numbers to work on "
-             "at once.", 15),
-    Question("Does a GPU remove the need for tiled attention?",
-             "No: its memory is also limited (a 4 GiB grid per head and batch element adds up "
-             "fast), and moving the grid in and out of memory costs time; fast kernels tile "
-             "for both reasons.", 15),
-)

@@ -1,0 +1,216 @@
+"""Exercises of notebook 14 on the whole online softmax: one update by hand, and
+``online_output(scores, values, block_size)``, one query's attention output o / l computed
+one block of keys at a time (each value vⱼ one number here, d_v = 1).
+
+Slips of ``online_output`` (each recognised, each hint shows the hidden case where it showed):
+
+* forgot to rescale the accumulator — l was rescaled by e^(M − M′), the running output o not;
+* forgot to rescale the sum — o was rescaled, l not;
+* forgot to rescale — neither o nor l was multiplied by e^(M − M′);
+* rescale factor upside down — e^(M′ − M) instead of e^(M − M′);
+* rescaled the new block — the factor put on the new block's terms instead of the old ones;
+* divided inside the loop — o / l taken at every block, then rescaled and added to again;
+* started the max at 0 — M = 0 before the first block instead of −∞;
+* no shift by the max — e^s directly: overflow at s = 1000, 0 / 0 at s = −1000;
+* block ends one short — ``scores[start:start + block_size - 1]`` drops a key per block;
+* blocks overlap — ``scores[start:start + block_size + 1]`` counts a key twice;
+* lost the last partial block — ``range(0, m - block_size + 1, block_size)`` stops early;
+* forgot the final division — returned o instead of o / l;
+* stopped after the first block — a ``return`` inside the loop.
+
+Slips of the by-hand update l′ = l · e^(M − M′) + Σ e^(s − M′) (:data:`UPDATE_BY_HAND`):
+
+* upside down — l · e^(M′ − M);
+* no rescale — l added as it was;
+* rescaled the new block — e^(M − M′) on the new terms;
+* old max for the new terms — e^(s − M) instead of e^(s − M′);
+* old max, no rescale — both slips at once;
+* left out e^0 — the block's largest score gives e^0 = 1, not 0;
+* added the factor — l + e^(M − M′) instead of l · e^(M − M′);
+* forgot the exponential — the new terms s − M′ added without e^.
+"""
+
+import math
+
+from .by_hand import HandExercise, Slip
+from .core import Case, Exercise, Mistake
+
+__all__ = ["ONLINE_OUTPUT_EXERCISE", "UPDATE_BY_HAND", "check_online_output",
+           "check_update_by_hand", "evaluate_online_output"]
+
+
+def _walk(scores, values, block_size, *, start=-math.inf, sum_factor=True, acc_factor=True,
+          upside_down=False, on_new_block=False, divide_inside=False, end=0, drop_tail=False,
+          divide=True, first_only=False):
+    """The online softmax of one query; each keyword switches on one slip (none: the answer)."""
+    top, total, acc = start, 0.0, 0.0
+    last = len(scores) - block_size + 1 if drop_tail else len(scores)
+    for first in range(0, last, block_size):
+        block = range(first, min(first + block_size + end, len(scores)))
+        new_top = max(top, max(scores[j] for j in block))
+        factor = math.exp(new_top - top if upside_down else top - new_top)
+        terms = math.fsum(math.exp(scores[j] - new_top) for j in block)
+        part = math.fsum(math.exp(scores[j] - new_top) * values[j] for j in block)
+        if on_new_block:
+            total, acc = total + factor * terms, acc + factor * part
+        else:
+            total = total * (factor if sum_factor else 1.0) + terms
+            acc = acc * (factor if acc_factor else 1.0) + part
+        acc = acc / total if divide_inside else acc
+        top = new_top
+        if first_only:
+            break
+    return acc / total if divide else acc
+
+
+def _from_first_block(scores, values, block_size):
+    # the factor upside down, by a learner who starts from the first block's numbers
+    top = max(scores[:block_size])
+    total = math.fsum(math.exp(s - top) for s in scores[:block_size])
+    acc = math.fsum(math.exp(s - top) * v for s, v in zip(scores[:block_size], values))
+    for first in range(block_size, len(scores), block_size):
+        block = range(first, min(first + block_size, len(scores)))
+        new_top = max(top, max(scores[j] for j in block))
+        factor = math.exp(new_top - top)
+        total = total * factor + math.fsum(math.exp(scores[j] - new_top) for j in block)
+        acc = acc * factor + math.fsum(math.exp(scores[j] - new_top) * values[j] for j in block)
+        top = new_top
+    return acc / total
+
+
+_CASES = [
+    ([1.0, 3.0, 2.0, 5.0], [0.0, 1.0, 2.0, 3.0], 2),  # the notebook's example
+    ([0.5, -1.0, 2.0, 1.0, 0.0], [1.0, -1.0, 2.0, 0.5, 3.0], 2),  # a last block of one key
+    ([4.0, 1.0, 0.0, 2.0, 3.0], [2.0, 0.0, 1.0, -1.0, 5.0], 3),  # the max comes first
+    ([-1.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0], 3),
+    ([2.0, 2.0, 2.0], [1.0, 2.0, 3.0], 1),  # ties, blocks of one key
+    ([-3.0, -5.0, -4.0, -2.5, -6.0], [0.0, 1.0, 0.0, 1.0, 0.0], 2),  # all negative
+    ([0.3, 1.2, -0.7, 2.2, 0.1, 1.9], [1.0, 0.0, -1.0, 2.0, 0.5, 3.0], 4),
+    ([1.0, 2.0], [3.0, 4.0], 5),  # one block, bigger than the row
+    ([1000.0, 999.0, 1001.0, 998.5], [1.0, 2.0, 3.0, 4.0], 2),  # e^1000 overflows
+    ([-1000.0, -1002.0, -1001.0], [5.0, -5.0, 1.0], 2),  # e^−1000 underflows to 0
+]
+_EXTREME = {8, 9}  # the cases only an unshifted exponential gets wrong (9: M starting at 0)
+
+
+def _all_nan(outcomes):
+    try:
+        return outcomes[0] if all(math.isnan(float(o.value)) for o in outcomes) else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _breaks_only_at(outcomes, extreme=_EXTREME):
+    """Right on every other case, an error, NaN or ±∞ on the ``extreme`` ones (by index)."""
+    for index, outcome in enumerate(outcomes):
+        if index not in extreme and not outcome.correct:
+            return None
+    broken = [o for i, o in enumerate(outcomes) if i in extreme and not o.correct]
+    for outcome in broken:
+        try:
+            if outcome.error is None and math.isfinite(float(outcome.value)):
+                return None
+        except (TypeError, ValueError):
+            return None
+    return broken[0] if broken else None
+
+
+_GOT = "{call} gave {got}; the answer is {expected}."
+_SLIPS = [  # (name, hint after _GOT, keywords of _walk)
+    ("forgot to rescale the accumulator", "You rescaled the sum l but not the running output "
+     "o: when the max rises, o · e^(M − M′) too, since its terms were written with the old M.",
+     {"acc_factor": False}),
+    ("forgot to rescale the sum", "You rescaled the running output o but not the sum l: both "
+     "were written with the old max, so both get the factor e^(M − M′).", {"sum_factor": False}),
+    ("forgot to rescale", "Neither o nor l was rescaled when the max rose: multiply both by "
+     "e^(M − M′) (computed before M is overwritten) before adding the new block.",
+     {"sum_factor": False, "acc_factor": False}),
+    ("rescale factor upside down", "The factor is e^(M − M′), old max minus new, at most 1: "
+     "e^(M′ − M) makes the old terms bigger when the max rises.", {"upside_down": True}),
+    ("rescaled the new block", "The factor e^(M − M′) belongs to the OLD l and o (written "
+     "with M); the new block's terms e^(s − M′) already use the new max.",
+     {"on_new_block": True}),
+    ("divided inside the loop", "You divided o by l inside the loop, then kept rescaling and "
+     "adding to the divided o, which mixes two scales. Keep o and l as sums and divide once, "
+     "after the last block.", {"divide_inside": True, "divide": False}),
+    ("divided inside the loop", "You divided o by l inside the loop and again at the end. Keep "
+     "o and l as sums and divide once, after the last block.", {"divide_inside": True}),
+    ("block ends one short", "Each block lost its last key: the block starting at `start` is "
+     "scores[start:start + block_size] (the end of a slice is not included).", {"end": -1}),
+    ("blocks overlap", "A key was counted twice: the block starting at `start` ends before "
+     "start + block_size, where the next block begins (no + 1).", {"end": 1}),
+    ("lost the last partial block", "The last, shorter block was never visited: "
+     "range(0, m, block_size) starts a block at every multiple of block_size below m, even "
+     "when fewer than block_size keys are left.", {"drop_tail": True}),
+    ("forgot the final division", "You returned the running output o; the output is o / l, "
+     "divided once after the last block.", {"divide": False}),
+    ("stopped after the first block", "Your function returned after the first block: the "
+     "`return` is inside the `for` loop. Move it out (one indent less).", {"first_only": True}),
+]
+
+
+def _imitation(keywords):
+    return lambda scores, values, block_size: _walk(scores, values, block_size, **keywords)
+
+
+ONLINE_OUTPUT_EXERCISE = Exercise(
+    "online_output(scores, values, block_size)",
+    cases=[Case((tuple(s), tuple(v), b)) for s, v, b in _CASES],
+    reference=_walk,
+    rtol=1e-9,
+    atol=1e-12,
+    mistakes=[
+        Mistake("rescale factor upside down", "{call} gave {got}. The factor is e^(M − M′), "
+                "old max minus new. Written e^(M′ − M), on the first block it is "
+                "e^(M′ − (−∞)) = ∞, and 0 · ∞ is NaN.", detect=_all_nan),
+        Mistake("rescale factor upside down", _GOT + " The factor is e^(M − M′), old max "
+                "minus new, at most 1.", imitation=_from_first_block),
+        *[Mistake(name, _GOT + " " + hint, imitation=_imitation(keywords))
+          for name, hint, keywords in _SLIPS],
+        Mistake("started the max at 0", "{call} gave {got}; the answer is {expected}. Start "
+                "the running max at −∞ (`-math.inf`), not 0: with every score far below 0, all "
+                "e^(s − 0) underflow to 0 and o / l is 0 / 0.",
+                detect=lambda outcomes: _breaks_only_at(outcomes, {9})),
+        Mistake("no shift by the max", "{call} gave {got}; the answer is {expected}. Without "
+                "the max subtracted, e^1000 overflows to ∞ and e^−1000 underflows to 0 "
+                "(0 / 0): use e^(s − M) with the running max M.",
+                detect=_breaks_only_at),
+    ],
+)
+
+
+def evaluate_online_output(func):
+    """The :class:`~course_lib.exercises.core.Feedback` on a learner's ``online_output``."""
+    return ONLINE_OUTPUT_EXERCISE.evaluate(func)
+
+
+def check_online_output(func):
+    """Print feedback on a learner's ``online_output(scores, values, block_size)``."""
+    ONLINE_OUTPUT_EXERCISE.check(func)
+
+
+_E = math.exp
+UPDATE_BY_HAND = HandExercise("the new running sum l′", 1.5 * _E(-1) + 1 + _E(-2), slips=[
+    Slip("upside down", 1.5 * _E(1) + 1 + _E(-2), "{got} is l · e^(M′ − M) + …: the factor is "
+         "e^(M − M′) = e^(2 − 3) = e^−1, old max minus new, at most 1."),
+    Slip("no rescale", 1.5 + 1 + _E(-2), "{got} keeps l = 1.5 as it was; its terms were "
+         "written with M = 2, so multiply it by e^(M − M′) = e^−1 first."),
+    Slip("rescaled the new block", 1.5 + _E(-1) * (1 + _E(-2)), "{got} puts e^(M − M′) on the "
+         "new terms. It belongs to the old sum l = 1.5; the new terms e^(s − M′) already use "
+         "M′ = 3."),
+    Slip("old max for the new terms", 1.5 * _E(-1) + _E(1) + _E(-1), "{got} uses e^(s − M) "
+         "with the old max 2 for the new scores: use the new max, e^(3 − 3) + e^(1 − 3)."),
+    Slip("old max, no rescale", 1.5 + _E(1) + _E(-1), "{got} neither rescales l nor uses the "
+         "new max: l′ = l · e^(M − M′) + e^(3 − M′) + e^(1 − M′), with M′ = 3."),
+    Slip("left out e^0", 1.5 * _E(-1) + _E(-2), "{got} leaves out the term of the score 3: "
+         "e^(3 − 3) = e^0 = 1, not 0."),
+    Slip("added the factor", 1.5 + _E(-1) + 1 + _E(-2), "{got} adds e^(M − M′) to l; multiply: "
+         "l · e^(M − M′)."),
+    Slip("forgot the exponential", 1.5 * _E(-1) + (3 - 3) + (1 - 3), "{got} adds s − M′ for "
+         "the new scores; each term is e^(s − M′)."),
+], tolerance=0.005)
+
+
+def check_update_by_hand(value):
+    """Print feedback on the learner's l′ for M = 2, l = 1.5 and a new block of scores 3, 1."""
+    UPDATE_BY_HAND.check(value)

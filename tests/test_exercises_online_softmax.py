@@ -1,0 +1,156 @@
+"""Notebook 14's whole online softmax: ``online_output`` names each typical slip, and the
+by-hand update l′ names each arithmetic slip; neither checker crashes."""
+
+import math
+
+import numpy as np
+from exercise_helpers import assert_never_crashes, assert_slips_named
+
+from course_lib.exercises.online_softmax import (UPDATE_BY_HAND, check_update_by_hand,
+                                                 evaluate_online_output)
+
+
+def loop(*, start=-math.inf, rescale_l=True, rescale_o=True, upside_down=False,
+         on_new_block=False, divide_inside=False, again_at_end=False, end=0, tail=False,
+         final=True, early=False, shift=True):
+    """A beginner's online_output with one slip switched on (slices and math.exp)."""
+    def online_output(scores, values, block_size):
+        M, l, o = start, 0.0, 0.0
+        last = len(scores) - block_size + 1 if tail else len(scores)
+        for s0 in range(0, last, block_size):
+            s1 = s0 + block_size + end
+            bs, bv = scores[s0:s1], values[s0:s1]
+            M_new = max(M, max(bs))
+            r = math.exp(M_new - M) if upside_down else math.exp(M - M_new)
+            e = [math.exp(s - M_new) for s in bs] if shift else [math.exp(s) for s in bs]
+            r = r if shift else 1.0
+            if on_new_block:
+                l = l + r * sum(e)
+                o = o + r * sum(x * v for x, v in zip(e, bv))
+            else:
+                l = (l * r if rescale_l else l) + sum(e)
+                o = (o * r if rescale_o else o) + sum(x * v for x, v in zip(e, bv))
+            if divide_inside:
+                o = o / l
+            M = M_new
+            if early:
+                return o / l
+        if divide_inside and not again_at_end:
+            return o
+        return o / l if final else o
+    return online_output
+
+
+def good_numpy(scores, values, block_size):
+    scores, values = np.asarray(scores), np.asarray(values)
+    M, l, o = -np.inf, 0.0, 0.0
+    for start in range(0, len(scores), block_size):
+        s, v = scores[start:start + block_size], values[start:start + block_size]
+        M_new = max(M, s.max())
+        r = np.exp(M - M_new)
+        w = np.exp(s - M_new)
+        l, o, M = l * r + w.sum(), o * r + w @ v, M_new
+    return o / l
+
+
+def upside_down_numpy(scores, values, block_size):
+    scores, values = np.asarray(scores), np.asarray(values)
+    M, l, o = -np.inf, 0.0, 0.0
+    with np.errstate(all="ignore"):
+        for start in range(0, len(scores), block_size):
+            s, v = scores[start:start + block_size], values[start:start + block_size]
+            M_new = max(M, s.max())
+            r = np.exp(M_new - M)
+            w = np.exp(s - M_new)
+            l, o, M = l * r + w.sum(), o * r + w @ v, M_new
+    return o / l
+
+
+def whole_blocks_only(scores, values, block_size):
+    M, l, o = -math.inf, 0.0, 0.0
+    for b in range(len(scores) // block_size):
+        bs = scores[b * block_size:(b + 1) * block_size]
+        bv = values[b * block_size:(b + 1) * block_size]
+        M_new = max(M, max(bs))
+        r = math.exp(M - M_new)
+        l = l * r + sum(math.exp(s - M_new) for s in bs)
+        o = o * r + sum(math.exp(s - M_new) * v for s, v in zip(bs, bv))
+        M = M_new
+    return o / l
+
+
+def overlapping_range(scores, values, block_size):
+    M, l, o = -math.inf, 0.0, 0.0
+    for start in range(0, len(scores), block_size):
+        keys = range(start, min(start + block_size + 1, len(scores)))
+        M_new = max(M, max(scores[j] for j in keys))
+        r = math.exp(M - M_new)
+        l = l * r + sum(math.exp(scores[j] - M_new) for j in keys)
+        o = o * r + sum(math.exp(scores[j] - M_new) * values[j] for j in keys)
+        M = M_new
+    return o / l
+
+
+def no_shift_numpy(scores, values, block_size):
+    with np.errstate(all="ignore"):
+        e = np.exp(np.asarray(scores))
+        return float(e @ np.asarray(values) / e.sum())
+
+
+SLIPS = {
+    "forgot to rescale the accumulator": [loop(rescale_o=False)],
+    "forgot to rescale the sum": [loop(rescale_l=False)],
+    "forgot to rescale": [loop(rescale_l=False, rescale_o=False)],
+    "rescale factor upside down": [loop(upside_down=True), upside_down_numpy],
+    "rescaled the new block": [loop(on_new_block=True)],
+    "divided inside the loop": [loop(divide_inside=True),
+                                loop(divide_inside=True, again_at_end=True)],
+    "started the max at 0": [loop(start=0), loop(start=0.0)],
+    "no shift by the max": [loop(shift=False), no_shift_numpy],
+    "block ends one short": [loop(end=-1)],
+    "blocks overlap": [loop(end=1), overlapping_range],
+    "lost the last partial block": [loop(tail=True), whole_blocks_only],
+    "forgot the final division": [loop(final=False)],
+    "stopped after the first block": [loop(early=True)],
+}
+
+
+def test_right_answers_pass():
+    for answer in (loop(), good_numpy):
+        feedback = evaluate_online_output(answer)
+        assert feedback.passed, str(feedback)
+
+
+def test_every_slip_is_named():
+    assert_slips_named(evaluate_online_output, SLIPS)
+
+
+def test_never_crashes():
+    assert_never_crashes(evaluate_online_output)
+
+
+E = math.exp
+HAND_SLIPS = {  # M = 2, l = 1.5, new block 3, 1: l′ = 1.5 e^(2 − 3) + e^0 + e^(1 − 3)
+    "upside down": [1.5 * E(1) + 1 + E(-2), 5.213],
+    "no rescale": [1.5 + 1 + E(-2), 2.635],
+    "rescaled the new block": [1.5 + E(-1) * (1 + E(-2)), "1.918"],
+    "old max for the new terms": [1.5 * E(-1) + E(1) + E(-1), 3.638],
+    "old max, no rescale": [1.5 + E(1) + E(-1), 4.586],
+    "left out e^0": [1.5 * E(-1) + E(-2), 0.687],
+    "added the factor": [1.5 + E(-1) + 1 + E(-2), 3.003],
+    "forgot the exponential": [1.5 * E(-1) - 2, -1.448],
+    "sign turned round": [-1.687],
+    "rounded too early": [1.5 * 0.37 + 1 + 0.14],  # e^−1 ≈ 0.37, e^−2 ≈ 0.14
+}
+
+
+def test_by_hand_update():
+    assert UPDATE_BY_HAND.evaluate(1.687).passed
+    assert UPDATE_BY_HAND.evaluate("1.6872").passed
+    assert_slips_named(UPDATE_BY_HAND.evaluate, HAND_SLIPS)
+    assert_never_crashes(UPDATE_BY_HAND.evaluate, kind="number")
+
+
+def test_by_hand_prints_one_paragraph(capsys):
+    check_update_by_hand(...)
+    assert capsys.readouterr().out.startswith("Not attempted yet")
