@@ -1,5 +1,28 @@
-"""Exercise of notebook 09: attention(query, key, value) = softmax(QKᵀ / √d_k) V, with the
-typical mistakes recognised one by one."""
+"""Exercise of notebook 09: attention(query, key, value) = softmax(QKᵀ / √d_k) V.
+
+Slips
+-----
+- weights applied to K: blended the keys, ``weights @ key``.
+- softmax over the wrong axis: columns (axis=0) add up to 1 instead of rows.
+- missing transpose: ``query @ key``, which only runs when m = d_k.
+- Q * K.T elementwise: ``*`` instead of the matrix product ``@``.
+- K Qᵀ: ``key @ query.T``, the scores the wrong way round.
+- missing scale: no ÷ √d_k.
+- divided by d_k: ÷ d_k instead of ÷ √d_k.
+- ** 1/2 without brackets: ``scores / d_k ** 1/2`` divides by d_k, then by 2.
+- d_k read from the values: √d_v (``value.shape[-1]``) instead of √d_k.
+- scaled by the number of keys: √m (``key.shape[0]``) instead of √d_k.
+- scaled after the softmax: the weights divided by √d_k, so rows add up to 1/√d_k.
+- max without keepdims: ``scores - scores.max(axis=-1)`` subtracts row j's maximum from
+  column j (it only runs when n = m).
+- sum without keepdims: ``e / e.sum(axis=-1)`` divides column j by row j's total (n = m).
+- not normalised: the exponentials used as weights without dividing by the row total.
+- normalised over the whole grid: divided by the total of all n·m exponentials.
+- returned the weights: stopped at A, the n×m grid.
+- return inside the loop: only the first query's output row came back.
+- softmax overflows: a naive ``np.exp(scores)`` gives nan or inf on the large-score case.
+- changed its input (named by the framework): e.g. ``query /= math.sqrt(d_k)``.
+"""
 
 import math
 
@@ -13,13 +36,16 @@ __all__ = ["ATTENTION_EXERCISE", "check_attention", "evaluate_attention"]
 
 def _cases(seed=9):
     rng = np.random.default_rng(seed)
-    by_hand = (  # the worked example of notebook 09: n = 2, m = 3, d_k = 4, d_v = 2
+    by_hand = (  # the by-hand example of notebook 09: n = 2, m = 3, d_k = 4, d_v = 2
         [[1, 0, 1, 0], [0, 2, 0, 0]],
         [[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 1, 1]],
         [[2, 0], [0, 2], [4, 4]],
     )
-    square = (  # m = d_k: QK (no transpose) has the right shape, so that mistake can show
+    square = (  # m = d_k: QK (no transpose) has the right shape, so that slip can show
         [[2, -1, 1], [1, 1, 0]], [[1, 0, 2], [3, 1, -1], [0, 2, 1]], [[1, 0], [0, 1], [2, 2]])
+    cube = (  # n = m = d_k: Q * Kᵀ, K Qᵀ and a missing keepdims all run here
+        [[1, 2, 0], [0, 1, 3], [2, 0, 1]], [[3, 1, 0], [1, 0, 2], [0, 2, 2]],
+        [[1, 0, 2, 1], [0, 3, 1, 0], [2, 1, 0, 3]])
     one_query = ([[1.0, 2.0]], [[2.0, 0.0], [0.0, 1.0]], [[10.0], [20.0]])
     drawn = [
         (rng.standard_normal((4, 8)), rng.standard_normal((5, 8)), rng.standard_normal((5, 3))),
@@ -28,11 +54,11 @@ def _cases(seed=9):
     big = (  # scores near 1800: e^1800 overflows unless the row maximum is subtracted first
         [[30, 30, 30, 30]], [[30, 30, 30, 30], [-30, 30, 30, 30], [29, 30, 30, 30]],
         [[1, 0], [0, 1], [3, 3]])
-    cases = [by_hand, square, one_query, *drawn, big]
+    cases = [by_hand, square, cube, one_query, *drawn, big]
     return [tuple(frozen_array(a) for a in case) for case in cases]
 
 
-_BIG = 5  # index of the large-score case
+_BIG = 6  # index of the large-score case
 
 
 def _scores(query, key, scale=None):
@@ -40,8 +66,29 @@ def _scores(query, key, scale=None):
     return query @ key.T * (1 / math.sqrt(d_k) if scale is None else scale)  # (n, m)
 
 
+def _exp_rows(scores):
+    return np.exp(scores - scores.max(axis=-1, keepdims=True))  # (n, m), row max → e⁰ = 1
+
+
 def _overflows(outcomes):
     return breaks_only_on(outcomes, _BIG)
+
+
+def _first_row_only(outcomes):
+    """The telling outcome when every answer is just the first query's output row."""
+    telling = None
+    for outcome in outcomes:
+        expected = np.asarray(outcome.case.expected, dtype=float)
+        try:
+            got = np.asarray(outcome.value, dtype=float).reshape(-1)
+        except Exception:
+            return None
+        row = expected[0].reshape(-1)
+        if outcome.error is not None or got.shape != row.shape or not np.allclose(got, row):
+            return None
+        if expected.shape[0] > 1:
+            telling = telling or outcome
+    return telling
 
 
 def _show_arrays(args):
@@ -49,6 +96,9 @@ def _show_arrays(args):
     return ", ".join(f"{name} of shape {a.shape[0]}×{a.shape[1]}"
                      for name, a in zip(names, args, strict=True))
 
+
+_ROOT = ("Divide the scores by √d_k, where d_k = query.shape[-1] is the number of slots in each "
+         "query and key")
 
 ATTENTION_EXERCISE = Exercise(
     "attention(query, key, value)",
@@ -59,39 +109,105 @@ ATTENTION_EXERCISE = Exercise(
     rtol=1e-7, atol=1e-9,
     mistakes=[
         Mistake("weights applied to K",
-                "you blended the KEYS with the weights (weights @ key). Keys are only for "
-                "matching; the content to retrieve is in V: the output is weights @ value.",
+                "on {call} you blended the KEYS with the weights (weights @ key). Keys are only "
+                "for matching; the content to retrieve is in V: the output is weights @ value.",
                 imitation=lambda q, k, v: softmax(_scores(q, k)) @ k),
         Mistake("softmax over the wrong axis",
-                "your softmax runs down the columns (axis=0), so each KEY's weights add up to 1. "
-                "Each query's row must add up to 1: take the softmax along the last axis "
-                "(axis=-1), over the m keys.",
+                "on {call} your softmax ran down the columns (axis=0), so each KEY's weights "
+                "add up to 1. Each query's row must add up to 1: take the softmax along the "
+                "last axis (axis=-1), over the m keys.",
                 imitation=lambda q, k, v: softmax(_scores(q, k), axis=0) @ v),
         Mistake("missing transpose",
-                "query @ key multiplies rows of Q with the COLUMNS of K, which are not keys (it "
-                "only runs at all when m = d_k). Transpose K first: query @ key.T, shape "
-                "n×d_k times d_k×m gives the n×m scores.",
+                "on {call}, query @ key multiplies rows of Q with the COLUMNS of K, which are "
+                "not keys (it only runs at all when m = d_k). Transpose K first: query @ key.T, "
+                "shape n×d_k times d_k×m gives the n×m scores.",
                 imitation=lambda q, k, v: softmax(q @ k / math.sqrt(q.shape[-1])) @ v),
+        Mistake("Q * K.T elementwise",
+                "on {call} you multiplied matching entries (`*`), which only runs when the "
+                "shapes happen to fit. A score is a dot product: use the matrix product, "
+                "query @ key.T.",
+                imitation=lambda q, k, v: softmax(q * k.T / math.sqrt(q.shape[-1])) @ v),
+        Mistake("K Qᵀ",
+                "on {call} your scores were key @ query.T, the m×n grid: row j held key j's "
+                "scores against every query. Queries are the rows: query @ key.T (n×m).",
+                imitation=lambda q, k, v: softmax(k @ q.T / math.sqrt(q.shape[-1])) @ v),
         Mistake("missing scale",
-                "you skipped the scale: divide the scores QKᵀ by √d_k (d_k = query.shape[-1]) "
-                "before the softmax, or the weights saturate as d_k grows.",
+                f"on {{call}} you skipped the scale. {_ROOT}, before the softmax, or the "
+                "weights saturate as d_k grows.",
                 imitation=lambda q, k, v: softmax(_scores(q, k, 1.0)) @ v),
         Mistake("divided by d_k",
-                "you divided the scores by d_k instead of √d_k. Var(q·k) = d_k, so the spread is "
-                "√d_k; dividing by d_k over-shrinks it to 1/√d_k and the weights go nearly "
-                "uniform. Divide by math.sqrt(d_k).",
+                "on {call} you divided the scores by d_k instead of √d_k. Var(q·k) = d_k, so "
+                "the spread is √d_k; dividing by d_k over-shrinks it to 1/√d_k and the weights "
+                "go nearly uniform. Divide by math.sqrt(d_k).",
                 imitation=lambda q, k, v: softmax(_scores(q, k, 1.0 / q.shape[-1])) @ v),
+        Mistake("** 1/2 without brackets",
+                "on {call} your scores came out divided by d_k and then by 2: Python reads "
+                "`scores / d_k ** 1/2` as `(scores / d_k) / 2` (** binds tighter than /). "
+                "Write math.sqrt(d_k), or d_k ** 0.5.",
+                imitation=lambda q, k, v: softmax(_scores(q, k, 1.0 / q.shape[-1] / 2)) @ v),
+        Mistake("d_k read from the values",
+                f"on {{call}} you divided by the square root of value.shape[-1], which is d_v, "
+                f"the length of a value row. {_ROOT}.",
+                imitation=lambda q, k, v: softmax(_scores(q, k, 1 / math.sqrt(v.shape[-1]))) @ v),
+        Mistake("scaled by the number of keys",
+                f"on {{call}} you divided by the square root of m = key.shape[0], the number "
+                f"of keys. {_ROOT}.",
+                imitation=lambda q, k, v: softmax(_scores(q, k, 1 / math.sqrt(k.shape[0]))) @ v),
+        Mistake("scaled after the softmax",
+                "on {call} you divided by √d_k AFTER the softmax, so each row of weights adds "
+                "up to 1/√d_k instead of 1. Scale the scores first, then take the softmax.",
+                imitation=lambda q, k, v: softmax(_scores(q, k, 1.0)) / math.sqrt(q.shape[-1])
+                @ v),
+        Mistake("max without keepdims",
+                "on {call} (n = m, so it ran) `scores.max(axis=-1)` without keepdims=True "
+                "lined up the row maxima along the columns: column j lost row j's maximum. "
+                "Write scores.max(axis=-1, keepdims=True), a column of n maxima.",
+                imitation=lambda q, k, v: _softmax_no_keepdims_max(_scores(q, k)) @ v),
+        Mistake("sum without keepdims",
+                "on {call} (n = m, so it ran) `e.sum(axis=-1)` without keepdims=True lined up "
+                "the row totals along the columns: column j was divided by row j's total. "
+                "Write e.sum(axis=-1, keepdims=True).",
+                imitation=lambda q, k, v: _softmax_no_keepdims_sum(_scores(q, k)) @ v),
+        Mistake("not normalised",
+                "on {call} your weights were the exponentials themselves: divide each row by "
+                "its total (e.sum(axis=-1, keepdims=True)) so that it adds up to 1.",
+                imitation=lambda q, k, v: _exp_rows(_scores(q, k)) @ v),
+        Mistake("normalised over the whole grid",
+                "on {call} you divided by the total of the WHOLE grid (e.sum() with no axis), "
+                "so all n·m weights together add up to 1. Each query's row must add up to 1: "
+                "e.sum(axis=-1, keepdims=True).",
+                imitation=lambda q, k, v: _whole_grid(_scores(q, k)) @ v),
         Mistake("returned the weights",
-                "you returned the weight grid A (n×m). One step is left: blend the values, "
-                "output = A @ value, an n×d_v grid whose row i is Σⱼ A_ij v_j.",
+                "on {call} you returned the weight grid A (n×m). One step is left: blend the "
+                "values, output = A @ value, an n×d_v grid whose row i is Σⱼ A_ij 𝐯ⱼ.",
                 imitation=lambda q, k, v: softmax(_scores(q, k))),
+        Mistake("return inside the loop",
+                "on {call} only the first query's output row came back: the `return` sits "
+                "inside the loop over the queries, so the function stops after query 1. Collect "
+                "every row, and return after the loop.",
+                detect=_first_row_only),
         Mistake("softmax overflows",
-                "right on every case except the one with large scores (about 1800), where your "
-                "softmax gives nan or inf: e^1800 overflows. Subtract each row's largest score "
-                "before np.exp (the stable softmax of notebook 07; it changes nothing else).",
+                "right on every case except {call}, with scores near 1800, where your softmax "
+                "gave {got}: e^1800 overflows. Subtract each row's largest score before np.exp "
+                "(the stable softmax of notebook 07; it changes nothing else).",
                 detect=_overflows),
     ],
 )
+
+
+def _softmax_no_keepdims_max(scores):
+    e = np.exp(scores - scores.max(axis=-1))  # (n, m) − (n,): runs only when n = m
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def _softmax_no_keepdims_sum(scores):
+    e = _exp_rows(scores)
+    return e / e.sum(axis=-1)  # (n, m) / (n,): runs only when n = m
+
+
+def _whole_grid(scores):
+    e = np.exp(scores - scores.max())
+    return e / e.sum()
 
 
 def evaluate_attention(func):
