@@ -1,79 +1,145 @@
-"""Exercise of notebook 12: every head's weights, with the per-head scale 1/√d_k, and its cards."""
+"""Exercises of notebook 12: every head's weights in code, and a head's divisor by hand.
+
+Slips (``head_weights(x, w_q, w_k, num_heads)``, the (h, n, n) weights of self-attention):
+
+- scaled by √d_model: divided by the full width instead of the head's √d_k.
+- divided by d_model: the full width, and no square root.
+- divided by d_k: the head's width without the square root.
+- divided by √h: the number of heads instead of the head's width.
+- no scale: the scores not divided at all.
+- slice one column short: head t took columns t·d_k … (t+1)·d_k − 2, one column early.
+- interleaved columns: head t took columns t, t + h, t + 2h, … (reshape to (n, d_k, h)).
+- reshaped without moving the head axis: (n, h·d_k) reshaped straight to (h, n, d_k).
+- W_Q used for the keys: K = X W_Q.
+- scores K Qᵀ: the score grid transposed before the softmax.
+- softmax over the wrong axis: columns sum to 1.
+- no softmax: the scaled scores returned.
+- return inside the loop: only head 0's grid.
+- heads stacked on the wrong axis: shape (n, h, n).
+
+Slips (by hand, the divisor of one head's scores for d_model = 768, h = 12): √d_model, d_k,
+d_model, √h, h, the multiplier 1/√d_k, √d_model / h.
+"""
 
 import math
 
 import numpy as np
 
-from .. import multi_head_attention, softmax
-from ..checklist import Question
+from .. import softmax
+from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
 
-__all__ = ["HEADS_EXERCISE", "HEADS_QUESTIONS", "check_head_weights", "evaluate_head_weights"]
+__all__ = ["HEADS_EXERCISE", "HEAD_SCALE", "check_head_scale", "check_head_weights",
+           "evaluate_head_weights"]
 
 
-def _reference(x, w_q, w_k, num_heads):
-    d_model = np.shape(w_q)[1]
-    eye = np.eye(d_model)
-    _, weights = multi_head_attention(x, x, x, w_q, w_k, eye, eye, num_heads,
-                                      return_weights=True)
-    return weights
-
-
-def _split(a, h):  # (n, h·d) → (h, n, d)
+def project_heads(x, w, h, split="slices", short=False):
+    """X W cut into h heads, (h, n, d_k), the right way (``split="slices"``) or a slip's way."""
+    a = np.asarray(x, float) @ np.asarray(w, float)  # (n, h·d_k)
     n, width = a.shape
-    return a.reshape(n, h, width // h).transpose(1, 0, 2)
+    d_k = width // h
+    if split == "rows":
+        return a.reshape(h, n, d_k)
+    if split == "interleaved":
+        return a.reshape(n, d_k, h).transpose(2, 0, 1)
+    heads = a.reshape(n, h, d_k).transpose(1, 0, 2)
+    return heads[:, :, :d_k - 1] if short else heads
 
 
-def _weights_with(x, w_q, w_k, h, scale_of, split=_split, axis=-1):
-    q = split(np.asarray(x) @ np.asarray(w_q), h)
-    k = split(np.asarray(x) @ np.asarray(w_k), h)
-    d_k = q.shape[-1]
-    scores = q @ k.transpose(0, 2, 1) * scale_of(d_k, np.shape(w_q)[1])
-    return softmax(scores, axis=axis)
+def head_weights(x, w_q, w_k, h, divisor="√d_k", keys="W_K", split="slices", short=False,
+                 flip=False, axis=-1, normalise=True):
+    """Every head's (n, n) weights, (h, n, n); the keywords make one slip each."""
+    q = project_heads(x, w_q, h, split, short)
+    k = project_heads(x, w_q if keys == "W_Q" else w_k, h, split, short)
+    d_model = np.shape(w_q)[1]
+    d_k = d_model // h
+    by = {"√d_k": math.sqrt(d_k), "d_k": d_k, "√d_model": math.sqrt(d_model),
+          "d_model": d_model, "√h": math.sqrt(h), "1": 1.0}[divisor]
+    scores = (k @ q.transpose(0, 2, 1) if flip else q @ k.transpose(0, 2, 1)) / by  # (h, n, n)
+    return softmax(scores, axis=axis) if normalise else scores
 
 
-def _case(seed, n, d_model, h):
+def heads_case(seed, n, d_model, h, with_values=False):
+    """Random token rows (spread 2) and projections: (x, w_q, w_k[, w_v, w_o], h)."""
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((n, d_model)) * 2.0
-    w_q, w_k = (rng.standard_normal((d_model, d_model)) for _ in range(2))
-    return Case((x.tolist(), w_q.tolist(), w_k.tolist(), h))
+    ws = [rng.standard_normal((d_model, d_model)).tolist() for _ in range(4 if with_values
+                                                                           else 2)]
+    return Case((x.tolist(), *ws, h))
+
+
+def _slip(**kw):
+    return lambda x, w_q, w_k, h: head_weights(x, w_q, w_k, h, **kw)
+
+
+def show_heads(args):
+    """The learner reads the shapes of a case, not its 100 numbers."""
+    return (f"x of shape {np.shape(args[0])}, weight matrices of shape {np.shape(args[1])}, "
+            f"num_heads={args[-1]}")
 
 
 HEADS_EXERCISE = Exercise(
     "head_weights(x, w_q, w_k, num_heads)",
-    cases=[_case(1, 3, 4, 2), _case(2, 4, 8, 2), _case(3, 5, 8, 4), _case(4, 3, 6, 3),
-           _case(5, 4, 4, 1), _case(6, 2, 8, 8)],
-    reference=_reference,
+    cases=[heads_case(*c) for c in [(1, 3, 4, 2), (2, 4, 8, 2), (3, 5, 8, 4), (4, 3, 6, 3),
+                                    (5, 4, 4, 1), (6, 2, 8, 8), (7, 4, 12, 3)]],
+    reference=head_weights,
     mistakes=[
         Mistake("scaled by √d_model",
-                "you divided by √d_model (the full width). Each head takes dot products of "
-                "vectors with d_k = d_model / h slots, so it divides by √d_k.",
-                imitation=lambda x, wq, wk, h: _weights_with(x, wq, wk, h,
-                                                             lambda d_k, d: 1 / math.sqrt(d))),
-        Mistake("no scale",
-                "you did not scale the scores. Divide each head's scores by √d_k, with d_k its "
-                "own width d_model / h.",
-                imitation=lambda x, wq, wk, h: _weights_with(x, wq, wk, h, lambda d_k, d: 1.0)),
+                "on {call} you divided by √d_model, the full width. Each head takes dot "
+                "products of vectors with d_k = d_model / h slots, so it divides by √d_k.",
+                imitation=_slip(divisor="√d_model")),
+        Mistake("divided by d_model",
+                "on {call} you divided by d_model. Each head divides by √d_k, the square root "
+                "of ITS width d_k = d_model / h.", imitation=_slip(divisor="d_model")),
         Mistake("divided by d_k",
-                "you divided by d_k; the scale is 1/√d_k (the square root of the head's width).",
-                imitation=lambda x, wq, wk, h: _weights_with(x, wq, wk, h,
-                                                             lambda d_k, d: 1 / d_k)),
+                "on {call} you divided by d_k; the scale is 1/√d_k (the square root of the "
+                "head's width).", imitation=_slip(divisor="d_k")),
+        Mistake("divided by √h",
+                "on {call} you divided by √num_heads. The divisor is √d_k, the square root of "
+                "the head's width d_model / h, not of the number of heads.",
+                imitation=_slip(divisor="√h")),
+        Mistake("no scale",
+                "on {call} the scores were not scaled. Divide each head's scores by √d_k, with "
+                "d_k its own width d_model / h.", imitation=_slip(divisor="1")),
+        Mistake("slice one column short",
+                "on {call} each head used one column too few: head t owns columns t·d_k up to "
+                "and including (t+1)·d_k − 1, which is the slice [t*d_k:(t+1)*d_k] (a slice "
+                "stops BEFORE its end).", imitation=_slip(short=True)),
+        Mistake("interleaved columns",
+                "on {call} head t got the columns t, t + h, t + 2h, …: reshaping to (n, d_k, h) "
+                "deals the columns out like cards. Head t owns the block of d_k neighbouring "
+                "columns from t·d_k: reshape to (n, h, d_k).",
+                imitation=_slip(split="interleaved")),
         Mistake("reshaped without moving the head axis",
-                "your heads mix up tokens and columns: reshaping (n, h·d_k) straight to (h, n, "
-                "d_k) cuts along the rows. Reshape to (n, h, d_k) first, then move the head "
-                "axis to the front (transpose(1, 0, 2)).",
-                imitation=lambda x, wq, wk, h: _weights_with(
-                    x, wq, wk, h, lambda d_k, d: 1 / math.sqrt(d_k),
-                    split=lambda a, h: a.reshape(h, a.shape[0], a.shape[1] // h))),
+                "on {call} your heads mix up tokens and columns: reshaping (n, h·d_k) straight "
+                "to (h, n, d_k) cuts along the rows. Reshape to (n, h, d_k) first, then move "
+                "the head axis to the front (transpose(1, 0, 2)).",
+                imitation=_slip(split="rows")),
+        Mistake("W_Q used for the keys",
+                "on {call} your keys came from W_Q: K = X W_K, with its own matrix.",
+                imitation=_slip(keys="W_Q")),
+        Mistake("scores K Qᵀ",
+                "on {call} each head's grid is transposed: you took K Qᵀ. The scores are "
+                "Q Kᵀ, so row i holds query i's scores against every key.",
+                imitation=_slip(flip=True)),
         Mistake("softmax over the wrong axis",
-                "your columns add up to 1, not your rows. Each query's row of weights must sum "
-                "to 1: softmax over the last axis (the keys).",
-                imitation=lambda x, wq, wk, h: _weights_with(x, wq, wk, h,
-                                                             lambda d_k, d: 1 / math.sqrt(d_k),
-                                                             axis=-2)),
+                "on {call} your columns add up to 1, not your rows. Each query's row of weights "
+                "must sum to 1: softmax over the last axis (the keys).",
+                imitation=_slip(axis=-2)),
+        Mistake("no softmax",
+                "on {call} you returned the scaled scores: take the softmax of each row to get "
+                "the weights.", imitation=_slip(normalise=False)),
+        Mistake("return inside the loop",
+                "{call} gave back only head 0's grid, of shape (n, n): the `return` sits inside "
+                "the loop over the heads. Collect every head, then return np.stack(heads) of "
+                "shape (h, n, n) after the loop.",
+                imitation=lambda *args: head_weights(*args)[0]),
+        Mistake("heads stacked on the wrong axis",
+                "on {call} your result has shape (n, h, n): the head axis must come first, "
+                "(h, n, n). np.stack(heads) (axis=0) puts it there.",
+                imitation=lambda *args: head_weights(*args).transpose(1, 0, 2)),
     ],
-    show_args=lambda args: (f"x of shape {np.shape(args[0])}, w_q and w_k of shape "
-                            f"{np.shape(args[1])}, num_heads={args[3]}"),
+    show_args=show_heads,
 )
 
 
@@ -87,17 +153,30 @@ def check_head_weights(func):
     HEADS_EXERCISE.check(func)
 
 
-HEADS_QUESTIONS = (
-    Question("In self-attention and in cross-attention, where do Q, K and V come from?",
-             "Self-attention: all three are projections of the same sequence X. Cross-attention: "
-             "Q comes from one sequence (X W_Q) and K and V from another (Y W_K, Y W_V).", 12),
-    Question("With d_model = 512 and h = 8 heads, what is d_k, and what does each head divide "
-             "its scores by?",
-             "d_k = 512 / 8 = 64, so each head divides by √64 = 8: the width of the vectors it "
-             "takes dot products of, not √512.", 12),
-    Question("What shape are the weights of multi-head attention for n queries and m keys?",
-             "(h, n, m): one n×m grid per head, each row summing to 1.", 12),
-    Question("What does W_O do?",
-             "It mixes the heads: the h outputs of width d_v are laid side by side (width h·d_v) "
-             "and multiplied by W_O, so every output column can draw on every head.", 12),
+HEAD_SCALE = HandExercise(
+    "what one head divides its scores by, for d_model = 768 and h = 12",
+    answer=8.0,
+    slips=[
+        Slip("√d_model", math.sqrt(768),
+             "{got} is √768, the full width. Each head works on d_k = 768 / 12 = 64 slots, "
+             "so it divides by √64."),
+        Slip("d_k without the root", 64.0,
+             "{got} is d_k itself. The divisor is its square root, √d_k."),
+        Slip("d_model", 768.0, "{got} is d_model. Cut it into 12 heads first: d_k = 768 / 12, "
+             "then take the square root."),
+        Slip("√h", math.sqrt(12), "{got} is √12, the root of the number of heads. The root is "
+             "taken of the head's width, d_k = 768 / 12."),
+        Slip("h", 12.0, "{got} is the number of heads. Each head divides by √d_k, with "
+             "d_k = 768 / 12."),
+        Slip("the multiplier", 1 / 8, "{got} is 1/√d_k, the number the scores are MULTIPLIED by "
+             "(PyTorch's scale). The question asks what they are divided by."),
+        Slip("√d_model / h", math.sqrt(768) / 12,
+             "{got} is √768 / 12: divide the width first, d_k = 768 / 12, then take the root."),
+    ],
+    tolerance=0.05,
 )
+
+
+def check_head_scale(value):
+    """Print feedback on a head's divisor worked out by hand."""
+    HEAD_SCALE.check(value)
