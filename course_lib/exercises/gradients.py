@@ -1,17 +1,32 @@
-"""Exercise of notebook 13: the backward pass through one row's softmax, and its cards."""
+"""Exercises of notebook 13: the backward pass through one row's softmax, in code and by hand.
+
+Slips (``softmax_backward_row(a, grad_a)``, that is ∂L/∂sᵢ = aᵢ(gᵢ − Σⱼ aⱼgⱼ) with g = ∂L/∂a):
+
+- forgot the row total: aᵢgᵢ.
+- forgot to multiply by a: gᵢ − Σⱼ aⱼgⱼ.
+- sign error: aᵢ(Σⱼ aⱼgⱼ − gᵢ), the bracket the other way round.
+- plain mean: aᵢ(gᵢ − mean of g), the total without the weights.
+- unweighted sum: aᵢ(gᵢ − Σⱼ gⱼ).
+- total not multiplied by a: aᵢgᵢ − Σⱼ aⱼgⱼ, the expanded form with one aᵢ lost.
+- diagonal only: aᵢ(1 − aᵢ)gᵢ, the Jacobian's diagonal alone.
+- forgot diag(a): −aᵢ Σⱼ aⱼgⱼ, the Jacobian's −a aᵀ part alone.
+- running total: the total added up inside the same loop, so entry i sees only j ≤ i.
+- return inside the loop: only the first entry comes back.
+- changed its input (the framework's): ``grad_a[i] -= total`` writes into the caller's list.
+
+Slips (by hand, ∂L/∂s₀ for a = (0.5, 0.3, 0.2), g = (2, 1, −1)): the row total, the bracket
+without a₀, a₀g₀ alone, the sign, the plain mean, the diagonal only, the unweighted sum,
+another entry.
+"""
 
 import numpy as np
 
 from .. import softmax, softmax_backward
-from ..checklist import Question
+from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
 
-__all__ = [
-    "GRADIENT_QUESTIONS",
-    "SOFTMAX_BACKWARD_EXERCISE",
-    "check_softmax_backward_row",
-    "evaluate_softmax_backward_row",
-]
+__all__ = ["SOFTMAX_BACKWARD_EXERCISE", "SOFTMAX_BACKWARD_BY_HAND", "check_softmax_backward_row",
+           "check_softmax_gradient_by_hand", "evaluate_softmax_backward_row"]
 
 
 def _rows():
@@ -25,51 +40,75 @@ def _rows():
     return [Case(args) for args in cases]
 
 
-def _arrays(a, g):
-    return np.asarray(a, float), np.asarray(g, float)
+def _slip(formula):
+    """An imitation from a formula of the arrays a, g and the row total t = Σⱼ aⱼgⱼ."""
+    def imitation(a, g):
+        a, g = np.asarray(a, float), np.asarray(g, float)
+        return formula(a, g, float(a @ g))
+    return imitation
 
 
-def _no_row_total(a, g):
-    a, g = _arrays(a, g)
-    return a * g
-
-
-def _not_times_a(a, g):
-    a, g = _arrays(a, g)
-    return g - (a * g).sum()
-
-
-def _plain_mean(a, g):
-    a, g = _arrays(a, g)
-    return a * (g - g.mean())
-
-
-def _diagonal_only(a, g):
-    a, g = _arrays(a, g)
-    return a * (1 - a) * g
+def _first_only(outcomes):
+    """The answer is the right first entry alone (a number or a one-entry list)."""
+    telling = None
+    for outcome in outcomes:
+        try:
+            got = np.ravel(np.asarray(outcome.value, dtype=float))
+            expected = np.asarray(outcome.case.expected, dtype=float)
+        except Exception:
+            return None
+        if outcome.error is not None or got.size != 1 or not np.isclose(got[0], expected[0]):
+            return None
+        telling = telling or (outcome if expected.size > 1 else None)
+    return telling
 
 
 SOFTMAX_BACKWARD_EXERCISE = Exercise(
     "softmax_backward_row(a, grad_a)",
     cases=_rows(),
-    reference=lambda a, g: softmax_backward(*_arrays(a, g)),
+    reference=lambda a, g: softmax_backward(np.asarray(a, float), np.asarray(g, float)),
     mistakes=[
         Mistake("forgot the row total",
-                "you returned aᵢ·gᵢ. Every weight depends on every score (they share one total), "
-                "so subtract the row total Σⱼ aⱼgⱼ first: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
-                imitation=_no_row_total),
+                "{call} → {got}, that is aᵢgᵢ. Every weight depends on every score (they share "
+                "one total), so subtract the row total Σⱼ aⱼgⱼ first: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
+                imitation=_slip(lambda a, g, t: a * g)),
         Mistake("forgot to multiply by a",
-                "you returned gᵢ − Σⱼ aⱼgⱼ. Multiply by aᵢ as well: a key with weight 0 passes "
-                "no gradient to its score.",
-                imitation=_not_times_a),
+                "{call} → {got}, that is gᵢ − Σⱼ aⱼgⱼ. Multiply by aᵢ as well: a key with "
+                "weight 0 passes no gradient to its score.",
+                imitation=_slip(lambda a, g, t: g - t)),
+        Mistake("sign error",
+                "{call} → {got}, exactly minus the answer {expected}: your bracket is "
+                "Σⱼ aⱼgⱼ − gᵢ. The incoming gradient comes first: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
+                imitation=_slip(lambda a, g, t: a * (t - g))),
         Mistake("plain mean",
-                "you subtracted the plain mean of g. Subtract the weighted total Σⱼ aⱼgⱼ (the "
-                "weights a are the averaging weights).",
-                imitation=_plain_mean),
+                "{call} → {got}: you subtracted the plain mean of g. Subtract the weighted "
+                "total Σⱼ aⱼgⱼ (the weights a are the averaging weights).",
+                imitation=_slip(lambda a, g, t: a * (g - g.mean()))),
+        Mistake("unweighted sum",
+                "{call} → {got}: you subtracted Σⱼ gⱼ. Each gⱼ is weighted by its aⱼ: "
+                "subtract Σⱼ aⱼgⱼ.",
+                imitation=_slip(lambda a, g, t: a * (g - g.sum()))),
+        Mistake("total not multiplied by a",
+                "{call} → {got}, that is aᵢgᵢ − Σⱼ aⱼgⱼ. Expanded, the formula is "
+                "aᵢgᵢ − aᵢ Σⱼ aⱼgⱼ: the total is multiplied by aᵢ too.",
+                imitation=_slip(lambda a, g, t: a * g - t)),
         Mistake("diagonal only",
-                "you used only the diagonal of the Jacobian, aᵢ(1 − aᵢ)gᵢ. The off-diagonal "
-                "terms −aᵢaⱼ matter too; together they give aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
-                imitation=_diagonal_only),
+                "{call} → {got}: you used only the diagonal of the Jacobian, aᵢ(1 − aᵢ)gᵢ. The "
+                "off-diagonal terms −aᵢaⱼ matter too; together they give aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
+                imitation=_slip(lambda a, g, t: a * (1 - a) * g)),
+        Mistake("forgot diag(a)",
+                "{call} → {got}, that is −aᵢ Σⱼ aⱼgⱼ: only the −a aᵀ part of the Jacobian "
+                "diag(a) − a aᵀ. Add the diagonal part aᵢgᵢ.",
+                imitation=_slip(lambda a, g, t: -a * t)),
+        Mistake("running total",
+                "{call} → {got}: your row total grows inside the loop, so entry i subtracts "
+                "only Σ over j ≤ i. Add up Σⱼ aⱼgⱼ over the WHOLE row first, in a loop of its "
+                "own, then compute every entry.",
+                imitation=_slip(lambda a, g, t: a * (g - np.cumsum(a * g)))),
+        Mistake("return inside the loop",
+                "{call} → {got}: only the first entry. The `return` sits inside the loop, so "
+                "the function stops after entry 0; return the whole list after the loop.",
+                detect=_first_only),
     ],
 )
 
@@ -84,18 +123,29 @@ def check_softmax_backward_row(func):
     SOFTMAX_BACKWARD_EXERCISE.check(func)
 
 
-GRADIENT_QUESTIONS = (
-    Question("Given ∂L/∂O, what are ∂L/∂V and ∂L/∂A for O = AV?",
-             "∂L/∂V = Aᵀ (∂L/∂O) and ∂L/∂A = (∂L/∂O) Vᵀ: the two ways a product passes its "
-             "gradient back, one per factor.", 13),
-    Question("How does the gradient pass back through a row softmax?",
-             "∂L/∂sᵢ = aᵢ (∂L/∂aᵢ − Σⱼ aⱼ ∂L/∂aⱼ): the softmax Jacobian diag(a) − a aᵀ applied "
-             "to the row, without building it.", 13),
-    Question("Why does the gradient reaching the scores vanish without the √d_k?",
-             "The raw scores spread like √d_k, the softmax saturates to nearly one-hot, and then "
-             "every aᵢ(gᵢ − Σⱼ aⱼgⱼ) is close to 0: the weight is 0, or the bracket is.", 13),
-    Question("How do you check a gradient you derived by hand?",
-             "Nudge each input by a small h both ways and compare (L(x + h) − L(x − h)) / 2h "
-             "with your formula, in float64; the relative error should be tiny (here below "
-             "10⁻⁶).", 13),
+# a = (0.5, 0.3, 0.2), g = (2, 1, −1): Σⱼ aⱼgⱼ = 1 + 0.3 − 0.2 = 1.1, ∂L/∂s₀ = 0.5 · 0.9
+SOFTMAX_BACKWARD_BY_HAND = HandExercise(
+    "∂L/∂s₀ for a = (0.5, 0.3, 0.2) and ∂L/∂a = (2, 1, −1)",
+    answer=0.45,
+    slips=[
+        Slip("gave the row total", 1.1, "{got} is the row total Σⱼ aⱼgⱼ; subtract it from g₀ and "
+             "multiply by a₀: a₀(g₀ − 1.1)."),
+        Slip("bracket without a₀", 0.9, "{got} is g₀ − Σⱼ aⱼgⱼ: now multiply by a₀ = 0.5."),
+        Slip("a₀g₀ alone", 1.0, "{got} is a₀g₀ = 0.5 · 2: the row total Σⱼ aⱼgⱼ = 1.1 must be "
+             "subtracted from g₀ first."),
+        Slip("plain mean", 0.5 * (2 - 2 / 3), "{got} uses the plain mean of g, 2/3. The weights "
+             "a average it: Σⱼ aⱼgⱼ = 0.5·2 + 0.3·1 + 0.2·(−1)."),
+        Slip("diagonal only", 0.5, "{got} is a₀(1 − a₀)g₀, the diagonal term alone; the other "
+             "keys' terms −a₀aⱼgⱼ count too."),
+        Slip("unweighted sum", 0.0, "{got} comes from subtracting Σⱼ gⱼ = 2; weight each gⱼ by "
+             "its aⱼ."),
+        Slip("another entry", -0.03, "{got} is ∂L/∂s₁, the entry of key 1; the question asks "
+             "for s₀ (a₀ = 0.5, g₀ = 2)."),
+    ],
+    tolerance=0.005,
 )
+
+
+def check_softmax_gradient_by_hand(value):
+    """Print feedback on ∂L/∂s₀ worked out by hand."""
+    SOFTMAX_BACKWARD_BY_HAND.check(value)

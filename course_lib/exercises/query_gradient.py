@@ -1,0 +1,122 @@
+"""Exercise of notebook 13: the whole backward pass down to the queries.
+
+``query_gradient(q, k, v, grad_out)`` returns ∂L/∂Q (n × d_k) for O = softmax(Q Kᵀ/√d_k) V,
+given G = ∂L/∂O: ∂L/∂A = G Vᵀ, then ∂L/∂S = A ⊙ (∂L/∂A − row totals), then
+∂L/∂Q = (∂L/∂S) K / √d_k.
+
+Slips:
+
+- forgot the scale: (∂L/∂S) K without the 1/√d_k of step 3.
+- divided by d_k: 1/d_k instead of 1/√d_k.
+- multiplied by √d_k: the scale upside down.
+- d_k read from the values: √d_v instead of √d_k.
+- no scale in the forward pass: the weights recomputed from Q Kᵀ without the √d_k.
+- sign error in the softmax backward: A ⊙ (row totals − ∂L/∂A).
+- forgot the row total: ∂L/∂S = A ⊙ ∂L/∂A.
+- skipped the softmax: ∂L/∂S = ∂L/∂A.
+- ∂L/∂A transposed: V Gᵀ instead of G Vᵀ (only square grids let it through).
+- ∂L/∂S transposed: (∂L/∂S)ᵀ K, the formula of ∂L/∂K's neighbour.
+- multiplied by Q instead of K: (∂L/∂S) Q.
+- changed its input (the framework's): e.g. ``q /= sqrt(d_k)`` on the caller's array.
+"""
+
+import math
+
+import numpy as np
+
+from .. import attention_gradients, softmax
+from .core import Case, Exercise, Mistake, frozen_array
+
+__all__ = ["QUERY_GRADIENT_EXERCISE", "check_query_gradient", "evaluate_query_gradient"]
+
+
+def query_gradient(q, k, v, g, divisor="√d_k", forward_scale=True, step2="right", grad_a_t=False,
+                   grad_s_t=False, times="K"):
+    """∂L/∂Q step by step; the keywords make one slip each."""
+    q, k, v, g = (np.asarray(a, float) for a in (q, k, v, g))
+    d_k, d_v = q.shape[1], v.shape[1]
+    scale = 1 / {"√d_k": math.sqrt(d_k), "d_k": d_k, "1/√d_k": 1 / math.sqrt(d_k),
+                 "√d_v": math.sqrt(d_v), "1": 1.0}[divisor]
+    weights = softmax(q @ k.T * (1 / math.sqrt(d_k) if forward_scale else 1.0))  # (n, m)
+    grad_a = (v @ g.T) if grad_a_t else g @ v.T  # (n, m)
+    row_total = (weights * grad_a).sum(axis=1, keepdims=True)  # (n, 1)
+    grad_s = {"right": lambda: weights * (grad_a - row_total),  # (n, m)
+              "sign": lambda: weights * (row_total - grad_a),
+              "no total": lambda: weights * grad_a, "skipped": lambda: grad_a}[step2]()
+    grad_s = grad_s.T if grad_s_t else grad_s
+    return scale * grad_s @ (q if times == "Q" else k)  # (n, d_k)
+
+
+def _case(seed, n, m, d_k, d_v):
+    rng = np.random.default_rng(seed)
+    q, k = rng.standard_normal((n, d_k)) * 1.5, rng.standard_normal((m, d_k)) * 1.5
+    v, g = rng.standard_normal((m, d_v)), rng.standard_normal((n, d_v))
+    return Case(tuple(frozen_array(a) for a in (q, k, v, g)))
+
+
+def _slip(**kw):
+    return lambda q, k, v, g: query_gradient(q, k, v, g, **kw)
+
+
+QUERY_GRADIENT_EXERCISE = Exercise(
+    "query_gradient(q, k, v, grad_out)",
+    cases=[_case(*c) for c in [(1, 2, 2, 2, 3), (2, 3, 3, 4, 2), (3, 2, 4, 3, 2),
+                               (4, 4, 3, 2, 5), (5, 1, 3, 4, 4), (6, 4, 4, 8, 3)]],
+    reference=query_gradient,
+    mistakes=[
+        Mistake("forgot the scale",
+                "on {call} your ∂L/∂Q is √d_k times too big: the scores are Q Kᵀ · scale, so "
+                "step 3 multiplies by the scale again, ∂L/∂Q = scale · (∂L/∂S) K.",
+                imitation=_slip(divisor="1")),
+        Mistake("divided by d_k",
+                "on {call} you divided by d_k; the scale is 1/√d_k, in the forward pass and in "
+                "step 3 alike.", imitation=_slip(divisor="d_k")),
+        Mistake("multiplied by √d_k",
+                "on {call} you multiplied by √d_k: the scale is upside down. Step 3 multiplies "
+                "by scale = 1/√d_k.", imitation=_slip(divisor="1/√d_k")),
+        Mistake("d_k read from the values",
+                "on {call} your scale came from the width of v (d_v). d_k is the width of the "
+                "queries and keys: q.shape[1].", imitation=_slip(divisor="√d_v")),
+        Mistake("no scale in the forward pass",
+                "on {call} your weights were recomputed from Q Kᵀ without dividing by √d_k. The "
+                "backward pass needs the SAME weights as the forward pass: "
+                "A = softmax(Q Kᵀ/√d_k).", imitation=_slip(forward_scale=False)),
+        Mistake("sign error in the softmax backward",
+                "on {call} → {got}, exactly minus the answer: your bracket in step 2 is "
+                "(row total − ∂L/∂A). It is A ⊙ (∂L/∂A − row total).",
+                imitation=_slip(step2="sign")),
+        Mistake("forgot the row total",
+                "on {call} step 2 skipped the row total: ∂L/∂S = A ⊙ (∂L/∂A − Σⱼ A_ij ∂L/∂A_ij), "
+                "subtracting each row's weighted total.", imitation=_slip(step2="no total")),
+        Mistake("skipped the softmax",
+                "on {call} you used ∂L/∂A as ∂L/∂S: the gradient must pass back through the row "
+                "softmax (step 2) first.", imitation=_slip(step2="skipped")),
+        Mistake("∂L/∂A transposed",
+                "on {call} step 1 took V Gᵀ. ∂L/∂A = G Vᵀ (n × m, like A): row i pairs query "
+                "i's gradient with every value row.", imitation=_slip(grad_a_t=True)),
+        Mistake("∂L/∂S transposed",
+                "on {call} step 3 used (∂L/∂S)ᵀ K. That transpose belongs to ∂L/∂K; for the "
+                "queries it is scale · (∂L/∂S) K (n × m times m × d_k).",
+                imitation=_slip(grad_s_t=True)),
+        Mistake("multiplied by Q instead of K",
+                "on {call} step 3 multiplied by Q. Nudging row i of Q moves S_ij by "
+                "scale · K_jt, so ∂L/∂Q = scale · (∂L/∂S) K.", imitation=_slip(times="Q")),
+    ],
+    show_args=lambda args: (f"q {np.shape(args[0])}, k {np.shape(args[1])}, "
+                            f"v {np.shape(args[2])}, grad_out {np.shape(args[3])}"),
+)
+
+
+def evaluate_query_gradient(func):
+    """The :class:`~course_lib.exercises.core.Feedback` on a learner's ``query_gradient``."""
+    return QUERY_GRADIENT_EXERCISE.evaluate(func)
+
+
+def check_query_gradient(func):
+    """Print feedback on a learner's ``query_gradient(q, k, v, grad_out)``.
+
+    >>> QUERY_GRADIENT_EXERCISE.evaluate(
+    ...     lambda q, k, v, g: attention_gradients(q, k, v, g)[0]).passed
+    True
+    """
+    QUERY_GRADIENT_EXERCISE.check(func)
