@@ -1,64 +1,82 @@
-"""Exercises of notebooks 05 and 06: stack vectors into a matrix, and compute the score grid
-S = QKᵀ (the checker recognises a missing transpose and the other typical slips)."""
+"""Exercises of notebook 05: stack vectors into a grid (code), and one entry of Q = XW_Q
+worked out by hand.
+
+Slips
+-----
+``stack_rows(vectors)``:
+
+- stacked as columns: each vector became a column (``np.array(v).T``, ``zip(*v)``);
+- flattened: one long list of n·d numbers instead of n rows;
+- return inside the loop: only the first row came back;
+- last row left out: the loop stops one early (``range(len(vectors) - 1)``);
+- first row left out: the loop starts at 1 (``range(1, len(vectors))``);
+- does not reject different lengths: ragged input comes back instead of a ValueError;
+- length compared with the number of vectors: ``len(v) != len(vectors)`` refuses good grids;
+- wrong kind of error: ragged input raises, but not ValueError (``assert``, ``TypeError``);
+- changed its input: the caller's list was modified (named by the framework).
+
+By hand, slot 2 of row 𝐪₂ of Q ("cat"), ``HAND_Q_ENTRY``:
+
+- used W_K: the dot product with column 2 of W_K instead of W_Q;
+- column 1 of W_Q / column 3 of W_Q: the neighbouring column;
+- row of word 1 / row of word 3: the wrong word (counting from 0 gives word 3, "sat");
+- added instead of multiplied: Σ (xⱼ + wⱼ) instead of Σ xⱼwⱼ;
+- minus times minus: (−0.6) × (−1) taken as −0.6;
+- last term dropped: only three of the four products added.
+"""
 
 import numpy as np
 
-from .. import score_grid
+from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
 
-__all__ = [
-    "SCORES_EXERCISE",
-    "STACK_EXERCISE",
-    "acts_like",
-    "check_scores",
-    "check_stack_rows",
-    "evaluate_scores",
-    "evaluate_stack_rows",
-]
-
-
-def _value_outcomes(outcomes):
-    return [o for o in outcomes if o.case.raises is None]
-
-
-def acts_like(exercise_ref, imitation):
-    """A ``detect`` for :class:`~course_lib.exercises.core.Mistake`: the learner's function
-    behaves exactly like ``imitation``, errors included (where the imitation raises, so did
-    the learner's), on every case, and that differs from the right answer somewhere."""
-
-    def detect(outcomes):
-        exercise = exercise_ref()
-        telling = 0
-        for outcome in _value_outcomes(outcomes):
-            try:
-                wrong = imitation(*outcome.case.args)
-            except Exception:  # the mistake crashes here: so must the learner's code
-                if outcome.error is None:
-                    return False
-                telling += 1
-                continue
-            if outcome.error is not None or not exercise.same(outcome.value, wrong):
-                return False
-            telling += not exercise.same(wrong, outcome.case.expected)
-        return telling > 0
-
-    return detect
-
-
-# --- notebook 05: stack row vectors into a grid ------------------------------------------
+__all__ = ["HAND_Q_ENTRY", "STACK_EXERCISE", "check_q_entry", "check_stack_rows",
+           "evaluate_stack_rows"]
 
 _STACK_CASES = [
     [[1.0, 2.0, 3.0]],
     [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]],
     [[1.0, 0.0, 2.0, -1.0], [0.0, 3.0, 1.0, 2.0]],
     [[2.5], [-1.0], [4.0]],
+    [[1.0, 2.0], [3.0, 4.0]],
 ]
-_RAGGED_CASES = [[[1.0, 2.0], [3.0]], [[1.0], [2.0, 3.0, 4.0]]]
+_RAGGED_CASES = [[[1.0, 2.0], [3.0]], [[1.0], [2.0, 3.0, 4.0]], [[1.0, 2.0], [3.0], [4.0, 5.0]]]
+
+
+def _values(outcomes):
+    return [o for o in outcomes if o.case.raises is None]
+
+
+def _refusals(outcomes):
+    return [o for o in outcomes if o.case.raises is not None]
 
 
 def _accepts_ragged(outcomes):
-    values_right = all(o.correct for o in _value_outcomes(outcomes))
-    return values_right and any(not o.correct for o in outcomes if o.case.raises is not None)
+    """Every grid right, and some ragged input came back without an error."""
+    return (all(o.correct for o in _values(outcomes))
+            and any(o.error is None for o in _refusals(outcomes)))
+
+
+def _wrong_error(outcomes):
+    """Every grid right, every ragged input refused, but not always with a ValueError."""
+    return (all(o.correct for o in _values(outcomes))
+            and all(o.error is not None for o in _refusals(outcomes))
+            and any(not o.correct for o in _refusals(outcomes)))
+
+
+def _refuses_non_square(outcomes):
+    """Right on square grids; a ValueError exactly where the width differs from the count."""
+    found = None
+    for outcome in _values(outcomes):
+        vectors = outcome.case.args[0]
+        if len(vectors[0]) == len(vectors):
+            if not outcome.correct:
+                return None
+        elif isinstance(outcome.error, ValueError):
+            found = found or outcome
+        else:
+            return None
+    return found
 
 
 STACK_EXERCISE = Exercise(
@@ -68,20 +86,42 @@ STACK_EXERCISE = Exercise(
     reference=lambda vectors: np.array(vectors, dtype=float),
     mistakes=[
         Mistake("stacked as columns",
-                "your grid is turned on its side: each vector became a column. In this course "
-                "every vector is a ROW, so n vectors of d slots make an n×d grid (n rows, d "
-                "columns); row i must be vectors[i].",
-                detect=acts_like(lambda: STACK_EXERCISE, lambda v: np.array(v, float).T)),
+                "{call} gave {got}: each vector became a COLUMN. In this course every vector "
+                "is a ROW, so n vectors of d slots make an n×d grid; row i must be "
+                "vectors[i], here {expected}.",
+                imitation=lambda v: np.array(v, float).T),
         Mistake("flattened",
-                "you returned one long list of n·d numbers. Keep each vector as its own row: "
-                "a list of rows (or np.array of that list), so that the result has 2 axes.",
-                detect=acts_like(lambda: STACK_EXERCISE,
-                                 lambda v: np.array([x for row in v for x in row], float))),
+                "{call} gave {got}, one long list of numbers. Keep each vector as its own "
+                "row (a list of rows, or np.array of that list), so that the result is "
+                "{expected}, with 2 axes.",
+                imitation=lambda v: np.array([x for row in v for x in row], float)),
+        Mistake("return inside the loop",
+                "{call} gave {got}: only the first row. A `return` inside the loop ends the "
+                "function on its first round; move it after the loop (one indent less).",
+                imitation=lambda v: np.array(v[:1], float)),
+        Mistake("last row left out",
+                "{call} gave {got}, without the last vector: the loop stops one early. "
+                "range(len(vectors)) already runs over all n rows, 0 to n − 1.",
+                imitation=lambda v: np.array(v[:-1], float)),
+        Mistake("first row left out",
+                "{call} gave {got}, without the first vector: Python counts from 0, so the "
+                "loop must start at 0 (range(len(vectors))), not at 1.",
+                imitation=lambda v: np.array(v[1:], float)),
+        Mistake("length compared with the number of vectors",
+                "{call} raised ValueError, but that is a proper grid ({expected}). Compare "
+                "each vector's length with the FIRST vector's length, not with how many "
+                "vectors there are (a grid need not be square).",
+                detect=_refuses_non_square),
         Mistake("does not reject different lengths",
                 "your grids are right, but vectors of different lengths do not make a grid: "
-                "every row of a matrix has the same number of slots. Check that all lengths "
-                "are equal and raise ValueError with a message if not.",
+                "every row of a matrix has the same number of slots. Check every vector's "
+                "length against the first and raise ValueError with a message if one differs.",
                 detect=_accepts_ragged),
+        Mistake("wrong kind of error",
+                "you refuse vectors of different lengths, which is right, but with the wrong "
+                "kind of error: write `raise ValueError(\"...\")` (an `assert` raises "
+                "AssertionError, which can be switched off).",
+                detect=_wrong_error),
     ],
 )
 
@@ -96,63 +136,34 @@ def check_stack_rows(func):
     STACK_EXERCISE.check(func)
 
 
-# --- notebook 06: the score grid S = QKᵀ --------------------------------------------------
-
-def _grid(rows, cols, start):
-    # small distinct integers, so that a transposed or reordered answer is visibly different
-    values = np.arange(start, start + rows * cols, dtype=float).reshape(rows, cols)
-    return (values * 7) % 11 - 5
-
-
-# (n, d_k) and (m, d_k) pairs; some with d_k = m, so Q @ K runs and gives the wrong numbers,
-# and some with n = m, so Qᵀ @ K and Q * K run too
-_SCORE_SHAPES = [((1, 2), (3, 2)), ((2, 3), (3, 3)), ((3, 2), (3, 2)), ((2, 4), (5, 4)),
-                 ((4, 2), (2, 2))]
-_SCORE_CASES = [(_grid(*q_shape, 1), _grid(*k_shape, 2 + q_shape[0])) for q_shape, k_shape in
-                _SCORE_SHAPES]
-
-
-def _copying(func):
-    # the cases are NumPy arrays: hand each call its own copy, so an in-place edit cannot
-    # spoil a later case
-    def call(query, key):
-        return func(np.array(query), np.array(key))
-    return call
-
-
-SCORES_EXERCISE = Exercise(
-    "scores(Q, K)",
-    cases=[Case(args) for args in _SCORE_CASES],
-    reference=lambda query, key: score_grid(query, key),
-    mistakes=[
-        Mistake("K Qᵀ instead of Q Kᵀ",
-                "your grid is m×n: its rows are the keys. That is K Qᵀ, the transpose of the "
-                "score grid. Put Q first: S = Q Kᵀ, so that row i belongs to query i and "
-                "column j to key j (S_ij = q_i·k_j).",
-                detect=acts_like(lambda: SCORES_EXERCISE, lambda q, k: k @ q.T)),
-        Mistake("missing transpose",
-                "you multiplied Q by K itself. Q is n×d_k and K is m×d_k: the inner sizes "
-                "(d_k and m) do not match, so the product fails, or, when d_k happens to equal "
-                "m, gives the wrong numbers. Transpose K first (K.T is d_k×m): Q @ K.T.",
-                detect=acts_like(lambda: SCORES_EXERCISE, lambda q, k: q @ k)),
-        Mistake("transposed Q instead of K",
-                "you transposed Q instead of K. Qᵀ K pairs up slots, not vectors; keep the "
-                "queries as rows and turn the keys into columns: Q @ K.T.",
-                detect=acts_like(lambda: SCORES_EXERCISE, lambda q, k: q.T @ k)),
-        Mistake("element-wise product",
-                "`*` multiplies matching cells one by one (and only works when the shapes "
-                "line up). The matrix product is `@`: row i of Q times column j of Kᵀ, "
-                "summed. Use Q @ K.T.",
-                detect=acts_like(lambda: SCORES_EXERCISE, lambda q, k: q * k)),
+# --- by hand: slot 2 of row q₂ of Q = X W_Q ------------------------------------------------
+# x₂ = [1.1, 0.1, −0.6, −0.8] ("cat"); column 2 of W_Q = [2, −1, −1, 2]
+HAND_Q_ENTRY = HandExercise(
+    "slot 2 of row q₂ of Q, x₂ · (column 2 of W_Q)",
+    1.1,
+    [
+        Slip("used W_K", -0.4, "{got} is row x₂ times column 2 of W_K. Queries are made with "
+             "W_Q: take column 2 of W_Q, [2, −1, −1, 2]."),
+        Slip("column 1 of W_Q", 0.9, "{got} uses column 1 of W_Q. Slot 2 of the query comes "
+             "from column 2 of W_Q: [2, −1, −1, 2]."),
+        Slip("column 3 of W_Q", -2.1, "{got} uses column 3 of W_Q. Slot 2 of the query comes "
+             "from column 2 of W_Q: [2, −1, −1, 2]."),
+        Slip("row of word 1", 0.7, "{got} uses row x₁ (\"the\"). Row q₂ of Q is made from "
+             "row x₂, the vector of \"cat\": [1.1, 0.1, −0.6, −0.8]."),
+        Slip("row of word 3", -2.9, "{got} uses row x₃ (\"sat\"), which is X[2] in Python. "
+             "Word 2 is X[1] = [1.1, 0.1, −0.6, −0.8]: the maths counts from 1, Python "
+             "from 0."),
+        Slip("added instead of multiplied", 1.8, "{got} adds the slots. A dot product "
+             "MULTIPLIES matching slots, then adds the four products: 1.1×2 + 0.1×(−1) + …"),
+        Slip("minus times minus", -0.1, "{got}: check (−0.6)×(−1): a negative times a "
+             "negative is positive, +0.6."),
+        Slip("last term dropped", 2.7, "{got} adds only three products. There are four slots: "
+             "add (−0.8)×2 = −1.6 as well."),
     ],
+    tolerance=0.01,
 )
 
 
-def evaluate_scores(func):
-    """The :class:`~course_lib.exercises.core.Feedback` on a learner's ``scores(Q, K)``."""
-    return SCORES_EXERCISE.evaluate(_copying(func))
-
-
-def check_scores(func):
-    """Print feedback on a learner's ``scores(Q, K)``."""
-    print(evaluate_scores(func))
+def check_q_entry(value):
+    """Print feedback on the number worked out by hand for slot 2 of row q₂ of Q."""
+    HAND_Q_ENTRY.check(value)

@@ -1,0 +1,166 @@
+"""Exercise of notebook 05: fill the n × m grid of scores with two loops,
+S[i, j] = row 𝐪ᵢ of Q · row 𝐤ⱼ of K (n queries, m keys, d_k slots each).
+
+The hidden cases have n, m and d_k all different (and one with d_k = m), so a loop bound
+taken from the wrong size shows.
+
+Slips
+-----
+- keys and queries swapped: an m×n grid (K Qᵀ, or ``S[j, i]``);
+- missing transpose: ``Q @ K`` (runs only when d_k = m, with the wrong numbers);
+- square grid n×n: ``np.zeros((n, n))`` with both loops over n;
+- inner loop over n: ``for j in range(n)``, so keys beyond n stay 0 (or an IndexError);
+- same index for query and key: ``Q[i] @ K[i]`` instead of ``Q[i] @ K[j]``;
+- multiplied without adding up: ``Q[i] * K[j]`` is d_k products, not one score;
+- loop starts at 1: ``range(1, n)`` or ``range(1, m)`` leaves row or column 1 at 0;
+- loop stops one early: ``range(n - 1)`` or ``range(m - 1)`` leaves the last row or column at 0;
+- counted from 1 to n: ``range(1, n + 1)`` runs past the last row (IndexError);
+- return inside the loop: only the first row (or the first cell) is filled;
+- changed its input: Q or K written into (named by the framework).
+"""
+
+import numpy as np
+
+from .. import score_grid
+from .core import Case, Exercise, Mistake, frozen_array
+
+__all__ = ["SCORE_LOOP_EXERCISE", "check_score_loop", "evaluate_score_loop"]
+
+_SHAPES = [((2, 3), (4, 3)), ((3, 2), (1, 2)), ((2, 3), (3, 3)), ((3, 1), (2, 1)),
+           ((4, 2), (3, 2))]  # (n, d_k), (m, d_k): no two sizes alike, except one d_k = m
+
+
+def _grid(rows, cols, start):
+    values = np.arange(start, start + rows * cols, dtype=float).reshape(rows, cols)
+    return (values * 7) % 11 - 5  # small distinct integers, both signs
+
+
+_CASES = [(frozen_array(_grid(*q, 1)), frozen_array(_grid(*k, 3 + q[0]))) for q, k in _SHAPES]
+
+
+def _filled(query, key, rows, cols, shape=None, same_index=False):
+    """S with only the cells (i, j) in rows × cols filled; an IndexError where a loop runs
+    past the data, as the learner's code does."""
+    n, m = query.shape[0], key.shape[0]
+    scores = np.zeros(shape or (n, m))
+    for i in rows:
+        for j in cols:
+            scores[i, j] = query[i] @ key[i if same_index else j]
+    return scores
+
+
+def _multiplied_only(outcomes):
+    """Each cell got d_k products: a 'setting an array element with a sequence' error on
+    every case with d_k > 1, or the (n, m, d_k) grid of products."""
+    telling = None
+    for outcome in outcomes:
+        query, key = outcome.case.args
+        products = query[:, None, :] * key[None, :, :]  # (n, m, d_k)
+        if query.shape[1] == 1:
+            continue
+        message = str(outcome.error or "")
+        if "sequence" in message or "shape" in message and outcome.error is not None:
+            telling = telling or outcome
+            continue
+        try:
+            if np.asarray(outcome.value, dtype=float).shape == products.shape and np.allclose(
+                    np.asarray(outcome.value, dtype=float), products):
+                telling = telling or outcome
+                continue
+        except (TypeError, ValueError):
+            pass
+        return None
+    return telling
+
+
+def _ran_past_the_end(outcomes):
+    """An IndexError on every case: the loop counted 1 … n (or 1 … m) instead of 0 … n − 1."""
+    if outcomes and all(isinstance(o.error, IndexError) for o in outcomes):
+        return outcomes[0]
+    return None
+
+
+def _any_of(*imitations):
+    """A detector: the learner's answers agree with one of these imitations."""
+    mistakes = [Mistake("", "", imitation=f) for f in imitations]
+
+    def detect(outcomes):
+        for mistake in mistakes:
+            found = mistake.telling_outcome(SCORE_LOOP_EXERCISE, outcomes)
+            if found is not None:
+                return found
+        return None
+
+    return detect
+
+
+def _rows(q):
+    return range(q.shape[0])
+
+
+def _cols(k):
+    return range(k.shape[0])
+
+
+SCORE_LOOP_EXERCISE = Exercise(
+    "score_loop(Q, K)",
+    cases=[Case(args) for args in _CASES],
+    reference=lambda query, key: score_grid(query, key),
+    mistakes=[
+        Mistake("keys and queries swapped",
+                "{call} gave {got}, an m×n grid: its rows belong to the keys. Row i of S is "
+                "query i, column j is key j: S[i, j] = Q[i] @ K[j], in an n×m grid "
+                "({expected}).",
+                detect=_any_of(lambda q, k: k @ q.T)),
+        Mistake("missing transpose",
+                "{call} gave {got}: that is Q @ K, which pairs rows of Q with COLUMNS of K. "
+                "Each score pairs a row of Q with a row of K: S[i, j] = Q[i] @ K[j].",
+                imitation=lambda q, k: q @ k),
+        Mistake("square grid n×n",
+                "{call} gave {got}: your grid has n rows and n columns. It needs one column "
+                "per KEY: np.zeros((n, m)) with m = K.shape[0], and j in range(m).",
+                detect=_any_of(lambda q, k: _filled(q, k, _rows(q), _rows(q), (len(q), len(q))))),
+        Mistake("inner loop over n",
+                "{call} gave {got}: the inner loop counts the queries (range(n)), but j "
+                "walks over the KEYS: for j in range(m), with m = K.shape[0].",
+                detect=_any_of(lambda q, k: _filled(q, k, _rows(q), _rows(q)))),
+        Mistake("same index for query and key",
+                "{call} gave {got}: every cell of row i holds the same number, Q[i] @ K[i]. "
+                "Cell (i, j) pairs query i with key j: Q[i] @ K[j].",
+                detect=_any_of(lambda q, k: _filled(q, k, _rows(q), _cols(k), same_index=True))),
+        Mistake("multiplied without adding up",
+                "{call}: Q[i] * K[j] gives d_k products, one per slot, but a cell holds ONE "
+                "number: their sum, the dot product Q[i] @ K[j] (or np.sum(Q[i] * K[j])).",
+                detect=_multiplied_only),
+        Mistake("loop starts at 1",
+                "{call} gave {got}: the first row or column is still 0. Python counts from "
+                "0: range(n) runs 0, 1, …, n − 1, so start the loops at 0.",
+                detect=_any_of(lambda q, k: _filled(q, k, range(1, len(q)), _cols(k)),
+                               lambda q, k: _filled(q, k, _rows(q), range(1, len(k))))),
+        Mistake("loop stops one early",
+                "{call} gave {got}: the last row or column is still 0. range(n) already "
+                "stops at n − 1, the last row: no `- 1` needed.",
+                detect=_any_of(lambda q, k: _filled(q, k, range(len(q) - 1), _cols(k)),
+                               lambda q, k: _filled(q, k, _rows(q), range(len(k) - 1)))),
+        Mistake("counted from 1 to n",
+                "{call} raised IndexError: the loop runs past the last row. Rows are numbered "
+                "0 to n − 1 in Python: use range(n) and range(m), not range(1, n + 1).",
+                detect=_ran_past_the_end),
+        Mistake("return inside the loop",
+                "{call} gave {got}: only the start of the grid is filled. The `return` sits "
+                "inside a loop, so the function ends on its first round: move it after both "
+                "loops (no indent).",
+                detect=_any_of(lambda q, k: _filled(q, k, range(1), _cols(k)),
+                               lambda q, k: _filled(q, k, range(1), range(1)))),
+    ],
+)
+
+
+def evaluate_score_loop(func):
+    """The :class:`~course_lib.exercises.core.Feedback` on a learner's ``score_loop``."""
+    return SCORE_LOOP_EXERCISE.evaluate(func)
+
+
+def check_score_loop(func):
+    """Print feedback on a learner's ``score_loop(Q, K)``."""
+    SCORE_LOOP_EXERCISE.check(func)

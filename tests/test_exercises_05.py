@@ -1,0 +1,214 @@
+"""Checkers of notebook 05: stack_rows, the score loop and the by-hand entry of Q = XW_Q.
+A correct answer passes, the stub is "not attempted yet", every typical slip gets its own
+name, and nothing a learner writes crashes a checker."""
+
+import numpy as np
+import pytest
+from exercise_helpers import assert_never_crashes, assert_slips_named
+
+from course_lib.exercises.matrices import HAND_Q_ENTRY, evaluate_stack_rows
+from course_lib.exercises.score_loop import SCORE_LOOP_EXERCISE, evaluate_score_loop
+
+
+def stub(*args):
+    raise NotImplementedError
+
+
+# --- stack_rows --------------------------------------------------------------------------
+
+def stack_ok(vectors):
+    width = len(vectors[0])
+    for v in vectors:
+        if len(v) != width:
+            raise ValueError("different lengths")
+    return [list(v) for v in vectors]
+
+
+def checked(body):
+    """A (wrong) stacking behind a correct length check, to isolate one slip."""
+    def func(vectors):
+        if len({len(v) for v in vectors}) > 1:
+            raise ValueError("different lengths")
+        return body(vectors)
+    return func
+
+
+def returns_in_loop(vectors):
+    rows = []
+    for v in vectors:
+        rows.append(list(v))
+        return rows
+
+
+def range_minus_one(vectors):
+    return np.array([vectors[i] for i in range(len(vectors) - 1)], dtype=float)
+
+
+def range_from_one(vectors):
+    return np.array([vectors[i] for i in range(1, len(vectors))], dtype=float)
+
+
+def compares_with_count(vectors):
+    for v in vectors:
+        if len(v) != len(vectors):
+            raise ValueError("not a grid")
+    return np.array(vectors, dtype=float)
+
+
+def checks_first_and_last(vectors):
+    if len(vectors[0]) != len(vectors[-1]):
+        raise ValueError("different lengths")
+    return [list(v) for v in vectors]
+
+
+def asserts(vectors):
+    assert len({len(v) for v in vectors}) == 1, "different lengths"
+    return np.array(vectors, dtype=float)
+
+
+def type_error(vectors):
+    if len({len(v) for v in vectors}) > 1:
+        raise TypeError("different lengths")
+    return np.array(vectors, dtype=float)
+
+
+def appends_to_input(vectors):
+    vectors.append(vectors[0])
+    return np.array(vectors[:-1], dtype=float)
+
+
+STACK_SLIPS = {
+    "stacked as columns": [lambda v: np.array(v).T, np.column_stack,
+                           checked(lambda v: list(zip(*v, strict=True))),
+                           checked(lambda v: [[row[j] for row in v] for j in range(len(v[0]))])],
+    "flattened": [np.concatenate, np.hstack, checked(lambda v: [x for row in v for x in row])],
+    "return inside the loop": [checked(returns_in_loop)],
+    "last row left out": [checked(range_minus_one)],
+    "first row left out": [checked(range_from_one)],
+    "length compared with the number of vectors": [compares_with_count],
+    "does not reject different lengths": [lambda v: [list(r) for r in v], checks_first_and_last,
+                                          lambda v: v],
+    "wrong kind of error": [asserts, type_error],
+    "changed its input": [checked(appends_to_input)],
+}
+
+
+@pytest.mark.parametrize("func", [stack_ok, lambda v: np.array(v, dtype=float), np.vstack])
+def test_stack_rows_accepts_right_answers(func):
+    assert evaluate_stack_rows(func).passed
+
+
+def test_stack_rows_names_every_slip():
+    assert evaluate_stack_rows(stub).status == "not attempted"
+    assert_slips_named(evaluate_stack_rows, STACK_SLIPS)
+
+
+def test_stack_rows_never_crashes():
+    assert_never_crashes(evaluate_stack_rows)
+
+
+# --- score_loop: the n × m loop of dot products --------------------------------------------
+
+def loop(rows=None, cols=None, cell=lambda Q, K, i, j: Q[i] @ K[j], shape=None, stop=None):
+    """A learner's double loop with one thing changed."""
+    def score_loop(Q, K):
+        n, m = Q.shape[0], K.shape[0]
+        S = np.zeros(shape(n, m) if shape else (n, m))
+        for i in (rows(n, m) if rows else range(n)):
+            for j in (cols(n, m) if cols else range(m)):
+                S[i, j] = cell(Q, K, i, j)
+                if stop == "inner":
+                    return S
+            if stop == "outer":
+                return S
+        return S
+    return score_loop
+
+
+def loop_ok(Q, K):
+    S = np.zeros((Q.shape[0], K.shape[0]))
+    for i in range(Q.shape[0]):
+        for j in range(K.shape[0]):
+            S[i, j] = sum(Q[i, t] * K[j, t] for t in range(Q.shape[1]))
+    return S
+
+
+def nested_lists(Q, K):
+    return [[Q[i] * K[j] for j in range(len(K))] for i in range(len(Q))]
+
+
+def writes_into_q(Q, K):
+    Q -= 0.0  # an in-place edit: refused by the read-only hidden arrays
+    return Q @ K.T
+
+
+LOOP_SLIPS = {
+    "keys and queries swapped": [lambda Q, K: K @ Q.T,
+                                 loop(shape=lambda n, m: (m, n), rows=lambda n, m: range(m),
+                                      cols=lambda n, m: range(n),
+                                      cell=lambda Q, K, j, i: Q[i] @ K[j])],
+    "missing transpose": [lambda Q, K: Q @ K, lambda Q, K: np.dot(Q, K)],
+    "square grid n×n": [loop(shape=lambda n, m: (n, n), cols=lambda n, m: range(n))],
+    "inner loop over n": [loop(cols=lambda n, m: range(n))],
+    "same index for query and key": [loop(cell=lambda Q, K, i, j: Q[i] @ K[i])],
+    "multiplied without adding up": [loop(cell=lambda Q, K, i, j: Q[i] * K[j]), nested_lists],
+    "loop starts at 1": [loop(rows=lambda n, m: range(1, n)), loop(cols=lambda n, m: range(1, m))],
+    "loop stops one early": [loop(rows=lambda n, m: range(n - 1)),
+                             loop(cols=lambda n, m: range(m - 1))],
+    "counted from 1 to n": [loop(rows=lambda n, m: range(1, n + 1)),
+                            loop(rows=lambda n, m: range(1, n + 1),
+                                 cols=lambda n, m: range(1, m + 1))],
+    "return inside the loop": [loop(stop="outer"), loop(stop="inner")],
+    "changed its input": [writes_into_q],
+}
+
+
+@pytest.mark.parametrize("func", [loop_ok, loop(), lambda Q, K: Q @ K.T])
+def test_score_loop_accepts_right_answers(func):
+    assert evaluate_score_loop(func).passed
+
+
+def test_score_loop_cases_tell_the_sizes_apart():
+    shapes = [(q.shape, k.shape) for q, k in (c.args for c in SCORE_LOOP_EXERCISE.cases)]
+    assert shapes
+    assert any(q[0] < k[0] for q, k in shapes) and any(q[0] > k[0] for q, k in shapes)
+    assert any(q[1] == k[0] for q, k in shapes)  # d_k = m: Q @ K runs
+
+
+def test_score_loop_names_every_slip():
+    assert evaluate_score_loop(stub).status == "not attempted"
+    assert_slips_named(evaluate_score_loop, LOOP_SLIPS)
+
+
+def test_score_loop_hint_names_the_case():
+    feedback = evaluate_score_loop(loop(cols=lambda n, m: range(n)))
+    assert "score_loop([[" in feedback.message and "{" not in feedback.message
+
+
+def test_score_loop_never_crashes():
+    assert_never_crashes(evaluate_score_loop)
+
+
+# --- by hand: slot 2 of row q₂ of Q = X W_Q ----------------------------------------------
+
+X_CAT, W_Q_COL2 = np.array([1.1, 0.1, -0.6, -0.8]), np.array([2.0, -1.0, -1.0, 2.0])
+
+HAND_SLIPS = {
+    "used W_K": [-0.4], "column 1 of W_Q": [0.9, 0.90], "column 3 of W_Q": [-2.1],
+    "row of word 1": [0.7], "row of word 3": [-2.9], "added instead of multiplied": [1.8],
+    "minus times minus": [-0.1], "last term dropped": [2.7, "2.7"],
+    "sign turned round": [-1.1], "decimal point moved": [11.0, 0.11],
+}
+
+
+def test_the_by_hand_answer_is_the_dot_product():
+    assert HAND_Q_ENTRY.evaluate(float(X_CAT @ W_Q_COL2)).passed
+    assert HAND_Q_ENTRY.evaluate("1.1").passed
+
+
+def test_the_by_hand_slips_are_named():
+    assert_slips_named(HAND_Q_ENTRY.evaluate, HAND_SLIPS)
+
+
+def test_the_by_hand_checker_never_crashes():
+    assert_never_crashes(HAND_Q_ENTRY.evaluate, kind="number")
