@@ -4,4 +4,93 @@ from . import Card
 
 __all__ = ["CARDS"]
 
-CARDS: tuple[Card, ...] = ()
+_MASKS = (
+    Card("Why is a blocked score set to $-\\infty$ rather than to 0?",
+         "Because $e^{-\\infty} = 0$: the blocked key gets weight exactly 0 and the others "
+         "still add up to 1. A score of 0 would still get weight $e^0 = 1$ before dividing.", 11),
+    Card("Masking with $-\\infty$ before the softmax, or zeroing the weights after it and "
+         "dividing by the new row total: why do implementations use the first?",
+         "Mathematically both give the same weights, but the second can give $0/0$: for the "
+         "scores $(1000, 0, 1)$ with the 1000 blocked, the first softmax gives the allowed keys "
+         "$e^{-1000}$ and $e^{-999}$, which underflow to exactly 0, and the new row total is 0. "
+         "With $-\\infty$ first, the shift is the largest ALLOWED score and nothing underflows.",
+         11),
+    Card("What does a causal mask allow, and what is its shape?",
+         "Query $i$ may attend to keys $0, \\dots, i$ only (itself and the past): a "
+         "lower-triangular $n \\times m$ grid of True, top-left aligned.", 11),
+    Card("What does course_lib return for a query whose keys are all masked?",
+         "Weights of all 0 and an output row of 0: there is nothing to attend to, and a row of "
+         "zeros is finite where $0/0$ would be NaN.", 11),
+    Card("If you shuffle the keys and the values together, what happens to the output?",
+         "Nothing: attention is a weighted sum, and a sum does not care about order. That is "
+         "why transformers add positional information to the tokens.", 11),
+    Card("How many cells of the causal mask for $n = m = 6$ are True?",
+         "$1 + 2 + \\dots + 6 = \\frac{6 \\cdot 7}{2} = 21$ of the 36: query $i$ sees $i + 1$ "
+         "keys (counting from 0).", 11, computes=True),
+    Card("One query has the scores $(0, \\ln 2, 5)$ and key 2 is blocked. What are its three "
+         "weights?",
+         "$e^0 = 1$ and $e^{\\ln 2} = 2$, total 3, so $(1/3,\\ 2/3,\\ 0)$; the blocked 5 takes "
+         "no part, however large it is.", 11, computes=True),
+)
+
+_HEADS = (
+    Card("In self-attention and in cross-attention, where do $Q$, $K$ and $V$ come from?",
+         "Self-attention: all three are projections of the same sequence $X$. "
+         "Cross-attention: $Q$ comes from one sequence ($XW_Q$) and $K$ and $V$ from another "
+         "($YW_K$, $YW_V$).", 12),
+    Card("With $d_{\\text{model}} = 512$ and $h = 8$ heads, what is $d_k$, and what does each "
+         "head divide its scores by?",
+         "$d_k = 512 / 8 = 64$, so each head divides by $\\sqrt{64} = 8$: the width of the "
+         "vectors it takes dot products of, not $\\sqrt{512} \\approx 22.6$.", 12, computes=True),
+    Card("What shape are the weights of multi-head attention for $n$ queries and $m$ keys?",
+         "$(h, n, m)$: one $n \\times m$ grid per head, each row summing to 1.", 12),
+    Card("What does $W_O$ do?",
+         "It mixes the heads: the $h$ outputs of width $d_v$ are laid side by side (width "
+         "$h\\,d_v$) and multiplied by $W_O$, so every output column can draw on every head.",
+         12),
+    Card("With $d_{\\text{model}} = 12$ and $h = 4$ heads, which columns of $Q$ belong to head "
+         "2 (counting heads and columns from 0)?",
+         "$d_k = 12 / 4 = 3$, so head 2 owns columns $2 \\cdot 3 = 6$ to $3 \\cdot 3 - 1 = 8$: "
+         "columns 6, 7 and 8, the slice [6:9] in Python.", 12, computes=True),
+    Card("How many numbers do $W_Q$, $W_K$, $W_V$ and $W_O$ hold together for "
+         "$d_{\\text{model}} = 512$, with 8 heads? With 16?",
+         "$4 \\cdot 512^2 = 1{,}048{,}576$ both times: the heads only cut the same columns into "
+         "more, narrower slices.", 12, computes=True),
+)
+
+_GRADIENTS = (
+    Card("Given $\\partial L/\\partial O$, what are $\\partial L/\\partial V$ and "
+         "$\\partial L/\\partial A$ for $O = AV$?",
+         "$\\partial L/\\partial V = A^\\top (\\partial L/\\partial O)$ and "
+         "$\\partial L/\\partial A = (\\partial L/\\partial O)\\, V^\\top$: the two ways a "
+         "product passes its gradient back, one per factor.", 13),
+    Card("How does the gradient pass back through a row softmax $a = "
+         "\\operatorname{softmax}(s)$?",
+         "$\\partial L/\\partial s_i = a_i \\big(\\partial L/\\partial a_i - \\sum_j a_j\\, "
+         "\\partial L/\\partial a_j\\big)$: the softmax Jacobian "
+         "$\\operatorname{diag}(a) - a a^\\top$ applied to the row, without building it.", 13),
+    Card("Why does the gradient reaching the scores vanish without the $\\sqrt{d_k}$?",
+         "The raw scores spread like $\\sqrt{d_k}$, the softmax saturates to nearly one-hot, "
+         "and then every $a_i (g_i - \\sum_j a_j g_j)$ is close to 0: the weight is 0, or the "
+         "bracket is.", 13),
+    Card("How do you check a gradient you derived by hand?",
+         "Nudge each input by a small $h$ both ways and compare "
+         "$\\frac{L(x + h) - L(x - h)}{2h}$ with your formula, in float64; the relative error "
+         "should be tiny (here below $10^{-6}$).", 13),
+    Card("A row of weights is one-hot, $a = (1, 0, 0)$, and $\\partial L/\\partial a = "
+         "(2, -1, 3)$. What is $\\partial L/\\partial s$?",
+         "$\\sum_j a_j g_j = 2$, so $\\partial L/\\partial s = (1 \\cdot (2 - 2),\\ 0,\\ 0) = "
+         "(0, 0, 0)$: a saturated row passes no gradient at all.", 13, computes=True),
+    Card("For $a = (0.5, 0.5)$ and $\\partial L/\\partial a = (1, 0)$, what is "
+         "$\\partial L/\\partial s$?",
+         "$\\sum_j a_j g_j = 0.5$, so $(0.5 \\cdot 0.5,\\ 0.5 \\cdot (-0.5)) = (0.25, -0.25)$; "
+         "the entries add up to 0, as every row of $\\partial L/\\partial S$ does.", 13,
+         computes=True),
+    Card("$Q$ is $2 \\times 4$, $K$ is $3 \\times 4$, $V$ is $3 \\times 2$. What are the shapes "
+         "of $\\partial L/\\partial S$, $\\partial L/\\partial Q$, $\\partial L/\\partial K$ and "
+         "$\\partial L/\\partial V$?",
+         "$2 \\times 3$ (like $S$), then $2 \\times 4$, $3 \\times 4$ and $3 \\times 2$: every "
+         "gradient has the shape of what it is the gradient of.", 13, computes=True),
+)
+
+CARDS: tuple[Card, ...] = _MASKS + _HEADS + _GRADIENTS
