@@ -1,13 +1,36 @@
-"""Exercise of notebook 04: the dot product q·k = q₁k₁ + q₂k₂ + … + q_Lk_L as a loop."""
+"""Exercises of notebook 04: the dot product q·k = q₁k₁ + q₂k₂ + … + q_Lk_L as a loop, and
+one worked out by hand.
+
+Slips
+-----
+dot_loop(q, k):
+
+- returns a vector: the products q₁k₁, q₂k₂, … come back as a list, never added.
+- sums without multiplying: the slots of q and k added instead of multiplied.
+- multiplies the sums: (q₁ + q₂ + …)(k₁ + k₂ + …).
+- multiplied the products: q₁k₁ × q₂k₂ × … (the total started at 1 and multiplied).
+- used q twice: q₁q₁ + q₂q₂ + … (k never used: a typo for k[i]).
+- return inside the loop: the function stops after the first product, q₁k₁.
+- uses only some slots: the loop's range leaves some slots out.
+- does not reject different lengths: lists of different lengths give a number instead of an
+  error (``zip`` stops at the shorter list).
+- changed its input: q or k was changed in place (named by the framework).
+
+By hand, [1, −2, 3]·[4, 1, 2] = 8: sign of a product ((−2)×1 taken as +2: 12), sums
+without multiplying (9), multiplies the sums (14), multiplied the products (−48),
+left out the last slot (2), left out the first slot (4).
+"""
 
 from itertools import combinations
 
 import numpy as np
 
 from .. import dot
+from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
 
-__all__ = ["DOT_EXERCISE", "check_dot_product", "evaluate_dot_product"]
+__all__ = ["DOT_EXERCISE", "DOT_HAND", "check_dot_by_hand", "check_dot_product",
+           "evaluate_dot_product"]
 
 _VALUE_CASES = [
     ([3.0], [-2.0]),
@@ -60,20 +83,34 @@ DOT_EXERCISE = Exercise(
     reference=lambda q, k: float(dot(q, k)),
     mistakes=[
         Mistake("returns a vector",
-                "you returned a list of numbers (the products q₁k₁, q₂k₂, …?). The dot product "
-                "is ONE number: add the products together and return the total.",
+                "{call} returned {got}, a list of numbers (the products q₁k₁, q₂k₂, …?). The "
+                "dot product is ONE number: add the products together and return the total.",
                 detect=_returns_vector),
         Mistake("sums without multiplying",
-                "you added the slots of q and k. Multiply matching slots first (q₁ times k₁, "
-                "q₂ times k₂, …), then add those products.",
+                "{call} gave {got}: you added the slots of q and k. Multiply matching slots "
+                "first (q₁ times k₁, q₂ times k₂, …), then add those products; expected "
+                "{expected}.",
                 imitation=lambda q, k: sum(q) + sum(k)),
         Mistake("multiplies the sums",
-                "you multiplied the two totals, (q₁ + q₂ + …)(k₁ + k₂ + …). Multiply slot by "
-                "slot instead, then add: q₁k₁ + q₂k₂ + ….",
+                "{call} gave {got}: you multiplied the two totals, (q₁ + q₂ + …)(k₁ + k₂ + …). "
+                "Multiply slot by slot instead, then add: q₁k₁ + q₂k₂ + …; expected "
+                "{expected}.",
                 imitation=lambda q, k: sum(q) * sum(k)),
+        Mistake("multiplied the products",
+                "{call} gave {got}: you multiplied the products together (q₁k₁ × q₂k₂ × …; "
+                "did the total start at 1 with `*=`?). Add them: start at 0 and use `+=`; "
+                "expected {expected}.", imitation=lambda q, k: float(np.prod(np.multiply(q, k)))),
+        Mistake("used q twice",
+                "{call} gave {got}, which is q₁q₁ + q₂q₂ + …: k never appears. Multiply q[i] "
+                "by k[i]; expected {expected}.", imitation=lambda q, k: sum(x * x for x in q)),
+        Mistake("return inside the loop",
+                "{call} gave {got}, the first product q₁k₁ alone: the `return` sits inside the "
+                "loop, so it stops after one slot. Return the total after the loop ends.",
+                imitation=lambda q, k: q[0] * k[0]),
         Mistake("uses only some slots",
-                "your sum leaves out some slots. Check the loop's range: it must visit every "
-                "slot, from the first (index 0) to the last (index L − 1).",
+                "{call} gave {got}: your sum leaves out some slots. Check the loop's range: it "
+                "must visit every slot, from the first (index 0) to the last (index L − 1); "
+                "expected {expected}.",
                 detect=_uses_some_slots),
         Mistake("does not reject different lengths",
                 "your numbers are right, but lists of different lengths have no dot product. "
@@ -84,6 +121,22 @@ DOT_EXERCISE = Exercise(
 )
 
 
+DOT_HAND = HandExercise("[1, −2, 3]·[4, 1, 2]", 8.0, [
+    Slip("sign of a product", 12.0, "{got} is 4 + 2 + 6: the middle product is (−2) × 1 = −2, "
+         "a negative times a positive is negative."),
+    Slip("sums without multiplying", 9.0, "{got} is (1 − 2 + 3) + (4 + 1 + 2): multiply the "
+         "matching slots first, then add the three products."),
+    Slip("multiplies the sums", 14.0, "{got} is (1 − 2 + 3) × (4 + 1 + 2): multiply slot by "
+         "slot (1×4, (−2)×1, 3×2), then add."),
+    Slip("left out the last slot", 2.0, "{got} is 1×4 + (−2)×1: the third product 3×2 is missing; "
+         "add all three."),
+    Slip("left out the first slot", 4.0, "{got} is (−2)×1 + 3×2: the first product 1×4 is "
+         "missing; add all three."),
+    Slip("multiplied the products", -48.0, "{got} is 4 × (−2) × 6: add the three products, "
+         "do not multiply them."),
+], tolerance=0.01)
+
+
 def evaluate_dot_product(func):
     """The :class:`~course_lib.exercises.core.Feedback` on a learner's ``dot_loop``."""
     return DOT_EXERCISE.evaluate(func)
@@ -92,3 +145,8 @@ def evaluate_dot_product(func):
 def check_dot_product(func):
     """Print feedback on a learner's ``dot_loop(q, k)``."""
     DOT_EXERCISE.check(func)
+
+
+def check_dot_by_hand(value):
+    """Print feedback on the number typed for [1, −2, 3]·[4, 1, 2]."""
+    DOT_HAND.check(value)

@@ -1,43 +1,112 @@
-"""Exercise of notebook 02: the length ∥q∥ of a list of any number of slots."""
+"""Exercises of notebook 02: the length ∥q∥ of a list of any number of slots, in code and by
+hand.
+
+Slips
+-----
+length(q):
+
+- no square root: the squares are added but the root is never taken.
+- halved instead of the root: ``total ** 1/2`` is (total¹)/2, because ** binds first.
+- doubled instead of squared: ``x * 2`` (or ``2 * x``) where ``x ** 2`` was meant.
+- caret for power: ``x ^ 2`` is not a power in Python (TypeError on decimal numbers).
+- no squares: the slots themselves are added, then the root taken.
+- absolute values: |q₁| + |q₂| + … (the walk along the grid lines).
+- squared the sum: the slots added first and the total squared.
+- two slots only: Pythagoras with q₁ and q₂ only, whatever the length of q.
+- return inside the loop: the function stops after the first slot.
+- changed its input: q was changed in place (named by the framework).
+
+By hand, ∥[2, −3, 6]∥ = √49 = 7: no square root (49), halved instead of the root (24.5),
+no squares (√5), absolute values (11), squared the sum (5), minus sign squared away wrong
+((−3)² taken as −9: √31), doubled instead of squared (√10).
+"""
 
 import math
 
 from .. import norm
+from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
 
-__all__ = ["LENGTH_EXERCISE", "check_length", "evaluate_length"]
+__all__ = ["LENGTH_EXERCISE", "LENGTH_HAND", "check_length", "check_length_by_hand",
+           "evaluate_length"]
+
+
+def _caret(outcomes):
+    # `x ^ 2` on a decimal number raises TypeError "unsupported operand type(s) for ^"
+    return next((o for o in outcomes if isinstance(o.error, TypeError) and "^" in str(o.error)),
+                None)
+
+
+def _first_slot_only(q):
+    return abs(q[0])
+
 
 LENGTH_EXERCISE = Exercise(
     "length(q)",
     cases=[Case((q,)) for q in (
-        [3.0, 4.0], [-3.0, 4.0], [2.0], [-2.0], [1.0, 2.0, 2.0], [0.0, 0.0],
-        [1.0, 1.0, 1.0, 1.0], [2.0, -1.0, 2.0, -4.0, 2.0], [-1.0, -2.0, -2.0])],
+        [3.0, 4.0], [-3.0, 4.0], [2.0], [-2.0], [1.0, 2.0, 2.0], [0.0, 0.0], [0.5, 1.5],
+        [1.0, 1.0, 1.0, 1.0], [2.0, -1.0, 2.0, -4.0, 2.0], [-1.0, -2.0, -2.0], [4.0, 3.0])],
     reference=lambda q: float(norm(q)),
     mistakes=[
+        Mistake("caret for power",
+                "{call} raised TypeError: `^` is not a power in Python (it is a bitwise "
+                "operation on whole numbers). Write x ** 2 or x * x for a square.",
+                detect=_caret),
         Mistake("no square root",
-                "you added the squares but did not take the square root at the end: the "
-                "length of [3, 4] is √(9 + 16) = √25 = 5, not 25. Use math.sqrt(...) on the "
-                "total.",
+                "{call} gave {got}: you added the squares but did not take the square root at "
+                "the end (the length of [3, 4] is √25 = 5, not 25). Use math.sqrt(total); "
+                "expected {expected}.",
                 imitation=lambda q: sum(x * x for x in q)),
+        Mistake("halved instead of the root",
+                "{call} gave {got}, half the sum of squares: `total ** 1/2` means "
+                "(total ** 1) / 2, because ** binds before /. Write total ** 0.5 or "
+                "math.sqrt(total); expected {expected}.",
+                imitation=lambda q: sum(x * x for x in q) / 2),
+        Mistake("doubled instead of squared",
+                "{call} gave {got}: `x * 2` doubles x, it does not square it, and a negative "
+                "slot then takes length away. Write x ** 2 or x * x; expected {expected}.",
+                imitation=lambda q: math.sqrt(sum(2 * x for x in q))),
         Mistake("no squares",
-                "you added the slots themselves. Square each slot first (q₁², q₂², …), then "
-                "add, then take the square root: a negative slot adds length too.",
+                "{call} gave {got}: you added the slots themselves. Square each slot first (q₁², "
+                "q₂², …), then add, then take the square root: a negative slot adds length too.",
                 imitation=lambda q: math.sqrt(sum(q))),
         Mistake("absolute values",
-                "you added the sizes of the slots (|q₁| + |q₂| + …): that is the distance "
-                "walked along the grid lines, not the straight arrow. Square, add, then take "
-                "the square root.",
+                "{call} gave {got}, the sizes of the slots added (|q₁| + |q₂| + …): that is the "
+                "distance walked along the grid lines, not the straight arrow. Square, add, "
+                "then take the square root; expected {expected}.",
                 imitation=lambda q: sum(abs(x) for x in q)),
         Mistake("squared the sum",
-                "you added the slots first and squared the total. Square each slot first, then "
-                "add the squares: (3 + 4)² = 49 but 3² + 4² = 25.",
+                "{call} gave {got}: you added the slots first and squared the total. Square "
+                "each slot first, then add the squares: (3 + 4)² = 49 but 3² + 4² = 25.",
                 imitation=lambda q: math.sqrt(sum(q) ** 2)),
+        Mistake("return inside the loop",
+                "{call} gave {got}, the length of the first slot alone: the `return` sits "
+                "inside the loop, so it stops after one slot. Return after the loop ends.",
+                imitation=_first_slot_only),
         Mistake("two slots only",
-                "you used only the first two slots. Pythagoras in the plane has two, but q can "
-                "have any number L of slots: add the squares of all of them (loop over q).",
+                "{call} gave {got}: you used only the first two slots. Pythagoras in the plane "
+                "has two, but q can have any number L of slots: add the squares of all of them "
+                "(loop over q); expected {expected}.",
                 imitation=lambda q: math.sqrt(q[0] ** 2 + q[1] ** 2)),
     ],
 )
+
+LENGTH_HAND = HandExercise("∥[2, −3, 6]∥", 7.0, [
+    Slip("no square root", 49.0, "{got} is 2² + (−3)² + 6², the square of the length: take "
+         "the square root as the last step."),
+    Slip("halved instead of the root", 24.5, "{got} is half of 49: the square root of 49 is "
+         "the number whose square is 49, not 49 ÷ 2."),
+    Slip("no squares", math.sqrt(5.0), "{got} is √(2 − 3 + 6): square each slot before adding, "
+         "so the minus sign disappears: (−3)² = 9."),
+    Slip("absolute values", 11.0, "{got} is 2 + 3 + 6, the walk along the grid lines. Square, "
+         "add, then take the square root."),
+    Slip("squared the sum", 5.0, "{got} is √((2 − 3 + 6)²): square each slot first, then add "
+         "the squares."),
+    Slip("minus sign squared away wrong", math.sqrt(31.0), "{got} is √(4 − 9 + 36): (−3)² is "
+         "(−3) × (−3) = +9, so every square is positive (a calculator reads −3² as −(3²))."),
+    Slip("doubled instead of squared", math.sqrt(10.0), "{got} is √(4 − 6 + 12): you doubled "
+         "each slot (× 2) instead of squaring it (× itself)."),
+], tolerance=0.01)
 
 
 def evaluate_length(func):
@@ -48,3 +117,8 @@ def evaluate_length(func):
 def check_length(func):
     """Print feedback on a learner's ``length(q)``."""
     LENGTH_EXERCISE.check(func)
+
+
+def check_length_by_hand(value):
+    """Print feedback on the number typed for ∥[2, −3, 6]∥."""
+    LENGTH_HAND.check(value)

@@ -1,9 +1,27 @@
-"""Exercise of notebook 03: Σᵢ₌ₐᵇ qᵢ as a loop, with slots counted from 1 as in the maths."""
+"""Exercises of notebook 03: Σᵢ₌ₐᵇ qᵢ as a loop, with slots counted from 1 as in the maths,
+and the same sum by hand.
+
+Slips
+-----
+sum_from_to(q, a, b):
+
+- counted from 0: ``q[i]`` for slot i, so every term is one slot too far right.
+- left out the last slot: the range or slice stops before slot b.
+- started one late: slot a is left out.
+- added everything: every slot of q, not just a to b.
+- return inside the loop: the function stops after the first term, q_a.
+- changed its input: q was changed in place (named by the framework).
+
+By hand, Σᵢ₌₂⁴ qᵢ for q = [5, 1, 4, 2, 3]: counted from 0 (9), left out the last slot (5),
+started one late (6), added everything (15), multiplied instead of added (8).
+"""
 
 from ..summation import sigma
+from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
 
-__all__ = ["SUM_EXERCISE", "check_sum_from_to", "evaluate_sum_from_to"]
+__all__ = ["SUM_EXERCISE", "SUM_HAND", "check_sum_by_hand", "check_sum_from_to",
+           "evaluate_sum_from_to"]
 
 SUM_EXERCISE = Exercise(
     "sum_from_to(q, a, b)",
@@ -18,22 +36,41 @@ SUM_EXERCISE = Exercise(
     reference=sigma,
     mistakes=[
         Mistake("counted from 0",
-                "your sum is shifted by one slot. The maths numbers slots from 1, Python "
-                "from 0: slot i is q[i - 1]. Loop i over range(a, b + 1) and add q[i - 1].",
+                "{call} gave {got}: your sum is shifted by one slot. The maths numbers slots "
+                "from 1, Python from 0: slot i is q[i - 1]. Loop i over range(a, b + 1) and "
+                "add q[i - 1]; expected {expected}.",
                 imitation=lambda q, a, b: sum(q[a:b + 1])),
         Mistake("left out the last slot",
-                "your sum stops one slot early. Σ from a to b includes slot b too, but a "
-                "Python range or slice stops before its end: use range(a, b + 1).",
+                "{call} gave {got}: your sum stops one slot early. Σ from a to b includes slot "
+                "b too, but a Python range or slice stops before its end: use range(a, b + 1).",
                 imitation=lambda q, a, b: sum(q[a - 1:b - 1])),
         Mistake("started one late",
-                "your sum leaves out slot a. Σ from a to b starts at slot a, which Python "
-                "holds at q[a - 1].",
+                "{call} gave {got}: your sum leaves out slot a. Σ from a to b starts at slot a, "
+                "which Python holds at q[a - 1]; expected {expected}.",
                 imitation=lambda q, a, b: sum(q[a:b])),
         Mistake("added everything",
-                "you added every slot of q. Only slots a to b belong in Σᵢ₌ₐᵇ qᵢ.",
+                "{call} gave {got}, the sum of every slot of q. Only slots a to b belong in "
+                "Σᵢ₌ₐᵇ qᵢ; expected {expected}.",
                 imitation=lambda q, a, b: sum(q)),
+        Mistake("return inside the loop",
+                "{call} gave {got}, the first term q_a alone: the `return` sits inside the "
+                "loop, so it stops after one slot. Return the total after the loop ends.",
+                imitation=lambda q, a, b: q[a - 1]),
     ],
 )
+
+SUM_HAND = HandExercise("Σᵢ₌₂⁴ qᵢ for q = [5, 1, 4, 2, 3]", 7.0, [
+    Slip("counted from 0", 9.0, "{got} is 4 + 2 + 3, the slots Python numbers 2 to 4 (from 0). "
+         "The maths counts from 1: q₂ is the second number, 1."),
+    Slip("left out the last slot", 5.0, "{got} is q₂ + q₃ only: Σ from 2 to 4 includes slot 4 "
+         "too, both ends are in."),
+    Slip("started one late", 6.0, "{got} is q₃ + q₄: Σ from i = 2 starts with q₂, both ends "
+         "are in."),
+    Slip("added everything", 15.0, "{got} adds all five slots: only i = 2, 3, 4 belong in the "
+         "sum."),
+    Slip("multiplied instead of added", 8.0, "{got} is q₂ × q₃ × q₄: Σ adds the terms (the "
+         "product sign is Π)."),
+], tolerance=0.01)
 
 
 def evaluate_sum_from_to(func):
@@ -44,3 +81,8 @@ def evaluate_sum_from_to(func):
 def check_sum_from_to(func):
     """Print feedback on a learner's ``sum_from_to(q, a, b)``."""
     SUM_EXERCISE.check(func)
+
+
+def check_sum_by_hand(value):
+    """Print feedback on the number typed for Σᵢ₌₂⁴ qᵢ."""
+    SUM_HAND.check(value)

@@ -1,5 +1,5 @@
-"""Pictures of the dot product: two arrows and the angle between them, and a similarity
-meter that shows where q·k sits between "opposite" and "same way"."""
+"""Pictures of the dot product: two arrows, the angle between them and the shadow of k on
+q, the products slot by slot, and a similarity meter of the raw score q·k on a fixed scale."""
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -7,7 +7,8 @@ from matplotlib.patches import Arc
 
 from .. import dot, norm
 from ..backend import to_numpy
-from ..geometry import angle_between, direction
+from ..geometry import angle_between, direction, from_polar
+from ..shadows import shadow
 from .notation import fmt, subscript
 from .style import MUTED, PALETTE, ROLE_COLORS
 from .vectors import draw_vector, set_square_view, update_vector
@@ -18,7 +19,8 @@ __all__ = ["draw_dot_panels", "draw_dot_scene", "draw_similarity_meter", "draw_s
 
 
 def draw_dot_scene(q, k, ax=None, limit=4.0):
-    """Arrows q and k from the origin, with the angle θ between them marked by an arc.
+    """Arrows q and k from the origin, the angle θ between them marked by an arc, and the
+    shadow of k on the line of q (dashed drop line from k's tip, thick shadow along q).
 
     Returns
     -------
@@ -29,6 +31,10 @@ def draw_dot_scene(q, k, ax=None, limit=4.0):
     ax.set_xlabel("slot 1")
     ax.set_ylabel("slot 2")
     artists = {
+        "q_line": ax.plot([], [], ":", color=MUTED, lw=1.5, zorder=1)[0],
+        "shadow": ax.plot([], [], color=ROLE_COLORS["highlight"], lw=7, alpha=0.6,
+                          solid_capstyle="butt", zorder=2, label="shadow of k on q")[0],
+        "drop": ax.plot([], [], "--", color=ROLE_COLORS["highlight"], lw=1.5, zorder=2)[0],
         "arc": ax.add_patch(Arc((0, 0), 1.6, 1.6, theta1=0, theta2=0, color=PALETTE["black"],
                                 lw=1.5, zorder=2)),
         "theta": ax.text(0, 0, "θ", fontsize=13, ha="center", va="center"),
@@ -36,15 +42,22 @@ def draw_dot_scene(q, k, ax=None, limit=4.0):
         "k": draw_vector(k, ax=ax, color=ROLE_COLORS["key"], label="k"),
         "title": ax.set_title(""),
     }
+    ax.legend(loc="lower left", fontsize=10)
+    artists["limit"] = limit
     update_dot_scene(artists, q, k)
     return artists
 
 
 def update_dot_scene(artists, q, k):
-    """Move both arrows and the angle arc of :func:`draw_dot_scene` (in place)."""
+    """Move both arrows, the shadow and the angle arc of :func:`draw_dot_scene` (in place)."""
     q, k = to_numpy(q).astype(float), to_numpy(k).astype(float)
     update_vector(artists["q"], q)
     update_vector(artists["k"], k)
+    far = to_numpy(from_polar(3 * artists["limit"], direction(q)))  # q's line, past the view
+    artists["q_line"].set_data([-far[0], far[0]], [-far[1], far[1]])
+    foot = to_numpy(shadow(k, onto=q))  # the point of q's line right below k's tip
+    artists["shadow"].set_data([0, foot[0]], [0, foot[1]])
+    artists["drop"].set_data([k[0], foot[0]], [k[1], foot[1]])
     start, end = float(direction(q)), float(direction(k))
     theta = float(angle_between(q, k))
     # draw the arc the short way round, from the smaller direction to the larger one
@@ -56,9 +69,10 @@ def update_dot_scene(artists, q, k):
     artists["title"].set_text(f"θ = {fmt(theta, 0)}°,  q·k = {fmt(dot(q, k), 2)}")
 
 
-def draw_similarity_meter(value, bound, ax=None):
-    """A horizontal meter from −bound (opposite) through 0 (right angle) to +bound (same
-    way), with a marker at ``value``; for two arrows, bound = ∥q∥∥k∥.
+def draw_similarity_meter(value, reach, ax=None, scale=16.0):
+    """The raw score q·k on a fixed scale from −scale to +scale: a marker at ``value``, and
+    a grey bar for the reach −∥q∥∥k∥ … +∥q∥∥k∥ of arrows with these lengths. Longer arrows
+    widen the reach and move the marker; the angle decides where inside the reach it sits.
 
     Returns
     -------
@@ -67,27 +81,31 @@ def draw_similarity_meter(value, bound, ax=None):
     ax = plt.gca() if ax is None else ax
     ax.grid(False)
     ax.set_yticks([])
-    ax.set_xlim(-1.05, 1.05)
+    ax.set_xlim(-1.05 * scale, 1.05 * scale)
     ax.set_ylim(0, 1)
-    ax.axvspan(-1, -1 / 3, color=PALETTE["vermillion"], alpha=0.18)
-    ax.axvspan(-1 / 3, 1 / 3, color=MUTED, alpha=0.15)
-    ax.axvspan(1 / 3, 1, color=PALETTE["green"], alpha=0.18)
-    for x, text in ((-2 / 3, "opposite\n(negative)"), (0, "right angle\n(near 0)"),
-                    (2 / 3, "same way\n(positive)")):
-        ax.text(x, 0.72, text, ha="center", va="center", fontsize=10)
-    ax.set_xticks([-1, 0, 1], labels=["−∥q∥∥k∥", "0", "+∥q∥∥k∥"])
-    (marker,) = ax.plot([0, 0], [0.05, 0.45], color=PALETTE["black"], lw=4)
-    ax.set_xlabel("q·k, on a scale from −∥q∥∥k∥ to +∥q∥∥k∥")
-    artists = {"marker": marker}
-    update_similarity_meter(artists, value, bound)
+    ax.axvspan(-scale, 0, color=PALETTE["vermillion"], alpha=0.15)
+    ax.axvspan(0, scale, color=PALETTE["green"], alpha=0.15)
+    ax.axvline(0, color=MUTED, lw=1)
+    for x, text in ((-scale / 2, "negative:\npointing apart"),
+                    (scale / 2, "positive:\npointing together")):
+        ax.text(x, 0.78, text, ha="center", va="center", fontsize=10)
+    ax.set_xticks(np.linspace(-scale, scale, 9))
+    ax.set_xlabel("raw score q·k, fixed scale (grey bar: ±∥q∥∥k∥)")
+    artists = {
+        "reach": ax.plot([], [], color=MUTED, lw=9, alpha=0.6, solid_capstyle="butt")[0],
+        "marker": ax.plot([0, 0], [0.05, 0.55], color=PALETTE["black"], lw=4)[0],
+        "title": ax.set_title(""),
+    }
+    update_similarity_meter(artists, value, reach)
     return artists
 
 
-def update_similarity_meter(artists, value, bound):
-    """Move the meter's marker to ``value`` on the scale −bound … +bound (in place)."""
-    position = float(value) / float(bound) if bound > 0 else 0.0
-    artists["marker"].set_xdata([position, position])
-
+def update_similarity_meter(artists, value, reach):
+    """Move the meter's marker to ``value`` and its reach bar to ±reach (in place)."""
+    value, reach = float(value), float(reach)
+    artists["marker"].set_xdata([value, value])
+    artists["reach"].set_data([-reach, reach], [0.3, 0.3])
+    artists["title"].set_text(f"similarity meter: q·k = {fmt(value, 2)}, reach ±{fmt(reach, 1)}")
 
 
 def _slot_products(q, k):
@@ -124,7 +142,7 @@ def update_slot_products(artists, q, k):
         bar.set_height(height)
 
 
-def draw_dot_panels(q, k, fig=None, limit=4.2, product_limit=16.5):
+def draw_dot_panels(q, k, fig=None, limit=4.2, product_limit=16.5, meter_scale=16.0):
     """The dot-product picture in three panels: the two arrows and their angle (left), the
     slot-by-slot products (top right) and the similarity meter (bottom right).
 
@@ -141,10 +159,9 @@ def draw_dot_panels(q, k, fig=None, limit=4.2, product_limit=16.5):
         "scene": draw_dot_scene(q, k, ax=fig.add_subplot(grid[:, 0]), limit=limit),
         "products": draw_slot_products(q, k, ax=products_ax, limit=product_limit),
         "meter": draw_similarity_meter(float(dot(q, k)), float(norm(q) * norm(k)),
-                                       ax=meter_ax),
+                                       ax=meter_ax, scale=meter_scale),
     }
     products_ax.set_title("slot by slot: q·k = q₁k₁ + q₂k₂")
-    meter_ax.set_title("similarity meter")
     fig.tight_layout()
     return artists
 

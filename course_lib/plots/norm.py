@@ -1,4 +1,4 @@
-"""Pictures of a vector's length: the Pythagoras triangle and the squares on its sides."""
+"""Pictures of a vector's length: the Pythagoras triangle and the squares on its three sides."""
 
 import matplotlib.pyplot as plt
 from matplotlib.patches import Circle, Polygon
@@ -24,12 +24,19 @@ def _square_on_y(q1, q2):
     return [(q1, 0), (q1, q2), (q1 + out, q2), (q1 + out, 0)]
 
 
+def _square_on_q(q1, q2):
+    # the square on the long side (the arrow q), on the side of q away from the right angle
+    n1, n2 = (-q2, q1) if q1 * q2 >= 0 else (q2, -q1)  # q turned a quarter turn
+    return [(0, 0), (q1, q2), (q1 + n1, q2 + n2), (n1, n2)]
+
+
 def draw_pythagoras(q, ax=None, limit=6.0):
     """The length of q = [q₁, q₂] as the long side of a right triangle.
 
     The legs are q₁ (across) and q₂ (up); the squares on them have areas q₁² and q₂²;
-    the arrow's length is ∥q∥ = √(q₁² + q₂²), computed by :func:`course_lib.norm`. A dashed
-    circle marks every arrow with that same length.
+    the square on the long side, the arrow itself, has area ∥q∥² = q₁² + q₂² (Pythagoras),
+    so the arrow's length is ∥q∥ = √(q₁² + q₂²), computed by :func:`course_lib.norm`. A
+    dashed circle marks every arrow with that same length.
 
     Returns
     -------
@@ -45,6 +52,8 @@ def draw_pythagoras(q, ax=None, limit=6.0):
                                          color=PALETTE["sky_blue"], zorder=2)),
         "square_y": ax.add_patch(Polygon(_square_on_y(q1, q2), closed=True, alpha=0.25,
                                          color=PALETTE["orange"], zorder=2)),
+        "square_q": ax.add_patch(Polygon(_square_on_q(q1, q2), closed=True, alpha=0.2,
+                                         color=PALETTE["purple"], zorder=2)),
         "circle": ax.add_patch(Circle((0, 0), 1.0, fill=False, ls="--", color=MUTED, zorder=2)),
     }
     (artists["leg_x"],) = ax.plot([0, q1], [0, 0], color=PALETTE["sky_blue"], lw=3, zorder=3)
@@ -52,6 +61,7 @@ def draw_pythagoras(q, ax=None, limit=6.0):
     artists["q"] = draw_vector((q1, q2), ax=ax, color=ROLE_COLORS["query"], label="q")
     artists["area_x"] = ax.text(0, 0, "", ha="center", va="center", fontsize=11)
     artists["area_y"] = ax.text(0, 0, "", ha="center", va="center", fontsize=11)
+    artists["area_q"] = ax.text(0, 0, "", ha="center", va="center", fontsize=11)
     artists["title"] = ax.set_title("")
     update_pythagoras(artists, (q1, q2))
     return artists
@@ -63,6 +73,7 @@ def update_pythagoras(artists, q):
     length = float(norm([q1, q2]))
     artists["square_x"].set_xy(_square_on_x(q1, q2))
     artists["square_y"].set_xy(_square_on_y(q1, q2))
+    artists["square_q"].set_xy(_square_on_q(q1, q2))
     artists["circle"].set_radius(max(length, 1e-9))
     artists["leg_x"].set_data([0, q1], [0, 0])
     artists["leg_y"].set_data([q1, q1], [0, q2])
@@ -73,5 +84,8 @@ def update_pythagoras(artists, q):
     artists["area_x"].set_text(f"q₁² = {fmt(q1 * q1, 1)}" if abs(q1) > 1e-9 else "")
     artists["area_y"].set_position(((q1 + out_y) / 2, q2 / 2))
     artists["area_y"].set_text(f"q₂² = {fmt(q2 * q2, 1)}" if abs(q2) > 1e-9 else "")
+    far_corner = _square_on_q(q1, q2)[2]
+    artists["area_q"].set_position((far_corner[0] / 2, far_corner[1] / 2))  # the centre
+    artists["area_q"].set_text(f"∥q∥² = {fmt(length * length, 1)}" if length > 1e-9 else "")
     artists["title"].set_text(
         f"∥q∥ = √({bracketed(q1, 1)}² + {bracketed(q2, 1)}²) = {fmt(length, 3)}")

@@ -1,0 +1,84 @@
+"""Exercise of notebook 03: Σᵢ₌₁ᴸ qᵢ², the sum under the root of the norm, as a loop.
+
+Slips
+-----
+sum_of_squares(q):
+
+- caret for power: ``x ^ 2`` is not a power in Python (TypeError on decimal numbers).
+- doubled instead of squared: ``x * 2`` where ``x ** 2`` was meant.
+- forgot to square: Σ qᵢ, the slots added as they are.
+- squared the sum: (Σ qᵢ)², the total squared instead of each slot.
+- absolute values: Σ |qᵢ| instead of Σ qᵢ².
+- took the square root: √(Σ qᵢ²) is the norm, one step too far.
+- left out the last slot: the loop stops at slot L − 1.
+- skipped the first slot: the loop starts at Python position 1, slot 2.
+- return inside the loop: the function stops after the first term, q₁².
+- changed its input: q was changed in place (named by the framework).
+"""
+
+import math
+
+from .core import Case, Exercise, Mistake
+
+__all__ = ["SQUARES_EXERCISE", "check_sum_of_squares", "evaluate_sum_of_squares"]
+
+
+def _caret(outcomes):
+    # `x ^ 2` on a decimal number raises TypeError "unsupported operand type(s) for ^"
+    return next((o for o in outcomes if isinstance(o.error, TypeError) and "^" in str(o.error)),
+                None)
+
+
+SQUARES_EXERCISE = Exercise(
+    "sum_of_squares(q)",
+    cases=[Case((q,)) for q in (
+        [3.0], [-2.0], [3.0, 4.0], [1.0, -2.0, 2.0], [0.5, 1.5, -1.0, 2.0],
+        [2.0, 1.0, 3.0, 1.0, 2.0], [-1.0, -1.0, -1.0])],
+    reference=lambda q: sum(x * x for x in q),
+    mistakes=[
+        Mistake("caret for power",
+                "{call} raised TypeError: `^` is not a power in Python (it is a bitwise "
+                "operation on whole numbers). Write x ** 2 or x * x for a square.",
+                detect=_caret),
+        Mistake("doubled instead of squared",
+                "{call} gave {got}: `x * 2` doubles x, it does not square it. Write x ** 2 or "
+                "x * x; expected {expected}.", imitation=lambda q: sum(2 * x for x in q)),
+        Mistake("forgot to square",
+                "{call} gave {got}, the slots added as they are. Square each slot before "
+                "adding it; expected {expected}.", imitation=lambda q: sum(q)),
+        Mistake("squared the sum",
+                "{call} gave {got}: you added the slots first and squared the total, (Σ qᵢ)². "
+                "Square each slot, then add: Σ qᵢ²; expected {expected}.",
+                imitation=lambda q: sum(q) ** 2),
+        Mistake("absolute values",
+                "{call} gave {got}, the sizes |qᵢ| added. Square each slot (a square is never "
+                "negative either); expected {expected}.",
+                imitation=lambda q: sum(abs(x) for x in q)),
+        Mistake("took the square root",
+                "{call} gave {got}: that is √(Σ qᵢ²), the norm ∥q∥. The exercise stops one step "
+                "earlier, at the sum of squares itself; expected {expected}.",
+                imitation=lambda q: math.sqrt(sum(x * x for x in q))),
+        Mistake("return inside the loop",
+                "{call} gave {got}, the first square alone: the `return` sits inside the loop, "
+                "so it stops after slot 1. Return the total after the loop ends.",
+                imitation=lambda q: q[0] ** 2),
+        Mistake("left out the last slot",
+                "{call} gave {got}: the last slot is missing. range(len(q)) already stops at "
+                "the last position, len(q) − 1; expected {expected}.",
+                imitation=lambda q: sum(x * x for x in q[:-1])),
+        Mistake("skipped the first slot",
+                "{call} gave {got}: slot 1 (Python position 0) is missing. Python counts "
+                "positions from 0, so start the loop at 0; expected {expected}.",
+                imitation=lambda q: sum(x * x for x in q[1:])),
+    ],
+)
+
+
+def evaluate_sum_of_squares(func):
+    """The :class:`~course_lib.exercises.core.Feedback` on a learner's ``sum_of_squares``."""
+    return SQUARES_EXERCISE.evaluate(func)
+
+
+def check_sum_of_squares(func):
+    """Print feedback on a learner's ``sum_of_squares(q)``."""
+    SQUARES_EXERCISE.check(func)

@@ -1,0 +1,77 @@
+"""Exercise of notebook 02: the unit vector q / ∥q∥, the direction of q with length 1.
+
+Slips
+-----
+unit(q):
+
+- returned the length: the number ∥q∥ instead of the list q / ∥q∥.
+- not divided: q comes back unchanged.
+- multiplied by the length: q × ∥q∥ instead of q / ∥q∥.
+- divided by the squared length: q / ∥q∥², the root forgotten.
+- divided by the sum: q / (q₁ + q₂ + …), which is not a length (and can be negative).
+- divided by the biggest slot: q / max(q), which makes the biggest slot 1, not the length.
+- divided the first slot only: the other slots were left as they were.
+- changed its input: q was divided in place (named by the framework).
+"""
+
+import numpy as np
+
+from .. import norm
+from .core import Case, Exercise, Mistake
+
+__all__ = ["UNIT_EXERCISE", "check_unit", "evaluate_unit"]
+
+
+def _length(q):
+    return float(norm(q))
+
+
+def _returns_number(outcomes):
+    return next((o for o in outcomes if o.error is None and o.value is not None
+                 and not isinstance(o.value, str) and np.ndim(o.value) == 0), None)
+
+
+UNIT_EXERCISE = Exercise(
+    "unit(q)",
+    cases=[Case((q,)) for q in (
+        [3.0, 4.0], [0.0, -2.0], [6.0, -8.0], [1.0, 2.0, 2.0], [-4.0, 2.0, -4.0],
+        [2.0, 3.0, -1.0, 0.5], [-0.6, -0.8])],
+    reference=lambda q: [x / _length(q) for x in q],
+    mistakes=[
+        Mistake("returned the length",
+                "{call} gave one number, {got}: that is ∥q∥. Now divide every slot of q by it "
+                "and return the list, {expected}.", detect=_returns_number),
+        Mistake("not divided",
+                "{call} gave q back unchanged, {got}. Divide every slot by the length ∥q∥; "
+                "expected {expected}.", imitation=lambda q: list(q)),
+        Mistake("multiplied by the length",
+                "{call} gave {got}: you multiplied by ∥q∥. To bring the length to 1, divide "
+                "by it; expected {expected}.", imitation=lambda q: [x * _length(q) for x in q]),
+        Mistake("divided by the squared length",
+                "{call} gave {got}: you divided by q₁² + q₂² + …, the SQUARE of the length. "
+                "Take its square root first; expected {expected}.",
+                imitation=lambda q: [x / _length(q) ** 2 for x in q]),
+        Mistake("divided by the sum",
+                "{call} gave {got}: you divided by q₁ + q₂ + …, which is not the length (it "
+                "can even be negative). Divide by ∥q∥ = √(q₁² + q₂² + …); expected {expected}.",
+                imitation=lambda q: [x / sum(q) for x in q]),
+        Mistake("divided by the biggest slot",
+                "{call} gave {got}: you divided by the biggest slot, which makes that slot 1, "
+                "not the length. Divide by ∥q∥; expected {expected}.",
+                imitation=lambda q: [x / max(q) for x in q]),
+        Mistake("divided the first slot only",
+                "{call} gave {got}: only the first slot was divided. Every slot must be divided "
+                "by ∥q∥; expected {expected}.",
+                imitation=lambda q: [q[0] / _length(q), *q[1:]]),
+    ],
+)
+
+
+def evaluate_unit(func):
+    """The :class:`~course_lib.exercises.core.Feedback` on a learner's ``unit``."""
+    return UNIT_EXERCISE.evaluate(func)
+
+
+def check_unit(func):
+    """Print feedback on a learner's ``unit(q)``."""
+    UNIT_EXERCISE.check(func)

@@ -1,0 +1,133 @@
+"""Notebook 02's checkers: length, ∥[2, −3, 6]∥ by hand and unit name every typical slip,
+accept the right answers and never crash."""
+
+import math
+
+import numpy as np
+import pytest
+from exercise_helpers import assert_never_crashes, assert_slips_named
+
+from course_lib.exercises.core import CHANGED_INPUT
+from course_lib.exercises.norm import LENGTH_HAND, evaluate_length
+from course_lib.exercises.unit_vector import evaluate_unit
+
+
+def length_ok(q):
+    total = 0.0
+    for x in q:
+        total += x * x
+    return math.sqrt(total)
+
+
+def unit_ok(q):
+    size = math.sqrt(sum(x * x for x in q))
+    return [x / size for x in q]
+
+
+def length_halved(q):
+    total = 0
+    for x in q:
+        total += x ** 2
+    return total ** 1/2
+
+
+def length_caret(q):
+    total = 0
+    for x in q:
+        total += x ^ 2
+    return math.sqrt(total)
+
+
+def length_return_in_loop(q):
+    total = 0.0
+    for x in q:
+        total += x * x
+        return math.sqrt(total)
+
+
+def length_sorts(q):
+    q.sort()
+    return math.sqrt(sum(x * x for x in q))
+
+
+def unit_in_place(q):
+    size = math.sqrt(sum(x * x for x in q))
+    for i in range(len(q)):
+        q[i] = q[i] / size
+    return q
+
+
+def _safe_sqrt(total):
+    return math.sqrt(total) if total >= 0 else 0.0
+
+
+LENGTH_SLIPS = {
+    "no square root": [lambda q: sum(x * x for x in q), lambda q: sum(x ** 2 for x in q)],
+    "halved instead of the root": [length_halved, lambda q: sum(x * x for x in q) / 2],
+    "doubled instead of squared": [lambda q: _safe_sqrt(sum(x * 2 for x in q))],
+    "caret for power": [length_caret, lambda q: math.sqrt(sum(x ^ 2 for x in q))],
+    "no squares": [lambda q: _safe_sqrt(sum(q))],
+    "absolute values": [lambda q: sum(abs(x) for x in q)],
+    "squared the sum": [lambda q: abs(sum(q)), lambda q: math.sqrt(sum(q) ** 2)],
+    "two slots only": [lambda q: math.hypot(q[0], q[1])],
+    "return inside the loop": [length_return_in_loop],
+    CHANGED_INPUT: [length_sorts],
+}
+
+HAND_SLIPS = {
+    "no square root": [49, "49"], "halved instead of the root": [24.5],
+    "no squares": [2.236, 2.24], "absolute values": [11], "squared the sum": [5.0],
+    "minus sign squared away wrong": [5.568, 5.57], "doubled instead of squared": [3.162],
+    "sign turned round": [-7], "decimal point moved": [0.7, 70],
+}
+
+UNIT_SLIPS = {
+    "returned the length": [lambda q: math.sqrt(sum(x * x for x in q)),
+                            lambda q: float(np.linalg.norm(q))],
+    "not divided": [lambda q: q, lambda q: list(q)],
+    "multiplied by the length": [lambda q: [x * math.sqrt(sum(y * y for y in q)) for x in q]],
+    "divided by the squared length": [lambda q: [x / sum(y * y for y in q) for x in q],
+                                      lambda q: list(np.array(q) / np.dot(q, q))],
+    "divided by the sum": [lambda q: [x / sum(q) for x in q]],
+    "divided by the biggest slot": [lambda q: [x / max(q) for x in q]],
+    "divided the first slot only": [lambda q: [q[0] / math.hypot(*q)] + q[1:]],
+    CHANGED_INPUT: [unit_in_place],
+}
+
+
+@pytest.mark.parametrize(("evaluate", "func"), [
+    (evaluate_length, length_ok), (evaluate_length, lambda q: float(np.linalg.norm(q))),
+    (evaluate_unit, unit_ok), (evaluate_unit, lambda q: np.array(q) / np.linalg.norm(q))])
+def test_a_right_answer_passes(evaluate, func):
+    feedback = evaluate(func)
+    assert feedback.passed, str(feedback)
+
+
+def test_length_slips_are_named():
+    assert_slips_named(evaluate_length, LENGTH_SLIPS)
+
+
+def test_unit_slips_are_named():
+    assert_slips_named(evaluate_unit, UNIT_SLIPS)
+
+
+def test_length_by_hand():
+    assert LENGTH_HAND.evaluate(7).passed and LENGTH_HAND.evaluate("7.00").passed
+    assert_slips_named(LENGTH_HAND.evaluate, HAND_SLIPS)
+
+
+def test_hints_say_what_happened_on_which_input():
+    feedback = evaluate_length(length_halved)
+    assert "length([3, 4]) gave 12.5" in feedback.message and "expected 5" in feedback.message
+    assert "** binds before /" in feedback.message
+    feedback = evaluate_unit(lambda q: [x / sum(q) for x in q])
+    assert "unit([3, 4]) gave [0.4286, 0.5714]" in feedback.message
+
+
+@pytest.mark.parametrize("evaluate", [evaluate_length, evaluate_unit])
+def test_never_crashes(evaluate):
+    assert_never_crashes(evaluate)
+
+
+def test_by_hand_never_crashes():
+    assert_never_crashes(LENGTH_HAND.evaluate, kind="number")

@@ -1,0 +1,125 @@
+"""Notebook 01's checkers: embed, slot and q₃ by hand name every typical slip, accept the
+right answers and never crash."""
+
+import numpy as np
+import pytest
+from exercise_helpers import assert_never_crashes, assert_slips_named
+
+from course_lib.exercises.core import CHANGED_INPUT
+from course_lib.exercises.vectors import (
+    SLOT_HAND,
+    evaluate_embed,
+    evaluate_slot,
+)
+
+
+def embed_ok(sentence, table):
+    vectors = []
+    for word in sentence:
+        vectors.append(table[word])
+    return vectors
+
+
+def slot_ok(q, i):
+    if i < 1 or i > len(q):
+        raise IndexError(f"q has slots 1 to {len(q)}; there is no slot {i}")
+    return q[i - 1]
+
+
+def embed_return_in_loop(sentence, table):
+    vectors = []
+    for word in sentence:
+        vectors.append(table[word])
+        return vectors
+
+
+def embed_pops(sentence, table):
+    vectors = []
+    while sentence:
+        vectors.insert(0, table[sentence.pop()])
+    return vectors
+
+
+def slot_loop_from_zero(q, i):
+    for position in range(len(q)):
+        if position == i:
+            return q[position]
+    raise IndexError("no such slot")
+
+
+def slot_pops(q, i):
+    if i < 1 or i > len(q):
+        raise IndexError("no such slot")
+    return q.pop(i - 1)
+
+
+EMBED_SLIPS = {
+    "table order": [lambda s, t: [v for w, v in t.items() if w in s],
+                    lambda s, t: [t[w] for w in t if w in s]],
+    "dropped repeats": [lambda s, t: [t[w] for w in dict.fromkeys(s)]],
+    "flattened": [lambda s, t: [x for w in s for x in t[w]],
+                  lambda s, t: sum((t[w] for w in s), [])],
+    "return inside the loop": [embed_return_in_loop],
+    "whole sentence as a key": [lambda s, t: t[s], lambda s, t: [t[s]]],
+    "returned the words": [lambda s, t: list(s), lambda s, t: [w for w in s if w in t]],
+    "returned a dict": [lambda s, t: {w: t[w] for w in s}],
+    CHANGED_INPUT: [embed_pops],
+}
+
+SLOT_SLIPS = {
+    "counted from 0": [lambda q, i: q[i], slot_loop_from_zero],
+    "counted from the end": [lambda q, i: q[-i], lambda q, i: list(reversed(q))[i - 1]],
+    "returned the slot number": [lambda q, i: i, lambda q, i: q.index(q[i - 1]) + 1],
+    "slot 0 wraps round": [lambda q, i: q[i - 1], lambda q, i: float(q[i - 1])],
+    "returned a list": [lambda q, i: q[i - 1:i], lambda q, i: [q[i - 1]]],
+    CHANGED_INPUT: [slot_pops],
+}
+
+HAND_SLIPS = {"counted from 0": [2, "2", 2.0], "counted from the end": [8.0, "8"],
+              "gave the slot number": [3, "3"], "gave the number of slots": [7],
+              "one slot early": [-1],
+              "sign turned round": [-6.0], "decimal point moved": [60, 0.6]}
+
+
+@pytest.mark.parametrize(("evaluate", "func"), [
+    (evaluate_embed, embed_ok), (evaluate_embed, lambda s, t: np.array([t[w] for w in s])),
+    (evaluate_slot, slot_ok)])
+def test_a_right_answer_passes(evaluate, func):
+    feedback = evaluate(func)
+    assert feedback.passed, str(feedback)
+
+
+def test_embed_slips_are_named():
+    assert_slips_named(evaluate_embed, EMBED_SLIPS)
+
+
+def test_slot_slips_are_named():
+    assert_slips_named(evaluate_slot, SLOT_SLIPS)
+
+
+def test_slot_by_hand():
+    assert SLOT_HAND.evaluate(6).passed and SLOT_HAND.evaluate("6.0").passed
+    assert_slips_named(SLOT_HAND.evaluate, HAND_SLIPS)
+
+
+def test_hints_say_what_happened_on_which_input():
+    feedback = evaluate_slot(lambda q, i: q[i])
+    assert "slot([4, -1, 6, 2, 8, 5, 3], 1) gave -1" in feedback.message
+    assert "expected 4" in feedback.message
+    feedback = evaluate_embed(embed_return_in_loop)
+    assert "embed(['the', 'cat'], table)" in feedback.message
+
+
+def test_the_embedding_table_is_named_not_printed():
+    feedback = evaluate_embed(lambda s, t: [t[w] for w in sorted(s)])
+    assert feedback.status == "failed"
+    assert "table)" in str(feedback) and "{" not in str(feedback)
+
+
+@pytest.mark.parametrize("evaluate", [evaluate_embed, evaluate_slot])
+def test_never_crashes(evaluate):
+    assert_never_crashes(evaluate)
+
+
+def test_by_hand_never_crashes():
+    assert_never_crashes(SLOT_HAND.evaluate, kind="number")
