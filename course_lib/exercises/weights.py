@@ -10,7 +10,7 @@ By hand, p₁ for the scores x = [3, 1, 0] (``HAND_WEIGHT``):
 - only two scores: e³ / (1 + e³), as if x had two slots;
 - powers of 2 / powers of 10: 2ˣ or 10ˣ instead of eˣ;
 - squares: x² instead of eˣ;
-- weight of another key: p₂ or p₃ instead of p₁;
+- weight of key 2 / weight of key 3: p₂ or p₃ instead of p₁;
 - equal split: 1/m, as if all scores were equal;
 - forgot to divide: e³ alone.
 
