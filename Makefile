@@ -13,7 +13,7 @@ PYTEST_ARGS ?=
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .DEFAULT_GOAL := help
-.PHONY: help venv install lab test lint bench gpu-check notebooks html clean
+.PHONY: help venv install lab test lint bench gpu-check notebooks html clean instructor student
 
 help:
 	@echo "make lab        install (first time only) and open JupyterLab on the start notebook"
@@ -24,6 +24,8 @@ help:
 	@echo "make notebooks  re-execute every notebook in place in a fresh kernel"
 	@echo "make html       build the static HTML edition"
 	@echo "make install    create $(VENV) and install the locked requirements and course_lib"
+	@echo "make student    build the student edition for nbgrader into build/student/"
+	@echo "make instructor create $(IVENV) with nbgrader (apart from the learners' $(VENV))"
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || \
@@ -41,10 +43,27 @@ $(STAMP): $(BIN)/python requirements.txt requirements-dev.txt $(LOCK) pyproject.
 
 install: $(STAMP)
 
+# nbgrader lives in its own environment: it enables JupyterLab extensions where it is
+# installed, and the learners' Lab (and the browser tests) must stay as they are.
+IVENV := .venv-instructor
+ISTAMP := $(IVENV)/.installed
+$(ISTAMP): requirements.txt requirements-instructor.txt $(LOCK) pyproject.toml
+	$(PYTHON) -m venv $(IVENV)
+	$(IVENV)/bin/python -m pip install --upgrade pip
+	$(IVENV)/bin/python -m pip install -r requirements.txt -r requirements-instructor.txt -c $(LOCK)
+	$(IVENV)/bin/python -m pip install -c $(LOCK) -e .
+	@touch $@
+
+instructor: $(ISTAMP)
+
+student: install instructor
+	$(BIN)/python tools/make_student.py
+
 lab: install
 	$(BIN)/jupyter lab $(ROOT_FLAG) $(START)
 
-test: install
+# Under CI the student-edition test must run, so CI also builds the instructor environment.
+test: install $(if $(filter true,$(CI)),instructor,)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: install
