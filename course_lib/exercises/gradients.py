@@ -14,9 +14,15 @@ Slips (``softmax_backward_row(a, grad_a)``, that is ∂L/∂sᵢ = aᵢ(gᵢ −
 - return inside the loop: only the first entry comes back.
 - changed its input (the framework's): ``grad_a[i] -= total`` writes into the caller's list.
 
-Slips (by hand, ∂L/∂s₀ for a = (0.5, 0.3, 0.2), g = (2, 1, −1)): the row total, the bracket
-without a₀, a₀g₀ alone, the sign, the plain mean, the diagonal only, the unweighted sum,
-another entry.
+Slips (by hand, ∂L/∂s₀ for a = (0.5, 0.3, 0.2), g = (2, 1, −1)):
+
+- gave the row total: Σⱼ aⱼgⱼ = 1.1.
+- bracket without a₀: g₀ − 1.1 = 0.9.
+- a₀g₀ alone: 1.
+- plain mean: a₀(g₀ − 2/3).
+- diagonal only: a₀(1 − a₀)g₀ = 0.5.
+- unweighted sum: a₀(g₀ − Σⱼ gⱼ) = 0.
+- another entry: ∂L/∂s₁ = −0.03.
 """
 
 import numpy as np
@@ -125,7 +131,7 @@ def check_softmax_backward_row(func):
 
 # a = (0.5, 0.3, 0.2), g = (2, 1, −1): Σⱼ aⱼgⱼ = 1 + 0.3 − 0.2 = 1.1, ∂L/∂s₀ = 0.5 · 0.9
 SOFTMAX_BACKWARD_BY_HAND = HandExercise(
-    "∂L/∂s₀ for a = (0.5, 0.3, 0.2) and ∂L/∂a = (2, 1, −1)",
+    "∂L/∂s₀ (a = (0.5, 0.3, 0.2), ∂L/∂a = (2, 1, −1))",
     answer=0.45,
     slips=[
         Slip("gave the row total", 1.1, "{got} is the row total Σⱼ aⱼgⱼ; subtract it from g₀ and "

@@ -16,9 +16,15 @@ Slips (``masked_softmax(scores, allowed)``):
   underflows to 0 for the allowed keys.
 - changed its input (the framework's): ``scores[j] = -inf`` writes into the caller's list.
 
-Slips (by hand, the weight of key 0 for scores (ln 3, 0, 5) with key 2 blocked): blocked key
-still counted, masked with 0, no exponential, no division, key 1's weight, mask read the
-other way round, the score instead of the weight.
+Slips (by hand, the weight a₀ of key 0 for the scores (ln 3, 0, 5) with key 2 blocked):
+
+- blocked key still counted: 3 / (3 + 1 + e⁵), the blocked e⁵ left in the total.
+- masked with 0: 3 / (3 + 1 + 1).
+- no exponential: ln 3 / (ln 3 + 0) = 1.
+- no division: e^(ln 3) = 3 alone.
+- key 1's weight: 1/4.
+- mask read the other way round: 0, key 0 treated as blocked.
+- the score instead of the weight: ln 3.
 """
 
 import math
@@ -145,7 +151,7 @@ def check_masked_softmax(func):
 
 _E5 = math.exp(5.0)
 MASKED_WEIGHT = HandExercise(
-    "the weight of key 0 for scores (ln 3, 0, 5) with key 2 blocked",
+    "a₀ (scores (ln 3, 0, 5), key 2 blocked)",
     answer=0.75,
     slips=[
         Slip("blocked key still counted", 3 / (4 + _E5),

@@ -17,8 +17,15 @@ Slips (``head_weights(x, w_q, w_k, num_heads)``, the (h, n, n) weights of self-a
 - return inside the loop: only head 0's grid.
 - heads stacked on the wrong axis: shape (n, h, n).
 
-Slips (by hand, the divisor of one head's scores for d_model = 768, h = 12): √d_model, d_k,
-d_model, √h, h, the multiplier 1/√d_k, √d_model / h.
+Slips (by hand, the divisor of each head's scores for d_model = 768, h = 12):
+
+- √d_model: √768, the full width.
+- d_k without the root: 64.
+- d_model: 768.
+- √h: √12.
+- h: 12, the number of heads.
+- the multiplier: 1/√d_k = 0.125, what the scores are multiplied by.
+- √d_model / h: the root taken before dividing the width.
 """
 
 import math
@@ -154,7 +161,7 @@ def check_head_weights(func):
 
 
 HEAD_SCALE = HandExercise(
-    "what one head divides its scores by, for d_model = 768 and h = 12",
+    "the divisor of each head's scores (d_model = 768, h = 12)",
     answer=8.0,
     slips=[
         Slip("√d_model", math.sqrt(768),
