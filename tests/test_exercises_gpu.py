@@ -3,8 +3,12 @@ numbers (a grid in MiB, the arithmetic intensity of QKᵀ) name the arithmetic s
 
 from exercise_helpers import assert_never_crashes, assert_slips_named
 
-from course_lib.exercises.gpu import (GRID_MIB_BY_HAND, INTENSITY_BY_HAND, check_grid_memory,
-                                      evaluate_grid_memory)
+from course_lib.exercises.gpu import (
+    GRID_MIB_BY_HAND,
+    INTENSITY_BY_HAND,
+    check_grid_memory,
+    evaluate_grid_memory,
+)
 
 SLIPS = {
     "used n × n": [lambda n, m, bytes_per_number: n * n * bytes_per_number / 2**30],

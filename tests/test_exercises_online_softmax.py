@@ -6,8 +6,11 @@ import math
 import numpy as np
 from exercise_helpers import assert_never_crashes, assert_slips_named
 
-from course_lib.exercises.online_softmax import (UPDATE_BY_HAND, check_update_by_hand,
-                                                 evaluate_online_output)
+from course_lib.exercises.online_softmax import (
+    UPDATE_BY_HAND,
+    check_update_by_hand,
+    evaluate_online_output,
+)
 
 
 def loop(*, start=-math.inf, rescale_l=True, rescale_o=True, upside_down=False,
@@ -26,10 +29,10 @@ def loop(*, start=-math.inf, rescale_l=True, rescale_o=True, upside_down=False,
             r = r if shift else 1.0
             if on_new_block:
                 l = l + r * sum(e)
-                o = o + r * sum(x * v for x, v in zip(e, bv))
+                o = o + r * sum(x * v for x, v in zip(e, bv, strict=True))
             else:
                 l = (l * r if rescale_l else l) + sum(e)
-                o = (o * r if rescale_o else o) + sum(x * v for x, v in zip(e, bv))
+                o = (o * r if rescale_o else o) + sum(x * v for x, v in zip(e, bv, strict=True))
             if divide_inside:
                 o = o / l
             M = M_new
@@ -74,7 +77,7 @@ def whole_blocks_only(scores, values, block_size):
         M_new = max(M, max(bs))
         r = math.exp(M - M_new)
         l = l * r + sum(math.exp(s - M_new) for s in bs)
-        o = o * r + sum(math.exp(s - M_new) * v for s, v in zip(bs, bv))
+        o = o * r + sum(math.exp(s - M_new) * v for s, v in zip(bs, bv, strict=True))
         M = M_new
     return o / l
 

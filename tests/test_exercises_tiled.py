@@ -6,8 +6,7 @@ import math
 import numpy as np
 from exercise_helpers import assert_never_crashes, assert_slips_named
 
-from course_lib.exercises.tiled import (_running_stats, check_running_stats,
-                                        evaluate_running_stats)
+from course_lib.exercises.tiled import _running_stats, check_running_stats, evaluate_running_stats
 
 
 def good(blocks):

@@ -67,7 +67,8 @@ def _from_first_block(scores, values, block_size):
     # the factor upside down, by a learner who starts from the first block's numbers
     top = max(scores[:block_size])
     total = math.fsum(math.exp(s - top) for s in scores[:block_size])
-    acc = math.fsum(math.exp(s - top) * v for s, v in zip(scores[:block_size], values))
+    acc = math.fsum(math.exp(s - top) * v
+                    for s, v in zip(scores[:block_size], values[:block_size], strict=True))
     for first in range(block_size, len(scores), block_size):
         block = range(first, min(first + block_size, len(scores)))
         new_top = max(top, max(scores[j] for j in block))

@@ -105,7 +105,7 @@ def _right_max_and(check):
     def detect(outcomes):
         pairs = [_pair(o.value) for o in outcomes]
         if any(p is None or not _close(p[0], o.case.expected[0])
-               for p, o in zip(pairs, outcomes)):
+               for p, o in zip(pairs, outcomes, strict=True)):
             return None
         try:
             return outcomes[0] if all(check(float(p[1])) for p in pairs) else None
