@@ -4,10 +4,10 @@ import matplotlib.pyplot as plt
 
 from ..backend import to_numpy
 from ..summation import partial_sums, sigma
-from .notation import fmt, subscript, superscript, written_sum
+from .notation import bracketed, fmt, subscript, superscript, written_sum
 from .style import MUTED, PALETTE, ROLE_COLORS
 
-__all__ = ["draw_sum_terms", "sum_written_out", "update_sum_terms"]
+__all__ = ["draw_sum_terms", "products_written_out", "sum_written_out", "update_sum_terms"]
 
 
 def sum_written_out(q, count, name="q", digits=2):
@@ -21,6 +21,19 @@ def sum_written_out(q, count, name="q", digits=2):
     total = sigma(q, 1, count)
     return (f"Σᵢ₌₁{superscript(count)} {name}ᵢ = {symbols} = {written_sum(values, digits)} "
             f"= {fmt(total, digits)}")
+
+
+def products_written_out(q, k):
+    """Σᵢ qᵢkᵢ written out term by term, in symbols and in numbers (no total: the learner's
+    loop computes that).
+
+    >>> print(products_written_out([1.0, 2.0], [4.0, -5.0]))
+    Σᵢ₌₁² qᵢkᵢ = q₁k₁ + q₂k₂ = 1×4 + 2×(−5)
+    """
+    count = len(q)
+    symbols = " + ".join(f"q{subscript(i)}k{subscript(i)}" for i in range(1, count + 1))
+    numbers = " + ".join(f"{bracketed(a, 0)}×{bracketed(b, 0)}" for a, b in zip(q, k, strict=True))
+    return f"Σᵢ₌₁{superscript(count)} qᵢkᵢ = {symbols} = {numbers}"
 
 
 def draw_sum_terms(q, count, ax=None):
