@@ -13,7 +13,7 @@ PYTEST_ARGS ?=
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .DEFAULT_GOAL := help
-.PHONY: help venv install lab test lint bench gpu-check notebooks html clean instructor student
+.PHONY: help venv install lab test lint bench gpu-check notebooks html baselines fixtures clean instructor student
 
 help:
 	@echo "make lab        install (first time only) and open JupyterLab on the start notebook"
@@ -23,6 +23,8 @@ help:
 	@echo "make gpu-check  run the CuPy tests and a GPU timing (says SKIPPED without CuPy/CUDA)"
 	@echo "make notebooks  re-execute every notebook in place in a fresh kernel"
 	@echo "make html       build the static HTML edition"
+	@echo "make baselines  redraw tests/baseline/*.png, the plot functions' reference pictures"
+	@echo "make fixtures   re-record PyTorch's answers in tests/data/torch_*.npz (needs torch)"
 	@echo "make install    create $(VENV) and install the locked requirements and course_lib"
 	@echo "make student    build the student edition for nbgrader into build/student/"
 	@echo "make instructor create $(IVENV) with nbgrader (apart from the learners' $(VENV))"
@@ -93,16 +95,34 @@ gpu-check:
 		echo "           Install the CuPy wheel for your CUDA (e.g. pip install cupy-cuda12x) and rerun."; \
 	fi
 
+# Kernels over IPC (or CurveZMQ on Windows): no "running over TCP without encryption"
+# warning per kernel (tools/quiet_kernels.py says why). Expanded when a recipe runs.
+QUIET_KERNEL = $(shell $(BIN)/python tools/quiet_kernels.py)
+
 notebooks: install
 	@set -e; for nb in notebooks/[0-9][0-9]_*.ipynb; do \
 		echo "executing $$nb"; \
-		$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+		$(BIN)/jupyter nbconvert --to notebook --execute --inplace --log-level=WARN \
 			--ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=600 \
-			--ExecutePreprocessor.record_timing=False "$$nb"; \
+			--ExecutePreprocessor.record_timing=False $(QUIET_KERNEL) "$$nb"; \
 	done
 
 html: install
 	$(BIN)/python tools/build_html.py
+
+# The plot functions' reference pictures, drawn with this .venv's matplotlib (it must be the
+# lock's newest: tests/test_figures.py checks). Look at them before committing.
+baselines: install
+	rm -f tests/baseline/*.png
+	$(BIN)/python -m pytest -p no:cacheprovider -q -o addopts="" \
+		--mpl-generate-path=tests/baseline tests/test_figures.py::test_figure
+	$(BIN)/python -c 'import matplotlib; print(matplotlib.__version__, end="")' \
+		> tests/baseline/MATPLOTLIB_VERSION
+
+# PyTorch's answers for tests/test_torch_parity.py (torch is never in the lock: pip install
+# torch first).
+fixtures: install
+	$(BIN)/python tools/make_torch_fixtures.py
 
 clean:
 	rm -rf build dist site .pytest_cache .ruff_cache *.egg-info

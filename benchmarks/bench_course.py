@@ -12,15 +12,30 @@ work costs less than two kernel starts.
 Run: ``python benchmarks/bench_course.py`` (or ``make bench``).
 """
 
+import importlib.util
 import time
 from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
 
-NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOK_DIR = ROOT / "notebooks"
 TARGET_RATIO = 3.0
 KERNEL = "python3"
+
+
+def quiet_kernel_config():
+    """tools/quiet_kernels.py's settings: kernels that do not print ipykernel's TCP warning
+    between the table's lines."""
+    path = ROOT / "tools" / "quiet_kernels.py"
+    spec = importlib.util.spec_from_file_location("quiet_kernels", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.kernel_config()
+
+
+KERNEL_CONFIG = quiet_kernel_config()
 
 
 def course_notebooks():
@@ -39,7 +54,7 @@ def run_seconds(notebook, cwd=NOTEBOOK_DIR):
     # "immediate": a graceful kernel shutdown sometimes waits seconds for the kernel to exit,
     # noise that is neither the notebook's work nor part of starting a kernel.
     client = NotebookClient(notebook, timeout=600, kernel_name=KERNEL, shutdown_kernel="immediate",
-                            resources={"metadata": {"path": str(cwd)}})
+                            resources={"metadata": {"path": str(cwd)}}, config=KERNEL_CONFIG)
     start = time.perf_counter()
     client.execute()
     return time.perf_counter() - start
