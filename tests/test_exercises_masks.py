@@ -10,11 +10,8 @@ from exercise_helpers import assert_never_crashes, assert_slips_named
 from course_lib import causal_mask
 from course_lib.exercises.causal import check_causal_mask_loop, evaluate_causal_mask_loop
 from course_lib.exercises.core import CHANGED_INPUT
-from course_lib.exercises.masks import (
-    MASKED_WEIGHT,
-    check_masked_softmax,
-    evaluate_masked_softmax,
-)
+from course_lib.exercises.masked_weight import MASKED_WEIGHT
+from course_lib.exercises.masks import check_masked_softmax, evaluate_masked_softmax
 
 # --- masked_softmax ------------------------------------------------------------------------
 
@@ -151,6 +148,28 @@ def shift_all_numpy(scores, allowed):
         return e / e.sum()
 
 
+def tilde_on_list(scores, allowed):
+    s = np.array(scores, float)
+    s[~allowed] = -np.inf  # ~ does not work on a Python list
+    return masked_softmax_numpy(s, np.asarray(allowed))
+
+
+def minus_on_list(scores, allowed):
+    top = max(s for s, ok in zip(scores, allowed, strict=True) if ok) if any(allowed) else 0.0
+    e = np.exp(scores - top) * np.asarray(allowed)  # list − float
+    return e / e.sum()
+
+
+def ignored_shifted_by_allowed(scores, allowed):
+    top = max(s for s, ok in zip(scores, allowed, strict=True) if ok)
+    exps = [math.exp(s - top) for s in scores]  # the blocked keys are never zeroed
+    return [e / sum(exps) for e in exps]
+
+
+def empty_list_when_blocked(scores, allowed):
+    return masked_softmax_ok(scores, allowed) if any(allowed) else []
+
+
 def in_place(scores, allowed):
     for j, ok in enumerate(allowed):
         if not ok:
@@ -160,7 +179,9 @@ def in_place(scores, allowed):
 
 MASK_SLIPS = {
     "True means blocked": [inverted, inverted_numpy],
-    "ignored the mask": [ignored],
+    "ignored the mask": [ignored, ignored_shifted_by_allowed],
+    "lists used as arrays": [tilde_on_list, minus_on_list],
+    "fully blocked row": [empty_list_when_blocked],
     "zeroed without renormalising": [zeroed_after, denominator_over_all],
     "masked with 0": [masked_with_zero, multiplied_by_mask],
     "dropped the blocked keys": [dropped],

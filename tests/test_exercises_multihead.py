@@ -49,7 +49,18 @@ def head_weights_vectorised(x, w_q, w_k, num_heads):
     return cl.softmax(scores)
 
 
+def heads_on_lists(x, w_q, w_k, num_heads):
+    q, k = x @ w_q, x @ w_k  # lists: @ is not defined for them
+    return make_heads()(q, q, k, num_heads)
+
+
+def multi_on_lists(x, w_q, w_k, w_v, w_o, num_heads):
+    q = x @ w_q
+    return q
+
+
 HEADS_SLIPS = {
+    "lists used as arrays": [heads_on_lists],
     "scaled by √d_model": [make_heads(width=lambda d_k, d, h: math.sqrt(d)),
                            make_heads(width=lambda d_k, d, h: d ** 0.5)],
     "divided by d_model": [make_heads(width=lambda d_k, d, h: d)],
@@ -118,6 +129,7 @@ def multi_head_course_lib(x, w_q, w_k, w_v, w_o, num_heads):
 
 
 MULTI_SLIPS = {
+    "lists used as arrays": [multi_on_lists],
     "forgot W_O": [make_multi(mix="none")],
     "W_O transposed": [make_multi(mix="T")],
     "W_Q used for the keys": [make_multi(keys="q")],

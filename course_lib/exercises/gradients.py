@@ -12,6 +12,7 @@ Slips (``softmax_backward_row(a, grad_a)``, that is ∂L/∂sᵢ = aᵢ(gᵢ −
 - forgot diag(a): −aᵢ Σⱼ aⱼgⱼ, the Jacobian's −a aᵀ part alone.
 - running total: the total added up inside the same loop, so entry i sees only j ≤ i.
 - return inside the loop: only the first entry comes back.
+- lists used as arrays: arithmetic on the Python lists (``x @ w_q``, ``a * g``) raises.
 - changed its input (the framework's): ``grad_a[i] -= total`` writes into the caller's list.
 
 Slips (by hand, ∂L/∂s₀ for a = (0.5, 0.3, 0.2), g = (2, 1, −1)):
@@ -30,6 +31,7 @@ import numpy as np
 from .. import softmax, softmax_backward
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
+from .masks import LISTS_HINT, lists_used_as_arrays
 
 __all__ = ["SOFTMAX_BACKWARD_EXERCISE", "SOFTMAX_BACKWARD_BY_HAND", "check_softmax_backward_row",
            "check_softmax_gradient_by_hand", "evaluate_softmax_backward_row"]
@@ -74,6 +76,7 @@ SOFTMAX_BACKWARD_EXERCISE = Exercise(
     cases=_rows(),
     reference=lambda a, g: softmax_backward(np.asarray(a, float), np.asarray(g, float)),
     mistakes=[
+        Mistake("lists used as arrays", LISTS_HINT, detect=lists_used_as_arrays),
         Mistake("forgot the row total",
                 "{call} → {got}, that is aᵢgᵢ. Every weight depends on every score (they share "
                 "one total), so subtract the row total Σⱼ aⱼgⱼ first: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",

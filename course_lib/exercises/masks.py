@@ -1,42 +1,31 @@
-"""Exercises of notebook 11: one row's softmax under a mask, in code and by hand.
+"""Exercise of notebook 11: one row's softmax under a mask.
 
 Slips (``masked_softmax(scores, allowed)``):
 
 - True means blocked: the weights sit on the blocked keys (the mask read the other way round).
-- ignored the mask: a plain softmax over every key.
+- ignored the mask: a plain softmax over every key (or NaN where a blocked 1000 overflows).
 - zeroed without renormalising: blocked weights set to 0 after the softmax, row no longer sums to 1.
 - masked with 0: blocked scores replaced by 0, which still gets weight e⁰ = 1.
 - dropped the blocked keys: returned only the allowed keys' weights (a shorter list).
 - −10⁹ instead of −∞: a big negative number spreads the weight evenly on a fully blocked row.
 - NaN when everything is blocked: 0/0 on the row with no allowed key.
+- fully blocked row: any other wrong answer on that row only (an empty list, None).
+- lists used as arrays: arithmetic on the Python lists (``~allowed``, ``s - top``) raises.
 - overflow: no shift, e¹⁰⁰⁰ overflows.
 - renormalised after the softmax: the blocked score took part in the first softmax, so the
   allowed weights underflowed to 0 and the renormalisation is 0/0.
 - shifted by the max of all scores: the blocked score 1000 was subtracted, e^(s − 1000)
   underflows to 0 for the allowed keys.
 - changed its input (the framework's): ``scores[j] = -inf`` writes into the caller's list.
-
-Slips (by hand, the weight a₀ of key 0 for the scores (ln 3, 0, 5) with key 2 blocked):
-
-- blocked key still counted: 3 / (3 + 1 + e⁵), the blocked e⁵ left in the total.
-- masked with 0: 3 / (3 + 1 + 1).
-- no exponential: ln 3 / (ln 3 + 0) = 1.
-- no division: e^(ln 3) = 3 alone.
-- key 1's weight: 1/4.
-- mask read the other way round: 0, key 0 treated as blocked.
-- the score instead of the weight: ln 3.
 """
-
-import math
 
 import numpy as np
 
 from .. import softmax
-from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
 
-__all__ = ["MASK_EXERCISE", "MASKED_WEIGHT", "check_masked_softmax", "check_masked_weight",
-           "evaluate_masked_softmax"]
+__all__ = ["MASK_EXERCISE", "check_masked_softmax", "evaluate_masked_softmax",
+           "lists_used_as_arrays"]
 
 
 def _masked_softmax(scores, allowed, blocked=-np.inf):
@@ -75,6 +64,35 @@ def _not_finite(outcome):
         return False
 
 
+def lists_used_as_arrays(outcomes):
+    """The first case that raised a TypeError about a Python list (``a * g``, ``x @ w``,
+    ``s - top`` or ``~allowed`` on lists), when at least half the cases did."""
+    raised = [o for o in outcomes if isinstance(o.error, TypeError) and "list" in str(o.error)]
+    return raised[0] if raised and 2 * len(raised) >= len(outcomes) else None
+
+
+LISTS_HINT = ("{call} raised TypeError: the inputs are Python lists, and lists do no "
+              "arithmetic (`a * g`, `x @ w`, `s - top` and `~allowed` all fail on them). Convert "
+              "them first, e.g. `a = np.asarray(a)`, or work number by number in a loop.")
+
+
+def _ignored_mask(outcomes):
+    """Wrong wherever a plain softmax is wrong, and equal to it wherever finite (a blocked
+    1000 may overflow an unshifted answer)."""
+    telling = None
+    for o in outcomes:
+        plain = softmax(np.asarray(o.case.args[0], float))
+        if MASK_EXERCISE.same(plain, o.case.expected):
+            continue
+        if o.correct:
+            return None
+        if not _not_finite(o):
+            if not MASK_EXERCISE.same(o.value, plain):
+                return None
+            telling = telling or o
+    return telling
+
+
 def _nan_when_empty(outcomes):
     found = _wrong_on(outcomes, [_EMPTY], may=())
     return found if found is not None and _not_finite(found) else None
@@ -90,10 +108,11 @@ MASK_EXERCISE = Exercise(
                 "blocked. In this course (and in PyTorch's scaled_dot_product_attention) True "
                 "means MAY attend; only nn.MultiheadAttention uses True for blocked.",
                 imitation=lambda s, a: _masked_softmax(s, ~np.asarray(a, bool))),
+        Mistake("lists used as arrays", LISTS_HINT, detect=lists_used_as_arrays),
         Mistake("ignored the mask",
                 "{call} → {got}, a softmax over every key: the blocked keys got weight too. "
                 "The answer is {expected}: put −∞ on the blocked scores first.",
-                imitation=lambda s, a: softmax(np.asarray(s, float))),
+                detect=lambda outcomes: _ignored_mask(outcomes)),
         Mistake("zeroed without renormalising",
                 "{call} → {got}: you set the blocked weights to 0 after the softmax, so the "
                 "row no longer adds up to 1 (the answer is {expected}). Put −∞ on the blocked "
@@ -118,6 +137,10 @@ MASK_EXERCISE = Exercise(
                 "(0/0). Nothing to attend to means all weights 0: check for that row first and "
                 "return zeros.",
                 detect=_nan_when_empty),
+        Mistake("fully blocked row",
+                "right on every row except the one where every key is blocked: {call} → {got}. "
+                "Nothing to attend to means one weight of 0 per key, here {expected}.",
+                detect=lambda outcomes: _wrong_on(outcomes, [_EMPTY], may=())),
         Mistake("overflow",
                 "right except on {call} → {got}: e¹⁰⁰⁰ overflows to ∞ (and ∞/∞ is "
                 "NaN). Subtract the largest ALLOWED score before exponentiating (notebook 07).",
@@ -147,35 +170,3 @@ def evaluate_masked_softmax(func):
 def check_masked_softmax(func):
     """Print feedback on a learner's ``masked_softmax(scores, allowed)``."""
     MASK_EXERCISE.check(func)
-
-
-_E5 = math.exp(5.0)
-MASKED_WEIGHT = HandExercise(
-    "a₀ (scores (ln 3, 0, 5), key 2 blocked)",
-    answer=0.75,
-    slips=[
-        Slip("blocked key still counted", 3 / (4 + _E5),
-             "{got} is e^(ln 3) divided by a total that still holds e⁵ of the blocked key 2. "
-             "A blocked score is −∞ and adds e^(−∞) = 0 to the total."),
-        Slip("masked with 0", 3 / 5,
-             "{got} is 3 / (3 + 1 + 1): you gave the blocked key a score of 0, and e⁰ = 1 still "
-             "counts. Blocked means −∞, weight exactly 0."),
-        Slip("no exponential", 1.0,
-             "{got} is ln 3 / (ln 3 + 0): you divided the scores themselves. The softmax "
-             "divides e^(s_j): e^(ln 3) = 3 and e⁰ = 1."),
-        Slip("no division", 3.0,
-             "{got} is e^(ln 3) alone: divide by the total over the allowed keys, 3 + 1."),
-        Slip("key 1's weight", 0.25,
-             "{got} is the weight of key 1 (e⁰ / 4). The question asks for key 0, score ln 3."),
-        Slip("mask read the other way round", 0.0,
-             "{got}: key 0 is allowed, only key 2 is blocked; an allowed key keeps its share."),
-        Slip("the score instead of the weight", math.log(3),
-             "{got} is ln 3, the score of key 0. Its weight is e^(ln 3) / (e^(ln 3) + e⁰)."),
-    ],
-    tolerance=0.005,
-)
-
-
-def check_masked_weight(value):
-    """Print feedback on the weight of key 0 worked out by hand."""
-    MASKED_WEIGHT.check(value)

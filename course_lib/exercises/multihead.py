@@ -16,6 +16,7 @@ Slips (``head_weights(x, w_q, w_k, num_heads)``, the (h, n, n) weights of self-a
 - no softmax: the scaled scores returned.
 - return inside the loop: only head 0's grid.
 - heads stacked on the wrong axis: shape (n, h, n).
+- lists used as arrays: arithmetic on the Python lists (``x @ w_q``, ``a * g``) raises.
 
 Slips (by hand, the divisor of each head's scores for d_model = 768, h = 12):
 
@@ -35,6 +36,7 @@ import numpy as np
 from .. import softmax
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
+from .masks import LISTS_HINT, lists_used_as_arrays
 
 __all__ = ["HEADS_EXERCISE", "HEAD_SCALE", "check_head_scale", "check_head_weights",
            "evaluate_head_weights"]
@@ -91,6 +93,7 @@ HEADS_EXERCISE = Exercise(
                                     (5, 4, 4, 1), (6, 2, 8, 8), (7, 4, 12, 3)]],
     reference=head_weights,
     mistakes=[
+        Mistake("lists used as arrays", LISTS_HINT, detect=lists_used_as_arrays),
         Mistake("scaled by √d_model",
                 "on {call} you divided by √d_model, the full width. Each head takes dot "
                 "products of vectors with d_k = d_model / h slots, so it divides by √d_k.",

@@ -15,11 +15,13 @@ Slips:
 - softmax over the wrong axis: the weights' columns sum to 1.
 - merged without moving the head axis back: (h, n, d_k) reshaped straight to (n, h·d_k).
 - no softmax: the scaled scores used as weights.
+- lists used as arrays: arithmetic on the Python lists (``x @ w_q``, ``a * g``) raises.
 """
 
 import numpy as np
 
 from .core import Exercise, Mistake
+from .masks import LISTS_HINT, lists_used_as_arrays
 from .multihead import head_weights, heads_case, project_heads, show_heads
 
 __all__ = ["MULTI_HEAD_EXERCISE", "check_multi_head", "evaluate_multi_head"]
@@ -48,6 +50,7 @@ MULTI_HEAD_EXERCISE = Exercise(
                                                       (15, 2, 4, 1), (16, 4, 12, 3)]],
     reference=multi_head,
     mistakes=[
+        Mistake("lists used as arrays", LISTS_HINT, detect=lists_used_as_arrays),
         Mistake("forgot W_O",
                 "on {call} you returned the heads side by side, [head₀ | … | head_{h−1}]. The "
                 "last step multiplies them by W_O, which mixes the heads.",

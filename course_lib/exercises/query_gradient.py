@@ -24,7 +24,7 @@ import math
 
 import numpy as np
 
-from .. import attention_gradients, softmax
+from .. import softmax
 from .core import Case, Exercise, Mistake, frozen_array
 
 __all__ = ["QUERY_GRADIENT_EXERCISE", "check_query_gradient", "evaluate_query_gradient"]
@@ -115,6 +115,7 @@ def evaluate_query_gradient(func):
 def check_query_gradient(func):
     """Print feedback on a learner's ``query_gradient(q, k, v, grad_out)``.
 
+    >>> from course_lib import attention_gradients
     >>> QUERY_GRADIENT_EXERCISE.evaluate(
     ...     lambda q, k, v, g: attention_gradients(q, k, v, g)[0]).passed
     True
