@@ -20,7 +20,12 @@ from course_lib.plots.norm import draw_pythagoras, update_pythagoras
 from course_lib.plots.notation import fmt
 from course_lib.plots.shadows import draw_shadow, draw_unit_circle, update_shadow
 from course_lib.plots.style import course_style, detached_figure
-from course_lib.plots.summation import draw_sum_terms, sum_written_out, update_sum_terms
+from course_lib.plots.summation import (
+    draw_sum_terms,
+    products_written_out,
+    sum_written_out,
+    update_sum_terms,
+)
 from course_lib.plots.vectors import draw_embedding_table, draw_vector_scene, update_vector_scene
 from course_lib.summation import partial_sums
 
@@ -95,6 +100,14 @@ def test_sum_terms_marks_the_added_slots_and_the_running_total(ax):
 def test_sum_written_out():
     assert sum_written_out([2.0, -1.0], 2) == "Σᵢ₌₁² qᵢ = q₁ + q₂ = 2.00 + (−1.00) = 1.00"
     assert sum_written_out([2.0, -1.0, 7.0], 1) == "Σᵢ₌₁¹ qᵢ = q₁ = 2.00 = 2.00"
+
+
+def test_products_written_out():
+    assert products_written_out([1.0, 2.0, 3.0], [4.0, 5.0, 6.0]) == (
+        "Σᵢ₌₁³ qᵢkᵢ = q₁k₁ + q₂k₂ + q₃k₃ = 1×4 + 2×5 + 3×6")
+    assert products_written_out([-1.0], [2.0]) == "Σᵢ₌₁¹ qᵢkᵢ = q₁k₁ = (−1)×2"
+    with pytest.raises(ValueError):
+        products_written_out([1.0, 2.0], [3.0])
 
 
 def test_dot_scene_arc_spans_the_angle_and_draws_the_shadow(ax):
