@@ -84,6 +84,8 @@ BACKWARD_SLIPS = {
     "diagonal only": [np_row(lambda a, g, t: a * (1 - a) * g)],
     "forgot diag(a)": [np_row(lambda a, g, t: -np.outer(a, a) @ g)],
     "running total": [running_total],
+    "left out j = i": [lambda a, g: [a[i] * (g[i] - sum(a[j] * g[j] for j in range(len(a))
+                                                      if j != i)) for i in range(len(a))]],
     "return inside the loop": [returns_in_loop, returns_list_in_loop],
     CHANGED_INPUT: [in_place],
 }
@@ -129,16 +131,18 @@ def test_softmax_gradient_by_hand():
 
 
 def make_query_gradient(*, scale_of=None, forward=True, step2="right", grad_a=None,
-                        transpose_s=False, times_q=False):
+                        transpose_s=False, times_q=False, axis=-1, keys_instead=False):
     def query_gradient(q, k, v, grad_out):
         q, k, v, g = (np.asarray(a) for a in (q, k, v, grad_out))
         d_k = q.shape[1]
         scale = scale_of(q, v) if scale_of else 1 / math.sqrt(d_k)
-        a = cl.softmax(q @ k.T / math.sqrt(d_k) if forward else q @ k.T)
+        a = cl.softmax(q @ k.T / math.sqrt(d_k) if forward else q @ k.T, axis=axis)
         d_a = grad_a(g, v) if grad_a else g @ v.T
         total = (a * d_a).sum(axis=1, keepdims=True)
         d_s = {"right": a * (d_a - total), "sign": a * (total - d_a), "no total": a * d_a,
                "skipped": d_a}[step2]
+        if keys_instead:
+            return scale * d_s.T @ q
         if transpose_s:
             d_s = d_s.T
         return scale * d_s @ (q if times_q else k)
@@ -153,7 +157,8 @@ def scaled_in_place(q, k, v, grad_out):
 
 QUERY_SLIPS = {
     "forgot the scale": [make_query_gradient(scale_of=lambda q, v: 1.0)],
-    "divided by d_k": [make_query_gradient(scale_of=lambda q, v: 1 / q.shape[1])],
+    "divided by d_k": [make_query_gradient(scale_of=lambda q, v: 1 / q.shape[1]),
+                       make_query_gradient(scale_of=lambda q, v: (1 / math.sqrt(q.shape[1])) ** 2)],
     "multiplied by √d_k": [make_query_gradient(scale_of=lambda q, v: math.sqrt(q.shape[1]))],
     "d_k read from the values": [make_query_gradient(
         scale_of=lambda q, v: 1 / math.sqrt(v.shape[1]))],
@@ -164,6 +169,8 @@ QUERY_SLIPS = {
     "∂L/∂A transposed": [make_query_gradient(grad_a=lambda g, v: v @ g.T)],
     "∂L/∂S transposed": [make_query_gradient(transpose_s=True)],
     "multiplied by Q instead of K": [make_query_gradient(times_q=True)],
+    "returned ∂L/∂K": [make_query_gradient(keys_instead=True)],
+    "forward softmax over the wrong axis": [make_query_gradient(axis=0)],
     CHANGED_INPUT: [scaled_in_place],
 }
 

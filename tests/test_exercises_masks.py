@@ -170,6 +170,19 @@ def empty_list_when_blocked(scores, allowed):
     return masked_softmax_ok(scores, allowed) if any(allowed) else []
 
 
+def unnormalised(scores, allowed):
+    if not any(allowed):
+        return [0.0] * len(scores)
+    top = max(s for s, ok in zip(scores, allowed, strict=True) if ok)
+    return [math.exp(s - top) if ok else 0.0 for s, ok in zip(scores, allowed, strict=True)]
+
+
+def times_mask_no_shift(scores, allowed):
+    with np.errstate(over="ignore", invalid="ignore"):
+        e = np.exp(np.asarray(scores, float)) * np.asarray(allowed)
+        return e / e.sum()
+
+
 def in_place(scores, allowed):
     for j, ok in enumerate(allowed):
         if not ok:
@@ -187,7 +200,8 @@ MASK_SLIPS = {
     "dropped the blocked keys": [dropped],
     "−10⁹ instead of −∞": [minus_big],
     "NaN when everything is blocked": [nan_when_empty, zero_division_when_empty],
-    "overflow": [no_shift, no_shift_numpy],
+    "overflow": [no_shift, no_shift_numpy, times_mask_no_shift],
+    "no division": [unnormalised],
     "renormalised after the softmax": [renormalised, renormalised_numpy, renormalised_guarded],
     "shifted by the max of all scores": [shift_all, shift_all_numpy],
     CHANGED_INPUT: [in_place],
@@ -264,6 +278,8 @@ CAUSAL_SLIPS = {
     "rows and columns swapped": [lambda n, m: [[i <= j for i in range(n)] for j in range(m)]],
     "n for the keys": [lambda n, m: [[j <= i for j in range(n)] for i in range(n)]],
     "return inside the loop": [returns_in_loop],
+    "rows longer than m": [lambda n, m: [[True] * (i + 1) + [False] * (m - i - 1)
+                                         for i in range(n)]],
     "one row shared by every row": [shared_row],
 }
 

@@ -8,19 +8,20 @@ import pytest
 from exercise_helpers import assert_never_crashes, assert_slips_named
 
 import course_lib as cl
-from course_lib.exercises.multihead import HEAD_SCALE, check_head_weights, evaluate_head_weights
+from course_lib.exercises.head_scale import HEAD_SCALE
+from course_lib.exercises.multihead import check_head_weights, evaluate_head_weights
 from course_lib.exercises.multihead_output import check_multi_head, evaluate_multi_head
 from course_lib.multihead import split_heads
 
 
 def make_heads(*, width=None, short=0, keys="k", flip=False, axis=-1, soft=True, stop=False,
-               stack_axis=0, interleave=False, rows=False):
+               stack_axis=0, interleave=False, rows=False, total=None, true_division=False):
     """A loop-over-heads learner answer with one slip switched on by a keyword."""
     def head_weights(x, w_q, w_k, num_heads):
         x, w_q, w_k = np.asarray(x), np.asarray(w_q), np.asarray(w_k)
         q, k = x @ w_q, x @ (w_q if keys == "q" else w_k)
         n, d_model = q.shape
-        d_k = d_model // num_heads
+        d_k = d_model / num_heads if true_division else d_model // num_heads
         heads = []
         for t in range(num_heads):
             if interleave:
@@ -34,7 +35,11 @@ def make_heads(*, width=None, short=0, keys="k", flip=False, axis=-1, soft=True,
                 qt, kt = q[:, cols], k[:, cols]
             scores = (kt @ qt.T if flip else qt @ kt.T) / (width(d_k, d_model, num_heads)
                                                            if width else math.sqrt(d_k))
-            w = cl.softmax(scores, axis=axis) if soft else scores
+            if total is not None:
+                e = np.exp(scores - scores.max())
+                w = e / total(e)
+            else:
+                w = cl.softmax(scores, axis=axis) if soft else scores
             if stop:
                 return w
             heads.append(w)
@@ -68,6 +73,10 @@ HEADS_SLIPS = {
                        make_heads(width=lambda d_k, d, h: d_k ** 1 / 2 * 2)],
     "divided by √h": [make_heads(width=lambda d_k, d, h: math.sqrt(h))],
     "no scale": [make_heads(width=lambda d_k, d, h: 1)],
+    "multiplied by √d_k": [make_heads(width=lambda d_k, d, h: 1 / math.sqrt(d_k))],
+    "softmax over the whole grid": [make_heads(total=lambda e: e.sum())],
+    "no keepdims": [make_heads(total=lambda e: e.sum(axis=-1))],
+    "d_k as a float": [make_heads(true_division=True)],
     "slice one column short": [make_heads(short=1)],
     "interleaved columns": [make_heads(interleave=True)],
     "reshaped without moving the head axis": [make_heads(rows=True)],
@@ -98,14 +107,14 @@ def test_head_weights_never_crashes():
 
 
 def make_multi(*, mix="right", keys="k", values="v", width=None, axis=-1, soft=True,
-               merge="concat"):
+               merge="concat", true_division=False):
     def multi_head(x, w_q, w_k, w_v, w_o, num_heads):
         x, w_q, w_k, w_v, w_o = (np.asarray(a) for a in (x, w_q, w_k, w_v, w_o))
         q = x @ w_q
         k = x @ (w_q if keys == "q" else w_k)
         v = x @ (w_k if values == "k" else w_v)
         n, d_model = q.shape
-        d_k = d_model // num_heads
+        d_k = d_model / num_heads if true_division else d_model // num_heads
         heads = []
         for t in range(num_heads):
             cols = slice(t * d_k, (t + 1) * d_k)
@@ -140,6 +149,7 @@ MULTI_SLIPS = {
     "softmax over the wrong axis": [make_multi(axis=0)],
     "merged without moving the head axis back": [make_multi(merge="reshape")],
     "no softmax": [make_multi(soft=False)],
+    "d_k as a float": [make_multi(true_division=True)],
 }
 
 

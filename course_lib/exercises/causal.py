@@ -13,6 +13,8 @@ Slips:
 - aligned bottom-right: ``j <= i + m - n``, the last query sees the last key.
 - rows and columns swapped: an m × n grid (the loops in the wrong order).
 - n for the keys: an n × n grid whatever m is.
+- rows longer than m: ``[True] * (i + 1) + [False] * (m − i − 1)`` gives row i, i ≥ m, too
+  many cells when n > m.
 - return inside the loop: only the first row comes back.
 - one row shared by every row: ``[row] * n`` repeats the SAME list, so every row ends up
   like the last one.
@@ -30,6 +32,25 @@ def _grid(n, m, allowed, rows=None, cols=None):
     return np.array([[allowed(i, j) for j in range(m if cols is None else cols)]
                      for i in range(n if rows is None else rows)], dtype=bool).reshape(
         n if rows is None else rows, m if cols is None else cols)
+
+
+def _rows_too_long(outcomes):
+    """Row i has min(i + 1, m) Trues but max(i + 1, m) cells: ``[True] * (i + 1) + [False] *
+    (m − i − 1)`` overflows past the m keys once i + 1 > m. Right everywhere else."""
+    telling = None
+    for o in outcomes:
+        n, m = o.case.args
+        if o.correct:
+            continue
+        try:
+            rows = [list(row) for row in o.value]
+        except Exception:
+            return None
+        want = [[True] * (i + 1) + [False] * (m - i - 1) for i in range(n)]
+        if n <= m or rows != want:
+            return None
+        telling = telling or o
+    return telling
 
 
 CAUSAL_EXERCISE = Exercise(
@@ -68,6 +89,11 @@ CAUSAL_EXERCISE = Exercise(
                 "{call} → {got}, an n × n grid. There are m keys, so each row has m cells: "
                 "the inner loop is range(m).",
                 imitation=lambda n, m: _grid(n, m, lambda i, j: j <= i, cols=n)),
+        Mistake("rows longer than m",
+                "{call} → {got}: once i + 1 > m, [True] * (i + 1) + [False] * (m − i − 1) runs "
+                "past the m keys (a negative count of False adds nothing). Every row has "
+                "exactly m cells: [j <= i for j in range(m)].",
+                detect=_rows_too_long),
         Mistake("return inside the loop",
                 "{call} → {got}: only the first row. The `return` sits inside the loop, so "
                 "the function stops after row 0; put it after the loop, at the function's "

@@ -10,6 +10,7 @@ Slips (``softmax_backward_row(a, grad_a)``, that is ∂L/∂sᵢ = aᵢ(gᵢ −
 - total not multiplied by a: aᵢgᵢ − Σⱼ aⱼgⱼ, the expanded form with one aᵢ lost.
 - diagonal only: aᵢ(1 − aᵢ)gᵢ, the Jacobian's diagonal alone.
 - forgot diag(a): −aᵢ Σⱼ aⱼgⱼ, the Jacobian's −a aᵀ part alone.
+- left out j = i: aᵢ(gᵢ − Σ over j ≠ i of aⱼgⱼ).
 - running total: the total added up inside the same loop, so entry i sees only j ≤ i.
 - return inside the loop: only the first entry comes back.
 - lists used as arrays: arithmetic on the Python lists (``x @ w_q``, ``a * g``) raises.
@@ -109,6 +110,10 @@ SOFTMAX_BACKWARD_EXERCISE = Exercise(
                 "{call} → {got}, that is −aᵢ Σⱼ aⱼgⱼ: only the −a aᵀ part of the Jacobian "
                 "diag(a) − a aᵀ. Add the diagonal part aᵢgᵢ.",
                 imitation=_slip(lambda a, g, t: -a * t)),
+        Mistake("left out j = i",
+                "{call} → {got}: your total skips the entry's own term, Σ over j ≠ i. The "
+                "row total Σⱼ aⱼgⱼ runs over EVERY j, i included.",
+                imitation=_slip(lambda a, g, t: a * (g - (t - a * g)))),
         Mistake("running total",
                 "{call} → {got}: your row total grows inside the loop, so entry i subtracts "
                 "only Σ over j ≤ i. Add up Σⱼ aⱼgⱼ over the WHOLE row first, in a loop of its "

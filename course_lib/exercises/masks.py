@@ -6,6 +6,7 @@ Slips (``masked_softmax(scores, allowed)``):
 - ignored the mask: a plain softmax over every key (or NaN where a blocked 1000 overflows).
 - zeroed without renormalising: blocked weights set to 0 after the softmax, row no longer sums to 1.
 - masked with 0: blocked scores replaced by 0, which still gets weight e⁰ = 1.
+- no division: the shifted exponentials returned without dividing by their total.
 - dropped the blocked keys: returned only the allowed keys' weights (a shorter list).
 - −10⁹ instead of −∞: a big negative number spreads the weight evenly on a fully blocked row.
 - NaN when everything is blocked: 0/0 on the row with no allowed key.
@@ -30,6 +31,12 @@ __all__ = ["MASK_EXERCISE", "check_masked_softmax", "evaluate_masked_softmax",
 
 def _masked_softmax(scores, allowed, blocked=-np.inf):
     return softmax(np.where(np.asarray(allowed, bool), np.asarray(scores, float), blocked))
+
+
+def _allowed_total(scores, allowed):
+    """Σ e^(s − max) over the allowed keys: what a masked softmax divides by."""
+    s = np.asarray(scores, float)[np.asarray(allowed, bool)]
+    return float(np.exp(s - s.max()).sum())
 
 
 _CASES = [
@@ -123,6 +130,10 @@ MASK_EXERCISE = Exercise(
                 "gets weight e⁰ = 1 before dividing. A blocked score must be −∞ "
                 "(float('-inf')), whose weight is exactly 0.",
                 imitation=lambda s, a: softmax(np.where(a, np.asarray(s, float), 0.0))),
+        Mistake("no division",
+                "{call} → {got}: the exponentials e^(s − max), not yet divided by their total. "
+                "Divide each by the sum over the allowed keys so the row adds up to 1.",
+                imitation=lambda s, a: _masked_softmax(s, a) * _allowed_total(s, a)),
         Mistake("dropped the blocked keys",
                 "{call} → {got}: only the allowed keys' weights. Return one weight per key, "
                 "0 for the blocked ones: {expected}.",

@@ -1,4 +1,4 @@
-"""Exercises of notebook 12: every head's weights in code, and a head's divisor by hand.
+"""Exercise of notebook 12: every head's weights, and the helpers its neighbours share.
 
 Slips (``head_weights(x, w_q, w_k, num_heads)``, the (h, n, n) weights of self-attention):
 
@@ -6,6 +6,7 @@ Slips (``head_weights(x, w_q, w_k, num_heads)``, the (h, n, n) weights of self-a
 - divided by d_model: the full width, and no square root.
 - divided by d_k: the head's width without the square root.
 - divided by √h: the number of heads instead of the head's width.
+- multiplied by √d_k: the scale upside down.
 - no scale: the scores not divided at all.
 - slice one column short: head t took columns t·d_k … (t+1)·d_k − 2, one column early.
 - interleaved columns: head t took columns t, t + h, t + 2h, … (reshape to (n, d_k, h)).
@@ -13,20 +14,13 @@ Slips (``head_weights(x, w_q, w_k, num_heads)``, the (h, n, n) weights of self-a
 - W_Q used for the keys: K = X W_Q.
 - scores K Qᵀ: the score grid transposed before the softmax.
 - softmax over the wrong axis: columns sum to 1.
+- softmax over the whole grid: each head's n × n grid sums to 1.
+- no keepdims: e / e.sum(axis=-1), the row totals laid along the columns.
+- d_k as a float: d_model / h used in a slice or reshape.
 - no softmax: the scaled scores returned.
 - return inside the loop: only head 0's grid.
 - heads stacked on the wrong axis: shape (n, h, n).
 - lists used as arrays: arithmetic on the Python lists (``x @ w_q``, ``a * g``) raises.
-
-Slips (by hand, the divisor of each head's scores for d_model = 768, h = 12):
-
-- √d_model: √768, the full width.
-- d_k without the root: 64.
-- d_model: 768.
-- √h: √12.
-- h: 12, the number of heads.
-- the multiplier: 1/√d_k = 0.125, what the scores are multiplied by.
-- √d_model / h: the root taken before dividing the width.
 """
 
 import math
@@ -34,12 +28,11 @@ import math
 import numpy as np
 
 from .. import softmax
-from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
 from .masks import LISTS_HINT, lists_used_as_arrays
 
-__all__ = ["HEADS_EXERCISE", "HEAD_SCALE", "check_head_scale", "check_head_weights",
-           "evaluate_head_weights"]
+__all__ = ["FLOAT_HINT", "HEADS_EXERCISE", "check_head_weights", "evaluate_head_weights",
+           "float_width", "head_weights", "heads_case", "project_heads", "show_heads"]
 
 
 def project_heads(x, w, h, split="slices", short=False):
@@ -63,8 +56,12 @@ def head_weights(x, w_q, w_k, h, divisor="√d_k", keys="W_K", split="slices", s
     d_model = np.shape(w_q)[1]
     d_k = d_model // h
     by = {"√d_k": math.sqrt(d_k), "d_k": d_k, "√d_model": math.sqrt(d_model),
-          "d_model": d_model, "√h": math.sqrt(h), "1": 1.0}[divisor]
+          "d_model": d_model, "√h": math.sqrt(h), "1": 1.0, "1/√d_k": 1 / math.sqrt(d_k)}[divisor]
     scores = (k @ q.transpose(0, 2, 1) if flip else q @ k.transpose(0, 2, 1)) / by  # (h, n, n)
+    if normalise in ("grid", "no keepdims"):
+        e = np.exp(scores - scores.max(axis=(1, 2), keepdims=True))
+        return e / (e.sum(axis=(1, 2), keepdims=True) if normalise == "grid"
+                    else e.sum(axis=-1)[:, None, :])  # row totals laid along the columns
     return softmax(scores, axis=axis) if normalise else scores
 
 
@@ -75,6 +72,17 @@ def heads_case(seed, n, d_model, h, with_values=False):
     ws = [rng.standard_normal((d_model, d_model)).tolist() for _ in range(4 if with_values
                                                                            else 2)]
     return Case((x.tolist(), *ws, h))
+
+
+def float_width(outcomes):
+    """The first case that failed because d_k = d_model / h is a float (a slice or reshape)."""
+    return next((o for o in outcomes if isinstance(o.error, TypeError) and (
+        "slice indices must be integers" in str(o.error)
+        or "'float' object cannot be interpreted as an integer" in str(o.error))), None)
+
+
+FLOAT_HINT = ("{call} raised TypeError: d_model / h is a float (8 / 2 = 4.0), and slices and "
+              "reshapes need whole numbers. Use d_model // h.")
 
 
 def _slip(**kw):
@@ -108,6 +116,9 @@ HEADS_EXERCISE = Exercise(
                 "on {call} you divided by √num_heads. The divisor is √d_k, the square root of "
                 "the head's width d_model / h, not of the number of heads.",
                 imitation=_slip(divisor="√h")),
+        Mistake("multiplied by √d_k",
+                "on {call} you multiplied by √d_k: the scale is upside down. Divide by √d_k "
+                "(or multiply by 1/√d_k).", imitation=_slip(divisor="1/√d_k")),
         Mistake("no scale",
                 "on {call} the scores were not scaled. Divide each head's scores by √d_k, with "
                 "d_k its own width d_model / h.", imitation=_slip(divisor="1")),
@@ -136,6 +147,16 @@ HEADS_EXERCISE = Exercise(
                 "on {call} your columns add up to 1, not your rows. Each query's row of weights "
                 "must sum to 1: softmax over the last axis (the keys).",
                 imitation=_slip(axis=-2)),
+        Mistake("softmax over the whole grid",
+                "on {call} the whole n × n grid of each head adds up to 1. The softmax runs "
+                "along each row: sum with axis=-1, keepdims=True.",
+                imitation=_slip(normalise="grid")),
+        Mistake("no keepdims",
+                "on {call} each row was divided by the wrong total: e.sum(axis=-1) without "
+                "keepdims=True has shape (n,), which NumPy lays along the columns. Use "
+                "e.sum(axis=-1, keepdims=True), shape (n, 1).",
+                imitation=_slip(normalise="no keepdims")),
+        Mistake("d_k as a float", FLOAT_HINT, detect=float_width),
         Mistake("no softmax",
                 "on {call} you returned the scaled scores: take the softmax of each row to get "
                 "the weights.", imitation=_slip(normalise=False)),
@@ -161,32 +182,3 @@ def evaluate_head_weights(func):
 def check_head_weights(func):
     """Print feedback on a learner's ``head_weights(x, w_q, w_k, num_heads)``."""
     HEADS_EXERCISE.check(func)
-
-
-HEAD_SCALE = HandExercise(
-    "the divisor of each head's scores (d_model = 768, h = 12)",
-    answer=8.0,
-    slips=[
-        Slip("√d_model", math.sqrt(768),
-             "{got} is √768, the full width. Each head works on d_k = 768 / 12 = 64 slots, "
-             "so it divides by √64."),
-        Slip("d_k without the root", 64.0,
-             "{got} is d_k itself. The divisor is its square root, √d_k."),
-        Slip("d_model", 768.0, "{got} is d_model. Cut it into 12 heads first: d_k = 768 / 12, "
-             "then take the square root."),
-        Slip("√h", math.sqrt(12), "{got} is √12, the root of the number of heads. The root is "
-             "taken of the head's width, d_k = 768 / 12."),
-        Slip("h", 12.0, "{got} is the number of heads. Each head divides by √d_k, with "
-             "d_k = 768 / 12."),
-        Slip("the multiplier", 1 / 8, "{got} is 1/√d_k, the number the scores are MULTIPLIED by "
-             "(PyTorch's scale). The question asks what they are divided by."),
-        Slip("√d_model / h", math.sqrt(768) / 12,
-             "{got} is √768 / 12: divide the width first, d_k = 768 / 12, then take the root."),
-    ],
-    tolerance=0.05,
-)
-
-
-def check_head_scale(value):
-    """Print feedback on a head's divisor worked out by hand."""
-    HEAD_SCALE.check(value)

@@ -14,6 +14,7 @@ Slips:
 - no scale: the scores not divided at all.
 - softmax over the wrong axis: the weights' columns sum to 1.
 - merged without moving the head axis back: (h, n, d_k) reshaped straight to (n, h·d_k).
+- d_k as a float: d_model / h used in a slice or reshape.
 - no softmax: the scaled scores used as weights.
 - lists used as arrays: arithmetic on the Python lists (``x @ w_q``, ``a * g``) raises.
 """
@@ -22,7 +23,7 @@ import numpy as np
 
 from .core import Exercise, Mistake
 from .masks import LISTS_HINT, lists_used_as_arrays
-from .multihead import head_weights, heads_case, project_heads, show_heads
+from .multihead import FLOAT_HINT, float_width, head_weights, heads_case, project_heads, show_heads
 
 __all__ = ["MULTI_HEAD_EXERCISE", "check_multi_head", "evaluate_multi_head"]
 
@@ -82,6 +83,7 @@ MULTI_HEAD_EXERCISE = Exercise(
                 "on {call} the heads were glued back wrongly: reshaping (h, n, d_k) straight to "
                 "(n, h·d_k) mixes tokens. Move the head axis back first (transpose(1, 0, 2)), "
                 "or np.concatenate(heads, axis=1).", imitation=_slip(merge="no move")),
+        Mistake("d_k as a float", FLOAT_HINT, detect=float_width),
         Mistake("no softmax",
                 "on {call} the scaled scores were used as weights: take the softmax of each "
                 "row first.", imitation=_slip(normalise=False)),

@@ -7,7 +7,7 @@ given G = ∂L/∂O: ∂L/∂A = G Vᵀ, then ∂L/∂S = A ⊙ (∂L/∂A − r
 Slips:
 
 - forgot the scale: (∂L/∂S) K without the 1/√d_k of step 3.
-- divided by d_k: 1/d_k instead of 1/√d_k.
+- divided by d_k: 1/d_k instead of 1/√d_k (or the scale applied twice).
 - multiplied by √d_k: the scale upside down.
 - d_k read from the values: √d_v instead of √d_k.
 - no scale in the forward pass: the weights recomputed from Q Kᵀ without the √d_k.
@@ -17,6 +17,8 @@ Slips:
 - ∂L/∂A transposed: V Gᵀ instead of G Vᵀ (only square grids let it through).
 - ∂L/∂S transposed: (∂L/∂S)ᵀ K, the formula of ∂L/∂K's neighbour.
 - multiplied by Q instead of K: (∂L/∂S) Q.
+- returned ∂L/∂K: scale · (∂L/∂S)ᵀ Q, the keys' gradient.
+- forward softmax over the wrong axis: the recomputed weights' columns sum to 1.
 - changed its input (the framework's): e.g. ``q /= sqrt(d_k)`` on the caller's array.
 """
 
@@ -31,19 +33,21 @@ __all__ = ["QUERY_GRADIENT_EXERCISE", "check_query_gradient", "evaluate_query_gr
 
 
 def query_gradient(q, k, v, g, divisor="√d_k", forward_scale=True, step2="right", grad_a_t=False,
-                   grad_s_t=False, times="K"):
+                   grad_s_t=False, times="K", axis=-1):
     """∂L/∂Q step by step; the keywords make one slip each."""
     q, k, v, g = (np.asarray(a, float) for a in (q, k, v, g))
     d_k, d_v = q.shape[1], v.shape[1]
     scale = 1 / {"√d_k": math.sqrt(d_k), "d_k": d_k, "1/√d_k": 1 / math.sqrt(d_k),
                  "√d_v": math.sqrt(d_v), "1": 1.0}[divisor]
-    weights = softmax(q @ k.T * (1 / math.sqrt(d_k) if forward_scale else 1.0))  # (n, m)
+    weights = softmax(q @ k.T * (1 / math.sqrt(d_k) if forward_scale else 1.0), axis)  # (n, m)
     grad_a = (v @ g.T) if grad_a_t else g @ v.T  # (n, m)
     row_total = (weights * grad_a).sum(axis=1, keepdims=True)  # (n, 1)
     grad_s = {"right": lambda: weights * (grad_a - row_total),  # (n, m)
               "sign": lambda: weights * (row_total - grad_a),
               "no total": lambda: weights * grad_a, "skipped": lambda: grad_a}[step2]()
     grad_s = grad_s.T if grad_s_t else grad_s
+    if times == "K of ∂L/∂K":
+        return scale * grad_s.T @ q  # (m, d_k): the key gradient
     return scale * grad_s @ (q if times == "Q" else k)  # (n, d_k)
 
 
@@ -69,8 +73,9 @@ QUERY_GRADIENT_EXERCISE = Exercise(
                 "step 3 multiplies by the scale again, ∂L/∂Q = scale · (∂L/∂S) K.",
                 imitation=_slip(divisor="1")),
         Mistake("divided by d_k",
-                "on {call} you divided by d_k; the scale is 1/√d_k, in the forward pass and in "
-                "step 3 alike.", imitation=_slip(divisor="d_k")),
+                "on {call} your ∂L/∂Q is divided by d_k: the 1/√d_k applied twice, or d_k "
+                "without its root. Step 3 multiplies by scale = 1/√d_k, once.",
+                imitation=_slip(divisor="d_k")),
         Mistake("multiplied by √d_k",
                 "on {call} you multiplied by √d_k: the scale is upside down. Step 3 multiplies "
                 "by scale = 1/√d_k.", imitation=_slip(divisor="1/√d_k")),
@@ -98,6 +103,13 @@ QUERY_GRADIENT_EXERCISE = Exercise(
                 "on {call} step 3 used (∂L/∂S)ᵀ K. That transpose belongs to ∂L/∂K; for the "
                 "queries it is scale · (∂L/∂S) K (n × m times m × d_k).",
                 imitation=_slip(grad_s_t=True)),
+        Mistake("returned ∂L/∂K",
+                "{call} gave the KEYS' gradient, scale · (∂L/∂S)ᵀ Q, of shape m × d_k. The "
+                "queries' one is scale · (∂L/∂S) K, of shape n × d_k like Q.",
+                imitation=_slip(times="K of ∂L/∂K")),
+        Mistake("forward softmax over the wrong axis",
+                "on {call} the recomputed weights' columns sum to 1: the softmax of the forward "
+                "pass runs along each row (axis=-1, over the keys).", imitation=_slip(axis=0)),
         Mistake("multiplied by Q instead of K",
                 "on {call} step 3 multiplied by Q. Nudging row i of Q moves S_ij by "
                 "scale · K_jt, so ∂L/∂Q = scale · (∂L/∂S) K.", imitation=_slip(times="Q")),
