@@ -70,6 +70,21 @@ PAGE_STYLE = """\
 .course-widget-fallback .course-fallback-note { font-style: italic; margin: 0 0 0.5em 0; }
 /* the widget renderer puts the live view in a .widget-subarea: then hide the fallback */
 .jp-OutputArea-output:has(.widget-subarea > *) > .course-widget-fallback { display: none; }
+/* Contrast (WCAG AA, 4.5:1 on the code background #f5f5f5): the lab template's syntax
+   colours and In/Out prompts are lighter than that; the same hues, darker. */
+:root {
+  --jp-mirror-editor-number-color: #006d00; --jp-mirror-editor-comment-color: #2e6464;
+  --jp-mirror-editor-operator-color: #7a1fb8; --jp-mirror-editor-meta-color: #7a1fb8;
+  --jp-mirror-editor-keyword-color: #007000; --jp-mirror-editor-builtin-color: #007000;
+  --jp-mirror-editor-atom-color: #4646c8; --jp-mirror-editor-error-color: #c80000;
+  --jp-mirror-editor-bracket-color: #66664a; --jp-mirror-editor-quote-color: #006d00;
+  --jp-cell-prompt-not-active-font-color: #616161; --jp-cell-inprompt-font-color: #616161;
+  --jp-cell-outprompt-font-color: #616161; --jp-cell-prompt-not-active-opacity: 1;
+}
+.jp-Notebook .jp-Cell .jp-InputPrompt, .jp-Notebook .jp-Cell .jp-OutputPrompt {
+  color: #616161 !important; opacity: 1 !important; }
+/* links inside prose are underlined, not told apart by colour alone */
+.jp-RenderedHTMLCommon a, .course-note a { text-decoration: underline !important; }
 </style>
 """
 
@@ -198,8 +213,10 @@ def dashboard_fallback(models, model_id, description=""):
         lines.append("<p>" + " · ".join(settings) + "</p>")
     for model, data in pictures:
         fmt = model.get("state", {}).get("format", "png") or "png"
+        alt = f"{description} At its default setting." if description else \
+            "The dashboard's picture at its default setting."
         lines.append(f'<img src="data:image/{html.escape(fmt)};base64,{data}" '
-                     f'alt="dashboard picture at its default setting">')
+                     f'alt="{html.escape(alt)}">')
     lines += [f"<div>{readout}</div>" for readout in readouts]
     lines.append("</div>")
     return "\n".join(lines)
@@ -224,6 +241,44 @@ def add_fallbacks(page, nb):
         return match.group(0) if fallback is None else fallback + "\n" + match.group(0)
 
     return VIEW_SCRIPT.sub(replace, page)
+
+
+# ----------------------------------------------------------------------------------------
+# Text alternatives for figures
+
+CAPTION = re.compile(r"^\s*\*Figure:\s*(.*?)\*\s*$", re.DOTALL)
+
+
+def plain_caption(markdown):
+    """The caption of a "*Figure: …*" line as plain text for an ``alt`` (maths unwrapped).
+
+    >>> plain_caption("*Figure: the arrow $\\mathbf{q}_1$ and its length.*")
+    'the arrow q_1 and its length.'
+    """
+    match = CAPTION.match(markdown)
+    if not match:
+        return None
+    text = re.sub(r"\\(?:mathbf|mathrm|operatorname|text|mathit)\{([^}]*)\}", r"\1",
+                  match.group(1))
+    text = re.sub(r"\\([A-Za-z]+)", r"\1", text.replace("$", ""))
+    return " ".join(text.replace("{", "").replace("}", "").split())
+
+
+def add_figure_alts(nb):
+    """Give each figure output the caption under its cell as ``alt`` (image/png metadata);
+    returns how many figures got one."""
+    given = 0
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        following = nb.cells[index + 1] if index + 1 < len(nb.cells) else None
+        caption = (plain_caption(following.source) if following is not None
+                   and following.cell_type == "markdown" else None)
+        for output in cell.get("outputs", []):
+            if caption and "image/png" in output.get("data", {}):
+                output.setdefault("metadata", {}).setdefault("image/png", {})["alt"] = caption
+                given += 1
+    return given
 
 
 # ----------------------------------------------------------------------------------------
@@ -266,10 +321,12 @@ def export_page(nb, title, exporter):
 def decorate(page, nav):
     """Add the course style and the navigation bar at the top and the bottom."""
     page = page.replace("</head>", PAGE_STYLE + "</head>", 1)
-    page = re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + "\n" + nav, page, count=1)
+    top = nav.replace("<nav ", '<nav aria-label="Course pages (top)" ', 1)
+    bottom = nav.replace("<nav ", '<nav aria-label="Course pages (bottom)" ', 1)
+    page = re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + "\n" + top, page, count=1)
     head, sep, tail = page.rpartition("</body>")
     assert sep, "nbconvert's page has no </body>"
-    return head + nav + "\n" + sep + tail
+    return head + bottom + "\n" + sep + tail
 
 
 def contents_page(entries):
@@ -319,6 +376,7 @@ def build(out_dir=DEFAULT_OUT, notebooks_dir=NOTEBOOKS, execute=True, timeout=60
     out_dir.mkdir(parents=True)
     shutil.copytree(MATHJAX, out_dir / "mathjax", ignore=shutil.ignore_patterns("*.md"))
     for index, entry in enumerate(entries):
+        add_figure_alts(entry["nb"])
         page = export_page(entry["nb"], entry["title"], exporter)
         page = add_fallbacks(page, entry["nb"])
         page = rewrite_links(page, names)
