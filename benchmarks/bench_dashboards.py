@@ -85,7 +85,7 @@ def measure():
     (every artist, not only the moving ones) and encodes it, as a plain re-plotting dashboard
     does at each move.
     """
-    from course_lib.plots.render import figure_png
+    from course_lib.plots.fast_render import figure_png
 
     rows = []
     for name, factory in _dashboards():

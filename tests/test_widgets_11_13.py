@@ -24,8 +24,8 @@ def test_mask_dashboard_renormalises_over_the_allowed_keys():
     mask[1, 3] = True
     _, want = scaled_dot_product_attention(q, k, v, attn_mask=mask, return_weights=True)
     np.testing.assert_allclose(np.ma.filled(weights, 0.0), want, rtol=1e-12)
-    assert dash.artists["weights"]["numbers"].texts[1][2] == "0"
-    assert dash.artists["scores"]["numbers"].texts[1][2] == "−∞"
+    assert dash.artists["weights"]["texts"][1][2].get_text() == "0"
+    assert dash.artists["scores"]["texts"][1][2].get_text() == "−∞"
     for j in range(len(MASK_TOKENS)):
         dash.controls[f"cell_0_{j}"].value = False
     assert "fully blocked: the" in dash.readout_text()
@@ -65,5 +65,5 @@ def test_heads_dashboard_follows_the_number_of_heads():
     dash.controls["num_heads"].value = 4
     assert dash.controls["head"].value <= 3
     assert "d_k = 8 / 4 = 2" in dash.readout_text()
-    visible = [text != "" for text in dash.artists["slices"]["labels"].texts]
+    visible = [label.get_text() != "" for label in dash.artists["slices"]["labels"]]
     assert visible == [True] * 4 + [False] * 4

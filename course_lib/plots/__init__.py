@@ -10,7 +10,7 @@ maths for labels), ``course_map``, ``vectors``, ``norm``, ``summation``, ``dot_p
 Import what you need, e.g. ``from course_lib.plots.style import course_style``.
 """
 
-from .render import figure_png
+from .fast_render import figure_png
 from .style import PALETTE, ROLE_COLORS, course_style, detached_figure
 
 __all__ = ["PALETTE", "ROLE_COLORS", "course_style", "detached_figure", "figure_png"]

@@ -1,12 +1,15 @@
 """Pictures of notebook 09: the weight grid A of a toy sentence as a heatmap with one query's
-row highlighted, that row's weights as bars, and the output row as a blend of the value rows."""
+row highlighted, that row's weights as bars, and the output row as a blend of the value rows
+(the example data live in :mod:`course_lib.examples`)."""
 
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import Rectangle
 
 from ..backend import to_numpy
-from .notation import fmt, subscript
+from ..examples import DESIGNED_WORDS, random_sentence
+from .grid import draw_grid, update_grid
+from .notation import subscript
 from .style import FOREGROUND, MUTED, PALETTE, ROLE_COLORS
 
 __all__ = [
@@ -17,75 +20,53 @@ __all__ = [
     "draw_weight_grid",
     "highlight_row",
     "toy_sentence",
+    "update_weight_grid",
     "update_attention_panels",
     "update_row_weights",
     "update_value_blend",
 ]
 
-TOY_WORDS = ("the", "cat", "sat", "on", "the", "mat")
-
-
-def toy_sentence(seed=24, d_k=4, d_v=2):
-    """The toy sentence of notebook 09 and its queries, keys and values.
-
-    Each distinct word gets one seeded row of Q and one of K (d_k slots, rounded to one
-    decimal) and one of V (d_v small whole numbers), so both "the"s have the same rows. Where
-    real Q, K and V come from (learned projections of the embeddings) is a later story.
-
-    Returns
-    -------
-    words (tuple of n str), query (n, d_k), key (n, d_k), value (n, d_v) NumPy arrays.
-
-    >>> words, query, key, value = toy_sentence()
-    >>> query.shape, key.shape, value.shape
-    ((6, 4), (6, 4), (6, 2))
-    >>> bool((query[0] == query[4]).all())   # "the" twice: the same query
-    True
-    """
-    rng = np.random.default_rng(seed)
-    vocabulary = list(dict.fromkeys(TOY_WORDS))  # distinct words, in order of appearance
-    rows = {word: (np.round(rng.standard_normal(d_k), 1), np.round(rng.standard_normal(d_k), 1),
-                   rng.integers(-3, 4, d_v).astype(float))
-            for word in vocabulary}
-    query, key, value = (np.array([rows[w][part] for w in TOY_WORDS]) + 0.0  # no −0.0
-                         for part in range(3))
-    return TOY_WORDS, query, key, value
+TOY_WORDS = DESIGNED_WORDS
+toy_sentence = random_sentence  # the random example notebook 09 used before the designed one
 
 
 def _labels(words):
     return [f"{w}{subscript(i + 1)}" for i, w in enumerate(words)]
 
 
-def draw_weight_grid(weights, words, ax=None, row=0):
-    """The weight grid A (n queries × m keys) as a heatmap, every weight written in its cell,
-    and a frame around row ``row`` (0-based).
+def draw_weight_grid(weights, words, ax=None, row=0, title="weights A = softmax(S / √d_k)"):
+    """The weight grid A (n queries × m keys) as a heatmap, every weight written in its cell
+    (:func:`course_lib.plots.grid.draw_grid`), and a frame around row ``row`` (0-based).
 
     Returns
     -------
-    dict of artists: ``image``, ``texts`` (n × m nested list), ``highlight`` (the frame).
+    the grid's artists, plus ``highlight`` (the frame).
     """
     ax = plt.gca() if ax is None else ax
-    weights = np.asarray(to_numpy(weights), dtype=float)
-    n, m = weights.shape
-    image = ax.imshow(weights, cmap="Blues", vmin=0.0, vmax=1.0)
-    texts = [[ax.text(j, i, fmt(weights[i, j], 2), ha="center", va="center", fontsize=9,
-                      color="white" if weights[i, j] > 0.55 else FOREGROUND)
-              for j in range(m)] for i in range(n)]
     labels = _labels(words)
-    ax.set_xticks(range(m), labels=labels[:m])
-    ax.set_yticks(range(n), labels=labels[:n])
+    artists = draw_grid(weights, ax=ax, cmap="Blues", vmin=0.0, vmax=1.0, fontsize=9,
+                        row_labels=labels, col_labels=labels, title=title)
+    n, m = artists["shape"]
+    ax.xaxis.set_ticks_position("bottom")  # the title sits on top
+    ax.xaxis.set_label_position("bottom")
     ax.set_xlabel("key j (the word looked at)")
     ax.set_ylabel("query i (the word asking)")
-    ax.grid(False)
-    highlight = ax.add_patch(Rectangle((-0.5, row - 0.5), m, 1, fill=False, lw=3,
-                                       color=ROLE_COLORS["highlight"]))
-    ax.set_title("weights A = softmax(S / √d_k), row by row")
-    return {"image": image, "texts": texts, "highlight": highlight}
+    artists["highlight"] = ax.add_patch(Rectangle((-0.5, row - 0.5), m, 1, fill=False, lw=3,
+                                                  color=ROLE_COLORS["highlight"], zorder=4))
+    return artists
 
 
 def highlight_row(artists, row):
     """Move the frame of :func:`draw_weight_grid` to row ``row`` (0-based)."""
     artists["highlight"].set_y(row - 0.5)
+
+
+def update_weight_grid(artists, weights, row, title=None):
+    """New weights in the grid of :func:`draw_weight_grid`, the frame on ``row``, a new title."""
+    update_grid(artists, weights)
+    highlight_row(artists, row)
+    if title is not None:
+        artists["title"].set_text(title)
 
 
 def draw_row_weights(weights_row, words, ax=None):
@@ -113,8 +94,8 @@ def update_row_weights(artists, weights_row):
 
 
 def draw_value_blend(value, weights_row, output_row, words, ax=None, limit=3.8):
-    """The value rows v_j as points of the plane (d_v = 2), each drawn bigger the more weight
-    it gets, and the output row Σⱼ A_ij v_j as a star: a weighted average of the points.
+    """The value rows 𝐯ⱼ as points of the plane (d_v = 2), each drawn bigger the more weight
+    it gets, and the output row Σⱼ A_ij 𝐯ⱼ as a star: a weighted average of the points.
 
     Returns
     -------
@@ -185,9 +166,10 @@ def draw_attention_panels(words, value, weights, output, row=0, fig=None):
     return artists
 
 
-def update_attention_panels(artists, value, weights, output, row):
-    """Show query ``row`` (0-based) in every panel of :func:`draw_attention_panels`."""
+def update_attention_panels(artists, value, weights, output, row, title=None):
+    """Show query ``row`` (0-based) in every panel of :func:`draw_attention_panels` (and new
+    weights in the grid, titled ``title`` when given)."""
     weights, output = to_numpy(weights), to_numpy(output)
-    highlight_row(artists["grid"], row)
+    update_weight_grid(artists["grid"], weights, row, title)
     update_row_weights(artists["row"], weights[row])
     update_value_blend(artists["blend"], value, weights[row], output[row])

@@ -5,7 +5,6 @@ from matplotlib.colors import to_rgba
 from matplotlib.patches import Rectangle
 
 from .masks import draw_annotated_grid
-from .outlines import OutlineTitle, TextOutlines
 from .style import FOREGROUND, PALETTE
 
 __all__ = ["HEAD_COLORS", "draw_head_slices", "draw_head_weights", "update_head_slices"]
@@ -22,15 +21,14 @@ def draw_head_slices(d_model, num_heads, ax=None, highlight=None):
 
     Returns
     -------
-    dict of artists (``cells``; ``labels``, a :class:`~course_lib.plots.masks.TextOutlines`
-    with one text per possible head, "" for heads that do not exist; ``title``, an
-    :class:`~course_lib.plots.masks.OutlineTitle`); pass it to :func:`update_head_slices`
-    (which can also change the number of heads).
+    dict of artists (``cells``; ``labels``, one Text per possible head, "" for heads that do
+    not exist; ``title``); pass it to :func:`update_head_slices` (which can also change the
+    number of heads).
     """
     ax = plt.gca() if ax is None else ax
     cells = [ax.add_patch(Rectangle((c, 0), 1, 1, edgecolor="white", linewidth=2))
              for c in range(d_model)]
-    labels = TextOutlines(ax, [(0, -0.3)] * d_model, va="top")  # at most one head per column
+    labels = [ax.text(0, -0.3, "", ha="center", va="top") for _ in range(d_model)]  # ≤ 1 a column
     ax.set_xlim(0, d_model)
     ax.set_ylim(-1.3, 1.05)
     ax.set_xticks([c + 0.5 for c in range(d_model)], [str(c) for c in range(d_model)])
@@ -39,7 +37,7 @@ def draw_head_slices(d_model, num_heads, ax=None, highlight=None):
     ax.grid(False)
     for side in ax.spines.values():
         side.set_visible(False)
-    artists = {"cells": cells, "labels": labels, "title": OutlineTitle(ax, "", pad=22)}
+    artists = {"cells": cells, "labels": labels, "title": ax.set_title("", pad=22)}
     update_head_slices(artists, num_heads, highlight)
     return artists
 
@@ -52,14 +50,11 @@ def update_head_slices(artists, num_heads, highlight=None):
         head = c // d_k
         cell.set_facecolor(HEAD_COLORS[head % len(HEAD_COLORS)])
         cell.set_alpha(1.0 if highlight is None or head == highlight else 0.2)
-    labels = artists["labels"]
-    heads = range(len(labels.texts))
-    labels.set_texts(
-        [("" if t >= num_heads else f"head {t}" if d_k < 2 else f"head {t}\nd_k = {d_k}")
-         for t in heads],
-        [to_rgba(FOREGROUND, 1.0 if highlight is None or t == highlight else 0.35)
-         for t in heads],
-        [((t + 0.5) * d_k, -0.3) for t in heads])
+    for t, label in enumerate(artists["labels"]):
+        label.set_text("" if t >= num_heads else f"head {t}" if d_k < 2
+                       else f"head {t}\nd_k = {d_k}")
+        label.set_color(to_rgba(FOREGROUND, 1.0 if highlight is None or t == highlight else 0.35))
+        label.set_x((t + 0.5) * d_k)
     artists["title"].set_text(f"the {d_model} columns of Q = X W_Q, shared out among "
                               f"{num_heads} head{'s' if num_heads > 1 else ''}")
     return artists

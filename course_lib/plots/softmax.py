@@ -5,7 +5,7 @@ and the Jacobian's norm collapses toward zero."""
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .. import norm, softmax, softmax_jacobian
+from .. import jacobian_norm, softmax, softmax_jacobian
 from ..backend import to_numpy
 from .matrices import draw_matrix, matrix_labels, matrix_moving, update_matrix
 from .notation import fmt, subscript
@@ -15,22 +15,10 @@ __all__ = [
     "draw_saturation_panels",
     "draw_slope_picture",
     "draw_weights",
-    "jacobian_norm",
+    "jacobian_norm",  # re-exported for notebook 07; it lives in course_lib.softmax
     "update_saturation_panels",
     "update_weights",
 ]
-
-
-def jacobian_norm(weights):
-    """The size of softmax's Jacobian at ``weights``: √(Σᵢⱼ Jᵢⱼ²) (the Frobenius norm), with
-    J = diag(p) − ppᵀ from :func:`course_lib.softmax_jacobian`.
-
-    >>> round(jacobian_norm([0.5, 0.5]), 3)   # four entries ±0.25
-    0.5
-    """
-    jacobian = to_numpy(softmax_jacobian(weights))  # (..., m, m)
-    flat = jacobian.reshape(*jacobian.shape[:-2], -1)  # every slope in one list
-    return float(norm(flat)) if flat.ndim == 1 else to_numpy(norm(flat))
 
 
 def draw_weights(weights, ax=None, labels=None, annotate=True, title=None):
@@ -68,59 +56,71 @@ def update_weights(artists, weights):
         text.set_position((i, w + 0.015))
 
 
-def draw_slope_picture(scores, index=0, at=None, nudge=1.0, span=6.0, ax=None):
+def draw_slope_picture(scores, index=0, at=None, nudge=0.25, span=6.0, ax=None):
     """The weight pᵢ as a curve of its own score xᵢ (the other scores held fixed), with the
-    slope at one point: a tangent line, and a nudge of the score by ``nudge`` next to the
-    move of the weight the slope predicts.
+    slope at one point: a tangent line, and a small nudge of the score by ``nudge`` next to
+    the move of the weight the slope predicts. An inset zooms in: over a small nudge the
+    tangent and the curve are almost the same line, which is what a slope means.
 
     The slope is Jᵢᵢ = pᵢ(1 − pᵢ) from :func:`course_lib.softmax_jacobian`.
 
     Returns
     -------
-    dict of artists and the numbers drawn (``slope``, ``weight``).
+    dict of artists and the numbers drawn (``slope``, ``weight``, ``predicted`` = slope ×
+    nudge, ``moved`` = the true move of pᵢ along the curve).
     """
     ax = plt.gca() if ax is None else ax
-    scores = to_numpy(scores).astype(float)
+    scores = np.asarray(to_numpy(scores), dtype=float)
     at = scores[index] if at is None else float(at)
     xs = np.linspace(at - span, at + span, 241)
     grid = np.repeat(scores[None, :], len(xs), axis=0)
     grid[:, index] = xs
     curve = to_numpy(softmax(grid))[:, index]  # pᵢ for every value of xᵢ
-    here = scores.copy()
-    here[index] = at
+    here, nudged = scores.copy(), scores.copy()
+    here[index], nudged[index] = at, at + nudge
     weights = to_numpy(softmax(here))
     weight = float(weights[index])
     slope = float(to_numpy(softmax_jacobian(weights))[index, index])
+    moved = float(to_numpy(softmax(nudged))[index]) - weight  # along the curve
+    predicted = slope * nudge  # along the tangent
     p_name, x_name = f"p{subscript(index + 1)}", f"x{subscript(index + 1)}"
-    (line,) = ax.plot(xs, curve, color=ROLE_COLORS["query"], lw=2.5,
-                      label=f"weight {p_name} as its score {x_name} changes")
-    tangent_x = np.array([at - 1.6, at + 1.6])
-    (tangent,) = ax.plot(tangent_x, weight + slope * (tangent_x - at), color=PALETTE["black"],
-                         lw=1.5, ls="--", label=f"slope here: {fmt(slope, 3)}")
-    point = ax.scatter([at], [weight], s=60, color=ROLE_COLORS["highlight"], zorder=5)
-    rise = slope * nudge
-    run_line = ax.plot([at, at + nudge], [weight, weight], color=PALETTE["vermillion"], lw=2.5)
-    rise_line = ax.plot([at + nudge, at + nudge], [weight, weight + rise],
-                        color=PALETTE["green"], lw=2.5)
-    ax.annotate(f"nudge {x_name} by {fmt(nudge, 1)}", (at + nudge / 2, weight), xytext=(0, -16),
-                textcoords="offset points", ha="center", color=PALETTE["vermillion"], fontsize=11)
-    ax.annotate(f"{p_name} moves ≈ slope × nudge = {fmt(rise, 3)}",
-                (at + nudge, weight + rise / 2), xytext=(8, 0), textcoords="offset points",
-                va="center", color=PALETTE["green"], fontsize=11)
+    artists = {"slope": slope, "weight": weight, "predicted": predicted, "moved": moved}
+    for axes, half in ((ax, 1.6), (ax.inset_axes([0.62, 0.1, 0.36, 0.42]), 3 * abs(nudge))):
+        (artists["curve"],) = axes.plot(xs, curve, color=ROLE_COLORS["query"], lw=2.5,
+                                        label=f"weight {p_name} as its score {x_name} changes")
+        tangent_x = np.array([at - half, at + half])
+        (artists["tangent"],) = axes.plot(tangent_x, weight + slope * (tangent_x - at),
+                                          color=PALETTE["black"], lw=1.5, ls="--",
+                                          label=f"tangent, slope {fmt(slope, 3)}")
+        artists["point"] = axes.scatter([at], [weight], s=50, color=ROLE_COLORS["highlight"],
+                                        zorder=5)
+        (artists["run"],) = axes.plot([at, at + nudge], [weight, weight],
+                                      color=PALETTE["vermillion"], lw=2.5)
+        (artists["rise"],) = axes.plot([at + nudge] * 2, [weight, weight + predicted],
+                                       color=PALETTE["green"], lw=2.5)
+        artists["landing"] = axes.scatter([at + nudge], [weight + moved], s=40, zorder=6,
+                                          facecolors="none", edgecolors=PALETTE["black"])
+    inset = artists["landing"].axes
+    inset.set_xlim(at - 3 * abs(nudge), at + 3 * abs(nudge))
+    inset.set_ylim(weight - 3 * abs(predicted) - 1e-3, weight + 3 * abs(predicted) + 1e-3)
+    inset.set_title("zoomed in: tangent ≈ curve", fontsize=10)
+    inset.tick_params(labelsize=8)
+    ax.indicate_inset_zoom(inset, edgecolor=MUTED)
+    ax.set_title(f"nudge {x_name} by {fmt(nudge, 2)}: {p_name} moves {fmt(moved, 4)}, "
+                 f"slope × nudge = {fmt(predicted, 4)}", fontsize=11)
     ax.set_xlabel(f"score {x_name} (the other scores held fixed)")
     ax.set_ylabel(f"weight {p_name}")
     ax.set_ylim(-0.05, 1.05)
     ax.axhline(0, color=MUTED, lw=1)
     ax.axhline(1, color=MUTED, lw=1)
-    ax.legend(loc="upper left")
-    return {"curve": line, "tangent": tangent, "point": point, "run": run_line[0],
-            "rise": rise_line[0], "slope": slope, "weight": weight}
+    ax.legend(loc="upper left", fontsize=10)
+    return artists
 
 
 def _saturation_curve(scores, factors):
     # the Jacobian norm at every factor of the x axis, one softmax per factor
-    weights = to_numpy(softmax(np.outer(factors, scores)))  # (len(factors), m)
-    return jacobian_norm(weights)
+    weights = softmax(np.outer(factors, scores))  # (len(factors), m)
+    return to_numpy(jacobian_norm(weights))  # (len(factors),)
 
 
 def draw_saturation_panels(scores, factor, max_factor=10.0, fig=None):
@@ -145,8 +145,8 @@ def draw_saturation_panels(scores, factor, max_factor=10.0, fig=None):
     ax_n.set_xlim(0, max_factor)
     ax_n.set_ylim(0, float(curve.max()) * 1.15)
     ax_n.set_xlabel("factor multiplying the scores")
-    ax_n.set_ylabel("Jacobian norm ∥J∥")
-    ax_n.set_title("size of the slopes")
+    ax_n.set_ylabel("softmax sensitivity ∥J∥")
+    ax_n.set_title("softmax sensitivity ∥J∥ = √(Σ Jᵢⱼ²)")
     artists = {
         "weights": draw_weights(np.full(m, 1.0 / m), ax=ax_w, title="weights p = softmax"),
         "jacobian": draw_matrix(np.zeros((m, m)), ax=ax_j, limit=0.25, annotate=False,
@@ -156,7 +156,7 @@ def draw_saturation_panels(scores, factor, max_factor=10.0, fig=None):
         "marker": marker,
         "scores": scores,
     }
-    fig.colorbar(artists["jacobian"]["image"], ax=ax_j, shrink=0.8, label="slope")
+    fig.colorbar(artists["jacobian"]["cells"], ax=ax_j, shrink=0.8, label="slope")
     artists["moving"] = [*artists["weights"]["bars"], *artists["weights"]["values"],
                          *matrix_moving(artists["jacobian"]), marker]
     update_saturation_panels(artists, factor)
@@ -170,6 +170,6 @@ def update_saturation_panels(artists, factor):
     weights = to_numpy(softmax(factor * artists["scores"]))
     update_weights(artists["weights"], weights)
     update_matrix(artists["jacobian"], to_numpy(softmax_jacobian(weights)))
-    size = jacobian_norm(weights)
+    size = float(jacobian_norm(weights))
     artists["marker"].set_data([factor], [size])
     return weights, size

@@ -4,16 +4,15 @@ the online softmax walking through the keys one block at a time."""
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .. import scaled_dot_product_attention, scaled_scores, softmax
-from ..backend import to_numpy
-from ..tiled import attention_memory, online_softmax_steps
+from ..online_view import online_softmax_view
+from ..tiled import attention_memory
 from .notation import fmt
 from .style import MUTED, PALETTE, ROLE_COLORS
 
 __all__ = [
     "draw_memory_growth",
     "draw_online_softmax",
-    "online_softmax_view",
+    "online_softmax_view",  # re-exported; it lives in course_lib.online_view
     "update_online_softmax",
 ]
 
@@ -49,47 +48,6 @@ def draw_memory_growth(sizes, d=64, block_size=512, itemsize=4, ax=None):
     return {"grid": grid, "tiled": tiled}
 
 
-def online_softmax_view(query, key, value, block_size, query_index, blocks_seen):
-    """The numbers one picture of the online softmax shows, all asked from the math.
-
-    Parameters
-    ----------
-    query : (n, d_k); key : (m, d_k); value : (m, 2) (two slots, so outputs are points).
-    block_size : keys per block. query_index : which query row to show.
-    blocks_seen : how many key blocks have been folded in (1 … number of blocks).
-
-    Returns
-    -------
-    dict: ``scores`` (m,) of that query; ``step`` (its :class:`OnlineSoftmaxStep`);
-    ``weights`` (m,) the softmax over the keys seen so far (0 for the others), which is
-    e^(s − running max) / running sum; ``final_weights`` (m,); ``outputs`` (blocks_seen, 2)
-    the partial outputs so far; ``final_output`` (2,); ``values`` (m, 2); ``block_size``;
-    ``blocks`` (how many blocks there are).
-    """
-    steps = list(online_softmax_steps(query, key, value, block_size))
-    if not 1 <= blocks_seen <= len(steps):
-        raise ValueError(f"blocks_seen must be between 1 and {len(steps)}; got {blocks_seen}")
-    step = steps[blocks_seen - 1]
-    scores = to_numpy(scaled_scores(query, key))[query_index]  # (m,)
-    weights = np.zeros_like(scores)
-    weights[:step.stop] = to_numpy(softmax(scores[:step.stop]))
-    final = to_numpy(scaled_dot_product_attention(query, key, value))[query_index]
-    return {
-        "scores": scores,
-        "step": step,
-        "running_max": float(to_numpy(step.running_max)[query_index]),
-        "running_sum": float(to_numpy(step.running_sum)[query_index]),
-        "rescale": float(to_numpy(step.rescale)[query_index]),
-        "weights": weights,
-        "final_weights": to_numpy(softmax(scores)),
-        "outputs": np.array([to_numpy(s.output)[query_index] for s in steps[:blocks_seen]]),
-        "final_output": final,
-        "values": to_numpy(value),
-        "block_size": int(block_size),
-        "blocks": len(steps),
-    }
-
-
 def _block_colors(view):
     start, stop = view["step"].start, view["step"].stop
     return [ROLE_COLORS["highlight"] if start <= j < stop else
@@ -97,7 +55,8 @@ def _block_colors(view):
 
 
 def draw_online_softmax(view, axes, score_limits=None):
-    """Three panels for one step of the online softmax (see :func:`online_softmax_view`).
+    """Three panels for one step of the online softmax (the numbers of
+    :func:`course_lib.online_view.online_softmax_view`).
 
     ``axes`` = (scores axis, weights axis, output axis). Left top: the query's scores, the
     keys seen so far, the current block and the running max. Left bottom: the weights the

@@ -1,13 +1,14 @@
 """Pictures of notebook 08: variance as the spread of darts, and the d_k picture (raw scores
 q·k spreading out as d_k grows, scores ÷ √d_k staying at spread ≈ 1, and what that does to
-softmax's largest weight and to its slopes)."""
+softmax's sensitivity and to the gradient that reaches q and k). The numbers come from
+:mod:`course_lib.saturation`."""
 
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import Circle
 
-from .. import default_scale, sample_dot_products, softmax, softmax_jacobian
 from ..backend import to_numpy
+from ..saturation import SATURATED, SCALINGS, dart_spread, spread_statistics
 from .style import MUTED, PALETTE
 
 __all__ = [
@@ -19,7 +20,7 @@ __all__ = [
     "draw_dartboard",
     "draw_dk_panels",
     "draw_score_histogram",
-    "spread_statistics",
+    "spread_statistics",  # re-exported for notebook 08; it lives in course_lib.saturation
     "update_against_dk",
     "update_dk_panels",
     "update_score_histogram",
@@ -29,49 +30,14 @@ D_K_CHOICES = tuple(2 ** p for p in range(10))  # 1, 2, 4, …, 512
 RAW_COLOR = PALETTE["vermillion"]  # raw scores q·k
 SCALED_COLOR = PALETTE["blue"]  # q·k ÷ √d_k
 OVER_COLOR = PALETTE["purple"]  # q·k ÷ d_k (over-shrunk)
-SCALINGS = ("raw", "scaled", "over")  # × 1, × 1/√d_k, × 1/d_k
 
 _RAW_LIMIT, _SCALED_LIMIT, _BINS = 75.0, 5.0, 60
 
 
-def spread_statistics(d_k, size=2000, keys=16, seed=8):
-    """What the d_k dashboard shows for one d_k: sampled scores and their consequences.
-
-    ``size`` dot products q·k of random vectors with d_k independent N(0, 1) slots are drawn
-    with :func:`course_lib.sample_dot_products` (generator seeded with ``seed``), then cut into
-    rows of ``keys`` scores, as if one query met ``keys`` keys. For each of three scalings,
-    raw (× 1), scaled (× 1/√d_k) and over-shrunk (× 1/d_k), the result holds the variance of
-    the scores, the largest softmax weight of a row and the gradient size of a row (the size
-    ∥J∥ of softmax's slopes J = diag(p) − ppᵀ, :func:`course_lib.softmax_jacobian`), each
-    averaged over the rows.
-
-    Returns
-    -------
-    dict with ``d_k``, ``multiplier`` (scaling → number), ``samples`` (scaling → (size,)
-    array), ``variance``, ``largest_weight``, ``gradient_size`` (scaling → float).
-
-    >>> stats = spread_statistics(64)
-    >>> 55 < stats["variance"]["raw"] < 73 and 0.85 < stats["variance"]["scaled"] < 1.15
-    True
-    """
-    raw = to_numpy(sample_dot_products(d_k, size, np.random.default_rng(seed)))
-    multiplier = {"raw": 1.0, "scaled": default_scale(d_k), "over": 1.0 / d_k}
-    rows = raw[: (size // keys) * keys].reshape(-1, keys)  # (rows, keys): one query each
-    stats = {"d_k": d_k, "multiplier": multiplier, "samples": {}, "variance": {},
-             "largest_weight": {}, "gradient_size": {}}
-    for name, c in multiplier.items():
-        weights = to_numpy(softmax(rows * c, axis=-1))  # (rows, keys)
-        slopes = to_numpy(softmax_jacobian(weights))  # (rows, keys, keys)
-        stats["samples"][name] = raw * c
-        stats["variance"][name] = float(np.var(raw * c))
-        stats["largest_weight"][name] = float(weights.max(axis=-1).mean())
-        stats["gradient_size"][name] = float(np.linalg.norm(slopes, axis=(-2, -1)).mean())
-    return stats
-
-
 def draw_dartboard(throws, ax=None, color=None, title=None, limit=3.5):
-    """Darts (2-D points) around a bullseye at the origin, with a dashed circle whose radius
-    is the spread: the square root of the average squared distance from the centre.
+    """Darts (2-D points) around a bullseye at the origin, with a dashed circle around where
+    they land on average whose radius is their spread √Var (one coordinate's standard
+    deviation, pooled over both; :func:`course_lib.saturation.dart_spread`).
 
     Returns
     -------
@@ -84,8 +50,8 @@ def draw_dartboard(throws, ax=None, color=None, title=None, limit=3.5):
              for r in np.arange(1.0, limit + 0.01, 1.0)]
     darts = ax.scatter(throws[:, 0], throws[:, 1], s=22, color=color, zorder=3)
     ax.plot([0], [0], marker="o", color=PALETTE["black"], ms=6, zorder=4)  # the bullseye
-    spread = float(np.sqrt(np.mean(np.sum(throws ** 2, axis=1))))
-    circle = ax.add_patch(Circle((0, 0), spread, fill=False, color=color, lw=2, ls="--"))
+    centre, spread = dart_spread(throws)
+    circle = ax.add_patch(Circle(tuple(centre), spread, fill=False, color=color, lw=2, ls="--"))
     ax.set_xlim(-limit, limit)
     ax.set_ylim(-limit, limit)
     ax.set_aspect("equal")
@@ -182,23 +148,34 @@ def update_against_dk(artists, d_k):
         dot.set_data([d_k], [artists["series"][name][index]])
 
 
-def draw_dk_panels(d_k, fig=None, d_ks=D_K_CHOICES, table=None):
-    """The whole d_k picture: raw and scaled histograms (top), then variance, largest weight
-    and gradient size against d_k (bottom), with ``d_k`` marked.
+PANELS = (  # key of spread_statistics, y label, log y-axis, reference line
+    ("variance", "variance of the scores", True, None),
+    ("largest_weight", "largest softmax weight", False, (1 / 16, "uniform 1/16")),
+    ("saturated", f"share of rows one-hot (max ≥ {SATURATED})", False, None),
+    ("sensitivity", "softmax sensitivity ∥J∥ (median row)", False, None),
+    ("gradient", "gradient reaching q: ∥J·scale·K∥ (median row)", True, None),
+)
 
-    ``table`` maps each d_k of ``d_ks`` to its :func:`spread_statistics` (computed when None).
+
+def draw_dk_panels(d_k, fig=None, d_ks=D_K_CHOICES, table=None):
+    """The whole d_k picture: raw and scaled histograms (top), then, against d_k, the
+    variance, the largest weight, the share of saturated rows (middle), softmax's sensitivity
+    ∥J∥ and the gradient that reaches q by the chain rule (bottom), with ``d_k`` marked.
+
+    ``table`` maps each d_k of ``d_ks`` to its :func:`course_lib.saturation.spread_statistics`
+    (computed when None).
 
     Returns
     -------
-    dict of artists: ``raw``, ``scaled`` (histograms), ``variance``, ``largest_weight``,
-    ``gradient_size`` (curves), and ``table``; pass it to :func:`update_dk_panels`.
+    dict of artists: ``raw``, ``scaled`` (histograms), one curve panel per key of ``PANELS``,
+    and ``table``; pass it to :func:`update_dk_panels`.
     """
     fig = plt.gcf() if fig is None else fig
     table = {d: spread_statistics(d) for d in d_ks} if table is None else table
     stats = table[d_k]
     # fixed margins: tight_layout would cost more than the whole drawing
-    grid = fig.add_gridspec(2, 6, height_ratios=(1.1, 1), left=0.065, right=0.99, top=0.95,
-                            bottom=0.085, hspace=0.42, wspace=1.6)
+    grid = fig.add_gridspec(3, 6, height_ratios=(1.1, 1, 1), left=0.07, right=0.99, top=0.96,
+                            bottom=0.07, hspace=0.55, wspace=1.6)
     raw_ax, scaled_ax = fig.add_subplot(grid[0, :3]), fig.add_subplot(grid[0, 3:])
     artists = {
         "raw": draw_score_histogram(stats["samples"]["raw"], ax=raw_ax, limit=_RAW_LIMIT,
@@ -211,25 +188,22 @@ def draw_dk_panels(d_k, fig=None, d_ks=D_K_CHOICES, table=None):
     raw_ax.set_xlabel(f"raw score q·k (x-axis −{_RAW_LIMIT:.0f} … {_RAW_LIMIT:.0f})")
     scaled_ax.set_xlabel(f"scaled score q·k ÷ √d_k (x-axis −{_SCALED_LIMIT:.0f} … "
                          f"{_SCALED_LIMIT:.0f})")
-    panels = (("variance", "variance of the scores", True, None),
-              ("largest_weight", "largest softmax weight", False, (1 / 16, "uniform 1/16")),
-              ("gradient_size", "gradient size ∥J∥", False, None))
-    for column, (key, ylabel, log, reference) in enumerate(panels):
-        ax = fig.add_subplot(grid[1, 2 * column:2 * column + 2])
+    places = (grid[1, 0:2], grid[1, 2:4], grid[1, 4:6], grid[2, 0:3], grid[2, 3:6])
+    for place, (key, ylabel, log, reference) in zip(places, PANELS, strict=True):
+        ax = fig.add_subplot(place)
         series = {name: [table[d][key][name] for d in d_ks] for name in SCALINGS}
         artists[key] = draw_against_dk(d_ks, series, ax=ax, current=d_k, ylabel=ylabel,
                                        log=log, reference=reference)
-        if key == "largest_weight":
-            ax.set_ylim(0, 1.05)
-        elif key == "gradient_size":
-            ax.set_ylim(0, None)
+        if not log:
+            ax.set_ylim(0, 1.05 if key != "sensitivity" else None)
+        ax.yaxis.label.set_fontsize(9)
     artists["variance"]["lines"]["raw"].axes.legend(loc="upper left", fontsize=8)
     return artists
 
 
 def update_dk_panels(artists, stats):
-    """Move every panel of :func:`draw_dk_panels` to the :func:`spread_statistics` ``stats``."""
+    """Move every panel of :func:`draw_dk_panels` to the statistics ``stats`` of one d_k."""
     update_score_histogram(artists["raw"], stats["samples"]["raw"])
     update_score_histogram(artists["scaled"], stats["samples"]["scaled"])
-    for key in ("variance", "largest_weight", "gradient_size"):
+    for key, *_ in PANELS:
         update_against_dk(artists[key], stats["d_k"])

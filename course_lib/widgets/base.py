@@ -13,7 +13,7 @@ fire at once) and read ``dash.readout.value``, ``dash.image.value`` and the arti
 
 import ipywidgets as widgets
 
-from ..plots.render import FastRenderer
+from ..plots.fast_render import FastRenderer
 
 __all__ = ["Dashboard", "float_slider", "int_slider"]
 
@@ -48,7 +48,7 @@ class Dashboard(widgets.VBox):
     description : what a reader without a live kernel sees instead of the dashboard (the
         widget's plain-text form); at most 110 characters (ipywidgets cuts longer ones).
     artists : the dict of artists the callback moves. Only these are redrawn at each move
-        (see :class:`course_lib.plots.render.FastRenderer`); tests inspect them.
+        (see :class:`course_lib.plots.fast_render.FastRenderer`); tests inspect them.
     """
 
     def __init__(self, figure, controls, callback, description, artists=None):

@@ -45,16 +45,15 @@ def fit_dashboard(log2_n=15, grids=8, bytes_per_number=4, gpu_gib=80):
         "log2_n": int_slider("log₂ n: sequence length n = m = 2^this", log2_n, 10, 18),
         "grids": int_slider("grids: heads × batch elements", grids, 1, 64),
         "bytes_per_number": widgets.Dropdown(options=TYPES, value=bytes_per_number,
-                                             description="number type",
+                                             description="type: bytes per number",
                                              style={"description_width": "14em"}),
-        "gpu_gib": int_slider("GPU memory (GiB)", gpu_gib, 8, 144, 8),
+        "gpu_gib": int_slider("GPU: its memory in GiB", gpu_gib, 8, 144, 8),
     }
 
     def callback(log2_n, grids, bytes_per_number, gpu_gib):
         return fit_callback(artists, log2_n, grids, bytes_per_number, gpu_gib)
 
     return Dashboard(fig, controls, callback,
-                     description="[Memory dashboard: sliders for the sequence length, the "
-                     "number of grids, the number type and the GPU's memory move the two bars. "
-                     "Run the notebook to use it; the static picture below shows one setting.]",
+                     description="[Memory dashboard: sliders for n, grids, number type and GPU "
+                     "memory; run the notebook to use it.]",
                      artists=artists)

@@ -72,8 +72,6 @@ def gradient_dashboard(d_k=16):
                                      layout={"width": "34em"})
     return Dashboard(fig, {"d_k": slider},
                      lambda d_k: gradient_callback(artists, d_k),
-                     description="[Gradient dashboard: a d_k slider (1 to 1024) redraws one "
-                     "query's weights and the gradient reaching its scores, with and without "
-                     "÷ √d_k; run the notebook to use it. The static picture above shows d_k = "
-                     "256.]",
+                     description="[Gradient dashboard: a d_k slider, with and without ÷ √d_k; run "
+                     "the notebook to use it.]",
                      artists=artists)

@@ -92,10 +92,8 @@ def mask_dashboard(mask=None):
                 for i in range(n) for j in range(m)}
     dash = Dashboard(fig, controls,
                      lambda **cells: mask_callback(artists, query, key, value, **cells),
-                     description="[Mask dashboard: a grid of ✓/✕ toggles, one per (query, key) "
-                     "cell, blocks or allows that cell and redraws the scores and the "
-                     "renormalised weights; run the notebook to use it. The static picture above "
-                     "shows the same grids under the causal mask.]",
+                     description="[Mask dashboard: ✓/✕ toggles block (query, key) cells; run the "
+                     "notebook to use it.]",
                      artists=artists)
     header = [widgets.HTML("<b>query ↓ · key →</b>")]
     header += [widgets.HTML(f"<b>{token}</b>") for token in MASK_TOKENS]

@@ -10,7 +10,7 @@ from ..plots.matrices import (
     update_product_panels,
     update_shape_panels,
 )
-from ..plots.notation import bracketed, fmt, subscript
+from ..plots.notation import bracketed, fmt, row_words, subscript
 from ..plots.style import course_style, detached_figure
 from .base import Dashboard, int_slider
 
@@ -91,11 +91,11 @@ def product_callback(artists, query, key, i, j):
     return the dot product written out."""
     update_product_panels(artists, i - 1, j - 1)
     q, k = query[i - 1], key[j - 1]
-    value = float(dot(q, k))  # S_ij = q_i · k_j
+    value = float(dot(q, k))  # S_ij = 𝐪ᵢ · 𝐤ⱼ (row i of Q, row j of K)
     terms = " + ".join(f"{bracketed(a, 0)}×{bracketed(b, 0)}" for a, b in zip(q, k, strict=True))
-    return (f"S{subscript(i)}{subscript(j)} = q{subscript(i)}·k{subscript(j)} = {terms} "
-            f"= {fmt(value, 0)}   (row {i} of Q times column {j} of Kᵀ; in Python, counting "
-            f"from 0: S[{i - 1}, {j - 1}])")
+    return (f"S{subscript(i)}{subscript(j)} = {row_words('q', i)} · {row_words('k', j)} = "
+            f"{terms} = {fmt(value, 0)}   (row {i} of Q times column {j} of Kᵀ; in Python, "
+            f"counting from 0: S[{i - 1}, {j - 1}])")
 
 
 def product_figure(i=1, j=1):

@@ -1,5 +1,5 @@
 """Dashboard of notebook 07, the saturation dashboard: a slider multiplies a row of attention
-scores by a factor; the weights go one-hot and the Jacobian's norm collapses toward zero."""
+scores by a factor; the weights go one-hot and softmax's sensitivity ∥J∥ collapses to zero."""
 
 from ..plots.notation import fmt
 from ..plots.softmax import draw_saturation_panels, update_saturation_panels
@@ -20,15 +20,16 @@ MAX_FACTOR = 10.0
 
 
 def readout_text(factor, max_weight, size):
-    """The readout line, e.g. 'factor 2.00 × scores: max weight = 0.818 · Jacobian norm =
-    0.3165'. A browser test reads these three numbers back."""
+    """The readout line, e.g. 'factor 2.00 × scores: max weight = 0.818 · softmax sensitivity
+    ∥J∥ = 0.3165'. A browser test reads these three numbers back."""
     return (f"factor {fmt(factor, 2)} × scores: max weight = {fmt(max_weight, 3)} · "
-            f"Jacobian norm = {fmt(size, 4)}")
+            f"softmax sensitivity ∥J∥ = {fmt(size, 4)}")
 
 
 def saturation_callback(artists, factor):
-    """Softmax of factor × scores, its Jacobian and the Jacobian's norm; move the three
-    panels and return the readout."""
+    """Softmax of factor × scores, its Jacobian J and the sensitivity ∥J∥ (all from the math,
+    via :func:`course_lib.plots.softmax.update_saturation_panels`); move the three panels and
+    return the readout."""
     weights, size = update_saturation_panels(artists, factor)
     return readout_text(factor, float(weights.max()), size)
 

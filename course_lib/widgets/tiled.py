@@ -3,9 +3,10 @@ softmax's running max, running sum and partial output converge to the full resul
 
 from .. import scaled_scores
 from ..backend import example_rng, to_numpy
+from ..online_view import online_softmax_view
 from ..plots.notation import fmt
 from ..plots.style import course_style, detached_figure
-from ..plots.tiled import draw_online_softmax, online_softmax_view, update_online_softmax
+from ..plots.tiled import draw_online_softmax, update_online_softmax
 from .base import Dashboard, int_slider
 
 __all__ = ["online_softmax_figure", "tiled_callback", "tiled_dashboard", "tiled_example"]
@@ -45,8 +46,7 @@ def tiled_callback(artists, query, key, value, block_size, query_index, blocks_s
     """Move the picture to this query and step; return the running statistics as text."""
     view = online_softmax_view(query, key, value, block_size, query_index, blocks_seen)
     update_online_softmax(artists, view)
-    step, out, final = view["step"], view["outputs"][-1], view["final_output"]
-    distance = float(((out - final) ** 2).sum() ** 0.5)
+    step, out, distance = view["step"], view["outputs"][-1], view["distance"]
     return (f"query {query_index}, block {blocks_seen} of {view['blocks']} (keys {step.start}–"
             f"{step.stop - 1}):  running max M = {fmt(view['running_max'], 3)},  "
             f"rescale e^(M_old − M) = {fmt(view['rescale'], 3)},  running sum l = "
@@ -62,16 +62,16 @@ def tiled_dashboard(block_size=4, seed=0, query_index=0, blocks_seen=1):
         fig, artists = online_softmax_figure(query, key, value, block_size, query_index,
                                              blocks_seen)
     controls = {
-        "query_index": int_slider("query i", query_index, 0, query.shape[0] - 1),
-        "blocks_seen": int_slider(f"key blocks seen (of {blocks})", blocks_seen, 1, blocks),
+        "query_index": int_slider("i: the query shown (row of Q)", query_index, 0,
+                                  query.shape[0] - 1),
+        "blocks_seen": int_slider(f"blocks: key blocks folded in (of {blocks})", blocks_seen,
+                                  1, blocks),
     }
 
     def callback(query_index, blocks_seen):
         return tiled_callback(artists, query, key, value, block_size, query_index, blocks_seen)
 
     return Dashboard(fig, controls, callback,
-                     description="[Online-softmax dashboard: sliders choose the query and how "
-                     "many key blocks have been folded in; the running max, the weights so far "
-                     "and the partial output move. Run the notebook to use it; the static "
-                     "picture below shows one setting.]",
+                     description="[Online-softmax dashboard: query and key-block sliders; run the "
+                     "notebook (static picture below).]",
                      artists=artists)

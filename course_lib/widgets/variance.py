@@ -1,11 +1,13 @@
 """Dashboard of notebook 08: a d_k slider; raw scores q·k spread out as d_k grows while the
-scores ÷ √d_k keep a spread of about 1, and softmax's largest weight and gradient size follow."""
+scores ÷ √d_k keep a spread of about 1; softmax saturates on raw scores, and the gradient that
+reaches q starves under ÷ d_k."""
 
 import ipywidgets as widgets
 
 from ..plots.notation import fmt
 from ..plots.style import course_style, detached_figure
-from ..plots.variance import D_K_CHOICES, draw_dk_panels, spread_statistics, update_dk_panels
+from ..plots.variance import D_K_CHOICES, PANELS, draw_dk_panels, update_dk_panels
+from ..saturation import spread_statistics
 from .base import Dashboard
 
 __all__ = ["READOUT_CLASS", "dk_callback", "dk_dashboard", "dk_figure", "dk_readout"]
@@ -14,13 +16,18 @@ READOUT_CLASS = "course-readout"  # the CSS class a browser test finds the reado
 
 
 def dk_readout(stats):
-    """The readout line for one :func:`~course_lib.plots.variance.spread_statistics` result."""
+    """The readout line for one :func:`course_lib.saturation.spread_statistics` result: for
+    raw, ÷ √d_k and ÷ d_k scores, the variance, the share of one-hot rows, the median
+    softmax sensitivity ∥J∥ and the median gradient reaching q."""
     d_k = stats["d_k"]
-    var, top, grad = stats["variance"], stats["largest_weight"], stats["gradient_size"]
-    return (f"d_k = {d_k} · raw q·k: variance {fmt(var['raw'], 2)} (theory {d_k}), "
-            f"largest weight {fmt(top['raw'], 3)}, gradient size {fmt(grad['raw'], 3)} · "
-            f"q·k ÷ √d_k: variance {fmt(var['scaled'], 2)} (theory 1), "
-            f"largest weight {fmt(top['scaled'], 3)}, gradient size {fmt(grad['scaled'], 3)}")
+    parts = [f"d_k = {d_k}"]
+    for name, label, theory in (("raw", "raw q·k", d_k), ("scaled", "÷ √d_k", 1),
+                                ("over", "÷ d_k", f"1/{d_k}")):
+        parts.append(f"{label}: variance {fmt(stats['variance'][name], 2)} (theory {theory}), "
+                     f"one-hot rows {fmt(100 * stats['saturated'][name], 0)}%, "
+                     f"∥J∥ {fmt(stats['sensitivity'][name], 3)}, "
+                     f"gradient to q {fmt(stats['gradient'][name], 3)}")
+    return " · ".join(parts)
 
 
 def dk_callback(artists, d_k):
@@ -36,7 +43,7 @@ def dk_callback(artists, d_k):
 def dk_figure(d_k=16):
     """The dashboard's figure at one setting: ``(figure, artists)``."""
     with course_style():
-        fig = detached_figure((10.4, 6.2))
+        fig = detached_figure((10.4, 8.4))
         artists = draw_dk_panels(d_k, fig=fig)
     return fig, artists
 
@@ -44,17 +51,17 @@ def dk_figure(d_k=16):
 def _moving(artists):
     # only these change at a slider move; the curves and axes stay in the kept background
     moving = {"raw": artists["raw"]["bars"], "scaled": artists["scaled"]["bars"]}
-    for key in ("variance", "largest_weight", "gradient_size"):
+    for key, *_ in PANELS:
         moving[key] = [artists[key]["marker"], *artists[key]["dots"].values()]
     return moving
 
 
 def dk_dashboard(d_k=16):
-    """A d_k slider (1 to 512) above the raw and scaled histograms and the three curves
+    """A d_k slider (1 to 512) above the raw and scaled histograms and the five curves
     against d_k; the readout (CSS class ``course-readout``) gives the numbers."""
     fig, artists = dk_figure(d_k)
     slider = widgets.SelectionSlider(options=D_K_CHOICES, value=d_k,
-                                     description="d_k (slots per query/key)",
+                                     description="d_k: slots per query and key",
                                      continuous_update=True,
                                      style={"description_width": "14em"},
                                      layout={"width": "34em"})

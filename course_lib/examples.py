@@ -1,0 +1,99 @@
+"""Small worked examples the pictures use, with numbers chosen by hand so they mean something.
+
+:func:`designed_sentence` is notebook 09's "the cat sat on the mat": every key says what its
+word *is* and every query what its word *looks for*, one slot per meaning, so each word
+attends to the word it should. :func:`projection_weights` gives notebook 05's three weight
+matrices W_Q, W_K, W_V. Real models learn these numbers; here a reader can check them by eye.
+"""
+
+import numpy as np
+
+__all__ = ["DESIGNED_WORDS", "SLOT_MEANINGS", "designed_sentence", "projection_weights",
+           "random_sentence"]
+
+DESIGNED_WORDS = ("the", "cat", "sat", "on", "the", "mat")
+SLOT_MEANINGS = ("a thing (noun)", "alive", "an action (verb)", "a place word")
+
+# What each word IS (its key) and what it LOOKS FOR (its query), one slot per meaning above.
+_IS = {"the": (0, 0, 0, 0), "cat": (1, 1, 0, 0), "sat": (0, 0, 1, 0), "on": (0, 0, 0, 1),
+       "mat": (1, 0, 0, 0)}
+_LOOKS_FOR = {
+    "the": (1, 0, 0, 0),  # a noun to point at (cat or mat: without word order it cannot tell)
+    "cat": (0, 0, 1, 0),  # what it does: sat
+    "sat": (0, 1, 0, 0),  # who sits: the one that is alive, cat
+    "on": (1, -1, 0, 0),  # a thing that is not alive: mat
+    "mat": (0, 0, 0, 1),  # the place word that points at it: on
+}
+_VALUES = {"the": (0, 0), "cat": (3, 1), "sat": (0, 3), "on": (-1, -2), "mat": (-3, 1)}
+
+
+def designed_sentence(d_k=4, query_strength=2.0, key_strength=3.0):
+    """The toy sentence with hand-chosen queries, keys and values (d_v = 2).
+
+    Slot t of a key is ``key_strength`` if its word is ``SLOT_MEANINGS[t]``; slot t of a query
+    is ``query_strength`` (or its negative) if the word looks for (or avoids) that meaning. At
+    d_k = 4 a matching pair scores 2 × 3 = 6, and 6 ÷ √4 = 3 after scaling; every other pair
+    scores 0 or less. Both "the"s have the same rows: with no word order in the vectors, each
+    points at both nouns.
+
+    A wider d_k (a multiple of 4) writes each meaning into d_k / 4 slots, each slot shrunk by
+    (4 / d_k)^¼, so that a match scores 6 √(d_k / 4): it grows like √d_k, as the random dot
+    products of notebook 08 do, and ÷ √d_k gives the same grid for every d_k.
+
+    Returns
+    -------
+    words (tuple of n str), query (n, d_k), key (n, d_k), value (n, d_v) NumPy arrays.
+
+    >>> words, query, key, value = designed_sentence()
+    >>> query.shape, key.shape, value.shape
+    ((6, 4), (6, 4), (6, 2))
+    >>> int(np.argmax(query[1] @ key.T))   # "cat" looks for its action ...
+    2
+    >>> words[2]                           # ... "sat"
+    'sat'
+    >>> float(designed_sentence(64)[1][1] @ designed_sentence(64)[2][2])   # 6 × √(64 / 4)
+    24.0
+    """
+    if d_k < 4 or d_k % 4:
+        raise ValueError(f"d_k must be a positive multiple of 4 (one or more slots per "
+                         f"meaning); got {d_k}")
+    width, shrink = d_k // 4, (4 / d_k) ** 0.25
+    looks_for = np.array([_LOOKS_FOR[w] for w in DESIGNED_WORDS], float)  # (n, 4)
+    is_a = np.array([_IS[w] for w in DESIGNED_WORDS], float)  # (n, 4)
+    query = query_strength * shrink * np.repeat(looks_for, width, axis=1)  # (n, d_k)
+    key = key_strength * shrink * np.repeat(is_a, width, axis=1)  # (n, d_k)
+    value = np.array([_VALUES[w] for w in DESIGNED_WORDS], float)  # (n, 2)
+    return DESIGNED_WORDS, query + 0.0, key + 0.0, value  # + 0.0: no −0.0
+
+
+def projection_weights(d_model=4, d_k=3, d_v=2, seed=5):
+    """Three seeded weight matrices W_Q (d_model × d_k), W_K (d_model × d_k), W_V (d_model ×
+    d_v), one decimal each, scaled by 1/√d_model as a model initialises them.
+
+    >>> w_q, w_k, w_v = projection_weights()
+    >>> w_q.shape, w_k.shape, w_v.shape
+    ((4, 3), (4, 3), (4, 2))
+    """
+    rng = np.random.default_rng(seed)
+    shapes = ((d_model, d_k), (d_model, d_k), (d_model, d_v))
+    return tuple(np.round(rng.standard_normal(shape) / np.sqrt(d_model), 1) + 0.0
+                 for shape in shapes)
+
+
+def random_sentence(seed=24, d_k=4, d_v=2):
+    """The toy sentence with seeded random rows: one row of Q and one of K (d_k slots, one
+    decimal) and one of V (d_v whole numbers) per distinct word, so both "the"s share rows.
+    Its weights mean nothing; compare :func:`designed_sentence`.
+
+    >>> words, query, key, value = random_sentence()
+    >>> query.shape, bool((query[0] == query[4]).all())
+    ((6, 4), True)
+    """
+    rng = np.random.default_rng(seed)
+    vocabulary = list(dict.fromkeys(DESIGNED_WORDS))  # distinct words, in order of appearance
+    rows = {word: (np.round(rng.standard_normal(d_k), 1), np.round(rng.standard_normal(d_k), 1),
+                   rng.integers(-3, 4, d_v).astype(float))
+            for word in vocabulary}
+    query, key, value = (np.array([rows[w][part] for w in DESIGNED_WORDS]) + 0.0  # no −0.0
+                         for part in range(3))
+    return DESIGNED_WORDS, query, key, value

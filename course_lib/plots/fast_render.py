@@ -1,0 +1,154 @@
+"""Fast rendering for dashboards: the only speed trick of the picture layer, kept here.
+
+A dashboard redraws its figure at every slider move and has about 30 ms to do it. Plot
+functions draw with plain matplotlib; :class:`FastRenderer` (the one entry point, used by
+:class:`course_lib.widgets.base.Dashboard`) then makes the redraw quick in three ways:
+
+1. blitting: the still parts (axes, ticks, labels) are drawn once and kept as pixels; each
+   move pastes them back and draws only the artists that move;
+2. text as glyph outlines: matplotlib lays out every Text again at each draw (about half a
+   millisecond each, too slow for a grid of fifty numbers); a moving Text is drawn here as the
+   outline of its glyphs, made once per string and kept;
+3. a small PNG writer (:func:`encode_png`): unfiltered rows at zlib level 1, about twice as
+   fast as Pillow for flat-coloured plots.
+"""
+
+import functools
+import io
+import struct
+import zlib
+
+import numpy as np
+from matplotlib.artist import Artist
+from matplotlib.colors import to_rgba
+from matplotlib.font_manager import FontProperties
+from matplotlib.path import Path
+from matplotlib.text import Text
+from matplotlib.textpath import TextPath, text_to_path
+from matplotlib.transforms import Affine2D
+
+__all__ = ["FastRenderer", "encode_png", "figure_png", "moving_artists"]
+
+
+def figure_png(fig):
+    """Render the whole of ``fig`` to PNG bytes (zlib level 1: fast, a little larger).
+
+    >>> from course_lib.plots.style import detached_figure
+    >>> figure_png(detached_figure((1, 1)))[:8]
+    b'\\x89PNG\\r\\n\\x1a\\n'
+    """
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", facecolor=fig.get_facecolor(),
+                pil_kwargs={"compress_level": 1})
+    return buffer.getvalue()
+
+
+def moving_artists(artists):
+    """Every matplotlib artist inside a (nested) dict, list or container, in order.
+
+    >>> from course_lib.plots.style import detached_figure
+    >>> line = detached_figure((1, 1)).add_subplot().plot([0, 1])[0]
+    >>> moving_artists({"a": {"b": [line]}, "data": [1.0, 2.0]}) == [line]
+    True
+    """
+    if isinstance(artists, Artist):
+        return [artists]
+    values = artists.values() if isinstance(artists, dict) else (
+        artists if isinstance(artists, (list, tuple)) else ())  # a BarContainer is a tuple
+    return [found for value in values for found in moving_artists(value)]
+
+
+class FastRenderer:
+    """PNG bytes of a figure in which only ``artists`` move (any nesting of dicts/lists).
+
+    Call :meth:`render` after moving the artists; call :meth:`redraw_background` after
+    changing anything else (limits, tick labels).
+    """
+
+    def __init__(self, figure, artists):
+        self.figure = figure
+        self.moving = sorted(moving_artists(artists), key=lambda a: a.get_zorder())  # stable
+        for artist in self.moving:
+            artist.set_animated(True)  # left out of the background, drawn by render()
+        self.redraw_background()
+
+    def redraw_background(self):
+        """Draw the still parts of the figure and keep their pixels."""
+        canvas = self.figure.canvas
+        canvas.draw()
+        self._background = canvas.copy_from_bbox(self.figure.bbox)
+
+    def render(self):
+        """PNG bytes of the figure with the moving artists as they are now."""
+        canvas = self.figure.canvas
+        canvas.restore_region(self._background)
+        renderer = canvas.get_renderer()
+        for artist in self.moving:
+            if not artist.get_visible():
+                continue
+            plain_text = type(artist) is Text and "$" not in artist.get_text()  # no mathtext
+            if plain_text and artist.get_rotation() == 0:
+                _draw_outline(artist, renderer)
+            else:
+                artist.draw(renderer)
+        return encode_png(np.asarray(canvas.buffer_rgba()))
+
+
+@functools.lru_cache(maxsize=8192)
+def _outline(text, fontsize, ha, va):
+    """The glyph outline of ``text`` in points, placed as matplotlib aligns a Text at (0, 0)."""
+    font = FontProperties(size=fontsize)
+    _, lp_height, lp_descent = text_to_path.get_text_width_height_descent("lp", font, False)
+    ascent, step = lp_height - lp_descent, 1.2 * lp_height  # baseline to baseline
+    lines = text.split("\n")
+    parts = []
+    for k, line in enumerate(lines):
+        width = text_to_path.get_text_width_height_descent(line, font, False)[0]
+        left = {"left": 0.0, "center": -width / 2, "right": -width}[ha]
+        path = TextPath((0, 0), line, prop=font) if line.strip() else None
+        if path is not None and len(path.vertices):
+            parts.append(Affine2D().translate(left, -k * step).transform_path(path))
+    if not parts:
+        return None
+    bottom = -(len(lines) - 1) * step - lp_descent  # the block's bottom edge
+    shift = {"baseline": 0.0, "top": -ascent, "bottom": -bottom,
+             "center": -(ascent + bottom) / 2, "center_baseline": -(ascent + bottom) / 2}[va]
+    return Affine2D().translate(0, shift).transform_path(Path.make_compound_path(*parts))
+
+
+def _draw_outline(text, renderer):
+    """Draw a Text as its glyph outline (same place, size and colour, no layout)."""
+    path = _outline(text.get_text(), text.get_fontsize(), text.get_horizontalalignment(),
+                    text.get_verticalalignment())
+    if path is None:
+        return
+    x, y = text.get_transform().transform(text.get_unitless_position())
+    gc = renderer.new_gc()
+    gc.set_linewidth(0)
+    gc.set_antialiased(True)
+    if text.get_clip_on() and text.get_clip_box() is not None:
+        gc.set_clip_rectangle(text.get_clip_box())
+    transform = Affine2D().scale(renderer.points_to_pixels(1.0)).translate(x, y)
+    renderer.draw_path(gc, path, transform, rgbFace=to_rgba(text.get_color(), text.get_alpha()))
+    gc.restore()
+
+
+def _png_chunk(kind, data):
+    return (struct.pack(">I", len(data)) + kind + data
+            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+
+def encode_png(pixels, level=1):
+    """PNG bytes of an (height, width, 3 or 4) uint8 image: rows unfiltered, zlib at ``level``.
+
+    >>> encode_png(np.zeros((2, 3, 4), np.uint8))[:8]
+    b'\\x89PNG\\r\\n\\x1a\\n'
+    """
+    height, width, channels = pixels.shape
+    rows = np.empty((height, 1 + channels * width), np.uint8)
+    rows[:, 0] = 0  # filter type 0 ("none") at the start of every row
+    rows[:, 1:] = pixels.reshape(height, channels * width)
+    header = struct.pack(">IIBBBBB", width, height, 8, {3: 2, 4: 6}[channels], 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header)
+            + _png_chunk(b"IDAT", zlib.compress(memoryview(rows), level))
+            + _png_chunk(b"IEND", b""))
