@@ -3,6 +3,9 @@
 The ``xp`` fixture runs a test once per array library: NumPy always, CuPy only where it is
 installed *and* reaches a GPU (otherwise that case is skipped, with the reason). Select the
 GPU cases alone with ``pytest -m gpu``.
+
+The hooks for every collected item (the skips CI allows, the notebooks' figures) are in the
+repository's root ``conftest.py``: this one only reaches the items under ``tests/``.
 """
 
 import numpy as np

@@ -3,7 +3,8 @@
 Each case below draws one ``course_lib.plots`` function at fixed inputs, in the course's
 style (``course_lib.plots.style.course_rc``); pytest-mpl compares the figure with
 ``tests/baseline/<test name>.png`` (root-mean-square difference of the pixels, 0–255 scale,
-at most ``TOLERANCE``). ``--mpl`` and the baseline folder are set in ``pyproject.toml``.
+at most ``figure_check.TOLERANCE``). ``--mpl`` and the baseline folder are set in
+``pyproject.toml``.
 
 Baselines belong to one matplotlib version, the newest in ``requirements-lock.txt``
 (``tests/baseline/MATPLOTLIB_VERSION``); with another version the comparisons skip with one
@@ -15,27 +16,21 @@ function: ``"module.draw_x+variant"``); ``test_every_plot_function_has_a_case`` 
 without one.
 """
 
+import base64
 import importlib
-import os
 import pkgutil
 import re
 from pathlib import Path
 
-import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from figure_check import BASELINE, TOLERANCE, baseline_version, version_mismatch
 
 import course_lib.plots
 from course_lib.plots.style import course_rc
 
 ROOT = Path(__file__).resolve().parents[1]
-BASELINE = ROOT / "tests" / "baseline"
-ON_CI = os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
-# The same matplotlib and its bundled DejaVu fonts draw the same pixels on every platform; the
-# margin covers anti-aliasing differences between CPUs. Measured on draw_weights' picture: one
-# bar recoloured gives RMS 16, a changed title 9.5, one letter added to the y label 6.3.
-TOLERANCE = 2.0
 DPI = 72  # small files (the whole set well under 1 MB), still every label readable
 CASES = {}
 
@@ -55,10 +50,6 @@ def case(name, figsize=(6.4, 4.0), layout="constrained"):
 def plot_function(name):
     module, function = name.split("+")[0].split(".")
     return getattr(importlib.import_module(f"course_lib.plots.{module}"), function)
-
-
-def baseline_version():
-    return (BASELINE / "MATPLOTLIB_VERSION").read_text(encoding="utf-8").strip()
 
 
 def lock_matplotlib_versions():
@@ -347,9 +338,9 @@ def test_baselines_belong_to_the_locks_newest_matplotlib():
 
 def figure_comparison_ready(config):
     """None where the images are compared here, else the one reason line why not."""
-    if matplotlib.__version__ != baseline_version():
-        return (f"figure baselines are for matplotlib {baseline_version()}, this is "
-                f"{matplotlib.__version__}: image comparison skipped")
+    mismatch = version_mismatch()
+    if mismatch:
+        return mismatch
     if not (config.getoption("--mpl", default=False)
             or config.getoption("--mpl-generate-path", default=None)):
         return "pytest-mpl's --mpl is off (pyproject.toml's addopts turn it on)"
@@ -372,3 +363,23 @@ def test_figure(name):
     fig = plt.figure(figsize=figsize, layout=layout)  # pytest-mpl saves, compares, closes
     draw(fig, plot_function(name))
     return fig
+
+
+def test_a_stale_notebook_figure_is_named():
+    """The check conftest.py runs on every notebook figure nbval has re-drawn."""
+    from figure_check import stale_figures
+
+    first, second = (BASELINE / f"test_figure_{name}.png" for name in
+                     ("softmax.draw_weights", "gradients.draw_row_bars"))
+    encoded = {p: base64.b64encode(p.read_bytes()).decode() for p in (first, second)}
+
+    def outputs(*paths):
+        return [{"output_type": "display_data", "data": {"image/png": encoded[p]}}
+                for p in paths]
+
+    assert stale_figures(outputs(first, second), outputs(first, second)) == []
+    assert stale_figures([], []) == []
+    problems = stale_figures(outputs(first, second), outputs(first, first))
+    assert len(problems) == 1 and problems[0].startswith("figure 2 is not what the current code")
+    assert stale_figures(outputs(first), outputs(first, second)) == [
+        "1 stored figure(s), 2 in the fresh run"]

@@ -1,0 +1,87 @@
+"""Hooks for every item pytest collects here: tests/, course_lib's doctests and the notebooks.
+
+(``tests/conftest.py`` holds the fixtures; a conftest in ``tests/`` would not reach the
+notebooks' items, hence this file at the root.)
+
+1. **No skip hides a failure in CI.** Under ``CI=true`` a skipped test fails, unless its
+   reason line starts with one of ``CI_ALLOWED_SKIPS``: the CuPy cases, the live PyTorch
+   comparisons (``tests/data`` holds PyTorch's recorded answers, compared in every run), and
+   the image comparisons on a matplotlib other than the baselines' (the Python 3.10 job's).
+   ``tests/test_no_silent_skips.py`` checks the source for the same rules.
+2. **A notebook cannot keep a stale picture.** nbval runs every notebook in a fresh kernel and
+   compares the stored outputs, but never ``image/png``. After nbval has checked a cell,
+   ``pytest_runtest_call`` compares that cell's stored figures with the ones of the same
+   fresh run (``tests/figure_check.py``): no second kernel, a PNG decode per figure.
+"""
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ON_CI = os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
+CI_ALLOWED_SKIPS = (
+    "GPU case skipped:",  # the xp fixture's CuPy cases
+    "needs a working CuPy",  # test_errors' CuPy-only cases
+    "PyTorch is not installed",  # live PyTorch comparisons (the fixtures cover them)
+    "could not import 'torch'",  # the same, from an importorskip without a reason
+    "figure baselines are for matplotlib",  # another matplotlib draws other pixels
+)
+
+
+def figure_check():
+    """tests/figure_check.py, the same module object the tests import as ``figure_check``."""
+    if "figure_check" not in sys.modules:
+        path = Path(__file__).resolve().parent / "tests" / "figure_check.py"
+        spec = importlib.util.spec_from_file_location("figure_check", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules["figure_check"] = module
+    return sys.modules["figure_check"]
+
+
+def _skip_reason(report):
+    longrepr = report.longrepr
+    text = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+    return text.removeprefix("Skipped: ")
+
+
+def _fail_skip_on_ci(report):
+    """Under CI=true, turn a skip that CI does not allow into a failure (with its reason)."""
+    if ON_CI and report.skipped and not hasattr(report, "wasxfail"):
+        reason = _skip_reason(report)
+        if not reason.startswith(CI_ALLOWED_SKIPS):
+            report.outcome = "failed"
+            report.longrepr = (f"CI=true: this may not skip here ({reason}); only the CuPy cases "
+                               "and the live PyTorch comparisons may (conftest.CI_ALLOWED_SKIPS)")
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    return _fail_skip_on_ci((yield))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector):
+    return _fail_skip_on_ci((yield))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """After nbval ran a notebook cell and compared its outputs, compare its figures too."""
+    result = yield
+    fresh = getattr(item, "test_outputs", None)
+    options = getattr(item, "options", {})
+    if fresh is None or not options.get("check") or item.cell.execution_count is None:
+        return result  # not an nbval cell, or one whose outputs nbval does not check
+    check = figure_check()
+    if check.cell_pngs(item.cell.outputs) and check.version_mismatch() is None:
+        problems = check.stale_figures(item.cell.outputs, fresh)
+        if problems:
+            pytest.fail(f"{item.name}: " + "; ".join(problems) + ". Re-execute the notebook "
+                        "(CONTRIBUTING: make notebooks) and commit it with its outputs.",
+                        pytrace=False)
+    return result
