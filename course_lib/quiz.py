@@ -22,17 +22,19 @@ class Deck(widgets.VBox):
     """A stack of self-test cards with a tally line on top.
 
     The button handlers call plain methods (:meth:`reveal`, :meth:`grade`) that tests call
-    directly, without a browser.
+    directly, without a browser. Every control is a real button (Tab and Enter or Space work);
+    the tally and a status line are ARIA live regions, so a screen reader announces a shown
+    answer and a new tally.
     """
 
     def __init__(self, questions):
         self.questions = list(questions)
         self.grades = [None] * len(self.questions)  # None, True ("I knew it") or False
-        self.tally = widgets.HTML()
+        self.tally, self.status = widgets.HTML(), widgets.HTML()
         self.answers, self.cards = [], []
         for index, item in enumerate(self.questions):
             self.cards.append(self._card(index, item))
-        super().__init__(children=[self.tally, *self.cards])
+        super().__init__(children=[self.tally, *self.cards, self.status])
         self._update_tally()
 
     def _card(self, index, item):
@@ -41,9 +43,14 @@ class Deck(widgets.VBox):
         answer = widgets.HTMLMath(html.escape(item.answer, quote=False),
                                   layout={"display": "none"})
         self.answers.append(answer)
-        show = widgets.Button(description="Show answer", icon="eye")
-        knew = widgets.Button(description="I knew it", button_style="success")
-        not_yet = widgets.Button(description="Not yet", button_style="warning")
+        number = index + 1
+        show = widgets.Button(description="Show answer", icon="eye",
+                              tooltip=f"Show the answer to card {number}")
+        # white text on dark green / dark orange: over 6:1 (the stock styles are under 3:1)
+        knew = widgets.Button(description="I knew it", tooltip=f"I knew card {number}",
+                              style={"button_color": "#1b5e20", "text_color": "#ffffff"})
+        not_yet = widgets.Button(description="Not yet", tooltip=f"Not yet for card {number}",
+                                 style={"button_color": "#8a4b00", "text_color": "#ffffff"})
         show.on_click(lambda _button: self.reveal(index))
         knew.on_click(lambda _button: self.grade(index, True))
         not_yet.on_click(lambda _button: self.grade(index, False))
@@ -54,6 +61,7 @@ class Deck(widgets.VBox):
     def reveal(self, index):
         """Show the answer of card ``index``."""
         self.answers[index].layout.display = None
+        self.status.value = _live(f"Answer to card {index + 1} shown below its question.")
 
     def grade(self, index, knew_it):
         """Record "I knew it" (True) or "Not yet" (False) for card ``index``; the last click
@@ -62,7 +70,7 @@ class Deck(widgets.VBox):
         self._update_tally()
 
     def _update_tally(self):
-        self.tally.value = f"<b>{self.tally_text()}</b>"
+        self.tally.value = _live(f"<b>{self.tally_text()}</b>")
 
     def tally_text(self):
         """The tally line, e.g. 'Knew 2 of 3 · not yet 1 · not graded 0'."""
@@ -79,6 +87,11 @@ class Deck(widgets.VBox):
         else:
             cards = f"{len(self.questions)} self-test cards: run the notebook to use them"
         return f"[{cards}. The answers are also in the blocks below.]"
+
+
+def _live(text):
+    """HTML that a screen reader reads out whenever it changes (a polite live region)."""
+    return f'<div role="status" aria-live="polite">{text}</div>'
 
 
 def _questions(notebook):

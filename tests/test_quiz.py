@@ -3,6 +3,7 @@ cards (buttons work without a browser; the static twin says the same thing)."""
 
 import re
 
+import ipywidgets as widgets
 import pytest
 
 from course_lib.checklist import CHECKLIST, questions_for
@@ -53,7 +54,7 @@ def test_questions_for_filters_in_order():
 
 
 def test_cards_reveal_and_tally_without_a_browser():
-    deck = self_test(7)
+    deck = self_test(CHECKLIST[:3])
     assert isinstance(deck, Deck)
     assert len(deck.cards) == 3
     assert deck.tally_text() == "Knew 0 of 3 · not yet 0 · not graded 3"
@@ -70,17 +71,45 @@ def test_cards_reveal_and_tally_without_a_browser():
     assert deck.tally_text() == "Knew 0 of 3 · not yet 2 · not graded 1"
 
 
-def test_card_text_is_the_checklist_text():
+def test_cards_announce_their_state_to_a_screen_reader():
+    deck = self_test(CHECKLIST[:2])
+    live = 'role="status" aria-live="polite"'
+    assert live in deck.tally.value
+    deck.cards[1].children[1].children[0].click()
+    assert live in deck.status.value and "card 2 shown" in deck.status.value
+    deck.cards[0].children[1].children[1].click()
+    assert live in deck.tally.value and "Knew 1 of 2" in deck.tally.value
+    for card in deck.cards:  # every control is a button with a tooltip naming its card
+        buttons = card.children[1].children
+        assert all(isinstance(b, widgets.Button) and b.tooltip for b in buttons)
+
+
+def test_grading_buttons_have_readable_contrast():
+    def luminance(colour):
+        channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    for button in self_test(CHECKLIST[:1]).cards[0].children[1].children[1:]:
+        light, dark = sorted([luminance(button.style.button_color),
+                              luminance(button.style.text_color)])
+        assert (dark + 0.05) / (light + 0.05) >= 4.5
+
+
+def test_card_text_is_the_deck_text():
+    from course_lib.cards import deck as cards_of
+
     deck = self_test(8)
-    items = questions_for(8)
-    assert items
+    items = cards_of(8)
+    assert items and items[:len(questions_for(8))] == [
+        type(items[0])(q.question, q.answer, q.notebook) for q in questions_for(8)]
     for card, answer, item in zip(deck.cards, deck.answers, items, strict=True):
         assert item.question in card.children[0].value
         assert answer.value == item.answer
 
 
 def test_all_cards_when_no_notebook_is_given():
-    assert len(self_test().cards) == len(CHECKLIST)
+    assert len(self_test().cards) == len(CHECKLIST)  # notebook 10: the whole checklist
 
 
 def test_plain_text_form_points_to_the_static_twin():
@@ -91,8 +120,10 @@ def test_plain_text_form_points_to_the_static_twin():
 
 @pytest.mark.parametrize("notebook", range(1, 10))
 def test_static_twin_holds_the_same_questions_and_answers(notebook):
+    from course_lib.cards import deck as cards_of
+
     text = details_markdown(notebook)
-    items = questions_for(notebook)
+    items = cards_of(notebook)
     assert items
     assert text.count("<details>") == text.count("</details>") == len(items)
     for item in items:
