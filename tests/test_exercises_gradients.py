@@ -84,6 +84,13 @@ BACKWARD_SLIPS = {
     "diagonal only": [np_row(lambda a, g, t: a * (1 - a) * g)],
     "forgot diag(a)": [np_row(lambda a, g, t: -np.outer(a, a) @ g)],
     "running total": [running_total],
+    "row total one term short": [
+        lambda a, g: [a[i] * (g[i] - sum(a[j] * g[j] for j in range(len(a) - 1)))
+                      for i in range(len(a))],
+        lambda a, g: [a[i] * (g[i] - sum(a[j] * g[j] for j in range(1, len(a))))
+                      for i in range(len(a))]],
+    "a @ a.T is a number": [lambda a, g: (np.diag(a) - np.array(a) @ np.array(a).T)
+                            @ np.array(g)],
     "left out j = i": [lambda a, g: [a[i] * (g[i] - sum(a[j] * g[j] for j in range(len(a))
                                                       if j != i)) for i in range(len(a))]],
     "return inside the loop": [returns_in_loop, returns_list_in_loop],
@@ -139,8 +146,13 @@ def make_query_gradient(*, scale_of=None, forward=True, step2="right", grad_a=No
         a = cl.softmax(q @ k.T / math.sqrt(d_k) if forward else q @ k.T, axis=axis)
         d_a = grad_a(g, v) if grad_a else g @ v.T
         total = (a * d_a).sum(axis=1, keepdims=True)
-        d_s = {"right": a * (d_a - total), "sign": a * (total - d_a), "no total": a * d_a,
-               "skipped": d_a}[step2]
+        if step2 == "no keepdims":
+            d_s = a * (d_a - (a * d_a).sum(axis=1))  # (n,) laid along the columns
+        elif step2 == "unweighted":
+            d_s = a * (d_a - d_a.sum(axis=1, keepdims=True))
+        else:
+            d_s = {"right": a * (d_a - total), "sign": a * (total - d_a), "no total": a * d_a,
+                   "skipped": d_a}[step2]
         if keys_instead:
             return scale * d_s.T @ q
         if transpose_s:
@@ -164,6 +176,12 @@ QUERY_SLIPS = {
         scale_of=lambda q, v: 1 / math.sqrt(v.shape[1]))],
     "no scale in the forward pass": [make_query_gradient(forward=False)],
     "sign error in the softmax backward": [make_query_gradient(step2="sign")],
+    "** 1/2": [make_query_gradient(scale_of=lambda q, v: 1 / q.shape[1] ** 1/2),
+               make_query_gradient(scale_of=lambda q, v: 1 / (q.shape[1] ** 1/2))],
+    "d_k read from the number of keys": [make_query_gradient(
+        scale_of=lambda q, v: 1 / math.sqrt(v.shape[0]))],
+    "unweighted row total": [make_query_gradient(step2="unweighted")],
+    "no keepdims": [make_query_gradient(step2="no keepdims")],
     "forgot the row total": [make_query_gradient(step2="no total")],
     "skipped the softmax": [make_query_gradient(step2="skipped")],
     "∂L/∂A transposed": [make_query_gradient(grad_a=lambda g, v: v @ g.T)],

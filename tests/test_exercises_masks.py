@@ -275,7 +275,8 @@ CAUSAL_SLIPS = {
                            lambda n, m: ~causal_mask(n, m)],
     "aligned bottom-right": [lambda n, m: [[j <= i + m - n for j in range(m)]
                                            for i in range(n)]],
-    "rows and columns swapped": [lambda n, m: [[i <= j for i in range(n)] for j in range(m)]],
+    "rows and columns swapped": [lambda n, m: [[i <= j for i in range(n)] for j in range(m)],
+                                 lambda n, m: [[j <= i for i in range(n)] for j in range(m)]],
     "n for the keys": [lambda n, m: [[j <= i for j in range(n)] for i in range(n)]],
     "return inside the loop": [returns_in_loop],
     "rows longer than m": [lambda n, m: [[True] * (i + 1) + [False] * (m - i - 1)

@@ -64,6 +64,26 @@ def multi_on_lists(x, w_q, w_k, w_v, w_o, num_heads):
     return q
 
 
+def heads_power_half(x, w_q, w_k, num_heads):
+    x, w_q, w_k = np.asarray(x), np.asarray(w_q), np.asarray(w_k)
+    q, k = x @ w_q, x @ w_k
+    d_k = q.shape[1] // num_heads
+    heads = []
+    for t in range(num_heads):
+        cols = slice(t * d_k, (t + 1) * d_k)
+        scores = q[:, cols] @ k[:, cols].T / d_k ** 1/2  # (scores / d_k) / 2
+        heads.append(cl.softmax(scores))
+    return np.stack(heads)
+
+
+def heads_transposed_key(x, w_q, w_k, num_heads):
+    return make_heads()(x, w_q, np.asarray(w_k).T, num_heads)
+
+
+def heads_transposed_query(x, w_q, w_k, num_heads):
+    return make_heads()(x, np.asarray(w_q).T, w_k, num_heads)
+
+
 HEADS_SLIPS = {
     "lists used as arrays": [heads_on_lists],
     "scaled by √d_model": [make_heads(width=lambda d_k, d, h: math.sqrt(d)),
@@ -74,6 +94,8 @@ HEADS_SLIPS = {
     "divided by √h": [make_heads(width=lambda d_k, d, h: math.sqrt(h))],
     "no scale": [make_heads(width=lambda d_k, d, h: 1)],
     "multiplied by √d_k": [make_heads(width=lambda d_k, d, h: 1 / math.sqrt(d_k))],
+    "** 1/2": [make_heads(width=lambda d_k, d, h: d_k ** 1/2), heads_power_half],
+    "transposed a projection": [heads_transposed_key, heads_transposed_query],
     "softmax over the whole grid": [make_heads(total=lambda e: e.sum())],
     "no keepdims": [make_heads(total=lambda e: e.sum(axis=-1))],
     "d_k as a float": [make_heads(true_division=True)],

@@ -85,6 +85,11 @@ CAUSAL_EXERCISE = Exercise(
                 "query (n rows) and one column per key (m columns): the outer loop runs over "
                 "the queries i.",
                 imitation=lambda n, m: _grid(n, m, lambda i, j: j <= i, rows=m, cols=n)),
+        Mistake("rows and columns swapped",
+                "{call} → {got}, a grid of m rows and n columns. The grid has one ROW per "
+                "query (n rows) and one column per key (m columns): the outer loop runs over "
+                "the queries i.",
+                imitation=lambda n, m: _grid(n, m, lambda i, j: i <= j, rows=m, cols=n)),
         Mistake("n for the keys",
                 "{call} → {got}, an n × n grid. There are m keys, so each row has m cells: "
                 "the inner loop is range(m).",

@@ -11,6 +11,8 @@ Slips (``softmax_backward_row(a, grad_a)``, that is ∂L/∂sᵢ = aᵢ(gᵢ −
 - diagonal only: aᵢ(1 − aᵢ)gᵢ, the Jacobian's diagonal alone.
 - forgot diag(a): −aᵢ Σⱼ aⱼgⱼ, the Jacobian's −a aᵀ part alone.
 - left out j = i: aᵢ(gᵢ − Σ over j ≠ i of aⱼgⱼ).
+- row total one term short: the total's loop stops one early or starts at 1.
+- a @ a.T is a number: diag(a) − a @ a.T with a 1-D a subtracts Σⱼ aⱼ² from every entry.
 - running total: the total added up inside the same loop, so entry i sees only j ≤ i.
 - return inside the loop: only the first entry comes back.
 - lists used as arrays: arithmetic on the Python lists (``x @ w_q``, ``a * g``) raises.
@@ -72,6 +74,9 @@ def _first_only(outcomes):
     return telling
 
 
+_SHORT = ("{call} → {got}: your row total misses one term, the loop's range stops one short or "
+          "starts at 1. Σⱼ aⱼgⱼ runs over all m entries: range(len(a)), from 0.")
+
 SOFTMAX_BACKWARD_EXERCISE = Exercise(
     "softmax_backward_row(a, grad_a)",
     cases=_rows(),
@@ -114,6 +119,14 @@ SOFTMAX_BACKWARD_EXERCISE = Exercise(
                 "{call} → {got}: your total skips the entry's own term, Σ over j ≠ i. The "
                 "row total Σⱼ aⱼgⱼ runs over EVERY j, i included.",
                 imitation=_slip(lambda a, g, t: a * (g - (t - a * g)))),
+        Mistake("row total one term short", _SHORT,
+                imitation=_slip(lambda a, g, t: a * (g - (t - a[-1] * g[-1])))),
+        Mistake("row total one term short", _SHORT,
+                imitation=_slip(lambda a, g, t: a * (g - (t - a[0] * g[0])))),
+        Mistake("a @ a.T is a number",
+                "{call} → {got}: for a 1-D array, a @ a.T is the number Σⱼ aⱼ², not the m × m "
+                "grid a aᵀ. Use np.outer(a, a), or skip the grid: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
+                imitation=_slip(lambda a, g, t: a * g - (a @ a) * g.sum())),
         Mistake("running total",
                 "{call} → {got}: your row total grows inside the loop, so entry i subtracts "
                 "only Σ over j ≤ i. Add up Σⱼ aⱼgⱼ over the WHOLE row first, in a loop of its "

@@ -5,6 +5,8 @@ Slips (``head_weights(x, w_q, w_k, num_heads)``, the (h, n, n) weights of self-a
 - scaled by √d_model: divided by the full width instead of the head's √d_k.
 - divided by d_model: the full width, and no square root.
 - divided by d_k: the head's width without the square root.
+- ** 1/2: ``d_k ** 1/2`` is d_k / 2 (and ``s / d_k ** 1/2`` is s / (2 d_k)).
+- transposed a projection: ``x @ w_q.T`` or ``x @ w_k.T``.
 - divided by √h: the number of heads instead of the head's width.
 - multiplied by √d_k: the scale upside down.
 - no scale: the scores not divided at all.
@@ -51,12 +53,14 @@ def project_heads(x, w, h, split="slices", short=False):
 def head_weights(x, w_q, w_k, h, divisor="√d_k", keys="W_K", split="slices", short=False,
                  flip=False, axis=-1, normalise=True):
     """Every head's (n, n) weights, (h, n, n); the keywords make one slip each."""
-    q = project_heads(x, w_q, h, split, short)
-    k = project_heads(x, w_q if keys == "W_Q" else w_k, h, split, short)
+    w_q, w_k = np.asarray(w_q, float), np.asarray(w_k, float)
+    q = project_heads(x, w_q.T if keys == "W_Qᵀ" else w_q, h, split, short)
+    k = project_heads(x, {"W_Q": w_q, "W_Kᵀ": w_k.T}.get(keys, w_k), h, split, short)
     d_model = np.shape(w_q)[1]
     d_k = d_model // h
     by = {"√d_k": math.sqrt(d_k), "d_k": d_k, "√d_model": math.sqrt(d_model),
-          "d_model": d_model, "√h": math.sqrt(h), "1": 1.0, "1/√d_k": 1 / math.sqrt(d_k)}[divisor]
+          "d_model": d_model, "√h": math.sqrt(h), "1": 1.0, "1/√d_k": 1 / math.sqrt(d_k),
+          "d_k/2": d_k / 2, "2·d_k": 2 * d_k}[divisor]
     scores = (k @ q.transpose(0, 2, 1) if flip else q @ k.transpose(0, 2, 1)) / by  # (h, n, n)
     if normalise in ("grid", "no keepdims"):
         e = np.exp(scores - scores.max(axis=(1, 2), keepdims=True))
@@ -83,6 +87,10 @@ def float_width(outcomes):
 
 FLOAT_HINT = ("{call} raised TypeError: d_model / h is a float (8 / 2 = 4.0), and slices and "
               "reshapes need whole numbers. Use d_model // h.")
+
+
+_TRANSPOSED = ("on {call} you multiplied by a transposed weight matrix (x @ w.T). In this course "
+               "the matrices act on the right as they are: Q = X W_Q, K = X W_K.")
 
 
 def _slip(**kw):
@@ -112,6 +120,16 @@ HEADS_EXERCISE = Exercise(
         Mistake("divided by d_k",
                 "on {call} you divided by d_k; the scale is 1/√d_k (the square root of the "
                 "head's width).", imitation=_slip(divisor="d_k")),
+        Mistake("** 1/2",
+                "on {call} you divided by d_k / 2: `d_k ** 1/2` is (d_k ** 1) / 2, because ** "
+                "binds tighter than /. Write d_k ** 0.5 or math.sqrt(d_k).",
+                imitation=_slip(divisor="d_k/2")),
+        Mistake("** 1/2",
+                "on {call} you divided by 2·d_k: `scores / d_k ** 1/2` is (scores / d_k) / 2, "
+                "because ** binds tighter than /. Write scores / d_k ** 0.5 or "
+                "scores / math.sqrt(d_k).", imitation=_slip(divisor="2·d_k")),
+        Mistake("transposed a projection", _TRANSPOSED, imitation=_slip(keys="W_Kᵀ")),
+        Mistake("transposed a projection", _TRANSPOSED, imitation=_slip(keys="W_Qᵀ")),
         Mistake("divided by √h",
                 "on {call} you divided by √num_heads. The divisor is √d_k, the square root of "
                 "the head's width d_model / h, not of the number of heads.",

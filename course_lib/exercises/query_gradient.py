@@ -9,10 +9,14 @@ Slips:
 - forgot the scale: (∂L/∂S) K without the 1/√d_k of step 3.
 - divided by d_k: 1/d_k instead of 1/√d_k (or the scale applied twice).
 - multiplied by √d_k: the scale upside down.
+- ** 1/2: ``1 / d_k ** 1/2`` is 1/(2 d_k), ``1 / (d_k ** 1/2)`` is 2/d_k.
+- d_k read from the number of keys: √m instead of √d_k.
 - d_k read from the values: √d_v instead of √d_k.
 - no scale in the forward pass: the weights recomputed from Q Kᵀ without the √d_k.
 - sign error in the softmax backward: A ⊙ (row totals − ∂L/∂A).
 - forgot the row total: ∂L/∂S = A ⊙ ∂L/∂A.
+- unweighted row total: the plain row sum of ∂L/∂A subtracted.
+- no keepdims: the (n,) row totals broadcast along the columns.
 - skipped the softmax: ∂L/∂S = ∂L/∂A.
 - ∂L/∂A transposed: V Gᵀ instead of G Vᵀ (only square grids let it through).
 - ∂L/∂S transposed: (∂L/∂S)ᵀ K, the formula of ∂L/∂K's neighbour.
@@ -38,13 +42,16 @@ def query_gradient(q, k, v, g, divisor="√d_k", forward_scale=True, step2="righ
     q, k, v, g = (np.asarray(a, float) for a in (q, k, v, g))
     d_k, d_v = q.shape[1], v.shape[1]
     scale = 1 / {"√d_k": math.sqrt(d_k), "d_k": d_k, "1/√d_k": 1 / math.sqrt(d_k),
-                 "√d_v": math.sqrt(d_v), "1": 1.0}[divisor]
+                 "√d_v": math.sqrt(d_v), "1": 1.0, "2·d_k": 2 * d_k, "d_k/2": d_k / 2,
+                 "√m": math.sqrt(k.shape[0])}[divisor]
     weights = softmax(q @ k.T * (1 / math.sqrt(d_k) if forward_scale else 1.0), axis)  # (n, m)
     grad_a = (v @ g.T) if grad_a_t else g @ v.T  # (n, m)
     row_total = (weights * grad_a).sum(axis=1, keepdims=True)  # (n, 1)
     grad_s = {"right": lambda: weights * (grad_a - row_total),  # (n, m)
               "sign": lambda: weights * (row_total - grad_a),
-              "no total": lambda: weights * grad_a, "skipped": lambda: grad_a}[step2]()
+              "no total": lambda: weights * grad_a, "skipped": lambda: grad_a,
+              "unweighted": lambda: weights * (grad_a - grad_a.sum(axis=1, keepdims=True)),
+              "no keepdims": lambda: weights * (grad_a - row_total[:, 0])}[step2]()
     grad_s = grad_s.T if grad_s_t else grad_s
     if times == "K of ∂L/∂K":
         return scale * grad_s.T @ q  # (m, d_k): the key gradient
@@ -79,6 +86,17 @@ QUERY_GRADIENT_EXERCISE = Exercise(
         Mistake("multiplied by √d_k",
                 "on {call} you multiplied by √d_k: the scale is upside down. Step 3 multiplies "
                 "by scale = 1/√d_k.", imitation=_slip(divisor="1/√d_k")),
+        Mistake("** 1/2",
+                "on {call} your scale is 1/(2·d_k): `1 / d_k ** 1/2` is (1 / d_k) / 2, because "
+                "** binds tighter than /. Write 1 / d_k ** 0.5 or 1 / math.sqrt(d_k).",
+                imitation=_slip(divisor="2·d_k")),
+        Mistake("** 1/2",
+                "on {call} your scale is 2/d_k: `1 / (d_k ** 1/2)` is 1 / (d_k / 2), because "
+                "** binds tighter than /. Write d_k ** 0.5 or math.sqrt(d_k).",
+                imitation=_slip(divisor="d_k/2")),
+        Mistake("d_k read from the number of keys",
+                "on {call} your scale is 1/√m, m the number of keys (k.shape[0]). d_k is the "
+                "width of each query and key: q.shape[1].", imitation=_slip(divisor="√m")),
         Mistake("d_k read from the values",
                 "on {call} your scale came from the width of v (d_v). d_k is the width of the "
                 "queries and keys: q.shape[1].", imitation=_slip(divisor="√d_v")),
@@ -93,6 +111,13 @@ QUERY_GRADIENT_EXERCISE = Exercise(
         Mistake("forgot the row total",
                 "on {call} step 2 skipped the row total: ∂L/∂S = A ⊙ (∂L/∂A − Σⱼ A_ij ∂L/∂A_ij), "
                 "subtracting each row's weighted total.", imitation=_slip(step2="no total")),
+        Mistake("unweighted row total",
+                "on {call} step 2 subtracted the plain row sum of ∂L/∂A. Each entry is weighted "
+                "by its weight: subtract Σⱼ A_ij ∂L/∂A_ij.", imitation=_slip(step2="unweighted")),
+        Mistake("no keepdims",
+                "on {call} the row totals were subtracted along the wrong axis: "
+                "(a * grad_a).sum(axis=1) without keepdims=True has shape (n,), which NumPy "
+                "lays along the columns. Keep it (n, 1).", imitation=_slip(step2="no keepdims")),
         Mistake("skipped the softmax",
                 "on {call} you used ∂L/∂A as ∂L/∂S: the gradient must pass back through the row "
                 "softmax (step 2) first.", imitation=_slip(step2="skipped")),
