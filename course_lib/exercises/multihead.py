@@ -85,8 +85,8 @@ def float_width(outcomes):
         or "'float' object cannot be interpreted as an integer" in str(o.error))), None)
 
 
-FLOAT_HINT = ("{call} raised TypeError: d_model / h is a float (8 / 2 = 4.0), and slices and "
-              "reshapes need whole numbers. Use d_model // h.")
+FLOAT_HINT = ("{call} raised TypeError: d_model / h always gives a float (8 / 2 = 4.0), and "
+              "slices and reshapes need whole numbers. Use d_model // h.")
 
 
 _TRANSPOSED = ("on {call} you multiplied by a transposed weight matrix (x @ w.T). In this course "

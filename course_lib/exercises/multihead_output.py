@@ -1,7 +1,7 @@
 """Exercise of notebook 12: multi-head self-attention, heads concatenated and mixed by W_O.
 
 ``multi_head(x, w_q, w_k, w_v, w_o, num_heads)`` returns the (n, d_model) output
-[head₀ | … | head_{h−1}] W_O, each head softmax(Q_t K_tᵀ / √d_k) V_t on its own d_k columns.
+[head₀ | … | headₕ₋₁] W_O, each head softmax(Q_t K_tᵀ / √d_k) V_t on its own d_k columns.
 
 Slips:
 
@@ -29,7 +29,7 @@ __all__ = ["MULTI_HEAD_EXERCISE", "check_multi_head", "evaluate_multi_head"]
 
 
 def multi_head(x, w_q, w_k, w_v, w_o, h, values="W_V", merge="move", mix="W_O", **slip):
-    """[head₀ | … | head_{h−1}] W_O, (n, d_model); the keywords make one slip each."""
+    """[head₀ | … | headₕ₋₁] W_O, (n, d_model); the keywords make one slip each."""
     weights = head_weights(x, w_q, w_k, h, **slip)  # (h, n, n)
     v = project_heads(x, w_k if values == "W_K" else w_v, h)  # (h, n, d_k)
     heads = weights @ v  # (h, n, d_k)
@@ -53,7 +53,7 @@ MULTI_HEAD_EXERCISE = Exercise(
     mistakes=[
         Mistake("lists used as arrays", LISTS_HINT, detect=lists_used_as_arrays),
         Mistake("forgot W_O",
-                "on {call} you returned the heads side by side, [head₀ | … | head_{h−1}]. The "
+                "on {call} you returned the heads side by side, [head₀ | … | headₕ₋₁]. The "
                 "last step multiplies them by W_O, which mixes the heads.",
                 imitation=_slip(mix="none")),
         Mistake("W_O transposed",

@@ -105,7 +105,7 @@ QUERY_GRADIENT_EXERCISE = Exercise(
                 "backward pass needs the SAME weights as the forward pass: "
                 "A = softmax(Q Kᵀ/√d_k).", imitation=_slip(forward_scale=False)),
         Mistake("sign error in the softmax backward",
-                "on {call} → {got}, exactly minus the answer: your bracket in step 2 is "
+                "{call} → {got}, exactly minus the answer: your bracket in step 2 is "
                 "(row total − ∂L/∂A). It is A ⊙ (∂L/∂A − row total).",
                 imitation=_slip(step2="sign")),
         Mistake("forgot the row total",
