@@ -57,6 +57,25 @@ def dot_times_equals(q, k):
     return total
 
 
+def dot_replaces_total(q, k):
+    if len(q) != len(k):
+        raise ValueError("different lengths")
+    total = 0
+    for i in range(len(q)):
+        total = q[i] * k[i]
+    return total
+
+
+def dot_nested_loops(q, k):
+    if len(q) != len(k):
+        raise ValueError("different lengths")
+    total = 0
+    for a in q:
+        for b in k:
+            total += a * b
+    return total
+
+
 def dot_pops(q, k):
     if len(q) != len(k):
         raise ValueError("lengths")
@@ -69,7 +88,7 @@ def dot_pops(q, k):
 DOT_SLIPS = {
     "sums without multiplying": [checked(lambda q, k: sum(a + b for a, b in pairs(q, k))),
                                  checked(lambda q, k: sum(q) + sum(k))],
-    "multiplies the sums": [checked(lambda q, k: sum(q) * sum(k))],
+    "multiplies the sums": [checked(lambda q, k: sum(q) * sum(k)), dot_nested_loops],
     "multiplied the products": [dot_times_equals],
     "used q twice": [checked(lambda q, k: sum(q[i] * q[i] for i in range(len(q))))],
     "return inside the loop": [dot_return_in_loop],
@@ -80,6 +99,10 @@ DOT_SLIPS = {
                          checked(lambda q, k: np.multiply(q, k))],
     "does not reject different lengths": [lambda q, k: sum(a * b for a, b in pairs(q, k)),
                                           lambda q, k: float(np.dot(q[:len(k)], k[:len(q)]))],
+    "= instead of +=": [dot_replaces_total],
+    "sign turned round": [checked(lambda q, k: -sum(a * b for a, b in pairs(q, k)))],
+    "multiplied the lists": [checked(lambda q, k: sum(q * k))],
+    "@ on lists": [checked(lambda q, k: q @ k)],
     CHANGED_INPUT: [dot_pops],
 }
 
@@ -98,13 +121,14 @@ COSINE_SLIPS = {
                                    lambda q, k: float(dot(q, k) / norm(k))],
     "divided by the squared lengths": [lambda q, k: float(dot(q, k) / (dot(q, q) * dot(k, k)))],
     "divided by the sum of lengths": [lambda q, k: float(dot(q, k) / (norm(q) + norm(k)))],
+    "cos of the dot product": [lambda q, k: math.cos(float(dot(q, k)))],
     "used q's length twice": [lambda q, k: float(dot(q, k) / (norm(q) * norm(q)))],
 }
 
 COSINE_HAND_SLIPS = {
     "forgot cos θ": [10, "10"], "used sin θ": [8.66, 8.660], "added the lengths": [3.5],
     "cos of 60 radians": [-9.52, -9.524], "sign turned round": [-5],
-    "decimal point moved": [50, 0.5, 500],
+    "decimal point moved": [50, 0.5, 500], "divided by cos θ": [20],
 }
 
 

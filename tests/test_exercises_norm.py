@@ -45,6 +45,13 @@ def length_return_in_loop(q):
         return math.sqrt(total)
 
 
+def length_replaces_total(q):
+    total = 0.0
+    for x in q:
+        total = x ** 2
+    return math.sqrt(total)
+
+
 def length_sorts(q):
     q.sort()
     return math.sqrt(sum(x * x for x in q))
@@ -69,8 +76,11 @@ LENGTH_SLIPS = {
     "no squares": [lambda q: _safe_sqrt(sum(q))],
     "absolute values": [lambda q: sum(abs(x) for x in q)],
     "squared the sum": [lambda q: abs(sum(q)), lambda q: math.sqrt(sum(q) ** 2)],
-    "two slots only": [lambda q: math.hypot(q[0], q[1])],
+    "fixed number of slots": [lambda q: math.hypot(q[0], q[1]),
+                              lambda q: math.sqrt(q[0] ** 2 + q[1] ** 2 + q[2] ** 2)],
     "return inside the loop": [length_return_in_loop],
+    "= instead of +=": [length_replaces_total],
+    "squared the whole list": [lambda q: math.sqrt(sum(q ** 2))],
     CHANGED_INPUT: [length_sorts],
 }
 
@@ -79,6 +89,7 @@ HAND_SLIPS = {
     "no squares": [2.236, 2.24], "absolute values": [11], "squared the sum": [5.0],
     "minus sign squared away wrong": [5.568, 5.57], "doubled instead of squared": [3.162],
     "sign turned round": [-7], "decimal point moved": [0.7, 70],
+    "left out a slot": [3.606, 6.325, 6.708],
 }
 
 UNIT_SLIPS = {
@@ -91,6 +102,7 @@ UNIT_SLIPS = {
     "divided by the sum": [lambda q: [x / sum(q) for x in q]],
     "divided by the biggest slot": [lambda q: [x / max(q) for x in q]],
     "divided the first slot only": [lambda q: [q[0] / math.hypot(*q)] + q[1:]],
+    "divided the whole list": [lambda q: q / math.sqrt(sum(x * x for x in q))],
     CHANGED_INPUT: [unit_in_place],
 }
 

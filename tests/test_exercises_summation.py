@@ -41,6 +41,20 @@ def sum_return_in_loop(q, a, b):
         return total
 
 
+def sum_replaces_total(q, a, b):
+    total = 0
+    for i in range(a, b + 1):
+        total = q[i - 1]
+    return total
+
+
+def squares_replaces_total(q):
+    total = 0
+    for x in q:
+        total = x * x
+    return total
+
+
 def sum_pops(q, a, b):
     total = 0
     for _ in range(b - a + 1):
@@ -76,12 +90,14 @@ SUM_SLIPS = {
                          lambda q, a, b: sum(q[i] for i in range(a, b))],
     "added everything": [lambda q, a, b: sum(q), lambda q, a, b: float(np.sum(q))],
     "return inside the loop": [sum_return_in_loop],
+    "one slot past the end": [lambda q, a, b: sum(q[a - 1:b + 1])],
+    "= instead of +=": [sum_replaces_total],
     CHANGED_INPUT: [sum_pops],
 }
 
 HAND_SLIPS = {
     "counted from 0": [9, "9"], "left out the last slot": [5], "started one late": [6],
-    "added everything": [15], "multiplied instead of added": [8],
+    "added everything": [15], "multiplied instead of added": [8], "only the two ends": [3],
     "sign turned round": [-7], "decimal point moved": [70, 0.7, 700],
 }
 
@@ -93,6 +109,8 @@ SQUARES_SLIPS = {
     "absolute values": [lambda q: sum(abs(x) for x in q)],
     "took the square root": [lambda q: math.sqrt(sum(x * x for x in q))],
     "return inside the loop": [squares_return_in_loop],
+    "= instead of +=": [squares_replaces_total],
+    "squared the whole list": [lambda q: sum(q ** 2)],
     "left out the last slot": [lambda q: sum(q[i] ** 2 for i in range(len(q) - 1))],
     "skipped the first slot": [lambda q: sum(q[i] ** 2 for i in range(1, len(q)))],
     CHANGED_INPUT: [squares_in_place],

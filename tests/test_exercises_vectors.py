@@ -1,16 +1,13 @@
-"""Notebook 01's checkers: embed, slot and q₃ by hand name every typical slip, accept the
-right answers and never crash."""
+"""Notebook 01's checkers (exercises.vectors, exercises.slots): embed, slot and q₃ by hand
+name every typical slip, accept the right answers and never crash."""
 
 import numpy as np
 import pytest
 from exercise_helpers import assert_never_crashes, assert_slips_named
 
 from course_lib.exercises.core import CHANGED_INPUT
-from course_lib.exercises.vectors import (
-    SLOT_HAND,
-    evaluate_embed,
-    evaluate_slot,
-)
+from course_lib.exercises.slots import SLOT_HAND, evaluate_slot
+from course_lib.exercises.vectors import evaluate_embed
 
 
 def embed_ok(sentence, table):
@@ -47,6 +44,12 @@ def slot_loop_from_zero(q, i):
     raise IndexError("no such slot")
 
 
+def slot_value_error(q, i):
+    if i < 1 or i > len(q):
+        raise ValueError("no such slot")
+    return q[i - 1]
+
+
 def slot_pops(q, i):
     if i < 1 or i > len(q):
         raise IndexError("no such slot")
@@ -56,7 +59,11 @@ def slot_pops(q, i):
 EMBED_SLIPS = {
     "table order": [lambda s, t: [v for w, v in t.items() if w in s],
                     lambda s, t: [t[w] for w in t if w in s]],
-    "dropped repeats": [lambda s, t: [t[w] for w in dict.fromkeys(s)]],
+    "dropped repeats": [lambda s, t: [t[w] for w in dict.fromkeys(s)],
+                        lambda s, t: [t[w] for w in set(s)]],
+    "round brackets": [lambda s, t: [t(w) for w in s]],
+    "split a list": [lambda s, t: [t[w] for w in s.split()]],
+    "first slot only": [lambda s, t: [t[w][0] for w in s]],
     "flattened": [lambda s, t: [x for w in s for x in t[w]],
                   lambda s, t: sum((t[w] for w in s), [])],
     "return inside the loop": [embed_return_in_loop],
@@ -72,6 +79,8 @@ SLOT_SLIPS = {
     "returned the slot number": [lambda q, i: i, lambda q, i: q.index(q[i - 1]) + 1],
     "slot 0 wraps round": [lambda q, i: q[i - 1], lambda q, i: float(q[i - 1])],
     "returned a list": [lambda q, i: q[i - 1:i], lambda q, i: [q[i - 1]]],
+    "round brackets": [lambda q, i: q(i - 1)],
+    "wrong error type": [slot_value_error],
     CHANGED_INPUT: [slot_pops],
 }
 
@@ -106,6 +115,8 @@ def test_hints_say_what_happened_on_which_input():
     feedback = evaluate_slot(lambda q, i: q[i])
     assert "slot([4, -1, 6, 2, 8, 5, 3], 1) gave -1" in feedback.message
     assert "expected 4" in feedback.message
+    feedback = evaluate_slot(lambda q, i: q[i - 1])
+    assert "slot([4, -1, 6, 2, 8, 5, 3], 0) returned 3" in feedback.message
     feedback = evaluate_embed(embed_return_in_loop)
     assert "embed(['the', 'cat'], table)" in feedback.message
 

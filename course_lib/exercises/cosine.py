@@ -5,6 +5,7 @@ Slips
 -----
 cosine(q, k):
 
+- cos of the dot product: cos(q·k), the cosine taken of the score itself.
 - not divided: q·k itself, the lengths still in it.
 - divided by one length only: q·k / ∥q∥ (or / ∥k∥), the shadow of one arrow on the other.
 - divided then multiplied: ``dot(q, k) / norm(q) * norm(k)`` divides by ∥q∥ and then
@@ -16,7 +17,7 @@ cosine(q, k):
 - changed its input: q or k was changed in place (named by the framework).
 
 By hand, ∥q∥ = 2, ∥k∥ = 5, θ = 60°, q·k = ∥q∥∥k∥cos θ = 5: forgot cos θ (10), used sin θ
-(8.66), added the lengths (3.5), cos of 60 radians (−9.52).
+(8.66), added the lengths (3.5), cos of 60 radians (−9.52), divided by cos θ (20).
 """
 
 import math
@@ -76,6 +77,10 @@ COSINE_EXERCISE = Exercise(
                 "{call} gave {got}, which is the angle θ itself. The exercise asks for cos θ = "
                 "q·k / (∥q∥∥k∥), a number between −1 and 1; expected {expected}.",
                 detect=_returned_angle),
+        Mistake("cos of the dot product",
+                "{call} gave {got}: you took the cosine OF q·k. The dot product already holds "
+                "cos θ: divide it by the lengths, q·k / (∥q∥∥k∥); expected {expected}.",
+                imitation=lambda q, k: math.cos(_d(q, k))),
         Mistake("not divided",
                 "{call} gave {got}, which is q·k: the lengths are still in it. Divide by "
                 "∥q∥∥k∥; expected {expected}.", imitation=_d),
@@ -110,6 +115,8 @@ COSINE_HAND = HandExercise("q·k for ∥q∥ = 2, ∥k∥ = 5, θ = 60°", 5.0, 
          "dot product uses cos θ, how far ACROSS the unit circle the point at θ lies."),
     Slip("added the lengths", 3.5, "{got} is (2 + 5) × 0.5: multiply the lengths, "
          "2 × 5 = 10, then by cos θ."),
+    Slip("divided by cos θ", 20.0, "{got} is 2 × 5 ÷ 0.5: multiply by cos θ, do not divide "
+         "by it; the dot product is never bigger than ∥q∥∥k∥."),
     Slip("cos of 60 radians", 10.0 * math.cos(60.0), "{got} is 2 × 5 × cos(60 radians): your "
          "calculator is in radians. Switch it to degrees, or use 60° = π/3."),
 ], tolerance=0.01)

@@ -5,6 +5,10 @@ Slips
 -----
 dot_loop(q, k):
 
+- multiplied the lists: ``q * k`` on two Python lists (TypeError).
+- @ on lists: ``q @ k`` on two Python lists (TypeError).
+- sign turned round: ``total -= …``, the dot product with its sign flipped.
+- = instead of +=: ``total = q[i] * k[i]`` keeps only the last product.
 - returns a vector: the products q₁k₁, q₂k₂, … come back as a list, never added.
 - sums without multiplying: the slots of q and k added instead of multiplied.
 - multiplies the sums: (q₁ + q₂ + …)(k₁ + k₂ + …).
@@ -28,6 +32,7 @@ import numpy as np
 from .. import dot
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
+from .vectors import raised
 
 __all__ = ["DOT_EXERCISE", "DOT_HAND", "check_dot_by_hand", "check_dot_product",
            "evaluate_dot_product"]
@@ -82,6 +87,14 @@ DOT_EXERCISE = Exercise(
     + [Case(args, raises=ValueError) for args in _LENGTH_CASES],
     reference=lambda q, k: float(dot(q, k)),
     mistakes=[
+        Mistake("multiplied the lists",
+                "{call} raised TypeError: `q * k` cannot multiply two Python lists. Multiply "
+                "one pair of slots at a time, `q[i] * k[i]`, inside a loop, and add them up.",
+                detect=raised(TypeError, "can't multiply sequence")),
+        Mistake("@ on lists",
+                "{call} raised TypeError: `@` works on NumPy arrays, not on Python lists. This "
+                "exercise is the loop behind it: multiply q[i] by k[i] and add, slot by slot.",
+                detect=raised(TypeError, "for @")),
         Mistake("returns a vector",
                 "{call} returned {got}, a list of numbers (the products q₁k₁, q₂k₂, …?). The "
                 "dot product is ONE number: add the products together and return the total.",
@@ -107,6 +120,14 @@ DOT_EXERCISE = Exercise(
                 "{call} gave {got}, the first product q₁k₁ alone: the `return` sits inside the "
                 "loop, so it stops after one slot. Return the total after the loop ends.",
                 imitation=lambda q, k: q[0] * k[0]),
+        Mistake("sign turned round",
+                "{call} gave {got}, the right size with the wrong sign: `total -= …` or a "
+                "minus sign crept in. Add the products: `total += q[i] * k[i]`; expected "
+                "{expected}.", imitation=lambda q, k: -float(dot(q, k))),
+        Mistake("= instead of +=",
+                "{call} gave {got}, the last product alone: `total = q[i] * k[i]` replaces the "
+                "total at every step. Add to it: `total += q[i] * k[i]`.",
+                imitation=lambda q, k: q[-1] * k[-1]),
         Mistake("uses only some slots",
                 "{call} gave {got}: your sum leaves out some slots. Check the loop's range: it "
                 "must visit every slot, from the first (index 0) to the last (index L − 1); "

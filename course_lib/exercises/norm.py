@@ -9,16 +9,18 @@ length(q):
 - halved instead of the root: ``total ** 1/2`` is (total¹)/2, because ** binds first.
 - doubled instead of squared: ``x * 2`` (or ``2 * x``) where ``x ** 2`` was meant.
 - caret for power: ``x ^ 2`` is not a power in Python (TypeError on decimal numbers).
+- squared the whole list: ``q ** 2`` on a Python list (TypeError).
 - no squares: the slots themselves are added, then the root taken.
 - absolute values: |q₁| + |q₂| + … (the walk along the grid lines).
 - squared the sum: the slots added first and the total squared.
-- two slots only: Pythagoras with q₁ and q₂ only, whatever the length of q.
+- fixed number of slots: Pythagoras with q₁ and q₂ (or q₁, q₂, q₃) only, whatever L is.
 - return inside the loop: the function stops after the first slot.
+- = instead of +=: ``total = x ** 2`` keeps only the last slot's square.
 - changed its input: q was changed in place (named by the framework).
 
 By hand, ∥[2, −3, 6]∥ = √49 = 7: no square root (49), halved instead of the root (24.5),
 no squares (√5), absolute values (11), squared the sum (5), minus sign squared away wrong
-((−3)² taken as −9: √31), doubled instead of squared (√10).
+((−3)² taken as −9: √31), doubled instead of squared (√10), left out a slot (√13, √40, √45).
 """
 
 import math
@@ -26,19 +28,24 @@ import math
 from .. import norm
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
+from .vectors import raised
 
 __all__ = ["LENGTH_EXERCISE", "LENGTH_HAND", "check_length", "check_length_by_hand",
            "evaluate_length"]
 
 
-def _caret(outcomes):
-    # `x ^ 2` on a decimal number raises TypeError "unsupported operand type(s) for ^"
-    return next((o for o in outcomes if isinstance(o.error, TypeError) and "^" in str(o.error)),
-                None)
-
-
-def _first_slot_only(q):
-    return abs(q[0])
+def _fixed_slots(outcomes):
+    # Pythagoras with a fixed number of slots (2 or 3): right where q has exactly that many,
+    # the length of the first few slots where q has more, an IndexError where it has fewer
+    for count in (2, 3):
+        try:
+            if all(o.error is not None if len(o.case.args[0]) < count else
+                   abs(float(o.value) - float(norm(o.case.args[0][:count]))) < 1e-9
+                   for o in outcomes):
+                return next(o for o in outcomes if not o.correct and o.error is None)
+        except (TypeError, ValueError, StopIteration):
+            continue
+    return None
 
 
 LENGTH_EXERCISE = Exercise(
@@ -51,7 +58,11 @@ LENGTH_EXERCISE = Exercise(
         Mistake("caret for power",
                 "{call} raised TypeError: `^` is not a power in Python (it is a bitwise "
                 "operation on whole numbers). Write x ** 2 or x * x for a square.",
-                detect=_caret),
+                detect=raised(TypeError, "^")),
+        Mistake("squared the whole list",
+                "{call} raised TypeError: `q ** 2` tries to square the whole list, which Python "
+                "cannot do. Square one slot at a time inside a loop: `x ** 2` for x in q.",
+                detect=raised(TypeError, "pow(): 'list'")),
         Mistake("no square root",
                 "{call} gave {got}: you added the squares but did not take the square root at "
                 "the end (the length of [3, 4] is √25 = 5, not 25). Use math.sqrt(total); "
@@ -82,12 +93,16 @@ LENGTH_EXERCISE = Exercise(
         Mistake("return inside the loop",
                 "{call} gave {got}, the length of the first slot alone: the `return` sits "
                 "inside the loop, so it stops after one slot. Return after the loop ends.",
-                imitation=_first_slot_only),
-        Mistake("two slots only",
-                "{call} gave {got}: you used only the first two slots. Pythagoras in the plane "
-                "has two, but q can have any number L of slots: add the squares of all of them "
-                "(loop over q); expected {expected}.",
-                imitation=lambda q: math.sqrt(q[0] ** 2 + q[1] ** 2)),
+                imitation=lambda q: abs(q[0])),
+        Mistake("= instead of +=",
+                "{call} gave {got}, the length of the last slot alone: `total = x ** 2` "
+                "replaces the total at every step. Add to it: `total += x ** 2`.",
+                imitation=lambda q: abs(q[-1])),
+        Mistake("fixed number of slots",
+                "{call} gave {got}: you used a fixed number of slots (q[0], q[1], …). "
+                "Pythagoras in the plane has two, but q can have any number L of slots: add the "
+                "squares of all of them (loop over q); expected {expected}.",
+                detect=_fixed_slots),
     ],
 )
 
@@ -104,6 +119,9 @@ LENGTH_HAND = HandExercise("∥[2, −3, 6]∥", 7.0, [
          "the squares."),
     Slip("minus sign squared away wrong", math.sqrt(31.0), "{got} is √(4 − 9 + 36): (−3)² is "
          "(−3) × (−3) = +9, so every square is positive (a calculator reads −3² as −(3²))."),
+    *[Slip("left out a slot", math.sqrt(total), "{got} is the root of only two of the three "
+           "squares 4, 9 and 36: add all three before taking the root.")
+      for total in (13.0, 40.0, 45.0)],
     Slip("doubled instead of squared", math.sqrt(10.0), "{got} is √(4 − 6 + 12): you doubled "
          "each slot (× 2) instead of squaring it (× itself)."),
 ], tolerance=0.01)

@@ -5,6 +5,8 @@ Slips
 sum_of_squares(q):
 
 - caret for power: ``x ^ 2`` is not a power in Python (TypeError on decimal numbers).
+- squared the whole list: ``q ** 2`` on a Python list (TypeError).
+- = instead of +=: ``total = x ** 2`` keeps only the last square.
 - doubled instead of squared: ``x * 2`` where ``x ** 2`` was meant.
 - forgot to square: Σ qᵢ, the slots added as they are.
 - squared the sum: (Σ qᵢ)², the total squared instead of each slot.
@@ -19,14 +21,9 @@ sum_of_squares(q):
 import math
 
 from .core import Case, Exercise, Mistake
+from .vectors import raised
 
 __all__ = ["SQUARES_EXERCISE", "check_sum_of_squares", "evaluate_sum_of_squares"]
-
-
-def _caret(outcomes):
-    # `x ^ 2` on a decimal number raises TypeError "unsupported operand type(s) for ^"
-    return next((o for o in outcomes if isinstance(o.error, TypeError) and "^" in str(o.error)),
-                None)
 
 
 SQUARES_EXERCISE = Exercise(
@@ -39,7 +36,11 @@ SQUARES_EXERCISE = Exercise(
         Mistake("caret for power",
                 "{call} raised TypeError: `^` is not a power in Python (it is a bitwise "
                 "operation on whole numbers). Write x ** 2 or x * x for a square.",
-                detect=_caret),
+                detect=raised(TypeError, "^")),
+        Mistake("squared the whole list",
+                "{call} raised TypeError: `q ** 2` tries to square the whole list, which Python "
+                "cannot do. Square one slot at a time inside a loop: `x ** 2` for x in q.",
+                detect=raised(TypeError, "pow(): 'list'")),
         Mistake("doubled instead of squared",
                 "{call} gave {got}: `x * 2` doubles x, it does not square it. Write x ** 2 or "
                 "x * x; expected {expected}.", imitation=lambda q: sum(2 * x for x in q)),
@@ -62,6 +63,10 @@ SQUARES_EXERCISE = Exercise(
                 "{call} gave {got}, the first square alone: the `return` sits inside the loop, "
                 "so it stops after slot 1. Return the total after the loop ends.",
                 imitation=lambda q: q[0] ** 2),
+        Mistake("= instead of +=",
+                "{call} gave {got}, the last square alone: `total = x ** 2` replaces the total "
+                "at every step. Add to it: `total += x ** 2`.",
+                imitation=lambda q: q[-1] ** 2),
         Mistake("left out the last slot",
                 "{call} gave {got}: the last slot is missing. range(len(q)) already stops at "
                 "the last position, len(q) − 1; expected {expected}.",

@@ -9,11 +9,14 @@ sum_from_to(q, a, b):
 - left out the last slot: the range or slice stops before slot b.
 - started one late: slot a is left out.
 - added everything: every slot of q, not just a to b.
+- one slot past the end: the slice ``q[a - 1:b + 1]`` adds slot b + 1 too.
+- = instead of +=: ``total = q[i - 1]`` keeps only the last term, q_b.
 - return inside the loop: the function stops after the first term, q_a.
 - changed its input: q was changed in place (named by the framework).
 
 By hand, Σᵢ₌₂⁴ qᵢ for q = [5, 1, 4, 2, 3]: counted from 0 (9), left out the last slot (5),
-started one late (6), added everything (15), multiplied instead of added (8).
+started one late (6), added everything (15), multiplied instead of added (8),
+only the two ends (3).
 """
 
 from ..summation import sigma
@@ -52,6 +55,14 @@ SUM_EXERCISE = Exercise(
                 "{call} gave {got}, the sum of every slot of q. Only slots a to b belong in "
                 "Σᵢ₌ₐᵇ qᵢ; expected {expected}.",
                 imitation=lambda q, a, b: sum(q)),
+        Mistake("one slot past the end",
+                "{call} gave {got}: your sum goes one slot past b. Slot b is q[b - 1], so the "
+                "slice is q[a - 1:b] (a slice stops before its end); expected {expected}.",
+                imitation=lambda q, a, b: sum(q[a - 1:b + 1])),
+        Mistake("= instead of +=",
+                "{call} gave {got}, the last term q_b alone: `total = q[i - 1]` replaces the "
+                "total at every step. Add to it: `total += q[i - 1]`.",
+                imitation=lambda q, a, b: q[b - 1]),
         Mistake("return inside the loop",
                 "{call} gave {got}, the first term q_a alone: the `return` sits inside the "
                 "loop, so it stops after one slot. Return the total after the loop ends.",
@@ -68,6 +79,8 @@ SUM_HAND = HandExercise("Σᵢ₌₂⁴ qᵢ for q = [5, 1, 4, 2, 3]", 7.0, [
          "are in."),
     Slip("added everything", 15.0, "{got} adds all five slots: only i = 2, 3, 4 belong in the "
          "sum."),
+    Slip("only the two ends", 3.0, "{got} is q₂ + q₄: the slots between the limits count "
+         "too, q₂ + q₃ + q₄."),
     Slip("multiplied instead of added", 8.0, "{got} is q₂ × q₃ × q₄: Σ adds the terms (the "
          "product sign is Π)."),
 ], tolerance=0.01)

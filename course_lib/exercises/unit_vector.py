@@ -4,6 +4,7 @@ Slips
 -----
 unit(q):
 
+- divided the whole list: ``q / size`` on a Python list (TypeError).
 - returned the length: the number ∥q∥ instead of the list q / ∥q∥.
 - not divided: q comes back unchanged.
 - multiplied by the length: q × ∥q∥ instead of q / ∥q∥.
@@ -18,6 +19,7 @@ import numpy as np
 
 from .. import norm
 from .core import Case, Exercise, Mistake
+from .vectors import raised
 
 __all__ = ["UNIT_EXERCISE", "check_unit", "evaluate_unit"]
 
@@ -38,6 +40,10 @@ UNIT_EXERCISE = Exercise(
         [2.0, 3.0, -1.0, 0.5], [-0.6, -0.8])],
     reference=lambda q: [x / _length(q) for x in q],
     mistakes=[
+        Mistake("divided the whole list",
+                "{call} raised TypeError: `q / size` tries to divide a Python list, which it "
+                "cannot do. Divide one slot at a time: `[x / size for x in q]`.",
+                detect=raised(TypeError, "/: 'list'")),
         Mistake("returned the length",
                 "{call} gave one number, {got}: that is ∥q∥. Now divide every slot of q by it "
                 "and return the list, {expected}.", detect=_returns_number),

@@ -1,0 +1,91 @@
+"""Exercises of notebook 01: the number in slot i, in code and by hand.
+
+Slips
+-----
+slot(q, i):
+
+- counted from 0: ``q[i]`` gives slot i + 1 (Python counts positions from 0).
+- counted from the end: ``q[-i]`` reads the list backwards.
+- returned the slot number: ``i`` comes back instead of the number in slot i.
+- slot 0 wraps round: ``q[i - 1]`` with i = 0 quietly gives the last slot, ``q[-1]``.
+- returned a list: a one-slot slice ``q[i - 1:i]`` instead of the number.
+- round brackets: ``q(i)`` calls the list like a function (TypeError).
+- wrong error type: a missing slot raises something other than IndexError.
+- changed its input: q was changed in place (named by the framework).
+
+By hand, q₃ of q = [4, −1, 6, 2, 8, 5, 3]: counted from 0 (2), counted from the end (8),
+gave the slot number (3), one slot early (−1), gave the number of slots (7).
+"""
+
+from .by_hand import HandExercise, Slip
+from .core import Case, Exercise, Mistake
+from .vectors import raised, returned
+
+__all__ = ["SLOT_EXERCISE", "SLOT_HAND", "check_slot", "check_slot_by_hand", "evaluate_slot"]
+
+_Q = [4.0, -1.0, 6.0, 2.0, 8.0, 5.0, 3.0]
+
+SLOT_EXERCISE = Exercise(
+    "slot(q, i)",
+    cases=[Case((_Q, i)) for i in (1, 3, 5, 7)] + [Case(([9.0, -2.0], 2)), Case(([7.5], 1)),
+                                                    Case((_Q, 0), raises=IndexError)],
+    reference=lambda q, i: q[i - 1],
+    mistakes=[
+        Mistake("round brackets",
+                "{call} raised TypeError: `q(i)` calls the list like a function. A slot is "
+                "read with square brackets, `q[i - 1]`.", detect=raised(TypeError, "not callable")),
+        Mistake("returned a list",
+                "{call} gave {got}, a list. qᵢ is one number: return q[i - 1], not a slice.",
+                detect=returned(lambda o: isinstance(o.value, (list, tuple)))),
+        Mistake("counted from 0",
+                "{call} gave {got}, the number in the NEXT slot: Python counts positions from "
+                "0, so slot i lives at q[i - 1] (slot 1 is q[0]); expected {expected}.",
+                imitation=lambda q, i: q[i]),
+        Mistake("counted from the end",
+                "{call} gave {got}: q[-i] counts from the end of the list. Slot i counts from "
+                "the start, at q[i - 1]; expected {expected}.", imitation=lambda q, i: q[-i]),
+        Mistake("returned the slot number",
+                "{call} gave {got}, the slot number i itself. Return the number sitting in "
+                "slot i, q[i - 1]; expected {expected}.", imitation=lambda q, i: float(i)),
+        Mistake("slot 0 wraps round",
+                "your numbers are right, but {call} returned {got}: q[0 - 1] is q[-1], the "
+                "LAST slot, and Python says nothing. There is no slot 0 (slots count from "
+                "1): check 1 ≤ i ≤ len(q) first and raise IndexError otherwise.",
+                detect=lambda outcomes: all(o.correct for o in outcomes if o.case.raises is None)
+                and any(o.error is None for o in outcomes if o.case.raises is not None)),
+        Mistake("wrong error type",
+                "your numbers are right, but {call} {got}: a missing slot should raise "
+                "IndexError, the error Python itself uses for a position that does not exist.",
+                detect=lambda outcomes: all(o.correct for o in outcomes if o.case.raises is None)
+                and next((o for o in outcomes if o.case.raises is not None and o.error is not None
+                          and not o.correct), None)),
+    ],
+)
+
+SLOT_HAND = HandExercise("q₃ for q = [4, −1, 6, 2, 8, 5, 3]", 6.0, [
+    Slip("counted from 0", 2.0, "{got} is q[3], which Python counts from 0: that is slot 4. "
+         "Slot 3 is the third number from the left."),
+    Slip("counted from the end", 8.0, "{got} is the third number from the right. Slots are "
+         "counted from the left, starting at 1."),
+    Slip("gave the slot number", 3.0, "{got} is the slot number i = 3 itself; q₃ is the "
+         "number sitting in that slot."),
+    Slip("one slot early", -1.0, "{got} is q₂, the slot before: count the slots from the left "
+         "as 1, 2, 3 and stop at the third."),
+    Slip("gave the number of slots", 7.0, "{got} is how many slots q has (its L); q₃ is the "
+         "number in slot 3."),
+], tolerance=0.01)
+
+
+def evaluate_slot(func):
+    """The :class:`~course_lib.exercises.core.Feedback` on a learner's ``slot``."""
+    return SLOT_EXERCISE.evaluate(func)
+
+
+def check_slot(func):
+    """Print feedback on a learner's ``slot(q, i)``."""
+    SLOT_EXERCISE.check(func)
+
+
+def check_slot_by_hand(value):
+    """Print feedback on the number typed for q₃."""
+    SLOT_HAND.check(value)
