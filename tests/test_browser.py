@@ -57,8 +57,7 @@ def not_ready(reason):
 
 def notebook_path(number):
     matches = sorted(NOTEBOOKS.glob(f"{number}_*.ipynb"))
-    if not matches:
-        not_ready(f"notebook {number}_*.ipynb is not in notebooks/ yet")
+    assert matches, f"the browser tests expect notebooks/{number}_*.ipynb, which is missing"
     assert len(matches) == 1, f"several notebooks numbered {number}: {matches}"
     return matches[0]
 

@@ -18,6 +18,7 @@ without one.
 
 import base64
 import importlib
+import os
 import pkgutil
 import re
 from pathlib import Path
@@ -31,6 +32,7 @@ import course_lib.plots
 from course_lib.plots.style import course_rc
 
 ROOT = Path(__file__).resolve().parents[1]
+ON_CI = os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
 DPI = 72  # small files (the whole set well under 1 MB), still every label readable
 CASES = {}
 
@@ -350,6 +352,8 @@ def figure_comparison_ready(config):
 @pytest.fixture
 def comparison_ready(request):
     reason = figure_comparison_ready(request.config)
+    if reason and ON_CI and not reason.startswith("figure baselines are for matplotlib"):
+        pytest.fail(f"CI=true: the figures must be compared, but {reason}", pytrace=False)
     if reason:
         pytest.skip(reason)
 
