@@ -122,6 +122,7 @@ COSINE_SLIPS = {
     "divided by the squared lengths": [lambda q, k: float(dot(q, k) / (dot(q, q) * dot(k, k)))],
     "divided by the sum of lengths": [lambda q, k: float(dot(q, k) / (norm(q) + norm(k)))],
     "cos of the dot product": [lambda q, k: math.cos(float(dot(q, k)))],
+    "multiplied by the lengths": [lambda q, k: float(dot(q, k) * norm(q) * norm(k))],
     "used q's length twice": [lambda q, k: float(dot(q, k) / (norm(q) * norm(q)))],
 }
 
@@ -129,6 +130,7 @@ COSINE_HAND_SLIPS = {
     "forgot cos θ": [10, "10"], "used sin θ": [8.66, 8.660], "added the lengths": [3.5],
     "cos of 60 radians": [-9.52, -9.524], "sign turned round": [-5],
     "decimal point moved": [50, 0.5, 500], "divided by cos θ": [20],
+    "left out a length": [2.5, 1.0],
 }
 
 

@@ -81,6 +81,10 @@ LENGTH_SLIPS = {
     "return inside the loop": [length_return_in_loop],
     "= instead of +=": [length_replaces_total],
     "squared the whole list": [lambda q: math.sqrt(sum(q ** 2))],
+    "left out the last slot": [lambda q: math.sqrt(sum(q[i] ** 2 for i in range(len(q) - 1)))],
+    "skipped the first slot": [lambda q: math.sqrt(sum(q[i] ** 2 for i in range(1, len(q))))],
+    "divided by the number of slots": [lambda q: math.sqrt(sum(x * x for x in q)) / len(q)],
+    "largest slot": [lambda q: max(abs(x) for x in q), lambda q: float(np.max(np.abs(q)))],
     CHANGED_INPUT: [length_sorts],
 }
 
@@ -103,6 +107,9 @@ UNIT_SLIPS = {
     "divided by the biggest slot": [lambda q: [x / max(q) for x in q]],
     "divided the first slot only": [lambda q: [q[0] / math.hypot(*q)] + q[1:]],
     "divided the whole list": [lambda q: q / math.sqrt(sum(x * x for x in q))],
+    "divided by the sum of sizes": [lambda q: [x / sum(abs(y) for y in q) for x in q]],
+    "divided by the number of slots": [lambda q: [x / len(q) for x in q]],
+    "squared the slots": [lambda q: [x ** 2 / sum(y * y for y in q) for x in q]],
     CHANGED_INPUT: [unit_in_place],
 }
 

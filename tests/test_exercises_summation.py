@@ -55,6 +55,13 @@ def squares_replaces_total(q):
     return total
 
 
+def squares_multiplied(q):
+    total = 1
+    for x in q:
+        total *= x ** 2
+    return total
+
+
 def sum_pops(q, a, b):
     total = 0
     for _ in range(b - a + 1):
@@ -91,6 +98,9 @@ SUM_SLIPS = {
     "added everything": [lambda q, a, b: sum(q), lambda q, a, b: float(np.sum(q))],
     "return inside the loop": [sum_return_in_loop],
     "one slot past the end": [lambda q, a, b: sum(q[a - 1:b + 1])],
+    "only the two ends": [lambda q, a, b: q[a - 1] + q[b - 1]],
+    "started at slot 1": [lambda q, a, b: sum(q[:b]),
+                          lambda q, a, b: sum(q[i - 1] for i in range(1, b + 1))],
     "= instead of +=": [sum_replaces_total],
     CHANGED_INPUT: [sum_pops],
 }
@@ -98,6 +108,7 @@ SUM_SLIPS = {
 HAND_SLIPS = {
     "counted from 0": [9, "9"], "left out the last slot": [5], "started one late": [6],
     "added everything": [15], "multiplied instead of added": [8], "only the two ends": [3],
+    "started at slot 1": [12],
     "sign turned round": [-7], "decimal point moved": [70, 0.7, 700],
 }
 
@@ -111,6 +122,7 @@ SQUARES_SLIPS = {
     "return inside the loop": [squares_return_in_loop],
     "= instead of +=": [squares_replaces_total],
     "squared the whole list": [lambda q: sum(q ** 2)],
+    "multiplied instead of added": [squares_multiplied],
     "left out the last slot": [lambda q: sum(q[i] ** 2 for i in range(len(q) - 1))],
     "skipped the first slot": [lambda q: sum(q[i] ** 2 for i in range(1, len(q)))],
     CHANGED_INPUT: [squares_in_place],

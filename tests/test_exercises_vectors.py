@@ -30,6 +30,13 @@ def embed_return_in_loop(sentence, table):
         return vectors
 
 
+def embed_replaces_list(sentence, table):
+    vectors = []
+    for word in sentence:
+        vectors = table[word]
+    return vectors
+
+
 def embed_pops(sentence, table):
     vectors = []
     while sentence:
@@ -64,6 +71,11 @@ EMBED_SLIPS = {
     "round brackets": [lambda s, t: [t(w) for w in s]],
     "split a list": [lambda s, t: [t[w] for w in s.split()]],
     "first slot only": [lambda s, t: [t[w][0] for w in s]],
+    "quoted the variable": [lambda s, t: [t["word"] for word in s]],
+    "returned the whole table": [lambda s, t: list(t.values()), lambda s, t: [t.values()]],
+    "reversed": [lambda s, t: [t[w] for w in reversed(s)]],
+    "one list too many": [lambda s, t: [[t[w]] for w in s]],
+    "= instead of append": [embed_replaces_list],
     "flattened": [lambda s, t: [x for w in s for x in t[w]],
                   lambda s, t: sum((t[w] for w in s), [])],
     "return inside the loop": [embed_return_in_loop],
@@ -81,12 +93,16 @@ SLOT_SLIPS = {
     "returned a list": [lambda q, i: q[i - 1:i], lambda q, i: [q[i - 1]]],
     "round brackets": [lambda q, i: q(i - 1)],
     "wrong error type": [slot_value_error],
+    "searched for the value": [lambda q, i: q.index(i)],
+    "returned the position": [lambda q, i: i - 1],
+    "shifted slots": [lambda q, i: q[i - 2], lambda q, i: q[i + 1],
+                      lambda q, i: np.array(q)[i + 1]],
     CHANGED_INPUT: [slot_pops],
 }
 
 HAND_SLIPS = {"counted from 0": [2, "2", 2.0], "counted from the end": [8.0, "8"],
               "gave the slot number": [3, "3"], "gave the number of slots": [7],
-              "one slot early": [-1],
+              "one slot early": [-1], "first slot": [4],
               "sign turned round": [-6.0], "decimal point moved": [60, 0.6]}
 
 

@@ -10,6 +10,7 @@ cosine(q, k):
 - divided by one length only: q·k / ∥q∥ (or / ∥k∥), the shadow of one arrow on the other.
 - divided then multiplied: ``dot(q, k) / norm(q) * norm(k)`` divides by ∥q∥ and then
   MULTIPLIES by ∥k∥ (left to right): brackets are needed around the product.
+- multiplied by the lengths: q·k × ∥q∥∥k∥.
 - divided by the squared lengths: ∥q∥²∥k∥² (sums of squares without their roots).
 - divided by the sum of lengths: ∥q∥ + ∥k∥ instead of ∥q∥ × ∥k∥.
 - used q's length twice: ∥q∥∥q∥ (a typo for ∥q∥∥k∥).
@@ -17,7 +18,8 @@ cosine(q, k):
 - changed its input: q or k was changed in place (named by the framework).
 
 By hand, ∥q∥ = 2, ∥k∥ = 5, θ = 60°, q·k = ∥q∥∥k∥cos θ = 5: forgot cos θ (10), used sin θ
-(8.66), added the lengths (3.5), cos of 60 radians (−9.52), divided by cos θ (20).
+(8.66), added the lengths (3.5), cos of 60 radians (−9.52), divided by cos θ (20),
+left out a length (2.5 or 1).
 """
 
 import math
@@ -93,6 +95,10 @@ COSINE_EXERCISE = Exercise(
                 "{call} gave {got}: you divided by one length only (that is the shadow of one "
                 "arrow on the other). Divide by both, ∥q∥∥k∥; expected {expected}.",
                 detect=_one_length),
+        Mistake("multiplied by the lengths",
+                "{call} gave {got}: you multiplied q·k by ∥q∥∥k∥. To take the lengths OUT of "
+                "q·k, divide by them; expected {expected}.",
+                imitation=lambda q, k: _d(q, k) * _n(q) * _n(k)),
         Mistake("divided by the squared lengths",
                 "{call} gave {got}: you divided by ∥q∥²∥k∥² (sums of squares with no square "
                 "root). Divide by the lengths themselves; expected {expected}.",
@@ -117,6 +123,10 @@ COSINE_HAND = HandExercise("q·k for ∥q∥ = 2, ∥k∥ = 5, θ = 60°", 5.0, 
          "2 × 5 = 10, then by cos θ."),
     Slip("divided by cos θ", 20.0, "{got} is 2 × 5 ÷ 0.5: multiply by cos θ, do not divide "
          "by it; the dot product is never bigger than ∥q∥∥k∥."),
+    Slip("left out a length", 2.5, "{got} is 5 × cos 60°: ∥q∥ = 2 is missing; the dot "
+         "product is ∥q∥ × ∥k∥ × cos θ."),
+    Slip("left out a length", 1.0, "{got} is 2 × cos 60°: ∥k∥ = 5 is missing; the dot "
+         "product is ∥q∥ × ∥k∥ × cos θ."),
     Slip("cos of 60 radians", 10.0 * math.cos(60.0), "{got} is 2 × 5 × cos(60 radians): your "
          "calculator is in radians. Switch it to degrees, or use 60° = π/3."),
 ], tolerance=0.01)

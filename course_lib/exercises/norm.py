@@ -16,6 +16,10 @@ length(q):
 - fixed number of slots: Pythagoras with q₁ and q₂ (or q₁, q₂, q₃) only, whatever L is.
 - return inside the loop: the function stops after the first slot.
 - = instead of +=: ``total = x ** 2`` keeps only the last slot's square.
+- left out the last slot: the loop stops at slot L − 1.
+- skipped the first slot: the loop starts at Python position 1, slot 2.
+- divided by the number of slots: ∥q∥ / L, an average, not a length.
+- largest slot: the size of the biggest slot instead of the length.
 - changed its input: q was changed in place (named by the framework).
 
 By hand, ∥[2, −3, 6]∥ = √49 = 7: no square root (49), halved instead of the root (24.5),
@@ -98,6 +102,22 @@ LENGTH_EXERCISE = Exercise(
                 "{call} gave {got}, the length of the last slot alone: `total = x ** 2` "
                 "replaces the total at every step. Add to it: `total += x ** 2`.",
                 imitation=lambda q: abs(q[-1])),
+        Mistake("left out the last slot",
+                "{call} gave {got}: the last slot is missing. range(len(q)) already stops at "
+                "the last position, len(q) − 1; expected {expected}.",
+                imitation=lambda q: math.sqrt(sum(x * x for x in q[:-1]))),
+        Mistake("skipped the first slot",
+                "{call} gave {got}: slot 1 (Python position 0) is missing. Python counts "
+                "positions from 0, so start the loop at 0; expected {expected}.",
+                imitation=lambda q: math.sqrt(sum(x * x for x in q[1:]))),
+        Mistake("divided by the number of slots",
+                "{call} gave {got}: you divided by L, the number of slots. The length is the "
+                "square root of the sum of squares, nothing more; expected {expected}.",
+                imitation=lambda q: float(norm(q)) / len(q)),
+        Mistake("largest slot",
+                "{call} gave {got}, the size of the biggest slot. Every slot adds length: "
+                "square each, add them all, then take the root; expected {expected}.",
+                imitation=lambda q: max(abs(x) for x in q)),
         Mistake("fixed number of slots",
                 "{call} gave {got}: you used a fixed number of slots (q[0], q[1], …). "
                 "Pythagoras in the plane has two, but q can have any number L of slots: add the "

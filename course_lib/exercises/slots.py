@@ -7,6 +7,9 @@ slot(q, i):
 - counted from 0: ``q[i]`` gives slot i + 1 (Python counts positions from 0).
 - counted from the end: ``q[-i]`` reads the list backwards.
 - returned the slot number: ``i`` comes back instead of the number in slot i.
+- returned the position: ``i - 1`` comes back instead of the number at that position.
+- searched for the value: ``q.index(i)`` looks for the number i in q (ValueError).
+- shifted slots: ``q[i - 2]``, ``q[i + 1]``, …: right-looking code, a slot or two off.
 - slot 0 wraps round: ``q[i - 1]`` with i = 0 quietly gives the last slot, ``q[-1]``.
 - returned a list: a one-slot slice ``q[i - 1:i]`` instead of the number.
 - round brackets: ``q(i)`` calls the list like a function (TypeError).
@@ -14,7 +17,7 @@ slot(q, i):
 - changed its input: q was changed in place (named by the framework).
 
 By hand, q₃ of q = [4, −1, 6, 2, 8, 5, 3]: counted from 0 (2), counted from the end (8),
-gave the slot number (3), one slot early (−1), gave the number of slots (7).
+gave the slot number (3), one slot early (−1), first slot (4), gave the number of slots (7).
 """
 
 from .by_hand import HandExercise, Slip
@@ -24,6 +27,30 @@ from .vectors import raised, returned
 __all__ = ["SLOT_EXERCISE", "SLOT_HAND", "check_slot", "check_slot_by_hand", "evaluate_slot"]
 
 _Q = [4.0, -1.0, 6.0, 2.0, 8.0, 5.0, 3.0]
+
+def _equal(value, number):
+    try:
+        return float(value) == number
+    except (TypeError, ValueError):
+        return False
+
+
+def _shifted(outcomes):
+    # q[i - 1 + shift] for a small shift: right-looking code, off by a slot or two
+    for shift in (-1, 2, -2):
+        telling = None
+        for o in outcomes:
+            q, i = o.case.args
+            if o.case.raises is not None or not 0 <= i - 1 + shift < len(q):
+                continue
+            if o.error is not None or not _equal(o.value, q[i - 1 + shift]):
+                break
+            telling = telling or (None if o.correct else o)
+        else:
+            if telling is not None:
+                return telling
+    return None
+
 
 SLOT_EXERCISE = Exercise(
     "slot(q, i)",
@@ -44,9 +71,20 @@ SLOT_EXERCISE = Exercise(
         Mistake("counted from the end",
                 "{call} gave {got}: q[-i] counts from the end of the list. Slot i counts from "
                 "the start, at q[i - 1]; expected {expected}.", imitation=lambda q, i: q[-i]),
+        Mistake("searched for the value",
+                "{call} raised ValueError: `q.index(i)` searches q for the NUMBER i. To read "
+                "slot i, use its position: q[i - 1].", detect=raised(ValueError, "not in list")),
+        Mistake("returned the position",
+                "{call} gave {got}, the Python position i − 1 itself. Return the number "
+                "sitting there, q[i - 1]; expected {expected}.",
+                imitation=lambda q, i: float(i - 1)),
         Mistake("returned the slot number",
                 "{call} gave {got}, the slot number i itself. Return the number sitting in "
                 "slot i, q[i - 1]; expected {expected}.", imitation=lambda q, i: float(i)),
+        Mistake("shifted slots",
+                "{call} gave {got}, the number in another slot: slot i lives at Python position "
+                "i − 1, so return q[i - 1]; expected {expected}.",
+                detect=lambda outcomes: _shifted(outcomes)),
         Mistake("slot 0 wraps round",
                 "your numbers are right, but {call} returned {got}: q[0 - 1] is q[-1], the "
                 "LAST slot, and Python says nothing. There is no slot 0 (slots count from "
@@ -71,6 +109,7 @@ SLOT_HAND = HandExercise("q₃ for q = [4, −1, 6, 2, 8, 5, 3]", 6.0, [
          "number sitting in that slot."),
     Slip("one slot early", -1.0, "{got} is q₂, the slot before: count the slots from the left "
          "as 1, 2, 3 and stop at the third."),
+    Slip("first slot", 4.0, "{got} is q₁, the first number. q₃ is the third from the left."),
     Slip("gave the number of slots", 7.0, "{got} is how many slots q has (its L); q₃ is the "
          "number in slot 3."),
 ], tolerance=0.01)

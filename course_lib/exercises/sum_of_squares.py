@@ -12,6 +12,7 @@ sum_of_squares(q):
 - squared the sum: (Σ qᵢ)², the total squared instead of each slot.
 - absolute values: Σ |qᵢ| instead of Σ qᵢ².
 - took the square root: √(Σ qᵢ²) is the norm, one step too far.
+- multiplied instead of added: the squares multiplied together (``*=`` from 1).
 - left out the last slot: the loop stops at slot L − 1.
 - skipped the first slot: the loop starts at Python position 1, slot 2.
 - return inside the loop: the function stops after the first term, q₁².
@@ -67,6 +68,10 @@ SQUARES_EXERCISE = Exercise(
                 "{call} gave {got}, the last square alone: `total = x ** 2` replaces the total "
                 "at every step. Add to it: `total += x ** 2`.",
                 imitation=lambda q: q[-1] ** 2),
+        Mistake("multiplied instead of added",
+                "{call} gave {got}: you multiplied the squares together (did the total start "
+                "at 1 with `*=`?). Σ adds: start at 0 and use `+=`; expected {expected}.",
+                imitation=lambda q: math.prod(x * x for x in q)),
         Mistake("left out the last slot",
                 "{call} gave {got}: the last slot is missing. range(len(q)) already stops at "
                 "the last position, len(q) − 1; expected {expected}.",

@@ -11,12 +11,14 @@ sum_from_to(q, a, b):
 - added everything: every slot of q, not just a to b.
 - one slot past the end: the slice ``q[a - 1:b + 1]`` adds slot b + 1 too.
 - = instead of +=: ``total = q[i - 1]`` keeps only the last term, q_b.
+- only the two ends: q_a + q_b, the slots between left out.
+- started at slot 1: ``sum(q[:b])``, the slots before a added too.
 - return inside the loop: the function stops after the first term, q_a.
 - changed its input: q was changed in place (named by the framework).
 
 By hand, Σᵢ₌₂⁴ qᵢ for q = [5, 1, 4, 2, 3]: counted from 0 (9), left out the last slot (5),
 started one late (6), added everything (15), multiplied instead of added (8),
-only the two ends (3).
+only the two ends (3), started at slot 1 (12).
 """
 
 from ..summation import sigma
@@ -59,6 +61,14 @@ SUM_EXERCISE = Exercise(
                 "{call} gave {got}: your sum goes one slot past b. Slot b is q[b - 1], so the "
                 "slice is q[a - 1:b] (a slice stops before its end); expected {expected}.",
                 imitation=lambda q, a, b: sum(q[a - 1:b + 1])),
+        Mistake("only the two ends",
+                "{call} gave {got}, q_a + q_b only: the slots between the limits count too, "
+                "q_a + q_(a+1) + … + q_b; expected {expected}.",
+                imitation=lambda q, a, b: q[a - 1] + q[b - 1]),
+        Mistake("started at slot 1",
+                "{call} gave {got}: your sum starts at slot 1 instead of slot a (a slice "
+                "q[:b] starts at the beginning). Start at q[a - 1]; expected {expected}.",
+                imitation=lambda q, a, b: sum(q[:b])),
         Mistake("= instead of +=",
                 "{call} gave {got}, the last term q_b alone: `total = q[i - 1]` replaces the "
                 "total at every step. Add to it: `total += q[i - 1]`.",
@@ -81,6 +91,8 @@ SUM_HAND = HandExercise("Σᵢ₌₂⁴ qᵢ for q = [5, 1, 4, 2, 3]", 7.0, [
          "sum."),
     Slip("only the two ends", 3.0, "{got} is q₂ + q₄: the slots between the limits count "
          "too, q₂ + q₃ + q₄."),
+    Slip("started at slot 1", 12.0, "{got} is q₁ + q₂ + q₃ + q₄: the sum starts at i = 2, "
+         "so q₁ = 5 is not in it."),
     Slip("multiplied instead of added", 8.0, "{got} is q₂ × q₃ × q₄: Σ adds the terms (the "
          "product sign is Π)."),
 ], tolerance=0.01)

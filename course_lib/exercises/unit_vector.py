@@ -10,6 +10,9 @@ unit(q):
 - multiplied by the length: q × ∥q∥ instead of q / ∥q∥.
 - divided by the squared length: q / ∥q∥², the root forgotten.
 - divided by the sum: q / (q₁ + q₂ + …), which is not a length (and can be negative).
+- divided by the sum of sizes: q / (|q₁| + |q₂| + …).
+- divided by the number of slots: q / L.
+- squared the slots: x² / ∥q∥² for every slot x (signs lost).
 - divided by the biggest slot: q / max(q), which makes the biggest slot 1, not the length.
 - divided the first slot only: the other slots were left as they were.
 - changed its input: q was divided in place (named by the framework).
@@ -61,6 +64,18 @@ UNIT_EXERCISE = Exercise(
                 "{call} gave {got}: you divided by q₁ + q₂ + …, which is not the length (it "
                 "can even be negative). Divide by ∥q∥ = √(q₁² + q₂² + …); expected {expected}.",
                 imitation=lambda q: [x / sum(q) for x in q]),
+        Mistake("divided by the sum of sizes",
+                "{call} gave {got}: you divided by |q₁| + |q₂| + …, the walk along the grid "
+                "lines, not the length. Divide by ∥q∥; expected {expected}.",
+                imitation=lambda q: [x / sum(abs(y) for y in q) for x in q]),
+        Mistake("divided by the number of slots",
+                "{call} gave {got}: you divided by L, the number of slots. Divide by the "
+                "length ∥q∥ instead; expected {expected}.",
+                imitation=lambda q: [x / len(q) for x in q]),
+        Mistake("squared the slots",
+                "{call} gave {got}: you squared every slot (x² / ∥q∥²). Divide the slots "
+                "themselves by ∥q∥, keeping their signs; expected {expected}.",
+                imitation=lambda q: [x * x / _length(q) ** 2 for x in q]),
         Mistake("divided by the biggest slot",
                 "{call} gave {got}: you divided by the biggest slot, which makes that slot 1, "
                 "not the length. Divide by ∥q∥; expected {expected}.",

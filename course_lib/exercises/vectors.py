@@ -15,6 +15,11 @@ embed(sentence, table):
 - round brackets: ``table(word)`` calls the dict like a function (TypeError).
 - split a list: ``sentence.split()`` on a list that is already split (AttributeError).
 - first slot only: ``table[word][0]`` keeps one number per word.
+- quoted the variable: ``table["word"]`` looks up the text 'word' (KeyError).
+- returned the whole table: every vector of the table, whatever the sentence.
+- reversed: the vectors in reverse order.
+- one list too many: ``[table[word]]`` appended, an extra pair of brackets per vector.
+- = instead of append: ``vectors = table[word]`` keeps only the last word's vector.
 - returned the words: the words come back instead of their vectors.
 - returned a dict: a dict word → vector instead of a list in the sentence's order.
 - changed its input: the sentence or the table was changed in place (named by the framework).
@@ -48,6 +53,22 @@ def returned(test):
     def detect(outcomes):
         return next((o for o in outcomes if o.error is None and test(o)), None)
     return detect
+
+
+def _whole_table(outcome):
+    values = outcome.value
+    if isinstance(values, list) and len(values) == 1:
+        values = values[0]  # [table.values()]
+    sentence, table = outcome.case.args
+    if len(set(sentence)) == len(table):
+        return False  # this sentence uses every word: the whole table is not the slip here
+    return type(values).__name__ == "dict_values" or values == list(table.values())
+
+
+def _quoted_key(outcomes):
+    # table["word"]: a KeyError for a key that is not a word of the sentence
+    return next((o for o in outcomes if isinstance(o.error, KeyError) and o.error.args
+                 and o.error.args[0] not in o.case.args[0]), None)
 
 
 def _dropped_repeats(outcomes):
@@ -92,6 +113,13 @@ EMBEDDING_EXERCISE = Exercise(
                 "{call} raised AttributeError: the sentence is already a list of words, so "
                 "there is nothing to `.split()`. Loop over it directly.",
                 detect=raised(AttributeError, "split")),
+        Mistake("quoted the variable",
+                "{call} raised KeyError: {got}. `table[\"word\"]` looks up the text "
+                "'word' itself; without quotes, `table[word]`, it looks up the word the "
+                "variable holds.", detect=_quoted_key),
+        Mistake("returned the whole table",
+                "{call} gave back every vector of the table, whatever the sentence. Look up "
+                "only the sentence's words, in order: {expected}.", detect=returned(_whole_table)),
         Mistake("returned the words",
                 "{call} gave back the words themselves, {got}. Look each word up in the table "
                 "and return its vector: {expected}.", detect=returned(_words_back)),
@@ -111,6 +139,18 @@ EMBEDDING_EXERCISE = Exercise(
         Mistake("dropped repeats",
                 "{call} gave {got}: a word that appears twice must give its vector twice "
                 "(a set or dict drops repeats); expected {expected}.", detect=_dropped_repeats),
+        Mistake("reversed",
+                "{call} gave the vectors in reverse order, {got}. The first word's vector comes "
+                "first: {expected}.", imitation=lambda sentence, table: [table[w] for w in
+                                                                           sentence[::-1]]),
+        Mistake("one list too many",
+                "{call} gave {got}: each vector sits inside an extra pair of brackets. Append "
+                "the vector itself, `table[word]`, not `[table[word]]`.",
+                imitation=lambda sentence, table: [[table[w]] for w in sentence]),
+        Mistake("= instead of append",
+                "{call} gave {got}, the last word's vector alone: `vectors = table[word]` "
+                "replaces the list at every step. Add to it: `vectors.append(table[word])`.",
+                imitation=lambda sentence, table: table[sentence[-1]]),
         Mistake("first slot only",
                 "{call} gave {got}, one number per word: `table[word][0]` is only the first "
                 "slot of the word's vector. Keep the whole vector, `table[word]`.",
