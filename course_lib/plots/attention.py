@@ -34,7 +34,8 @@ def _labels(words):
     return [f"{w}{subscript(i + 1)}" for i, w in enumerate(words)]
 
 
-def draw_weight_grid(weights, words, ax=None, row=0, title="weights A = softmax(S / √d_k)"):
+def draw_weight_grid(weights, words, ax=None, row=0, title="weights A = softmax(S / √d_k)",
+                     **kwargs):
     """The weight grid A (n queries × m keys) as a heatmap, every weight written in its cell
     (:func:`course_lib.plots.grid.draw_grid`), and a frame around row ``row`` (0-based).
 
@@ -45,7 +46,7 @@ def draw_weight_grid(weights, words, ax=None, row=0, title="weights A = softmax(
     ax = plt.gca() if ax is None else ax
     labels = _labels(words)
     artists = draw_grid(weights, ax=ax, cmap="Blues", vmin=0.0, vmax=1.0, fontsize=9,
-                        row_labels=labels, col_labels=labels, title=title)
+                        row_labels=labels, col_labels=labels, title=title, **kwargs)
     n, m = artists["shape"]
     ax.xaxis.set_ticks_position("bottom")  # the title sits on top
     ax.xaxis.set_label_position("bottom")
@@ -69,7 +70,7 @@ def update_weight_grid(artists, weights, row, title=None):
         artists["title"].set_text(title)
 
 
-def draw_row_weights(weights_row, words, ax=None):
+def draw_row_weights(weights_row, words, ax=None, **kwargs):
     """One query's weights A_i1 … A_im as bars, one per key.
 
     Returns
@@ -79,7 +80,8 @@ def draw_row_weights(weights_row, words, ax=None):
     ax = plt.gca() if ax is None else ax
     weights_row = np.asarray(to_numpy(weights_row), dtype=float)
     m = len(weights_row)
-    bars = ax.bar(range(m), weights_row, color=ROLE_COLORS["highlight"], width=0.6)
+    bars = ax.bar(range(m), weights_row, **{"color": ROLE_COLORS["highlight"], "width": 0.6,
+                                          **kwargs})
     ax.set_xticks(range(m), labels=_labels(words)[:m])
     ax.set_ylim(0, 1)
     ax.set_ylabel("weight")

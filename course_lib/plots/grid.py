@@ -45,7 +45,7 @@ def text_colors(cells, values, allowed):
 
 def draw_grid(values, ax=None, mask=None, cmap="Blues", vmin=None, vmax=None, tint=None,
               number_format="{:.2f}", blocked_text="✕", row_labels=None, col_labels=None,
-              annotate=True, fontsize=10, title=None, aspect="equal"):
+              annotate=True, fontsize=10, title=None, aspect="equal", **kwargs):
     """An (r, c) grid of numbers as coloured cells, each number written in its cell.
 
     Parameters
@@ -58,6 +58,7 @@ def draw_grid(values, ax=None, mask=None, cmap="Blues", vmin=None, vmax=None, ti
     row_labels, col_labels : tick labels (default 0, 1, …).
     annotate : write the numbers (False: colours only).
     aspect : "equal" (square cells) or "auto" (cells fill the axes).
+    **kwargs : passed on to ``ax.pcolormesh`` (the cells).
 
     Returns
     -------
@@ -76,7 +77,8 @@ def draw_grid(values, ax=None, mask=None, cmap="Blues", vmin=None, vmax=None, ti
         vmin, vmax = (-limit if vmin is None else vmin), (limit if vmax is None else vmax)
     cells = ax.pcolormesh(np.arange(-0.5, cols), np.arange(-0.5, rows), values,
                           cmap=colormap.with_extremes(bad=BLOCKED_RGBA), vmin=vmin, vmax=vmax,
-                          edgecolors=GRID if tint is None else "#9a9a9a", linewidth=1.2)
+                          **{"edgecolors": GRID if tint is None else "#9a9a9a", "linewidth": 1.2,
+                             **kwargs})
     texts = [[ax.text(j, i, "", ha="center", va="center", fontsize=fontsize)
               for j in range(cols)] for i in range(rows)] if annotate else []
     cover = ax.add_collection(PolyCollection([], facecolors=[EMPTY_RGBA], edgecolors="none",

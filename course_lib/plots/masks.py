@@ -12,10 +12,11 @@ __all__ = ["draw_annotated_grid", "draw_mask", "update_annotated_grid"]
 
 def draw_annotated_grid(values, mask=None, ax=None, row_labels=None, col_labels=None,
                         number_format="{:.2f}", blocked_text="✕", cmap="Blues", vmin=0.0,
-                        vmax=1.0, row_title="query", col_title="key"):
+                        vmax=1.0, row_title="query", col_title="key", **kwargs):
     """An (n, m) grid of numbers (weights by default: 0 … 1 in blues) with the cells where
     ``mask`` is False painted grey and showing ``blocked_text`` ("−∞" on a grid of scores,
-    "0" on a grid of weights). Axis titles: ``row_title`` i, ``col_title`` j.
+    "0" on a grid of weights). Axis titles: ``row_title`` i, ``col_title`` j; ``kwargs`` go
+    to ``ax.pcolormesh``.
 
     Returns the artists of :func:`course_lib.plots.grid.draw_grid`; pass them to
     :func:`update_annotated_grid`.
@@ -23,7 +24,7 @@ def draw_annotated_grid(values, mask=None, ax=None, row_labels=None, col_labels=
     ax = plt.gca() if ax is None else ax
     artists = draw_grid(values, ax=ax, mask=mask, cmap=cmap, vmin=vmin, vmax=vmax,
                         number_format=number_format, blocked_text=blocked_text,
-                        row_labels=row_labels, col_labels=col_labels, aspect="auto")
+                        row_labels=row_labels, col_labels=col_labels, aspect="auto", **kwargs)
     ax.set_xlabel(f"{col_title} j")
     ax.set_ylabel(f"{row_title} i")
     return artists

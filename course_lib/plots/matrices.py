@@ -40,16 +40,18 @@ def matrix_labels(letter, count):
 
 
 def draw_matrix(values, ax=None, tint=None, cmap="PRGn", limit=None, number_format="{:.1f}",
-                row_labels=None, col_labels=None, title=None, fontsize=11, annotate=True):
+                row_labels=None, col_labels=None, title=None, fontsize=11, annotate=True,
+                **kwargs):
     """An (r, c) matrix as a spreadsheet: :func:`course_lib.plots.grid.draw_grid` with the
     rows and columns counted from 1, coloured by value from −limit to +limit with ``cmap``
-    (or one light ``tint`` for a matrix of one role). Returns the grid's artists."""
+    (or one light ``tint`` for a matrix of one role); ``kwargs`` go to ``ax.pcolormesh``.
+    Returns the grid's artists."""
     rows, cols = np.shape(values)
     return draw_grid(values, ax=ax, cmap=cmap, vmin=None if limit is None else -limit,
                      vmax=limit, tint=tint, number_format=number_format,
                      row_labels=range(1, rows + 1) if row_labels is None else row_labels,
                      col_labels=range(1, cols + 1) if col_labels is None else col_labels,
-                     annotate=annotate, fontsize=fontsize, title=title)
+                     annotate=annotate, fontsize=fontsize, title=title, **kwargs)
 
 
 update_matrix = update_grid  # new numbers and/or the cells shown, in place

@@ -8,7 +8,7 @@ import numpy as np
 from .. import jacobian_norm, softmax, softmax_jacobian
 from ..backend import to_numpy
 from .matrices import draw_matrix, matrix_labels, matrix_moving, update_matrix
-from .notation import fmt, subscript
+from .notation import fmt, row_labels, subscript
 from .style import MUTED, PALETTE, ROLE_COLORS
 
 __all__ = [
@@ -21,7 +21,7 @@ __all__ = [
 ]
 
 
-def draw_weights(weights, ax=None, labels=None, annotate=True, title=None):
+def draw_weights(weights, ax=None, labels=None, annotate=True, title=None, **kwargs):
     """One bar per weight, on a 0 … 1 scale; the largest bar in the highlight colour.
 
     Returns
@@ -31,8 +31,9 @@ def draw_weights(weights, ax=None, labels=None, annotate=True, title=None):
     ax = plt.gca() if ax is None else ax
     weights = to_numpy(weights).astype(float)
     count = len(weights)
-    labels = matrix_labels("k", count) if labels is None else labels
-    bars = ax.bar(range(count), np.zeros(count), width=0.65, color=PALETTE["sky_blue"])
+    labels = row_labels("k", count) if labels is None else labels  # one bar per key 𝐤ⱼ
+    bars = ax.bar(range(count), np.zeros(count), **{"width": 0.65, **kwargs},
+                  color=PALETTE["sky_blue"])
     ax.set_xticks(range(count), labels)
     ax.set_ylim(0, 1.12)
     ax.set_ylabel("weight")

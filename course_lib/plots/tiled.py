@@ -97,7 +97,7 @@ def draw_online_softmax(view, axes, score_limits=None):
 
     values = view["values"]
     output_ax.scatter(values[:, 0], values[:, 1], s=22, color=ROLE_COLORS["value"], alpha=0.5,
-                      label="values vⱼ")
+                      label=r"value rows $\mathbf{v}_j$")
     final = view["final_output"]
     output_ax.plot([final[0]], [final[1]], "*", color=PALETTE["black"], ms=16,
                    label="full output")

@@ -34,7 +34,7 @@ OVER_COLOR = PALETTE["purple"]  # q·k ÷ d_k (over-shrunk)
 _RAW_LIMIT, _SCALED_LIMIT, _BINS = 75.0, 5.0, 60
 
 
-def draw_dartboard(throws, ax=None, color=None, title=None, limit=3.5):
+def draw_dartboard(throws, ax=None, color=None, title=None, limit=3.5, **kwargs):
     """Darts (2-D points) around a bullseye at the origin, with a dashed circle around where
     they land on average whose radius is their spread √Var (one coordinate's standard
     deviation, pooled over both; :func:`course_lib.saturation.dart_spread`).
@@ -48,7 +48,8 @@ def draw_dartboard(throws, ax=None, color=None, title=None, limit=3.5):
     color = PALETTE["blue"] if color is None else color
     rings = [ax.add_patch(Circle((0, 0), r, fill=False, color=MUTED, lw=1))
              for r in np.arange(1.0, limit + 0.01, 1.0)]
-    darts = ax.scatter(throws[:, 0], throws[:, 1], s=22, color=color, zorder=3)
+    darts = ax.scatter(throws[:, 0], throws[:, 1], **{"s": 22, "zorder": 3, **kwargs},
+                       color=color)
     ax.plot([0], [0], marker="o", color=PALETTE["black"], ms=6, zorder=4)  # the bullseye
     centre, spread = dart_spread(throws)
     circle = ax.add_patch(Circle(tuple(centre), spread, fill=False, color=color, lw=2, ls="--"))
@@ -148,12 +149,14 @@ def update_against_dk(artists, d_k):
         dot.set_data([d_k], [artists["series"][name][index]])
 
 
-PANELS = (  # key of spread_statistics, y label, log y-axis, reference line
-    ("variance", "variance of the scores", True, None),
-    ("largest_weight", "largest softmax weight", False, (1 / 16, "uniform 1/16")),
-    ("saturated", f"share of rows one-hot (max ≥ {SATURATED})", False, None),
-    ("sensitivity", "softmax sensitivity ∥J∥ (median row)", False, None),
-    ("gradient", "gradient reaching q: ∥J·scale·K∥ (median row)", True, None),
+PANELS = (  # key of spread_statistics, y label, log y-axis, reference line, title
+    ("variance", "variance of the scores", True, None, "spread of the scores"),
+    ("largest_weight", "largest weight (mean row)", False, (1 / 16, "uniform 1/16"),
+     "how peaked softmax is"),
+    ("saturated", "share of one-hot rows", False, None, f"rows with a weight ≥ {SATURATED}"),
+    ("sensitivity", "softmax sensitivity ∥J∥", False, None, "median row of ∥J∥"),
+    ("gradient", "gradient reaching q", True, None,
+     "median row of ∥J · scale · K∥ (chain rule)"),
 )
 
 
@@ -175,7 +178,7 @@ def draw_dk_panels(d_k, fig=None, d_ks=D_K_CHOICES, table=None):
     stats = table[d_k]
     # fixed margins: tight_layout would cost more than the whole drawing
     grid = fig.add_gridspec(3, 6, height_ratios=(1.1, 1, 1), left=0.07, right=0.99, top=0.96,
-                            bottom=0.07, hspace=0.55, wspace=1.6)
+                            bottom=0.07, hspace=0.75, wspace=1.6)
     raw_ax, scaled_ax = fig.add_subplot(grid[0, :3]), fig.add_subplot(grid[0, 3:])
     artists = {
         "raw": draw_score_histogram(stats["samples"]["raw"], ax=raw_ax, limit=_RAW_LIMIT,
@@ -189,14 +192,15 @@ def draw_dk_panels(d_k, fig=None, d_ks=D_K_CHOICES, table=None):
     scaled_ax.set_xlabel(f"scaled score q·k ÷ √d_k (x-axis −{_SCALED_LIMIT:.0f} … "
                          f"{_SCALED_LIMIT:.0f})")
     places = (grid[1, 0:2], grid[1, 2:4], grid[1, 4:6], grid[2, 0:3], grid[2, 3:6])
-    for place, (key, ylabel, log, reference) in zip(places, PANELS, strict=True):
+    for place, (key, ylabel, log, reference, title) in zip(places, PANELS, strict=True):
         ax = fig.add_subplot(place)
         series = {name: [table[d][key][name] for d in d_ks] for name in SCALINGS}
         artists[key] = draw_against_dk(d_ks, series, ax=ax, current=d_k, ylabel=ylabel,
                                        log=log, reference=reference)
         if not log:
             ax.set_ylim(0, 1.05 if key != "sensitivity" else None)
-        ax.yaxis.label.set_fontsize(9)
+        ax.yaxis.label.set_fontsize(10)
+        ax.set_title(title, fontsize=10)
     artists["variance"]["lines"]["raw"].axes.legend(loc="upper left", fontsize=8)
     return artists
 
