@@ -18,6 +18,7 @@ __all__ = [
     "SATURATED",
     "SCALINGS",
     "dart_spread",
+    "density",
     "query_gradient_norm",
     "scaling_multipliers",
     "spread",
@@ -59,6 +60,18 @@ def dart_spread(throws):
     centre = throws.mean(axis=0)  # (2,)
     variances = [spread(throws[:, 0]) ** 2, spread(throws[:, 1]) ** 2]  # Var(x), Var(y)
     return centre, float(np.sqrt(np.mean(variances)))
+
+
+def density(samples, edges):
+    """The share of ``samples`` per unit in each bin between consecutive ``edges`` (a
+    histogram scaled so that its area over all samples is 1; samples outside are left out).
+
+    >>> density([0.5, 1.5, 1.6, 9.0], [0.0, 1.0, 2.0]).tolist()   # 1 and 2 of 4 samples
+    [0.25, 0.5]
+    """
+    samples = np.asarray(to_numpy(samples), dtype=float)
+    counts, edges = np.histogram(samples, bins=np.asarray(edges, dtype=float))
+    return counts / (len(samples) * np.diff(edges))  # (bins,)
 
 
 def scaling_multipliers(d_k):

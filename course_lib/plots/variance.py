@@ -8,7 +8,7 @@ import numpy as np
 from matplotlib.patches import Circle
 
 from ..backend import to_numpy
-from ..saturation import SATURATED, SCALINGS, dart_spread, spread_statistics
+from ..saturation import SATURATED, SCALINGS, dart_spread, density, spread_statistics
 from .style import MUTED, PALETTE
 
 __all__ = [
@@ -90,24 +90,14 @@ def draw_score_histogram(samples, ax=None, limit=_RAW_LIMIT, ylim=0.32, color=No
 
 def update_score_histogram(artists, samples):
     """Set the bars of :func:`draw_score_histogram` to new samples (in place)."""
-    samples = np.asarray(to_numpy(samples), dtype=float)
-    counts, _ = np.histogram(samples, bins=artists["edges"])
-    width = artists["edges"][1] - artists["edges"][0]
-    density = counts / (len(samples) * width)
-    artists["bars"].set_data(density)
+    artists["bars"].set_data(density(samples, artists["edges"]))
 
 
 def draw_against_dk(d_ks, series, ax=None, current=None, ylabel="", log=False,
                     reference=None):
-    """Lines of one quantity against d_k (a log₂ axis), one per scaling, with dots that mark
-    the current d_k.
-
-    Parameters
-    ----------
-    d_ks : the d_k values on the x-axis.
-    series : dict scaling name ("raw", "scaled", "over") → values, one per d_k.
-    current : the d_k to mark (one of ``d_ks``), or None.
-    reference : optional (value, text): a dotted horizontal guide line.
+    """Lines of one quantity against d_k (a log₂ axis), one per scaling ("raw", "scaled",
+    "over" in ``series``), dots marking ``current`` d_k, and an optional dotted
+    ``reference`` line (value, text).
 
     Returns
     -------
