@@ -11,6 +11,7 @@ from course_lib.saturation import (
     SATURATED,
     SCALINGS,
     dart_spread,
+    density,
     query_gradient_norm,
     spread,
     spread_statistics,
@@ -111,3 +112,14 @@ def test_raw_saturates_over_shrunk_starves_and_scaled_keeps_both():
     for key in ("sensitivity", "gradient", "largest_weight"):
         assert big[key]["scaled"] == pytest.approx(middle[key]["scaled"], rel=0.2)
     assert big["saturated"]["scaled"] == 0.0
+
+
+def test_density_is_the_share_per_unit_in_each_bin():
+    samples = np.random.default_rng(2).standard_normal(400)
+    edges = np.linspace(-3.0, 3.0, 13)
+    counts = [sum(lo <= s < hi for s in samples) for lo, hi in zip(edges[:-1], edges[1:],
+                                                                   strict=True)]
+    counts[-1] += int(np.sum(samples == edges[-1]))  # the last bin includes its right edge
+    assert np.allclose(density(samples, edges), np.array(counts) / (400 * 0.5))
+    inside = (np.abs(samples) <= 3.0).mean()
+    assert float(np.sum(density(samples, edges) * 0.5)) == pytest.approx(inside)
