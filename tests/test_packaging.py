@@ -115,7 +115,7 @@ def test_lock_pins_the_versions_installed_here():
         pytest.skip(message)
     pins = lock_pins(python)
     checked = 0
-    for name in sorted(LEARNER_PACKAGES) + ["pytest", "nbval"]:
+    for name in sorted(LEARNER_PACKAGES) + ["pytest", "nbval", "pytest-mpl"]:
         try:
             installed = version(name)
         except PackageNotFoundError:

@@ -34,8 +34,18 @@ except ImportError:
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
 GENERATOR = ROOT / "tools" / "make_torch_fixtures.py"
-needs_torch = pytest.mark.skipif(torch is None, reason=(
-    "PyTorch is not installed: live comparison skipped (tests/data's fixtures cover it)"))
+
+
+@pytest.fixture
+def live_torch():
+    """Skip (one line for all of them) where PyTorch is not installed."""
+    if torch is None:
+        pytest.skip("PyTorch is not installed: live comparisons skipped (tests/data's "
+                    "fixtures cover them)")
+    return torch
+
+
+needs_torch = pytest.mark.usefixtures("live_torch")
 F = None if torch is None else torch.nn.functional
 
 
