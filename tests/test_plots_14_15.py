@@ -26,12 +26,12 @@ def test_memory_numbers_quoted_in_the_notebooks():
 # ---------------------------------------------------------------------------------------------
 
 def test_view_converges_to_the_full_result():
-    from course_lib.plots import tiled as plots
+    from course_lib.online_view import online_softmax_view
     from course_lib.widgets.tiled import tiled_example
 
     query, key, value = tiled_example()
-    first = plots.online_softmax_view(query, key, value, 4, 1, 1)
-    last = plots.online_softmax_view(query, key, value, 4, 1, first["blocks"])
+    first = online_softmax_view(query, key, value, 4, 1, 1)
+    last = online_softmax_view(query, key, value, 4, 1, first["blocks"])
     assert first["blocks"] == 6
     assert np.all(first["weights"][4:] == 0) and math.isclose(first["weights"].sum(), 1.0)
     np.testing.assert_allclose(last["weights"], last["final_weights"], rtol=1e-12)
@@ -40,7 +40,7 @@ def test_view_converges_to_the_full_result():
     assert last["outputs"].shape == (6, 2)
     assert last["running_max"] == pytest.approx(last["scores"].max(), rel=1e-15)
     with pytest.raises(ValueError, match="blocks_seen"):
-        plots.online_softmax_view(query, key, value, 4, 1, 7)
+        online_softmax_view(query, key, value, 4, 1, 7)
 
 
 def test_dashboard_moves_its_artists():

@@ -159,8 +159,8 @@ def test_tiled_callback_reads_the_running_statistics(query_index, blocks_seen):
 
     view = online_softmax_view(*tiled_example(), 4, query_index, blocks_seen)
     text = _call(tiled_dashboard(), query_index=query_index, blocks_seen=blocks_seen)
-    assert f"running max M = {fmt(view['running_max'], 3)}" in text
-    assert f"rescale e^(M_old − M) = {fmt(view['rescale'], 3)}" in text
+    assert f"running max M′ = {fmt(view['running_max'], 3)}" in text
+    assert f"rescale e^(M − M′) = {fmt(view['rescale'], 3)}" in text
     assert f"running sum l = {fmt(view['running_sum'], 3)}" in text
     assert text.endswith(f"distance to the full output {fmt(view['distance'], 3)}")
 

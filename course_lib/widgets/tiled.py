@@ -48,8 +48,8 @@ def tiled_callback(artists, query, key, value, block_size, query_index, blocks_s
     update_online_softmax(artists, view)
     step, out, distance = view["step"], view["outputs"][-1], view["distance"]
     return (f"query {query_index}, block {blocks_seen} of {view['blocks']} (keys {step.start}–"
-            f"{step.stop - 1}):  running max M = {fmt(view['running_max'], 3)},  "
-            f"rescale e^(M_old − M) = {fmt(view['rescale'], 3)},  running sum l = "
+            f"{step.stop - 1}):  running max M′ = {fmt(view['running_max'], 3)},  "
+            f"rescale e^(M − M′) = {fmt(view['rescale'], 3)},  running sum l = "
             f"{fmt(view['running_sum'], 3)};  output ({fmt(out[0], 3)}, {fmt(out[1], 3)}), "
             f"distance to the full output {fmt(distance, 3)}")
 
