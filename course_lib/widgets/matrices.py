@@ -78,11 +78,15 @@ def shapes_dashboard(n=3, m=5, d_k=4, d_v=2):
     return dash
 
 
-def product_example(seed=155):
-    """The small integer Q (3×3: n = 3, d_k = 3) and K (4×3: m = 4) of the product dashboard."""
-    rng = np.random.default_rng(seed)
-    query = rng.integers(-2, 3, size=(3, 3)).astype(float)
-    key = rng.integers(-2, 3, size=(4, 3)).astype(float)
+def product_example():
+    """The small whole-number Q (3×2) and K (4×2) of the product dashboard: n = 3 queries,
+    m = 4 keys, d_k = 2 slots, three different sizes so the axes cannot be confused.
+
+    >>> [a.shape for a in product_example()]
+    [(3, 2), (4, 2)]
+    """
+    query = np.array([[1, 2], [2, -1], [0, 1]], dtype=float)  # (n, d_k)
+    key = np.array([[1, 0], [-1, 1], [2, 1], [0, -2]], dtype=float)  # (m, d_k)
     return query, key
 
 
