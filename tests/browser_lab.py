@@ -11,6 +11,7 @@ The page helpers work on JupyterLab 4's DOM and its command registry (Lab is sta
 """
 
 import contextlib
+import importlib.util
 import json
 import os
 import secrets
@@ -42,6 +43,15 @@ ENABLE_HINT = ("install Chromium (Debian/Ubuntu: `apt-get install -y chromium`, 
                f"{CHROMIUM_ENV} at one) and Playwright (`make install`) to run the browser tests")
 LIGHT_THEME = "JupyterLab Light"
 DARK_THEME = "JupyterLab Dark"
+
+
+def quiet_kernel_flags(runtime_dir):
+    """tools/quiet_kernels.py's flags for a Jupyter server whose runtime folder is given."""
+    path = Path(__file__).resolve().parents[1] / "tools" / "quiet_kernels.py"
+    spec = importlib.util.spec_from_file_location("quiet_kernels", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.command_line_flags(runtime_dir=runtime_dir)
 
 
 def chromium_path():
@@ -151,6 +161,8 @@ class LabServer:
             "--LabApp.expose_app_in_browser=True",
             "--ServerApp.terminals_enabled=False",
         ]
+        # its kernels over IPC, in this lab's own runtime folder: no TCP warning in the log
+        command += quiet_kernel_flags(folders["runtime"])
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             command.append("--allow-root")
         self.log_path = self.home / "lab.log"
