@@ -76,6 +76,10 @@ EMBED_SLIPS = {
     "reversed": [lambda s, t: [t[w] for w in reversed(s)]],
     "one list too many": [lambda s, t: [[t[w]] for w in s]],
     "= instead of append": [embed_replaces_list],
+    "returned pairs": [lambda s, t: [(w, t[w]) for w in s]],
+    "one vector": [lambda s, t: [t[w] for w in s][0]],
+    "other order": [lambda s, t: [t[s[i - 1]] for i in range(len(s))],
+                    lambda s, t: [t[w] for w in sorted(s)]],
     "flattened": [lambda s, t: [x for w in s for x in t[w]],
                   lambda s, t: sum((t[w] for w in s), [])],
     "return inside the loop": [embed_return_in_loop],
@@ -138,7 +142,7 @@ def test_hints_say_what_happened_on_which_input():
 
 
 def test_the_embedding_table_is_named_not_printed():
-    feedback = evaluate_embed(lambda s, t: [t[w] for w in sorted(s)])
+    feedback = evaluate_embed(lambda s, t: [[2 * x for x in t[w]] for w in s])
     assert feedback.status == "failed"
     assert "table)" in str(feedback) and "{" not in str(feedback)
 

@@ -6,6 +6,7 @@ Slips
 cosine(q, k):
 
 - cos of the dot product: cos(q·k), the cosine taken of the score itself.
+- took the size: abs(cos θ), the minus sign lost.
 - not divided: q·k itself, the lengths still in it.
 - divided by one length only: q·k / ∥q∥ (or / ∥k∥), the shadow of one arrow on the other.
 - divided then multiplied: ``dot(q, k) / norm(q) * norm(k)`` divides by ∥q∥ and then
@@ -83,6 +84,10 @@ COSINE_EXERCISE = Exercise(
                 "{call} gave {got}: you took the cosine OF q·k. The dot product already holds "
                 "cos θ: divide it by the lengths, q·k / (∥q∥∥k∥); expected {expected}.",
                 imitation=lambda q, k: math.cos(_d(q, k))),
+        Mistake("took the size",
+                "{call} gave {got}, without its minus sign: cos θ is negative when the arrows "
+                "point more apart than together (past 90°). Do not take abs(); expected "
+                "{expected}.", imitation=lambda q, k: abs(_d(q, k)) / (_n(q) * _n(k))),
         Mistake("not divided",
                 "{call} gave {got}, which is q·k: the lengths are still in it. Divide by "
                 "∥q∥∥k∥; expected {expected}.", imitation=_d),

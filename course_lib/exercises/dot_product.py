@@ -9,6 +9,7 @@ dot_loop(q, k):
 - @ on lists: ``q @ k`` on two Python lists (TypeError).
 - sign turned round: ``total -= …``, the dot product with its sign flipped.
 - = instead of +=: ``total = q[i] * k[i]`` keeps only the last product.
+- k read backwards: q₁ paired with k_L, q₂ with k_(L−1), ….
 - returns a vector: the products q₁k₁, q₂k₂, … come back as a list, never added.
 - sums without multiplying: the slots of q and k added instead of multiplied.
 - multiplies the sums: (q₁ + q₂ + …)(k₁ + k₂ + …).
@@ -124,6 +125,10 @@ DOT_EXERCISE = Exercise(
                 "{call} gave {got}, the right size with the wrong sign: `total -= …` or a "
                 "minus sign crept in. Add the products: `total += q[i] * k[i]`; expected "
                 "{expected}.", imitation=lambda q, k: -float(dot(q, k))),
+        Mistake("k read backwards",
+                "{call} gave {got}: you paired q₁ with the LAST slot of k. Matching slots "
+                "have the same index: q[i] * k[i]; expected {expected}.",
+                imitation=lambda q, k: float(dot(q, k[::-1]))),
         Mistake("= instead of +=",
                 "{call} gave {got}, the last product alone: `total = q[i] * k[i]` replaces the "
                 "total at every step. Add to it: `total += q[i] * k[i]`.",

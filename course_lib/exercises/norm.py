@@ -10,6 +10,7 @@ length(q):
 - doubled instead of squared: ``x * 2`` (or ``2 * x``) where ``x ** 2`` was meant.
 - caret for power: ``x ^ 2`` is not a power in Python (TypeError on decimal numbers).
 - squared the whole list: ``q ** 2`` on a Python list (TypeError).
+- squared instead of the root: (Σ qᵢ²)², the last step turned round.
 - no squares: the slots themselves are added, then the root taken.
 - absolute values: |q₁| + |q₂| + … (the walk along the grid lines).
 - squared the sum: the slots added first and the total squared.
@@ -43,7 +44,7 @@ def _fixed_slots(outcomes):
     # the length of the first few slots where q has more, an IndexError where it has fewer
     for count in (2, 3):
         try:
-            if all(o.error is not None if len(o.case.args[0]) < count else
+            if all((o.error is not None and len(o.case.args[0]) < count) or
                    abs(float(o.value) - float(norm(o.case.args[0][:count]))) < 1e-9
                    for o in outcomes):
                 return next(o for o in outcomes if not o.correct and o.error is None)
@@ -81,6 +82,10 @@ LENGTH_EXERCISE = Exercise(
                 "{call} gave {got}: `x * 2` doubles x, it does not square it, and a negative "
                 "slot then takes length away. Write x ** 2 or x * x; expected {expected}.",
                 imitation=lambda q: math.sqrt(sum(2 * x for x in q))),
+        Mistake("squared instead of the root",
+                "{call} gave {got}: you squared the sum of squares. The last step is the "
+                "square root, math.sqrt(total); expected {expected}.",
+                imitation=lambda q: sum(x * x for x in q) ** 2),
         Mistake("no squares",
                 "{call} gave {got}: you added the slots themselves. Square each slot first (q₁², "
                 "q₂², …), then add, then take the square root: a negative slot adds length too.",
@@ -90,6 +95,10 @@ LENGTH_EXERCISE = Exercise(
                 "distance walked along the grid lines, not the straight arrow. Square, add, "
                 "then take the square root; expected {expected}.",
                 imitation=lambda q: sum(abs(x) for x in q)),
+        Mistake("absolute values",
+                "{call} gave {got}, the root of |q₁| + |q₂| + …: square each slot, not its "
+                "size, then add and take the root; expected {expected}.",
+                imitation=lambda q: math.sqrt(sum(abs(x) for x in q))),
         Mistake("squared the sum",
                 "{call} gave {got}: you added the slots first and squared the total. Square "
                 "each slot first, then add the squares: (3 + 4)² = 49 but 3² + 4² = 25.",

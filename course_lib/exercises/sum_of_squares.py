@@ -7,6 +7,8 @@ sum_of_squares(q):
 - caret for power: ``x ^ 2`` is not a power in Python (TypeError on decimal numbers).
 - squared the whole list: ``q ** 2`` on a Python list (TypeError).
 - = instead of +=: ``total = x ** 2`` keeps only the last square.
+- returned the squares: the list q₁², q₂², … instead of their sum.
+- two to the power: ``2 ** x`` instead of ``x ** 2``.
 - doubled instead of squared: ``x * 2`` where ``x ** 2`` was meant.
 - forgot to square: Σ qᵢ, the slots added as they are.
 - squared the sum: (Σ qᵢ)², the total squared instead of each slot.
@@ -42,6 +44,14 @@ SQUARES_EXERCISE = Exercise(
                 "{call} raised TypeError: `q ** 2` tries to square the whole list, which Python "
                 "cannot do. Square one slot at a time inside a loop: `x ** 2` for x in q.",
                 detect=raised(TypeError, "pow(): 'list'")),
+        Mistake("returned the squares",
+                "{call} gave {got}, the list of squares. Σ adds them up into one number; "
+                "expected {expected}.",
+                detect=lambda outcomes: next((o for o in outcomes if o.error is None
+                                              and isinstance(o.value, (list, tuple))), None)),
+        Mistake("two to the power",
+                "{call} gave {got}: `2 ** x` is 2 to the power x. A square is x to the power "
+                "2: `x ** 2`; expected {expected}.", imitation=lambda q: sum(2 ** x for x in q)),
         Mistake("doubled instead of squared",
                 "{call} gave {got}: `x * 2` doubles x, it does not square it. Write x ** 2 or "
                 "x * x; expected {expected}.", imitation=lambda q: sum(2 * x for x in q)),

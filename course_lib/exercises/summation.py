@@ -12,6 +12,7 @@ sum_from_to(q, a, b):
 - one slot past the end: the slice ``q[a - 1:b + 1]`` adds slot b + 1 too.
 - = instead of +=: ``total = q[i - 1]`` keeps only the last term, q_b.
 - only the two ends: q_a + q_b, the slots between left out.
+- shifted slots: slots a + s to b + s for a shift s of −1 or 2 (a slice off by more than one).
 - started at slot 1: ``sum(q[:b])``, the slots before a added too.
 - return inside the loop: the function stops after the first term, q_a.
 - changed its input: q was changed in place (named by the framework).
@@ -27,6 +28,25 @@ from .core import Case, Exercise, Mistake
 
 __all__ = ["SUM_EXERCISE", "SUM_HAND", "check_sum_by_hand", "check_sum_from_to",
            "evaluate_sum_from_to"]
+
+def _shifted(outcomes):
+    # the sum of slots a + s to b + s for a small shift s (s = 1 is "counted from 0")
+    for shift in (-1, 2):
+        telling = None
+        for o in outcomes:
+            q, a, b = o.case.args
+            shifted = sum(q[a - 1 + shift:b + shift])  # as the learner sliced, negatives and all
+            try:
+                if o.error is not None or abs(float(o.value) - shifted) > 1e-9:
+                    break
+            except (TypeError, ValueError):
+                break
+            telling = telling or (None if o.correct else o)
+        else:
+            if telling is not None:
+                return telling
+    return None
+
 
 SUM_EXERCISE = Exercise(
     "sum_from_to(q, a, b)",
@@ -61,6 +81,10 @@ SUM_EXERCISE = Exercise(
                 "{call} gave {got}: your sum goes one slot past b. Slot b is q[b - 1], so the "
                 "slice is q[a - 1:b] (a slice stops before its end); expected {expected}.",
                 imitation=lambda q, a, b: sum(q[a - 1:b + 1])),
+        Mistake("shifted slots",
+                "{call} gave {got}: your sum covers other slots than a to b (shifted by one or "
+                "two). Slot i is q[i - 1]: add q[a - 1] up to q[b - 1]; expected {expected}.",
+                detect=lambda outcomes: _shifted(outcomes)),
         Mistake("only the two ends",
                 "{call} gave {got}, q_a + q_b only: the slots between the limits count too, "
                 "q_a + q_(a+1) + … + q_b; expected {expected}.",

@@ -14,6 +14,7 @@ unit(q):
 - divided by the number of slots: q / L.
 - squared the slots: x² / ∥q∥² for every slot x (signs lost).
 - divided by the biggest slot: q / max(q), which makes the biggest slot 1, not the length.
+- rounded the result: every slot rounded (to a decimal or two).
 - divided the first slot only: the other slots were left as they were.
 - changed its input: q was divided in place (named by the framework).
 """
@@ -34,6 +35,19 @@ def _length(q):
 def _returns_number(outcomes):
     return next((o for o in outcomes if o.error is None and o.value is not None
                  and not isinstance(o.value, str) and np.ndim(o.value) == 0), None)
+
+
+def _rounded(outcomes):
+    # close to the answer everywhere (within a rounding step of 0.05), right to 1e-9 nowhere
+    try:
+        wrong = [o for o in outcomes if not o.correct]
+        if wrong and all(o.error is None and np.allclose(np.asarray(o.value, dtype=float),
+                                                         o.case.expected, atol=0.051)
+                         for o in outcomes):
+            return wrong[0]
+    except Exception:
+        return None
+    return None
 
 
 UNIT_EXERCISE = Exercise(
@@ -80,6 +94,13 @@ UNIT_EXERCISE = Exercise(
                 "{call} gave {got}: you divided by the biggest slot, which makes that slot 1, "
                 "not the length. Divide by ∥q∥; expected {expected}.",
                 imitation=lambda q: [x / max(q) for x in q]),
+        Mistake("divided by the biggest slot",
+                "{call} gave {got}: you divided by the biggest size of a slot, which makes that "
+                "slot ±1, not the length. Divide by ∥q∥; expected {expected}.",
+                imitation=lambda q: [x / max(abs(y) for y in q) for x in q]),
+        Mistake("rounded the result",
+                "{call} gave {got}, rounded: keep every decimal (round only when you print); "
+                "expected {expected}.", detect=lambda outcomes: _rounded(outcomes)),
         Mistake("divided the first slot only",
                 "{call} gave {got}: only the first slot was divided. Every slot must be divided "
                 "by ∥q∥; expected {expected}.",

@@ -15,6 +15,9 @@ embed(sentence, table):
 - round brackets: ``table(word)`` calls the dict like a function (TypeError).
 - split a list: ``sentence.split()`` on a list that is already split (AttributeError).
 - first slot only: ``table[word][0]`` keeps one number per word.
+- returned pairs: (word, vector) pairs instead of the vectors.
+- one vector: a single vector instead of the list of the sentence's vectors.
+- other order: the right vectors in another order (e.g. ``sentence[i - 1]``).
 - quoted the variable: ``table["word"]`` looks up the text 'word' (KeyError).
 - returned the whole table: every vector of the table, whatever the sentence.
 - reversed: the vectors in reverse order.
@@ -62,7 +65,47 @@ def _whole_table(outcome):
     sentence, table = outcome.case.args
     if len(set(sentence)) == len(table):
         return False  # this sentence uses every word: the whole table is not the slip here
-    return type(values).__name__ == "dict_values" or values == list(table.values())
+    return type(values).__name__ == "dict_values" or (isinstance(values, list)
+                                                       and values == list(table.values()))
+
+
+def _as_rows(value):
+    # the learner's value as a list of rows of numbers, or None
+    try:
+        return [[float(x) for x in row] for row in value]
+    except Exception:
+        return None
+
+
+def _other_order(outcomes):
+    # the right vectors, each as often as it should be, in another order
+    for o in outcomes:
+        got, wanted = _as_rows(o.value), _as_rows(o.case.expected)
+        if o.error is None and not o.correct and got is not None and got != wanted \
+                and sorted(got) == sorted(wanted):
+            return o
+    return None
+
+
+def _pairs(outcome):
+    value = outcome.value
+    return (isinstance(value, (list, tuple)) and len(value) > 0
+            and all(isinstance(v, (list, tuple)) and any(isinstance(x, str) for x in v)
+                    for v in value))
+
+
+def _one_vector(outcome):
+    # a single vector of the table (a flat list of numbers) where a list of vectors was due
+    value, table = outcome.value, outcome.case.args[1]
+    return (isinstance(value, (list, tuple)) and len(outcome.case.args[0]) > 1
+            and [_number(x) for x in value] in [[float(x) for x in v] for v in table.values()])
+
+
+def _number(x):
+    try:
+        return float(x)
+    except Exception:
+        return None
 
 
 def _quoted_key(outcomes):
@@ -120,6 +163,9 @@ EMBEDDING_EXERCISE = Exercise(
         Mistake("returned the whole table",
                 "{call} gave back every vector of the table, whatever the sentence. Look up "
                 "only the sentence's words, in order: {expected}.", detect=returned(_whole_table)),
+        Mistake("returned pairs",
+                "{call} gave (word, vector) pairs, {got}. Return the vectors alone, in the "
+                "sentence's order: {expected}.", detect=returned(_pairs)),
         Mistake("returned the words",
                 "{call} gave back the words themselves, {got}. Look each word up in the table "
                 "and return its vector: {expected}.", detect=returned(_words_back)),
@@ -151,6 +197,13 @@ EMBEDDING_EXERCISE = Exercise(
                 "{call} gave {got}, the last word's vector alone: `vectors = table[word]` "
                 "replaces the list at every step. Add to it: `vectors.append(table[word])`.",
                 imitation=lambda sentence, table: table[sentence[-1]]),
+        Mistake("one vector",
+                "{call} gave {got}, a single vector. The sentence has one vector per word: "
+                "return the list of them, {expected}.", detect=returned(_one_vector)),
+        Mistake("other order",
+                "{call} gave the right vectors in another order, {got}. Position matters: the "
+                "i-th vector belongs to the i-th word of the sentence (for word in sentence, "
+                "or sentence[i] with i from 0); expected {expected}.", detect=_other_order),
         Mistake("first slot only",
                 "{call} gave {got}, one number per word: `table[word][0]` is only the first "
                 "slot of the word's vector. Keep the whole vector, `table[word]`.",
