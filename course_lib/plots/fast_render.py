@@ -86,12 +86,17 @@ class FastRenderer:
         for artist in self.moving:
             if not artist.get_visible():
                 continue
-            plain_text = type(artist) is Text and "$" not in artist.get_text()  # no mathtext
-            if plain_text and artist.get_rotation() == 0:
+            if _plain_text(artist):
                 _draw_outline(artist, renderer)
             else:
                 artist.draw(renderer)
         return encode_png(np.asarray(canvas.buffer_rgba()))
+
+
+def _plain_text(artist):
+    """A Text the outline path can draw: no mathtext, no rotation, no box behind it."""
+    return (type(artist) is Text and "$" not in artist.get_text()
+            and artist.get_rotation() == 0 and artist.get_bbox_patch() is None)
 
 
 @functools.lru_cache(maxsize=8192)
