@@ -11,6 +11,7 @@ from course_lib.plots.attention import (
     draw_row_weights,
     draw_value_blend,
     draw_weight_grid,
+    draw_weight_grids,
     highlight_row,
     update_attention_panels,
     update_value_blend,
@@ -70,3 +71,16 @@ def test_attention_panels_update_in_place_with_new_weights(fig):
     assert artists["grid"]["texts"][5][3].get_text() == fmt(raw[5, 3], 2)
     assert artists["grid"]["title"].get_text() == "raw"
     assert artists["grid"]["highlight"].get_y() == pytest.approx(4.5)
+
+
+def test_weight_grids_side_by_side_show_each_scaling(fig):
+    words, query, key, value = designed_sentence(64)
+    grids = {title: scaled_dot_product_attention(query, key, value, scale=scale,
+                                                 return_weights=True)[1]
+             for title, scale in (("÷ √d_k", None), ("none", 1.0), ("÷ d_k", 1 / 64))}
+    drawn = draw_weight_grids(grids, words, fig=fig)
+    assert list(drawn) == list(grids)
+    for title, weights in grids.items():
+        assert np.allclose(drawn[title]["cells"].get_array(), weights)
+        assert drawn[title]["title"].get_text() == title
+    assert drawn["none"]["texts"][1][2].get_text() == "1.00"  # saturated: one-hot

@@ -18,6 +18,7 @@ __all__ = [
     "draw_row_weights",
     "draw_value_blend",
     "draw_weight_grid",
+    "draw_weight_grids",
     "highlight_row",
     "toy_sentence",
     "update_weight_grid",
@@ -55,6 +56,23 @@ def draw_weight_grid(weights, words, ax=None, row=0, title="weights A = softmax(
     artists["highlight"] = ax.add_patch(Rectangle((-0.5, row - 0.5), m, 1, fill=False, lw=3,
                                                   color=ROLE_COLORS["highlight"], zorder=4))
     return artists
+
+
+def draw_weight_grids(grids, words, fig=None):
+    """Several weight grids side by side, e.g. the same sentence with scores ÷ √d_k, not
+    scaled and ÷ d_k: ``grids`` maps each panel's title to its (n, m) weights.
+
+    Returns a dict title → the artists of :func:`draw_weight_grid` (without the frame).
+    """
+    fig = plt.gcf() if fig is None else fig
+    axes = fig.subplots(1, len(grids))
+    drawn = {}
+    for ax, (title, weights) in zip(np.atleast_1d(axes), grids.items(), strict=True):
+        drawn[title] = draw_weight_grid(weights, words, ax=ax, title=title)
+        drawn[title]["highlight"].set_visible(False)
+        ax.set_ylabel("query i" if ax is np.atleast_1d(axes)[0] else "")
+        ax.set_xlabel("key j")
+    return drawn
 
 
 def highlight_row(artists, row):
