@@ -122,6 +122,7 @@ COSINE_SLIPS = {
                                    lambda q, k: float(dot(q, k) / norm(k))],
     "divided by the squared lengths": [lambda q, k: float(dot(q, k) / (dot(q, q) * dot(k, k)))],
     "divided by the sum of lengths": [lambda q, k: float(dot(q, k) / (norm(q) + norm(k)))],
+    "used k's length twice": [lambda q, k: float(dot(q, k) / (norm(k) * norm(k)))],
     "took the size": [lambda q, k: abs(cosine_ok(q, k))],
     "cos of the dot product": [lambda q, k: math.cos(float(dot(q, k)))],
     "multiplied by the lengths": [lambda q, k: float(dot(q, k) * norm(q) * norm(k))],

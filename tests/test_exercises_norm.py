@@ -112,6 +112,7 @@ UNIT_SLIPS = {
     "divided by the number of slots": [lambda q: [x / len(q) for x in q]],
     "divided by the biggest slot": [lambda q: [x / max(q) for x in q],
                                     lambda q: [x / max(abs(y) for y in q) for x in q]],
+    "divided by a fixed number": [lambda q: [x / 5 for x in q]],
     "rounded the result": [lambda q: [round(x / math.hypot(*q), 1) for x in q]],
     "squared the slots": [lambda q: [x ** 2 / sum(y * y for y in q) for x in q]],
     CHANGED_INPUT: [unit_in_place],

@@ -125,6 +125,7 @@ SQUARES_SLIPS = {
     "squared the whole list": [lambda q: sum(q ** 2)],
     "multiplied instead of added": [squares_multiplied],
     "returned the squares": [lambda q: [x * x for x in q]],
+    "squared the total": [lambda q: sum(x * x for x in q) ** 2],
     "two to the power": [lambda q: sum(2 ** x for x in q)],
     "left out the last slot": [lambda q: sum(q[i] ** 2 for i in range(len(q) - 1))],
     "skipped the first slot": [lambda q: sum(q[i] ** 2 for i in range(1, len(q)))],

@@ -15,6 +15,7 @@ cosine(q, k):
 - divided by the squared lengths: ∥q∥²∥k∥² (sums of squares without their roots).
 - divided by the sum of lengths: ∥q∥ + ∥k∥ instead of ∥q∥ × ∥k∥.
 - used q's length twice: ∥q∥∥q∥ (a typo for ∥q∥∥k∥).
+- used k's length twice: ∥k∥∥k∥ (the other typo).
 - returned the angle: θ itself (arccos of the answer), in radians or degrees.
 - changed its input: q or k was changed in place (named by the framework).
 
@@ -115,6 +116,9 @@ COSINE_EXERCISE = Exercise(
         Mistake("used q's length twice",
                 "{call} gave {got}: you divided by ∥q∥∥q∥. The second length is k's: "
                 "∥q∥∥k∥; expected {expected}.", imitation=lambda q, k: _d(q, k) / _n(q) ** 2),
+        Mistake("used k's length twice",
+                "{call} gave {got}: you divided by ∥k∥∥k∥. The first length is q's: "
+                "∥q∥∥k∥; expected {expected}.", imitation=lambda q, k: _d(q, k) / _n(k) ** 2),
     ],
 )
 

@@ -11,6 +11,7 @@ sum_of_squares(q):
 - two to the power: ``2 ** x`` instead of ``x ** 2``.
 - doubled instead of squared: ``x * 2`` where ``x ** 2`` was meant.
 - forgot to square: Σ qᵢ, the slots added as they are.
+- squared the total: (Σ qᵢ²)², one squaring too many.
 - squared the sum: (Σ qᵢ)², the total squared instead of each slot.
 - absolute values: Σ |qᵢ| instead of Σ qᵢ².
 - took the square root: √(Σ qᵢ²) is the norm, one step too far.
@@ -58,6 +59,9 @@ SQUARES_EXERCISE = Exercise(
         Mistake("forgot to square",
                 "{call} gave {got}, the slots added as they are. Square each slot before "
                 "adding it; expected {expected}.", imitation=lambda q: sum(q)),
+        Mistake("squared the total",
+                "{call} gave {got}: you squared the sum of squares at the end. Return the sum "
+                "itself; expected {expected}.", imitation=lambda q: sum(x * x for x in q) ** 2),
         Mistake("squared the sum",
                 "{call} gave {got}: you added the slots first and squared the total, (Σ qᵢ)². "
                 "Square each slot, then add: Σ qᵢ²; expected {expected}.",

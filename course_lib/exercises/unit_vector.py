@@ -14,6 +14,7 @@ unit(q):
 - divided by the number of slots: q / L.
 - squared the slots: x² / ∥q∥² for every slot x (signs lost).
 - divided by the biggest slot: q / max(q), which makes the biggest slot 1, not the length.
+- divided by a fixed number: q / c with the same c for every q (one example's length).
 - rounded the result: every slot rounded (to a decimal or two).
 - divided the first slot only: the other slots were left as they were.
 - changed its input: q was divided in place (named by the framework).
@@ -35,6 +36,17 @@ def _length(q):
 def _returns_number(outcomes):
     return next((o for o in outcomes if o.error is None and o.value is not None
                  and not isinstance(o.value, str) and np.ndim(o.value) == 0), None)
+
+
+def _fixed_divisor(outcomes):
+    # q / c with one constant c on every case
+    try:
+        ratios = {round(float(x) / float(y), 9) for o in outcomes
+                  for x, y in zip(o.case.args[0], o.value, strict=True) if float(y) != 0}
+        wrong = [o for o in outcomes if not o.correct]
+        return wrong[0] if len(ratios) == 1 and wrong else None
+    except Exception:
+        return None
 
 
 def _rounded(outcomes):
@@ -98,6 +110,10 @@ UNIT_EXERCISE = Exercise(
                 "{call} gave {got}: you divided by the biggest size of a slot, which makes that "
                 "slot ±1, not the length. Divide by ∥q∥; expected {expected}.",
                 imitation=lambda q: [x / max(abs(y) for y in q) for x in q]),
+        Mistake("divided by a fixed number",
+                "{call} gave {got}: every list was divided by the same number, whatever q is "
+                "(the length of one example?). Compute ∥q∥ of the q you are given; expected "
+                "{expected}.", detect=lambda outcomes: _fixed_divisor(outcomes)),
         Mistake("rounded the result",
                 "{call} gave {got}, rounded: keep every decimal (round only when you print); "
                 "expected {expected}.", detect=lambda outcomes: _rounded(outcomes)),
