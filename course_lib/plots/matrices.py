@@ -18,6 +18,7 @@ __all__ = [
     "draw_product_panels",
     "draw_projections",
     "draw_shape_panels",
+    "bold_names",
     "matrix_labels",
     "matrix_moving",
     "move_highlight",
@@ -28,6 +29,17 @@ __all__ = [
 ]
 
 SCORE_LIMIT = 2.5  # scores beyond ±2.5 get the strongest colour (typical |S| ≲ 2.5)
+
+
+def bold_names(letter, count):
+    """Names of rows 1 … count in bold Unicode, ``𝐪₁, 𝐪₂, …``, for printed text where
+    LaTeX is not available (a row is a vector; plain q₁ is a number).
+
+    >>> bold_names("k", 3)
+    ['𝐤₁', '𝐤₂', '𝐤₃']
+    """
+    bold = chr(ord("𝐚") + ord(letter) - ord("a"))  # mathematical bold small letter
+    return [f"{bold}{subscript(i + 1)}" for i in range(count)]
 
 
 def matrix_labels(letter, count):
