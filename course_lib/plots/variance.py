@@ -82,7 +82,7 @@ def draw_score_histogram(samples, ax=None, limit=_RAW_LIMIT, ylim=0.32, color=No
                      color=SCALED_COLOR if color is None else color)
     ax.set_xlim(-limit, limit)
     ax.set_ylim(0, ylim)
-    ax.set_ylabel("share per unit")
+    ax.set_ylabel("density (share per unit)")
     artists = {"bars": bars, "title": ax.set_title(label), "edges": edges}
     update_score_histogram(artists, samples)
     return artists
@@ -144,9 +144,10 @@ PANELS = (  # key of spread_statistics, y label, log y-axis, reference line, tit
     ("largest_weight", "largest weight (mean row)", False, (1 / 16, "uniform 1/16"),
      "how peaked softmax is"),
     ("saturated", "share of one-hot rows", False, None, f"rows with a weight ≥ {SATURATED}"),
-    ("sensitivity", "softmax sensitivity ∥J∥", False, None, "median row of ∥J∥"),
+    ("sensitivity", "softmax sensitivity ∥J∥", False, None,
+     "median row: how far softmax can move"),
     ("gradient", "gradient reaching q", True, None,
-     "median row of ∥J · scale · K∥ (chain rule)"),
+     "median row: ∥J · scale · K∥ (chain rule)"),
 )
 
 
