@@ -4,8 +4,10 @@ Usage: ``python benchmarks/run_all.py [WORD ...]``; with words, only the benchma
 whose names contain one of them run (``run_all.py attention`` runs bench_attention.py).
 
 Each ``benchmarks/bench_*.py`` defines ``main()``, which prints its own table (or returns it
-as a string). Benchmarks time things; tests never do, because this machine and CI machines
-are shared and noisy. Compare ratios measured in one run, not seconds across runs.
+as a string). A benchmark with targets returns them as ``(what, value, limit)`` triples; the
+run ends with one line per target, "met" or "NOT met". Benchmarks time things; tests never do,
+because this machine and CI machines are shared and noisy. Compare ratios measured in one run,
+not seconds across runs.
 """
 
 import importlib.util
@@ -51,7 +53,7 @@ def main(argv=None):
         print(f"no benchmarks/bench_*.py matched {list(words) or 'anything'}", file=sys.stderr)
         return 1
     describe_machine()
-    broken = []
+    broken, targets = [], []
     for path in files:
         module = load(path)
         if not hasattr(module, "main"):
@@ -63,8 +65,20 @@ def main(argv=None):
         table = module.main()
         if isinstance(table, str):
             print(table)
+        elif isinstance(table, list):
+            targets += table
         print(f"({path.name} took {time.perf_counter() - start:.1f} s)")
+    print_targets(targets)
     return 1 if broken else 0
+
+
+def print_targets(targets):
+    """One line per target: what, the measured value, met or NOT met."""
+    if not targets:
+        return
+    print("\n== targets ==")
+    for what, value, limit in targets:
+        print(f"{'met' if value <= limit else 'NOT met':>7}  {what}: measured {value:.2f}")
 
 
 if __name__ == "__main__":

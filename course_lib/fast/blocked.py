@@ -1,58 +1,66 @@
-"""The fast NumPy route of :func:`course_lib.scaled_dot_product_attention`.
+"""The fast forward pass: :func:`course_lib.scaled_dot_product_attention`'s numbers, sooner.
 
 Same formula, softmax(QKᵀ · scale + mask) V, computed one block of query rows at a time.
 Each trick is here for a measured reason (``benchmarks/bench_attention.py``):
 
 * **Blocks of query rows.** The scores of ``rows`` queries against all m keys (about 2 MiB)
   stay in the cache while the softmax passes over them, and one scratch buffer per thread is
-  reused for every block. A whole (n, m) score grid would be fresh memory on each
-  call: on virtual machines its page faults alone cost more than the two matrix products.
+  reused for every block. A whole (n, m) score grid would be fresh memory on each call: on
+  virtual machines its page faults alone cost more than the two matrix products.
 * **In place.** Subtracting the row maximum, exp and the masks write into the scores buffer
   (``np.exp(s, out=s)``): no temporaries the size of the block.
+* **Scale Q, not S.** Q has n·d_k numbers, the scores n·m.
 * **Normalise the small side.** Without ``return_weights`` the unnormalised weights E go
   straight into E V, and the (rows, d_v) result is divided by the row sums, instead of
   dividing the (rows, m) weights (d_v is usually much smaller than m).
-* **Kᵀ laid out once.** The products q Kᵀ read a contiguous copy of Kᵀ (m·d_k numbers),
-  a few per cent faster than BLAS reading K transposed for every block.
+* **Kᵀ laid out once.** The products q Kᵀ read a contiguous copy of Kᵀ (m·d_k numbers).
 * **Causal blocks skip the keys they cannot see.** Queries r0..r1-1 see keys 0..r1-1 only, so
   the later columns are never computed (about half the work).
-* **Threads.** The element-wise softmax passes run on one core each, but NumPy releases the
-  GIL in them (and in BLAS), so one thread per core, each on its own blocks, keeps every core
-  busy; ``course_lib/_threads.py`` says how BLAS's own threads are kept out of the way.
+* **Threads** (:mod:`course_lib.fast.threads`): one per core, each on its own blocks.
 """
 
 import math
 
 import numpy as np
 
-from ._threads import run_tasks, thread_count
+from ..attention import scaled_dot_product_attention
+from ..prepare import prepare_attention
+from .threads import run_tasks, thread_count
 
-__all__ = ["attention_in_blocks"]
+__all__ = ["attention"]
 
 BLOCK_BYTES = 2 << 20  # a block's scores (rows × m) stay in cache; best measured of 0.25-4 MiB
 MAX_BLOCK_ROWS = 512  # short keys: more rows per block buy nothing more
 
 
-def attention_in_blocks(q, k, v, mask=None, is_causal=False, return_weights=False):
-    """softmax(q kᵀ + mask) v for NumPy arrays already scaled, cast and checked.
+def attention(query, key, value, attn_mask=None, is_causal=False, scale=None,
+              return_weights=False):
+    """:func:`course_lib.scaled_dot_product_attention` by blocks of query rows, on every core.
 
-    Parameters
-    ----------
-    q : (..., n, d_k) queries, already multiplied by the scale.
-    k : (..., m, d_k); v : (..., m, d_v); batch axes broadcast.
-    mask : None, boolean (True = may attend) or float of the compute dtype; broadcasts to
-        (..., n, m). Not combined with ``is_causal``.
+    The same arguments and the same numbers (up to float rounding); CuPy inputs go to the
+    plain function, which the GPU already runs in parallel.
 
-    Returns
-    -------
-    (output (..., n, d_v), weights or None). The weights' batch axes are those of q, k and
-    the mask (v's do not enter the softmax), as with the whole-grid formula.
-
-    >>> out, w = attention_in_blocks(np.zeros((1, 2)), np.zeros((3, 2)), np.eye(3), None,
-    ...                              return_weights=True)
-    >>> w.tolist()
-    [[0.3333333333333333, 0.3333333333333333, 0.3333333333333333]]
+    >>> import numpy as np
+    >>> from course_lib import scaled_dot_product_attention
+    >>> rng = np.random.default_rng(0)
+    >>> q, k, v = rng.normal(size=(6, 4)), rng.normal(size=(9, 4)), rng.normal(size=(9, 2))
+    >>> bool(np.allclose(attention(q, k, v, is_causal=True),
+    ...                  scaled_dot_product_attention(q, k, v, is_causal=True)))
+    True
     """
+    p = prepare_attention(query, key, value, attn_mask, is_causal, scale, causal_as_mask=False)
+    if p.xp is not np:
+        return scaled_dot_product_attention(query, key, value, attn_mask, is_causal, scale,
+                                            return_weights)
+    output, weights = _in_blocks(p.query * p.scale, p.key, p.value, p.mask, is_causal,
+                                 return_weights)
+    if return_weights:
+        return output.astype(p.out_dtype, copy=False), weights.astype(p.out_dtype, copy=False)
+    return output.astype(p.out_dtype, copy=False)
+
+
+def _in_blocks(q, k, v, mask, is_causal, return_weights):
+    """softmax(q kᵀ + mask) v for NumPy arrays already scaled, cast and checked."""
     (n, d_k), (m, d_v), dtype = q.shape[-2:], v.shape[-2:], q.dtype
     grid = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], () if mask is None else mask.shape[:-2])
     if return_weights:  # the whole grid is returned anyway: fill it, then one product
