@@ -6,8 +6,9 @@ import numpy as np
 
 from ..backend import to_numpy
 from .grid import draw_grid, update_grid
+from .show import table_row
 
-__all__ = ["draw_annotated_grid", "draw_mask", "update_annotated_grid"]
+__all__ = ["draw_annotated_grid", "draw_mask", "mask_table", "update_annotated_grid"]
 
 
 def draw_annotated_grid(values, mask=None, ax=None, row_labels=None, col_labels=None,
@@ -44,3 +45,17 @@ def draw_mask(mask, ax=None, row_labels=None, col_labels=None, title=None):
     if title is not None:
         artists["title"] = ax.set_title(title, pad=28)
     return artists
+
+
+def mask_table(mask, row_names, col_names, width=6):
+    """A mask as printed text: one row per query, ✓ where it may attend to that key, ✕ where not.
+
+    >>> print(mask_table([[True, False], [True, True]], ["a", "b"], ["a", "b"], width=3))
+         a  b
+      a  ✓  ✕
+      b  ✓  ✓
+    """
+    lines = [table_row(["", *col_names], width)]
+    for name, row in zip(row_names, to_numpy(mask), strict=True):
+        lines.append(table_row([name, *("✓" if cell else "✕" for cell in row)], width))
+    return "\n".join(lines)

@@ -51,10 +51,11 @@ def gradient_dashboard(d_k=16):
         zeros = np.zeros(_M)
         artists = {
             "weights_scaled": draw_row_bars(zeros, ax=axes[0, 0], color=SCALED_COLOR,
-                                            ylabel="weight A_1j"),
+                                            ylabel=r"weight $A_{0j}$"),
             "weights_unscaled": draw_row_bars(zeros, ax=axes[0, 1], color=UNSCALED_COLOR),
             "grad_scaled": draw_row_bars(zeros, ax=axes[1, 0], color=SCALED_COLOR,
-                                         ylim=(-_GRAD_LIMIT, _GRAD_LIMIT), ylabel="∂L/∂S_1j"),
+                                         ylim=(-_GRAD_LIMIT, _GRAD_LIMIT),
+                                         ylabel=r"$\partial L/\partial S_{0j}$"),
             "grad_unscaled": draw_row_bars(zeros, ax=axes[1, 1], color=UNSCALED_COLOR,
                                            ylim=(-_GRAD_LIMIT, _GRAD_LIMIT)),
         }
