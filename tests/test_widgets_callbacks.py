@@ -86,11 +86,11 @@ def test_saturation_callback_reads_max_weight_and_sensitivity(factor):
 
 @pytest.mark.parametrize("d_k", [1, 64, 512])
 def test_dk_callback_reads_the_saturation_statistics(d_k):
-    from course_lib.widgets.variance import dk_dashboard
+    from course_lib.widgets.variance import dk_dashboard, dk_readout
 
     stats = spread_statistics(d_k)
     text = _call(dk_dashboard(), d_k=d_k)
-    assert text.startswith(f"d_k = {d_k} · raw q·k: variance {fmt(stats['variance']['raw'], 2)}")
+    assert text == dk_readout(stats) and text.startswith(f"d_k = {d_k} · raw q·k: variance ")
     assert f"one-hot rows {fmt(100 * stats['saturated']['raw'], 0)}%" in text
     assert f"∥J∥ {fmt(stats['sensitivity']['scaled'], 3)}" in text
     assert f"gradient to q {fmt(stats['gradient']['over'], 3)}" in text
