@@ -1,14 +1,12 @@
 """Notebooks 11-13: the mask, multi-head and gradient dashboards, driven without a browser."""
 
 import numpy as np
-import pytest
 
 from course_lib import causal_mask, scaled_dot_product_attention
 
 # --- dashboards, driven without a browser ---------------------------------------------------
 
 def test_mask_dashboard_renormalises_over_the_allowed_keys():
-    pytest.importorskip("ipywidgets")
     from course_lib.widgets.masks import MASK_TOKENS, mask_dashboard, mask_example
 
     dash = mask_dashboard(causal_mask(5))
@@ -34,7 +32,6 @@ def test_mask_dashboard_renormalises_over_the_allowed_keys():
 
 
 def test_gradient_dashboard_shows_the_vanishing_gradient():
-    pytest.importorskip("ipywidgets")
     from course_lib.widgets.gradients import D_K_CHOICES, gradient_dashboard
 
     dash = gradient_dashboard(d_k=1)
@@ -51,7 +48,6 @@ def test_gradient_dashboard_shows_the_vanishing_gradient():
 
 
 def test_heads_dashboard_follows_the_number_of_heads():
-    pytest.importorskip("ipywidgets")
     from course_lib.widgets.multihead import heads_dashboard
 
     dash = heads_dashboard(num_heads=2, head=1)
