@@ -27,9 +27,9 @@ class Card:
 
 def all_cards():
     """Every extra card of the course (the checklist questions not included), in module order."""
-    from . import nb01_04, nb05_07, nb08_10, nb11_13, nb14_16
+    from . import nb01_04, nb05_07, nb08_10, nb11_13, nb14_16, nb16
 
-    return [card for module in (nb01_04, nb05_07, nb08_10, nb11_13, nb14_16)
+    return [card for module in (nb01_04, nb05_07, nb08_10, nb11_13, nb14_16, nb16)
             for card in module.CARDS]
 
 
