@@ -6,7 +6,6 @@ import io
 import numpy as np
 from PIL import Image
 
-from course_lib.plots.notation import fmt
 from course_lib.plots.variance import D_K_CHOICES, PANELS
 from course_lib.saturation import spread_statistics
 from course_lib.widgets.base import Dashboard
@@ -34,10 +33,10 @@ def test_dk_dashboard_moves_to_the_math():
     stats = spread_statistics(256)
     text = dash.readout_text()
     assert text == dk_readout(stats)
-    assert text.startswith(f"d_k = 256 · raw q·k: variance {fmt(stats['variance']['raw'], 2)} "
+    assert text.startswith(f"d_k = 256 · raw q·k: variance {stats['variance']['raw']:.3g} "
                            "(theory 256)")
-    assert f"÷ √d_k: variance {fmt(stats['variance']['scaled'], 2)} (theory 1)" in text
-    assert f"÷ d_k: variance {fmt(stats['variance']['over'], 2)} (theory 1/256)" in text
+    assert f"÷ √d_k: variance {stats['variance']['scaled']:.3g} (theory 1)" in text
+    assert f"÷ d_k: variance {stats['variance']['over']:.3g} (theory 1/256)" in text
     artists = dash.all_artists
     edges = artists["raw"]["edges"]
     counts, _ = np.histogram(stats["samples"]["raw"], bins=edges)

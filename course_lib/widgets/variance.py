@@ -23,7 +23,7 @@ def dk_readout(stats):
     parts = [f"d_k = {d_k}"]
     for name, label, theory in (("raw", "raw q·k", d_k), ("scaled", "÷ √d_k", 1),
                                 ("over", "÷ d_k", f"1/{d_k}")):
-        parts.append(f"{label}: variance {fmt(stats['variance'][name], 2)} (theory {theory}), "
+        parts.append(f"{label}: variance {stats['variance'][name]:.3g} (theory {theory}), "
                      f"one-hot rows {fmt(100 * stats['saturated'][name], 0)}%, "
                      f"∥J∥ {fmt(stats['sensitivity'][name], 3)}, "
                      f"gradient to q {fmt(stats['gradient'][name], 3)}")
@@ -67,7 +67,8 @@ def dk_dashboard(d_k=16):
                                      layout={"width": "34em"})
     dash = Dashboard(fig, {"d_k": slider}, lambda d_k: dk_callback(artists, d_k),
                      description="[d_k dashboard: a d_k slider (1 to 512) redraws raw and "
-                     "scaled score histograms; run the notebook to use it.]",
+                     "scaled score histograms and five curves against d_k; run the notebook "
+                     "to use it.]",
                      artists=_moving(artists))
     dash.readout.add_class(READOUT_CLASS)
     dash.all_artists = artists
