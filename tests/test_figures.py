@@ -94,6 +94,12 @@ def _(fig, draw):
     draw(WEIGHTS, list(WORDS), ax=fig.add_subplot(), row=2)
 
 
+@case("attention.draw_weight_grids", figsize=(11.0, 4.0), layout=None)
+def _(fig, draw):
+    sharper = WEIGHTS ** 3 / (WEIGHTS ** 3).sum(axis=1, keepdims=True)
+    draw({"scores ÷ √d_k": WEIGHTS, "not scaled": sharper}, list(WORDS), fig=fig)
+
+
 @case("course_map.draw_course_map", figsize=(11.0, 3.5))
 def _(fig, draw):
     draw(ax=fig.add_subplot())
