@@ -106,16 +106,18 @@ def draw_projections(x, w_q, w_k, w_v, words=None, fig=None):
     x = np.asarray(to_numpy(x), dtype=float)
     n = x.shape[0]
     words = [f"word {i + 1}" for i in range(n)] if words is None else list(words)
-    widths = (x.shape[1], max(w.shape[1] for w in (w_q, w_k, w_v)) + 1, n // 2 + 3)
-    grid = fig.add_gridspec(3, 3, width_ratios=widths, wspace=0.45, hspace=0.5)
-    artists = {"X": draw_matrix(x, ax=fig.add_subplot(grid[:, 0]), tint=ROLE_COLORS["other"],
-                                row_labels=words, title="X  (n × d_model)")}
-    products = projections(x, w_q, w_k, w_v)  # Q, K, V
-    for row, (letter, role, weight, product) in enumerate(zip(
-            "QKV", ("query", "key", "value"), (w_q, w_k, w_v), products, strict=True)):
-        artists[f"W_{letter}"] = draw_matrix(weight, ax=fig.add_subplot(grid[row, 1]),
+    products = projections(x, w_q, w_k, w_v)  # Q, K, V, each (n, ·)
+    weights = [np.asarray(to_numpy(w), dtype=float) for w in (w_q, w_k, w_v)]
+    # one row of panels, X then (W, XW) three times; widths follow the column counts
+    widths = [x.shape[1]] + [c for w in weights for c in (w.shape[1], w.shape[1])]
+    grid = fig.add_gridspec(1, 7, width_ratios=widths, wspace=0.35)
+    artists = {"X": draw_matrix(x, ax=fig.add_subplot(grid[0]), tint=ROLE_COLORS["other"],
+                                row_labels=words, title="X  (n × d_model)", fontsize=9)}
+    for k, (letter, role, weight, product) in enumerate(zip(
+            "QKV", ("query", "key", "value"), weights, products, strict=True)):
+        artists[f"W_{letter}"] = draw_matrix(weight, ax=fig.add_subplot(grid[1 + 2 * k]),
                                              title=f"× W_{letter}", fontsize=9)
-        artists[letter] = draw_matrix(product, ax=fig.add_subplot(grid[row, 2]),
+        artists[letter] = draw_matrix(product, ax=fig.add_subplot(grid[2 + 2 * k]),
                                       tint=ROLE_COLORS[role], row_labels=words, fontsize=9,
                                       title=f"= {letter} = XW_{letter}")
     return artists
