@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import course_lib
-from course_lib import backend
+from course_lib import backend, dot, get_array_module, scaled_dot_product_attention, score_grid
+from course_lib.backend import gpu_status
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -244,3 +245,82 @@ def test_broken_cupy_does_not_break_import(tmp_path):
     assert lines[0] == "False"
     assert "not installed" in lines[1]
     assert lines[-1] == "numpy"
+
+
+def message(excinfo):
+    return str(excinfo.value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Errors (moved from test_errors.py)
+
+
+# ---------------------------------------------------------------------------------------------
+# NumPy and CuPy mixed
+
+
+class _FakeCupyArray:
+    """Looks like a CuPy array to the backend's type check (its module is ``cupy._core``)."""
+
+    __module__ = "cupy._core.core"
+    shape = (2, 2)
+
+
+def test_mixed_numpy_and_cupy_is_named_without_a_gpu():
+    # The mix is detected from the types alone, so this runs on every machine.
+    with pytest.raises(TypeError) as excinfo:
+        get_array_module(np.ones((2, 2)), _FakeCupyArray())
+    text = message(excinfo)
+    assert "mixed NumPy and CuPy" in text
+    assert "argument 0: numpy.ndarray" in text
+    assert "argument 1: cupy._core.core._FakeCupyArray" in text
+
+
+def test_attention_rejects_mixed_inputs_without_a_gpu():
+    with pytest.raises(TypeError, match="mixed NumPy and CuPy"):
+        scaled_dot_product_attention(np.ones((2, 2)), _FakeCupyArray(), np.ones((2, 2)))
+
+
+def test_attention_rejects_a_mask_on_the_other_device_without_a_gpu():
+    with pytest.raises(TypeError, match="mixed NumPy and CuPy"):
+        scaled_dot_product_attention(np.ones((2, 2)), np.ones((2, 2)), np.ones((2, 2)),
+                                     attn_mask=_FakeCupyArray())
+
+
+_GPU_OK, _GPU_REASON = gpu_status()
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _GPU_OK, reason=f"needs a working CuPy: {_GPU_REASON}")
+@pytest.mark.parametrize("on_gpu", [
+    "query", "key", "value",
+    "attn_mask"])
+def test_mixed_numpy_and_cupy_on_a_gpu(on_gpu):
+    import cupy
+
+    args = {"query": np.ones((3, 4)), "key": np.ones((5, 4)), "value": np.ones((5, 2)),
+            "attn_mask": np.ones((3, 5), dtype=bool)}
+    args[on_gpu] = cupy.asarray(args[on_gpu])
+    with pytest.raises(TypeError, match="mixed NumPy and CuPy"):
+        scaled_dot_product_attention(**args)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _GPU_OK, reason=f"needs a working CuPy: {_GPU_REASON}")
+def test_numpy_mask_with_cupy_inputs():
+    import cupy
+
+    q = cupy.ones((3, 4))
+    with pytest.raises(TypeError, match="mixed NumPy and CuPy"):
+        scaled_dot_product_attention(q, q, q, attn_mask=np.ones((3, 3), dtype=bool))
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _GPU_OK, reason=f"needs a working CuPy: {_GPU_REASON}")
+def test_mixed_numpy_and_cupy_in_dot_and_softmax_helpers():
+    import cupy
+
+    with pytest.raises(TypeError, match="mixed NumPy and CuPy"):
+        dot(np.ones(3), cupy.ones(3))
+    with pytest.raises(TypeError, match="mixed NumPy and CuPy"):
+        score_grid(cupy.ones((2, 3)), np.ones((4, 3)))

@@ -1,6 +1,7 @@
 """score_grid S = QKᵀ: known answers, the loop twin, batch axes."""
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -92,3 +93,16 @@ def test_swapping_query_and_key_transposes(xp):
     a = to_numpy(score_grid(on(xp, q), on(xp, k)))
     b = to_numpy(score_grid(on(xp, k), on(xp, q)))
     np.testing.assert_allclose(a, np.swapaxes(b, -1, -2), rtol=1e-14, atol=1e-14)
+
+
+# ---------------------------------------------------------------------------------------------
+# Errors (moved from test_errors.py)
+
+
+def test_score_grid_errors():
+    with pytest.raises(ValueError, match=r"query must have at least 2 axes.*\(3,\)"):
+        score_grid(np.ones(3), np.ones((2, 3)))
+    with pytest.raises(ValueError, match=r"query's last axis is 3 but key's is 2"):
+        score_grid(np.ones((4, 3)), np.ones((5, 2)))
+    with pytest.raises(ValueError, match="key contains NaN"):
+        score_grid(np.ones((4, 3)), np.full((5, 3), np.nan))

@@ -182,3 +182,27 @@ def test_scaled_scores_use_the_head_size(xp):
     raw = to_numpy(score_grid(on(xp, q), on(xp, k)))
     np.testing.assert_allclose(out, raw / math.sqrt(24.0), rtol=1e-15, atol=0)
     assert not np.allclose(out, raw / math.sqrt(96.0))
+
+
+def message(excinfo):
+    return str(excinfo.value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Errors (moved from test_errors.py)
+
+
+@pytest.mark.parametrize("scale", [0.0, -2.0, math.nan, math.inf])
+def test_scaled_scores_rejects_bad_scale(scale):
+    with pytest.raises(ValueError, match="scale"):
+        scaled_scores(np.ones((2, 3)), np.ones((4, 3)), scale=scale)
+
+
+@pytest.mark.parametrize(("d_k", "error"), [
+    (0, ValueError), (-4, ValueError), (2.5, TypeError), ("64", TypeError), (True, TypeError),
+    (None, TypeError)])
+def test_default_scale_rejects_bad_d_k(d_k, error):
+    with pytest.raises(error) as excinfo:
+        default_scale(d_k)
+    assert "d_k" in message(excinfo)
+    assert repr(d_k) in message(excinfo)

@@ -233,3 +233,67 @@ def test_jacobian_norm_is_the_root_of_the_summed_squared_slopes(xp):
 def test_jacobian_norm_of_a_one_hot_row_is_zero_and_of_uniform_is_largest(xp):
     assert float(jacobian_norm(on(xp, [0.0, 1.0, 0.0]))) == 0.0
     assert float(jacobian_norm(on(xp, [0.5, 0.5]))) > float(jacobian_norm(on(xp, [0.9, 0.1])))
+
+
+def message(excinfo):
+    return str(excinfo.value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Errors (moved from test_errors.py)
+
+
+# ---------------------------------------------------------------------------------------------
+# softmax
+
+
+def test_softmax_empty_axis(xp):
+    with pytest.raises(ValueError) as excinfo:
+        softmax(xp.asarray(np.ones((3, 0))))
+    assert "empty" in message(excinfo)
+    assert "(3, 0)" in message(excinfo)
+
+
+def test_softmax_empty_other_axis_is_fine(xp):
+    # Normalising along a non-empty axis of an array that has an empty one is allowed.
+    out = softmax(xp.asarray(np.ones((0, 3))), axis=-1)
+    assert out.shape == (0, 3)
+
+
+@pytest.mark.parametrize("axis", [2, -3, 10])
+def test_softmax_axis_out_of_range(xp, axis):
+    with pytest.raises(ValueError) as excinfo:
+        softmax(xp.asarray(np.ones((3, 4))), axis=axis)
+    assert f"axis {axis}" in message(excinfo)
+    assert "(3, 4)" in message(excinfo)
+
+
+@pytest.mark.parametrize("axis", [1.0, "1", None, True])
+def test_softmax_axis_not_an_integer(xp, axis):
+    with pytest.raises(TypeError) as excinfo:
+        softmax(xp.asarray(np.ones((3, 4))), axis=axis)
+    assert "axis" in message(excinfo)
+    assert repr(axis) in message(excinfo)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_softmax_rejects_nan_and_plus_inf(xp, bad):
+    x = np.zeros((2, 3))
+    x[1, 2] = bad
+    with pytest.raises(ValueError) as excinfo:
+        softmax(xp.asarray(x))
+    assert "NaN or +∞" in message(excinfo)
+    assert "(2, 3)" in message(excinfo)
+
+
+def test_softmax_accepts_minus_inf(xp):
+    x = np.array([[0.0, -np.inf, 0.0], [-np.inf, -np.inf, -np.inf]])
+    out = to_numpy(softmax(xp.asarray(x)))
+    assert out.tolist() == [[0.5, 0.0, 0.5], [0.0, 0.0, 0.0]]
+
+
+@pytest.mark.parametrize("bad", [[["a", "b"]], [[True, False]], [[1 + 2j]]],
+                         ids=["strings", "bools", "complex"])
+def test_softmax_non_numeric(bad):
+    with pytest.raises(TypeError, match="scores"):
+        softmax(bad)

@@ -1,4 +1,5 @@
-"""norm, dot and cosine_similarity: known answers, the loop twins, broadcasting, properties."""
+"""dot and cosine_similarity (course_lib.dot): known answers, the loop twins, broadcasting,
+properties."""
 
 import math
 
@@ -33,52 +34,6 @@ def vector_pairs(draw):
     q = draw(hnp.arrays(np.float64, batch + (length,), elements=slots))
     k = draw(hnp.arrays(np.float64, other + (length,), elements=slots))
     return q, k
-
-
-# ---------------------------------------------------------------------------------------------
-# norm
-
-
-def test_norm_known_answers(xp):
-    assert float(to_numpy(norm(on(xp, [3.0, 4.0])))) == 5.0
-    assert float(to_numpy(norm(on(xp, [1.0, 2.0, 2.0])))) == 3.0
-    assert to_numpy(norm(on(xp, [[0.0, 0.0], [-5.0, 12.0]]))).tolist() == [0.0, 13.0]
-
-
-def test_norm_axis(xp):
-    x = np.array([[3.0, 1.0], [4.0, 0.0]])
-    assert to_numpy(norm(on(xp, x), axis=0)).tolist() == [5.0, 1.0]
-
-
-def test_norm_integers_give_floats(xp):
-    out = to_numpy(norm(on(xp, np.array([6, 8], dtype=np.int64))))
-    assert out.dtype == np.float64
-    assert float(out) == 10.0
-    # int8 squares would wrap around (100² = 10000 > 127); the work must be in float64.
-    assert float(to_numpy(norm(on(xp, np.array([100, 100], dtype=np.int8))))) == pytest.approx(
-        100 * math.sqrt(2.0), rel=1e-15)
-
-
-@HYPOTHESIS
-@given(x=hnp.arrays(np.float64, hnp.array_shapes(min_dims=1, max_dims=3, max_side=6),
-                    elements=slots))
-def test_norm_matches_loop_twin(xp, x):
-    out = to_numpy(norm(on(xp, x)))
-    expected = np.empty(x.shape[:-1])
-    for idx in np.ndindex(*x.shape[:-1]):
-        expected[idx] = norm_loop(x[idx].tolist())
-    np.testing.assert_allclose(out, expected, rtol=1e-12, atol=1e-300)
-
-
-@HYPOTHESIS
-@given(x=hnp.arrays(np.float64, st.integers(1, 10), elements=slots),
-       c=st.floats(0.01, 100.0) | st.floats(-100.0, -0.01))
-def test_norm_scales_with_the_vector(xp, x, c):
-    # ∥c·q∥ = |c|·∥q∥, and a length is never negative.
-    length = float(to_numpy(norm(on(xp, x))))
-    assert length >= 0.0
-    np.testing.assert_allclose(float(to_numpy(norm(on(xp, c * x)))), abs(c) * length,
-                               rtol=1e-12, atol=1e-300)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -169,3 +124,29 @@ def test_cosine_ignores_length_and_stays_in_range(xp, pair, c):
         a, b = qb[idx].tolist(), kb[idx].tolist()
         expected[idx] = dot_loop(a, b) / (norm_loop(a) * norm_loop(b))
     np.testing.assert_allclose(cos, np.clip(expected, -1.0, 1.0), rtol=1e-9, atol=1e-12)
+
+
+def message(excinfo):
+    return str(excinfo.value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Errors (moved from test_errors.py)
+
+
+def test_dot_length_mismatch():
+    with pytest.raises(ValueError) as excinfo:
+        dot([1.0, 2.0, 3.0], [1.0, 2.0])
+    text = message(excinfo)
+    assert "q" in text and "k" in text
+    assert "(3,)" in text and "(2,)" in text
+
+
+def test_dot_nan():
+    with pytest.raises(ValueError, match="k contains NaN"):
+        dot([1.0, 2.0], [np.nan, 2.0])
+
+
+def test_cosine_similarity_of_zero_vector():
+    with pytest.raises(ValueError, match="zero-length"):
+        cosine_similarity([0.0, 0.0], [1.0, 2.0])

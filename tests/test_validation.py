@@ -1,4 +1,5 @@
-"""Bad input gives a clear error, never a silent wrong answer.
+"""The checks at the door of the attention functions (course_lib.validation and
+course_lib.prepare): bad input gives a clear error, never a silent wrong answer.
 
 Each test checks the exception type AND that the message names the argument and the shapes or
 values involved, so a learner can fix the call from the message alone.
@@ -9,19 +10,8 @@ import math
 import numpy as np
 import pytest
 
-from course_lib import (
-    cosine_similarity,
-    default_scale,
-    dot,
-    get_array_module,
-    norm,
-    scaled_dot_product_attention,
-    scaled_scores,
-    score_grid,
-    softmax,
-    to_numpy,
-)
-from course_lib.backend import gpu_status
+from course_lib import scaled_dot_product_attention
+from course_lib.validation import check_count, compute_dtype, output_dtype
 
 
 def qkv(xp, n=3, m=5, d_k=4, d_v=2, batch=()):
@@ -236,187 +226,36 @@ def test_numpy_scalar_scale_is_accepted(xp):
     assert bool((a == b).all())
 
 
-@pytest.mark.parametrize("scale", [0.0, -2.0, math.nan, math.inf])
-def test_scaled_scores_rejects_bad_scale(scale):
-    with pytest.raises(ValueError, match="scale"):
-        scaled_scores(np.ones((2, 3)), np.ones((4, 3)), scale=scale)
-
-
-@pytest.mark.parametrize(("d_k", "error"), [
-    (0, ValueError), (-4, ValueError), (2.5, TypeError), ("64", TypeError), (True, TypeError),
-    (None, TypeError)])
-def test_default_scale_rejects_bad_d_k(d_k, error):
-    with pytest.raises(error) as excinfo:
-        default_scale(d_k)
-    assert "d_k" in message(excinfo)
-    assert repr(d_k) in message(excinfo)
-
-
 # ---------------------------------------------------------------------------------------------
-# softmax
+# The one positive-integer check and the one dtype rule
 
 
-def test_softmax_empty_axis(xp):
-    with pytest.raises(ValueError) as excinfo:
-        softmax(xp.asarray(np.ones((3, 0))))
-    assert "empty" in message(excinfo)
-    assert "(3, 0)" in message(excinfo)
+@pytest.mark.parametrize("good", [1, 7, np.int64(3)])
+def test_check_count_returns_a_plain_int(good):
+    assert check_count(good, "n") == int(good) and type(check_count(good, "n")) is int
 
 
-def test_softmax_empty_other_axis_is_fine(xp):
-    # Normalising along a non-empty axis of an array that has an empty one is allowed.
-    out = softmax(xp.asarray(np.ones((0, 3))), axis=-1)
-    assert out.shape == (0, 3)
+@pytest.mark.parametrize(("bad", "error"), [(0, ValueError), (-2, ValueError), (2.0, TypeError),
+                                            (True, TypeError), ("3", TypeError), (None, TypeError)])
+def test_check_count_names_the_argument_and_the_value(bad, error):
+    with pytest.raises(error, match=rf"heads must be a positive integer; got {bad!r}"):
+        check_count(bad, "heads")
 
 
-@pytest.mark.parametrize("axis", [2, -3, 10])
-def test_softmax_axis_out_of_range(xp, axis):
-    with pytest.raises(ValueError) as excinfo:
-        softmax(xp.asarray(np.ones((3, 4))), axis=axis)
-    assert f"axis {axis}" in message(excinfo)
-    assert "(3, 4)" in message(excinfo)
+def test_check_count_with_another_minimum():
+    assert check_count(0, "n", minimum=0) == 0
+    with pytest.raises(ValueError, match="n must be an integer ≥ 0; got -1"):
+        check_count(-1, "n", minimum=0)
 
 
-@pytest.mark.parametrize("axis", [1.0, "1", None, True])
-def test_softmax_axis_not_an_integer(xp, axis):
-    with pytest.raises(TypeError) as excinfo:
-        softmax(xp.asarray(np.ones((3, 4))), axis=axis)
-    assert "axis" in message(excinfo)
-    assert repr(axis) in message(excinfo)
-
-
-@pytest.mark.parametrize("bad", [np.nan, np.inf])
-def test_softmax_rejects_nan_and_plus_inf(xp, bad):
-    x = np.zeros((2, 3))
-    x[1, 2] = bad
-    with pytest.raises(ValueError) as excinfo:
-        softmax(xp.asarray(x))
-    assert "NaN or +∞" in message(excinfo)
-    assert "(2, 3)" in message(excinfo)
-
-
-def test_softmax_accepts_minus_inf(xp):
-    x = np.array([[0.0, -np.inf, 0.0], [-np.inf, -np.inf, -np.inf]])
-    out = to_numpy(softmax(xp.asarray(x)))
-    assert out.tolist() == [[0.5, 0.0, 0.5], [0.0, 0.0, 0.0]]
-
-
-@pytest.mark.parametrize("bad", [[["a", "b"]], [[True, False]], [[1 + 2j]]],
-                         ids=["strings", "bools", "complex"])
-def test_softmax_non_numeric(bad):
-    with pytest.raises(TypeError, match="scores"):
-        softmax(bad)
-
-
-# ---------------------------------------------------------------------------------------------
-# The smaller functions
-
-
-def test_dot_length_mismatch():
-    with pytest.raises(ValueError) as excinfo:
-        dot([1.0, 2.0, 3.0], [1.0, 2.0])
-    text = message(excinfo)
-    assert "q" in text and "k" in text
-    assert "(3,)" in text and "(2,)" in text
-
-
-def test_dot_nan():
-    with pytest.raises(ValueError, match="k contains NaN"):
-        dot([1.0, 2.0], [np.nan, 2.0])
-
-
-def test_norm_non_numeric_and_inf():
-    with pytest.raises(TypeError, match="q"):
-        norm(["a", "b"])
-    with pytest.raises(ValueError, match="q contains NaN or infinite"):
-        norm([1.0, np.inf])
-
-
-def test_norm_of_a_scalar_is_an_error():
-    with pytest.raises(ValueError, match=r"q must have at least 1 axes"):
-        norm(3.0)
-
-
-def test_cosine_similarity_of_zero_vector():
-    with pytest.raises(ValueError, match="zero-length"):
-        cosine_similarity([0.0, 0.0], [1.0, 2.0])
-
-
-def test_score_grid_errors():
-    with pytest.raises(ValueError, match=r"query must have at least 2 axes.*\(3,\)"):
-        score_grid(np.ones(3), np.ones((2, 3)))
-    with pytest.raises(ValueError, match=r"query's last axis is 3 but key's is 2"):
-        score_grid(np.ones((4, 3)), np.ones((5, 2)))
-    with pytest.raises(ValueError, match="key contains NaN"):
-        score_grid(np.ones((4, 3)), np.full((5, 3), np.nan))
-
-
-# ---------------------------------------------------------------------------------------------
-# NumPy and CuPy mixed
-
-
-class _FakeCupyArray:
-    """Looks like a CuPy array to the backend's type check (its module is ``cupy._core``)."""
-
-    __module__ = "cupy._core.core"
-    shape = (2, 2)
-
-
-def test_mixed_numpy_and_cupy_is_named_without_a_gpu():
-    # The mix is detected from the types alone, so this runs on every machine.
-    with pytest.raises(TypeError) as excinfo:
-        get_array_module(np.ones((2, 2)), _FakeCupyArray())
-    text = message(excinfo)
-    assert "mixed NumPy and CuPy" in text
-    assert "argument 0: numpy.ndarray" in text
-    assert "argument 1: cupy._core.core._FakeCupyArray" in text
-
-
-def test_attention_rejects_mixed_inputs_without_a_gpu():
-    with pytest.raises(TypeError, match="mixed NumPy and CuPy"):
-        scaled_dot_product_attention(np.ones((2, 2)), _FakeCupyArray(), np.ones((2, 2)))
-
-
-def test_attention_rejects_a_mask_on_the_other_device_without_a_gpu():
-    with pytest.raises(TypeError, match="mixed NumPy and CuPy"):
-        scaled_dot_product_attention(np.ones((2, 2)), np.ones((2, 2)), np.ones((2, 2)),
-                                     attn_mask=_FakeCupyArray())
-
-
-_GPU_OK, _GPU_REASON = gpu_status()
-
-
-@pytest.mark.gpu
-@pytest.mark.skipif(not _GPU_OK, reason=f"needs a working CuPy: {_GPU_REASON}")
-@pytest.mark.parametrize("on_gpu", [
-    "query", "key", "value",
-    "attn_mask"])
-def test_mixed_numpy_and_cupy_on_a_gpu(on_gpu):
-    import cupy
-
-    args = {"query": np.ones((3, 4)), "key": np.ones((5, 4)), "value": np.ones((5, 2)),
-            "attn_mask": np.ones((3, 5), dtype=bool)}
-    args[on_gpu] = cupy.asarray(args[on_gpu])
-    with pytest.raises(TypeError, match="mixed NumPy and CuPy"):
-        scaled_dot_product_attention(**args)
-
-
-@pytest.mark.gpu
-@pytest.mark.skipif(not _GPU_OK, reason=f"needs a working CuPy: {_GPU_REASON}")
-def test_numpy_mask_with_cupy_inputs():
-    import cupy
-
-    q = cupy.ones((3, 4))
-    with pytest.raises(TypeError, match="mixed NumPy and CuPy"):
-        scaled_dot_product_attention(q, q, q, attn_mask=np.ones((3, 3), dtype=bool))
-
-
-@pytest.mark.gpu
-@pytest.mark.skipif(not _GPU_OK, reason=f"needs a working CuPy: {_GPU_REASON}")
-def test_mixed_numpy_and_cupy_in_dot_and_softmax_helpers():
-    import cupy
-
-    with pytest.raises(TypeError, match="mixed NumPy and CuPy"):
-        dot(np.ones(3), cupy.ones(3))
-    with pytest.raises(TypeError, match="mixed NumPy and CuPy"):
-        score_grid(cupy.ones((2, 3)), np.ones((4, 3)))
+@pytest.mark.parametrize(("dtypes", "computed", "returned"), [
+    ((np.float16,), np.float32, np.float16),
+    ((np.float16, np.float32), np.float32, np.float32),
+    ((np.int8, np.int8), np.float64, np.float64),
+    ((np.float32, np.int64), np.float64, np.float64),
+    ((np.float32,), np.float32, np.float32),
+])
+def test_the_dtype_rule(dtypes, computed, returned):
+    arrays = [np.ones(1, dtype=d) for d in dtypes]
+    assert compute_dtype(*arrays) == computed
+    assert output_dtype(*arrays) == returned
