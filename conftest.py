@@ -31,6 +31,10 @@ CI_ALLOWED_SKIPS = (
 )
 
 
+# What the run compared, printed above pytest's closing line (CI logs show the counts).
+COMPARED = {"fixtures": 0, "baselines": 0, "notebook figures": 0}
+
+
 def figure_check():
     """tests/figure_check.py, the same module object the tests import as ``figure_check``."""
     if "figure_check" not in sys.modules:
@@ -80,8 +84,25 @@ def pytest_runtest_call(item):
     check = figure_check()
     if check.cell_pngs(item.cell.outputs) and check.version_mismatch() is None:
         problems = check.stale_figures(item.cell.outputs, fresh)
+        COMPARED["notebook figures"] += len(check.cell_pngs(item.cell.outputs))
         if problems:
             pytest.fail(f"{item.name}: " + "; ".join(problems) + ". Re-execute the notebook "
                         "(CONTRIBUTING: make notebooks) and commit it with its outputs.",
                         pytrace=False)
     return result
+
+
+def pytest_runtest_logreport(report):
+    if report.when == "call" and report.passed:
+        if "test_torch_parity.py::test_course_matches_recorded_pytorch[" in report.nodeid:
+            COMPARED["fixtures"] += 1
+        elif "test_figures.py::test_figure[" in report.nodeid:
+            COMPARED["baselines"] += 1
+
+
+def pytest_terminal_summary(terminalreporter):
+    if any(COMPARED.values()):
+        terminalreporter.write_line(
+            f"compared: {COMPARED['fixtures']} PyTorch fixture cases, {COMPARED['baselines']} "
+            f"plot pictures with their baselines, {COMPARED['notebook figures']} notebook "
+            "figures with a fresh run")
