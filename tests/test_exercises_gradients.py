@@ -80,6 +80,7 @@ BACKWARD_SLIPS = {
     "plain mean": [np_row(lambda a, g, t: a * (g - g.mean())),
                    lambda a, g: [x * (y - sum(g) / len(g)) for x, y in zip(a, g, strict=True)]],
     "unweighted sum": [np_row(lambda a, g, t: a * (g - g.sum()))],
+    "mean of aⱼgⱼ": [np_row(lambda a, g, t: a * (g - (a * g).mean()))],
     "total not multiplied by a": [np_row(lambda a, g, t: a * g - t)],
     "diagonal only": [np_row(lambda a, g, t: a * (1 - a) * g)],
     "forgot diag(a)": [np_row(lambda a, g, t: -np.outer(a, a) @ g)],
@@ -122,6 +123,7 @@ BY_HAND_SLIPS = {
     "diagonal only": [0.5],
     "unweighted sum": [0],
     "another entry": [-0.03],
+    "a₀ times the row total": [0.55],
     "sign turned round": [-0.45],
     "decimal point moved": [4.5],
 }
@@ -150,6 +152,8 @@ def make_query_gradient(*, scale_of=None, forward=True, step2="right", grad_a=No
             d_s = a * (d_a - (a * d_a).sum(axis=1))  # (n,) laid along the columns
         elif step2 == "unweighted":
             d_s = a * (d_a - d_a.sum(axis=1, keepdims=True))
+        elif step2 == "mean":
+            d_s = a * (d_a - d_a.mean(axis=1, keepdims=True))
         else:
             d_s = {"right": a * (d_a - total), "sign": a * (total - d_a), "no total": a * d_a,
                    "skipped": d_a}[step2]
@@ -159,6 +163,14 @@ def make_query_gradient(*, scale_of=None, forward=True, step2="right", grad_a=No
             d_s = d_s.T
         return scale * d_s @ (q if times_q else k)
     return query_gradient
+
+
+def d_v_both_passes(q, k, v, grad_out):
+    q, k, v, g = (np.asarray(x) for x in (q, k, v, grad_out))
+    scale = 1 / math.sqrt(v.shape[1])  # d_k taken from the values, in both passes
+    a = cl.softmax(q @ k.T * scale)
+    d_a = g @ v.T
+    return scale * (a * (d_a - (a * d_a).sum(axis=1, keepdims=True))) @ k
 
 
 def scaled_in_place(q, k, v, grad_out):
@@ -173,14 +185,15 @@ QUERY_SLIPS = {
                        make_query_gradient(scale_of=lambda q, v: (1 / math.sqrt(q.shape[1])) ** 2)],
     "multiplied by √d_k": [make_query_gradient(scale_of=lambda q, v: math.sqrt(q.shape[1]))],
     "d_k read from the values": [make_query_gradient(
-        scale_of=lambda q, v: 1 / math.sqrt(v.shape[1]))],
+        scale_of=lambda q, v: 1 / math.sqrt(v.shape[1])), d_v_both_passes],
     "no scale in the forward pass": [make_query_gradient(forward=False)],
     "sign error in the softmax backward": [make_query_gradient(step2="sign")],
     "** 1/2": [make_query_gradient(scale_of=lambda q, v: 1 / q.shape[1] ** 1/2),
                make_query_gradient(scale_of=lambda q, v: 1 / (q.shape[1] ** 1/2))],
     "d_k read from the number of keys": [make_query_gradient(
         scale_of=lambda q, v: 1 / math.sqrt(v.shape[0]))],
-    "unweighted row total": [make_query_gradient(step2="unweighted")],
+    "unweighted row total": [make_query_gradient(step2="unweighted"),
+                             make_query_gradient(step2="mean")],
     "no keepdims": [make_query_gradient(step2="no keepdims")],
     "forgot the row total": [make_query_gradient(step2="no total")],
     "skipped the softmax": [make_query_gradient(step2="skipped")],

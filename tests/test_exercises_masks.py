@@ -279,6 +279,7 @@ CAUSAL_SLIPS = {
                                  lambda n, m: [[j <= i for i in range(n)] for j in range(m)]],
     "n for the keys": [lambda n, m: [[j <= i for j in range(n)] for i in range(n)]],
     "return inside the loop": [returns_in_loop],
+    "one row short": [lambda n, m: [[j <= i for j in range(m)] for i in range(n - 1)]],
     "rows longer than m": [lambda n, m: [[True] * (i + 1) + [False] * (m - i - 1)
                                          for i in range(n)]],
     "one row shared by every row": [shared_row],

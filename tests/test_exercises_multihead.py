@@ -15,7 +15,8 @@ from course_lib.multihead import split_heads
 
 
 def make_heads(*, width=None, short=0, keys="k", flip=False, axis=-1, soft=True, stop=False,
-               stack_axis=0, interleave=False, rows=False, total=None, true_division=False):
+               stack_axis=0, interleave=False, rows=False, total=None, true_division=False,
+               start=0, concat=False):
     """A loop-over-heads learner answer with one slip switched on by a keyword."""
     def head_weights(x, w_q, w_k, num_heads):
         x, w_q, w_k = np.asarray(x), np.asarray(w_q), np.asarray(w_k)
@@ -31,7 +32,7 @@ def make_heads(*, width=None, short=0, keys="k", flip=False, axis=-1, soft=True,
                 qt = q.reshape(num_heads, n, d_k)[t]
                 kt = k.reshape(num_heads, n, d_k)[t]
             else:
-                cols = slice(t * d_k, (t + 1) * d_k - short)
+                cols = slice(t * d_k + start, (t + 1) * d_k - short + start)
                 qt, kt = q[:, cols], k[:, cols]
             scores = (kt @ qt.T if flip else qt @ kt.T) / (width(d_k, d_model, num_heads)
                                                            if width else math.sqrt(d_k))
@@ -43,7 +44,7 @@ def make_heads(*, width=None, short=0, keys="k", flip=False, axis=-1, soft=True,
             if stop:
                 return w
             heads.append(w)
-        return np.stack(heads, axis=stack_axis)
+        return np.concatenate(heads, axis=1) if concat else np.stack(heads, axis=stack_axis)
     return head_weights
 
 
@@ -101,6 +102,8 @@ HEADS_SLIPS = {
     "d_k as a float": [make_heads(true_division=True)],
     "slice one column short": [make_heads(short=1)],
     "interleaved columns": [make_heads(interleave=True)],
+    "slice shifted one column": [make_heads(start=1)],
+    "heads concatenated, not stacked": [make_heads(concat=True)],
     "reshaped without moving the head axis": [make_heads(rows=True)],
     "W_Q used for the keys": [make_heads(keys="q")],
     "scores K Qᵀ": [make_heads(flip=True)],
@@ -167,6 +170,7 @@ MULTI_SLIPS = {
     "W_K used for the values": [make_multi(values="k")],
     "scaled by √d_model": [make_multi(width=lambda d_k, d: math.sqrt(d))],
     "divided by d_k": [make_multi(width=lambda d_k, d: d_k)],
+    "divided by d_model": [make_multi(width=lambda d_k, d: d)],
     "no scale": [make_multi(width=lambda d_k, d: 1.0)],
     "softmax over the wrong axis": [make_multi(axis=0)],
     "merged without moving the head axis back": [make_multi(merge="reshape")],
@@ -199,6 +203,7 @@ SCALE_SLIPS = {
     "h": [12],
     "the multiplier": [0.125, "1/8"],
     "√d_model / h": [2.31],
+    "** 1/2": [32],
     "sign turned round": [-8],
     "decimal point moved": [0.8, 80],
 }

@@ -15,6 +15,7 @@ Slips:
 - n for the keys: an n × n grid whatever m is.
 - rows longer than m: ``[True] * (i + 1) + [False] * (m − i − 1)`` gives row i, i ≥ m, too
   many cells when n > m.
+- one row short: ``range(n - 1)`` leaves out the last query.
 - return inside the loop: only the first row comes back.
 - one row shared by every row: ``[row] * n`` repeats the SAME list, so every row ends up
   like the last one.
@@ -99,6 +100,10 @@ CAUSAL_EXERCISE = Exercise(
                 "past the m keys (a negative count of False adds nothing). Every row has "
                 "exactly m cells: [j <= i for j in range(m)].",
                 detect=_rows_too_long),
+        Mistake("one row short",
+                "{call} → {got}: the last query's row is missing. range(n - 1) stops one early: "
+                "range(n) gives the n rows 0 … n − 1.",
+                imitation=lambda n, m: [[j <= i for j in range(m)] for i in range(n - 1)]),
         Mistake("return inside the loop",
                 "{call} → {got}: only the first row. The `return` sits inside the loop, so "
                 "the function stops after row 0; put it after the loop, at the function's "

@@ -6,6 +6,7 @@ Slips (``softmax_backward_row(a, grad_a)``, that is ∂L/∂sᵢ = aᵢ(gᵢ −
 - forgot to multiply by a: gᵢ − Σⱼ aⱼgⱼ.
 - sign error: aᵢ(Σⱼ aⱼgⱼ − gᵢ), the bracket the other way round.
 - plain mean: aᵢ(gᵢ − mean of g), the total without the weights.
+- mean of aⱼgⱼ: aᵢ(gᵢ − Σⱼ aⱼgⱼ / m).
 - unweighted sum: aᵢ(gᵢ − Σⱼ gⱼ).
 - total not multiplied by a: aᵢgᵢ − Σⱼ aⱼgⱼ, the expanded form with one aᵢ lost.
 - diagonal only: aᵢ(1 − aᵢ)gᵢ, the Jacobian's diagonal alone.
@@ -26,6 +27,7 @@ Slips (by hand, ∂L/∂s₀ for a = (0.5, 0.3, 0.2), g = (2, 1, −1)):
 - plain mean: a₀(g₀ − 2/3).
 - diagonal only: a₀(1 − a₀)g₀ = 0.5.
 - unweighted sum: a₀(g₀ − Σⱼ gⱼ) = 0.
+- a₀ times the row total: 0.5 · 1.1 = 0.55.
 - another entry: ∂L/∂s₁ = −0.03.
 """
 
@@ -99,6 +101,10 @@ SOFTMAX_BACKWARD_EXERCISE = Exercise(
                 "{call} → {got}: you subtracted the plain mean of g. Subtract the weighted "
                 "total Σⱼ aⱼgⱼ (the weights a are the averaging weights).",
                 imitation=_slip(lambda a, g, t: a * (g - g.mean()))),
+        Mistake("mean of aⱼgⱼ",
+                "{call} → {got}: you subtracted the mean of the products aⱼgⱼ, Σⱼ aⱼgⱼ / m. The "
+                "weights already do the averaging: subtract the plain total Σⱼ aⱼgⱼ.",
+                imitation=_slip(lambda a, g, t: a * (g - t / a.size))),
         Mistake("unweighted sum",
                 "{call} → {got}: you subtracted Σⱼ gⱼ. Each gⱼ is weighted by its aⱼ: "
                 "subtract Σⱼ aⱼgⱼ.",
@@ -166,6 +172,8 @@ SOFTMAX_BACKWARD_BY_HAND = HandExercise(
              "keys' terms −a₀aⱼgⱼ count too."),
         Slip("unweighted sum", 0.0, "{got} comes from subtracting Σⱼ gⱼ = 2; weight each gⱼ by "
              "its aⱼ."),
+        Slip("a₀ times the row total", 0.55, "{got} is a₀ · Σⱼ aⱼgⱼ = 0.5 · 1.1: subtract the "
+             "total from g₀ first, then multiply by a₀: a₀(g₀ − 1.1)."),
         Slip("another entry", -0.03, "{got} is ∂L/∂s₁, the entry of key 1; the question asks "
              "for s₀ (a₀ = 0.5, g₀ = 2)."),
     ],

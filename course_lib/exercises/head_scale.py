@@ -8,6 +8,7 @@ Slips (by hand, the divisor of each head's scores for d_model = 768, h = 12):
 - √h: √12.
 - h: 12, the number of heads.
 - the multiplier: 1/√d_k = 0.125, what the scores are multiplied by.
+- ** 1/2: 64 / 2 = 32, the power read as (d_k ** 1) / 2.
 - √d_model / h: the root taken before dividing the width.
 """
 
@@ -34,6 +35,8 @@ HEAD_SCALE = HandExercise(
              "d_k = 768 / 12."),
         Slip("the multiplier", 1 / 8, "{got} is 1/√d_k, the number the scores are MULTIPLIED by "
              "(PyTorch's scale). The question asks what they are divided by."),
+        Slip("** 1/2", 32.0, "{got} is 64 / 2: `d_k ** 1/2` is (d_k ** 1) / 2, because ** binds "
+             "tighter than /. The square root of 64 is 8."),
         Slip("√d_model / h", math.sqrt(768) / 12,
              "{got} is √768 / 12: divide the width first, d_k = 768 / 12, then take the root."),
     ],

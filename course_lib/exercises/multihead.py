@@ -11,6 +11,7 @@ Slips (``head_weights(x, w_q, w_k, num_heads)``, the (h, n, n) weights of self-a
 - multiplied by √d_k: the scale upside down.
 - no scale: the scores not divided at all.
 - slice one column short: head t took columns t·d_k … (t+1)·d_k − 2, one column early.
+- slice shifted one column: head t took columns t·d_k + 1 … (t+1)·d_k.
 - interleaved columns: head t took columns t, t + h, t + 2h, … (reshape to (n, d_k, h)).
 - reshaped without moving the head axis: (n, h·d_k) reshaped straight to (h, n, d_k).
 - W_Q used for the keys: K = X W_Q.
@@ -21,6 +22,7 @@ Slips (``head_weights(x, w_q, w_k, num_heads)``, the (h, n, n) weights of self-a
 - d_k as a float: d_model / h used in a slice or reshape.
 - no softmax: the scaled scores returned.
 - return inside the loop: only head 0's grid.
+- heads concatenated, not stacked: shape (n, h·n).
 - heads stacked on the wrong axis: shape (n, h, n).
 - lists used as arrays: arithmetic on the Python lists (``x @ w_q``, ``a * g``) raises.
 """
@@ -46,6 +48,8 @@ def project_heads(x, w, h, split="slices", short=False):
         return a.reshape(h, n, d_k)
     if split == "interleaved":
         return a.reshape(n, d_k, h).transpose(2, 0, 1)
+    if split == "shifted":  # columns t·d_k + 1 … (t+1)·d_k: the last head runs out
+        return [a[:, t * d_k + 1:(t + 1) * d_k + 1] for t in range(h)]
     heads = a.reshape(n, h, d_k).transpose(1, 0, 2)
     return heads[:, :, :d_k - 1] if short else heads
 
@@ -61,7 +65,8 @@ def head_weights(x, w_q, w_k, h, divisor="√d_k", keys="W_K", split="slices", s
     by = {"√d_k": math.sqrt(d_k), "d_k": d_k, "√d_model": math.sqrt(d_model),
           "d_model": d_model, "√h": math.sqrt(h), "1": 1.0, "1/√d_k": 1 / math.sqrt(d_k),
           "d_k/2": d_k / 2, "2·d_k": 2 * d_k}[divisor]
-    scores = (k @ q.transpose(0, 2, 1) if flip else q @ k.transpose(0, 2, 1)) / by  # (h, n, n)
+    scores = np.stack([kt @ qt.T if flip else qt @ kt.T for qt, kt in zip(q, k, strict=True)])
+    scores = scores / by  # (h, n, n)
     if normalise in ("grid", "no keepdims"):
         e = np.exp(scores - scores.max(axis=(1, 2), keepdims=True))
         return e / (e.sum(axis=(1, 2), keepdims=True) if normalise == "grid"
@@ -144,6 +149,10 @@ HEADS_EXERCISE = Exercise(
                 "on {call} each head used one column too few: head t owns columns t·d_k up to "
                 "and including (t+1)·d_k − 1, which is the slice [t*d_k:(t+1)*d_k] (a slice "
                 "stops BEFORE its end).", imitation=_slip(short=True)),
+        Mistake("slice shifted one column",
+                "on {call} head t started at column t·d_k + 1: counting from 0, head t owns "
+                "columns t·d_k … (t+1)·d_k − 1, the slice [t*d_k:(t+1)*d_k].",
+                imitation=_slip(split="shifted")),
         Mistake("interleaved columns",
                 "on {call} head t got the columns t, t + h, t + 2h, …: reshaping to (n, d_k, h) "
                 "deals the columns out like cards. Head t owns the block of d_k neighbouring "
@@ -183,6 +192,10 @@ HEADS_EXERCISE = Exercise(
                 "the loop over the heads. Collect every head, then return np.stack(heads) of "
                 "shape (h, n, n) after the loop.",
                 imitation=lambda *args: head_weights(*args)[0]),
+        Mistake("heads concatenated, not stacked",
+                "on {call} your result has shape (n, h·n): np.concatenate lays the heads side "
+                "by side. Stack them on a new first axis, np.stack(heads), shape (h, n, n).",
+                imitation=lambda *args: np.concatenate(list(head_weights(*args)), axis=1)),
         Mistake("heads stacked on the wrong axis",
                 "on {call} your result has shape (n, h, n): the head axis must come first, "
                 "(h, n, n). np.stack(heads) (axis=0) puts it there.",

@@ -10,6 +10,7 @@ Slips:
 - W_Q used for the keys: K = X W_Q.
 - W_K used for the values: V = X W_K.
 - scaled by √d_model: the full width instead of the head's √d_k.
+- divided by d_model: the full width, no square root.
 - divided by d_k: no square root.
 - no scale: the scores not divided at all.
 - softmax over the wrong axis: the weights' columns sum to 1.
@@ -70,6 +71,9 @@ MULTI_HEAD_EXERCISE = Exercise(
                 "on {call} you divided by √d_model, the full width. Each head divides by √d_k, "
                 "d_k = d_model / h, the width of the vectors it takes dot products of.",
                 imitation=_slip(divisor="√d_model")),
+        Mistake("divided by d_model",
+                "on {call} you divided by d_model; each head divides by √d_k, the square root "
+                "of its own width d_model / h.", imitation=_slip(divisor="d_model")),
         Mistake("divided by d_k",
                 "on {call} you divided by d_k; the scale is 1/√d_k.",
                 imitation=_slip(divisor="d_k")),

@@ -15,7 +15,7 @@ Slips:
 - no scale in the forward pass: the weights recomputed from Q Kᵀ without the √d_k.
 - sign error in the softmax backward: A ⊙ (row totals − ∂L/∂A).
 - forgot the row total: ∂L/∂S = A ⊙ ∂L/∂A.
-- unweighted row total: the plain row sum of ∂L/∂A subtracted.
+- unweighted row total: the plain row sum (or mean) of ∂L/∂A subtracted.
 - no keepdims: the (n,) row totals broadcast along the columns.
 - skipped the softmax: ∂L/∂S = ∂L/∂A.
 - ∂L/∂A transposed: V Gᵀ instead of G Vᵀ (only square grids let it through).
@@ -44,18 +44,24 @@ def query_gradient(q, k, v, g, divisor="√d_k", forward_scale=True, step2="righ
     scale = 1 / {"√d_k": math.sqrt(d_k), "d_k": d_k, "1/√d_k": 1 / math.sqrt(d_k),
                  "√d_v": math.sqrt(d_v), "1": 1.0, "2·d_k": 2 * d_k, "d_k/2": d_k / 2,
                  "√m": math.sqrt(k.shape[0])}[divisor]
-    weights = softmax(q @ k.T * (1 / math.sqrt(d_k) if forward_scale else 1.0), axis)  # (n, m)
+    forward = {True: 1 / math.sqrt(d_k), False: 1.0, "√d_v": 1 / math.sqrt(d_v)}[forward_scale]
+    weights = softmax(q @ k.T * forward, axis)  # (n, m)
     grad_a = (v @ g.T) if grad_a_t else g @ v.T  # (n, m)
     row_total = (weights * grad_a).sum(axis=1, keepdims=True)  # (n, 1)
     grad_s = {"right": lambda: weights * (grad_a - row_total),  # (n, m)
               "sign": lambda: weights * (row_total - grad_a),
               "no total": lambda: weights * grad_a, "skipped": lambda: grad_a,
               "unweighted": lambda: weights * (grad_a - grad_a.sum(axis=1, keepdims=True)),
+              "mean": lambda: weights * (grad_a - grad_a.mean(axis=1, keepdims=True)),
               "no keepdims": lambda: weights * (grad_a - row_total[:, 0])}[step2]()
     grad_s = grad_s.T if grad_s_t else grad_s
     if times == "K of ∂L/∂K":
         return scale * grad_s.T @ q  # (m, d_k): the key gradient
     return scale * grad_s @ (q if times == "Q" else k)  # (n, d_k)
+
+
+_UNWEIGHTED = ("on {call} step 2 subtracted an unweighted total of the row of ∂L/∂A (its plain "
+               "sum or mean). Each entry counts with its weight: subtract Σⱼ A_ij ∂L/∂A_ij.")
 
 
 def _case(seed, n, m, d_k, d_v):
@@ -100,6 +106,10 @@ QUERY_GRADIENT_EXERCISE = Exercise(
         Mistake("d_k read from the values",
                 "on {call} your scale came from the width of v (d_v). d_k is the width of the "
                 "queries and keys: q.shape[1].", imitation=_slip(divisor="√d_v")),
+        Mistake("d_k read from the values",
+                "on {call} your scale came from the width of v (d_v), in the forward pass and "
+                "in step 3. d_k is the width of the queries and keys: q.shape[1].",
+                imitation=_slip(divisor="√d_v", forward_scale="√d_v")),
         Mistake("no scale in the forward pass",
                 "on {call} your weights were recomputed from Q Kᵀ without dividing by √d_k. The "
                 "backward pass needs the SAME weights as the forward pass: "
@@ -112,8 +122,8 @@ QUERY_GRADIENT_EXERCISE = Exercise(
                 "on {call} step 2 skipped the row total: ∂L/∂S = A ⊙ (∂L/∂A − Σⱼ A_ij ∂L/∂A_ij), "
                 "subtracting each row's weighted total.", imitation=_slip(step2="no total")),
         Mistake("unweighted row total",
-                "on {call} step 2 subtracted the plain row sum of ∂L/∂A. Each entry is weighted "
-                "by its weight: subtract Σⱼ A_ij ∂L/∂A_ij.", imitation=_slip(step2="unweighted")),
+                _UNWEIGHTED, imitation=_slip(step2="unweighted")),
+        Mistake("unweighted row total", _UNWEIGHTED, imitation=_slip(step2="mean")),
         Mistake("no keepdims",
                 "on {call} the row totals were subtracted along the wrong axis: "
                 "(a * grad_a).sum(axis=1) without keepdims=True has shape (n,), which NumPy "
