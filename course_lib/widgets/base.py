@@ -11,6 +11,8 @@ Tests drive a dashboard without a browser: set ``dash.controls["name"].value`` (
 fire at once) and read ``dash.readout.value``, ``dash.image.value`` and the artists.
 """
 
+import re
+
 import ipywidgets as widgets
 
 from ..plots.fast_render import FastRenderer
@@ -53,7 +55,9 @@ class Dashboard(widgets.VBox):
 
     def __init__(self, figure, controls, callback, description, artists=None):
         self.controls = dict(controls)
-        self.image = widgets.Image(format="png", layout={"max_width": "100%"})
+        # the tooltip is the picture's title attribute: its text alternative for screen readers
+        self.image = widgets.Image(format="png", layout={"max_width": "100%"},
+                                   tooltip=_picture_text(description))
         self.readout = widgets.HTML(layout={"margin": "0 0 0 1em"})
         self.image.add_class("course-picture")  # CSS classes the browser tests select on
         self.readout.add_class("course-readout")
@@ -74,7 +78,9 @@ class Dashboard(widgets.VBox):
     def refresh(self):
         """Run the callback for the current values, then send the new picture."""
         text = self.callback(**self.values())
-        self.readout.value = f"<span style='font-size: 1.15em'>{_escape(text)}</span>"
+        # a polite live region: a screen reader reads the new numbers after every move
+        self.readout.value = (f"<span role='status' aria-live='polite' "
+                              f"style='font-size: 1.15em'>{_escape(text)}</span>")
         self.image.value = self.renderer.render()
 
     def readout_text(self):
@@ -87,6 +93,17 @@ class Dashboard(widgets.VBox):
     def __repr__(self):
         # The plain-text form shown where widgets cannot render (and compared by nbval).
         return self.description
+
+
+def _picture_text(description):
+    """The dashboard's picture described for a screen reader, from its plain-text form.
+
+    >>> _picture_text("[Norm dashboard: sliders reshape the triangle. Run the notebook.]")
+    'Picture of the norm dashboard: sliders reshape the triangle.'
+    """
+    text = re.split(r"[.;]?\s*[Rr]un the notebook", description.strip("[] "))[0]
+    text = text.rstrip(". ") + "."
+    return "Picture of the " + text[0].lower() + text[1:]
 
 
 def _escape(text):
