@@ -89,6 +89,23 @@ def multi_head_attention(query_input, key_input, value_input, w_q, w_k, w_v, w_o
     >>> out.shape
     (4, 4)
     """
+    x, y_k, y_v, w_q, w_k, w_v, w_o, h, mask = _check_inputs(
+        query_input, key_input, value_input, w_q, w_k, w_v, w_o, num_heads, attn_mask,
+        is_causal)
+    q = split_heads(x @ w_q, h)  # (..., h, n, d_k)
+    k = split_heads(y_k @ w_k, h)  # (..., h, m, d_k)
+    v = split_heads(y_v @ w_v, h)  # (..., h, m, d_v)
+    heads, weights = scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=is_causal,
+                                                  return_weights=True)  # scale 1/√d_k per head
+    output = _merge_heads(heads) @ w_o  # (..., n, h·d_v) @ (h·d_v, d_out)
+    if return_weights:
+        return output, weights
+    return output
+
+
+def _check_inputs(query_input, key_input, value_input, w_q, w_k, w_v, w_o, num_heads, attn_mask,
+                  is_causal):
+    """Check everything once; the mask gets an axis for the heads: (..., 1, n, m)."""
     h = check_count(num_heads, "num_heads")
     x = as_float_array(query_input, "query_input", 2)
     y_k = as_float_array(key_input, "key_input", 2)
@@ -111,17 +128,9 @@ def multi_head_attention(query_input, key_input, value_input, w_q, w_k, w_v, w_o
                              f"equally: h must divide the width (d_k = width / h)")
     w_o = _check_weight(w_o, "w_o", w_v.shape[1], "the concatenated heads (h·d_v)")
 
-    q = split_heads(x @ w_q, h)  # (..., h, n, d_k)
-    k = split_heads(y_k @ w_k, h)  # (..., h, m, d_k)
-    v = split_heads(y_v @ w_v, h)  # (..., h, m, d_v)
-    n, m = q.shape[-2], k.shape[-2]
-    mask = check_mask(attn_mask, is_causal, batch, n, m, like=q)
+    n, m = x.shape[-2], y_k.shape[-2]
+    mask = check_mask(attn_mask, is_causal, batch, n, m, like=x)
     if mask is not None:
         mask = mask.reshape((1,) * (2 - mask.ndim) + mask.shape)  # at least (n, m)
         mask = mask[..., None, :, :]  # (..., 1, n, m): one mask shared by the h heads
-    heads, weights = scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=is_causal,
-                                                  return_weights=True)  # scale 1/√d_k per head
-    output = _merge_heads(heads) @ w_o  # (..., n, h·d_v) @ (h·d_v, d_out)
-    if return_weights:
-        return output, weights
-    return output
+    return x, y_k, y_v, w_q, w_k, w_v, w_o, h, mask
