@@ -3,6 +3,8 @@
 ``import course_lib`` loads only this math (and NumPy). Pictures, dashboards, exercises and
 quiz cards are submodules a notebook imports explicitly:
 ``course_lib.plots``, ``course_lib.widgets``, ``course_lib.exercises``, ``course_lib.quiz``.
+Faster versions of the same numbers (blocks, threads, in-place buffers) are the opt-in
+``course_lib.fast``.
 """
 
 from .attention import scaled_dot_product_attention
