@@ -81,6 +81,30 @@ def in_place(query, key, value):
     return softmax_rows(query @ key.T) @ value
 
 
+def caret(query, key, value):
+    d_k = query.shape[-1]
+    return softmax_rows(query @ key.T / d_k ^ 0.5) @ value
+
+
+def caret_xor(query, key, value):
+    d_k = query.shape[-1]
+    return softmax_rows(query @ key.T / ((d_k ^ 1) / 2)) @ value
+
+
+def no_import(query, key, value):
+    return softmax_rows(query @ key.T / mth.sqrt(query.shape[-1])) @ value  # noqa: F821
+
+
+def no_d_k(query, key, value):
+    return softmax_rows(query @ key.T / math.sqrt(dk)) @ value  # noqa: F821
+
+
+def max_columns(query, key, value):
+    s = scaled(query, key)
+    e = np.exp(s - np.max(s, axis=0))
+    return e / e.sum(axis=1, keepdims=True) @ value
+
+
 SLIPS = {
     "weights applied to K": [lambda q, k, v: softmax_rows(scaled(q, k)) @ k],
     "softmax over the wrong axis": [lambda q, k, v: softmax_rows(scaled(q, k), axis=0) @ v],
@@ -104,6 +128,17 @@ SLIPS = {
     "returned the weights": [lambda q, k, v: softmax_rows(scaled(q, k))],
     "return inside the loop": [return_in_loop, return_in_loop_flat],
     "softmax overflows": [naive, naive_loops],
+    "scaled by the number of queries": [
+        lambda q, k, v: softmax_rows(q @ k.T / math.sqrt(len(q))) @ v],
+    "max over the wrong axis": [max_columns],
+    "value @ weights": [lambda q, k, v: v @ softmax_rows(scaled(q, k))],
+    "transposed the output": [lambda q, k, v: (softmax_rows(scaled(q, k)) @ v).T,
+                              lambda q, k, v: v.T @ softmax_rows(scaled(q, k)).T],
+    "^ for **": [caret, caret_xor],
+    "a name never defined": [no_import, no_d_k],
+    "rounded the result": [lambda q, k, v: np.round(attention_ok(q, k, v), 2),
+                           lambda q, k, v: [[round(x, 3) for x in row]
+                                            for row in attention_ok(q, k, v)]],
     "changed its input": [in_place],
 }
 

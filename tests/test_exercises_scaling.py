@@ -45,6 +45,30 @@ def loop_counts_keys(query, key):
             for q in query]
 
 
+def caret_half(query, key):
+    d_k = query.shape[-1]
+    return query @ key.T / d_k ^ 1/2
+
+
+def caret_power(query, key):
+    d_k = query.shape[-1]
+    return query @ key.T / (d_k ^ 0.5)
+
+
+def no_d_k(query, key):
+    return query @ key.T / math.sqrt(d_k)  # noqa: F821 (the slip: d_k never set)
+
+
+def no_import(query, key):
+    return query @ key.T / mathh.sqrt(query.shape[-1])  # noqa: F821 (the slip: no import)
+
+
+def rounded_loops(query, key):
+    d_k = len(query[0])
+    return [[round(sum(a * b for a, b in zip(q, k, strict=True)) / math.sqrt(d_k), 2)
+             for k in key] for q in query]
+
+
 SLIPS = {
     "missing scale": [lambda query, key: query @ key.T,
                       lambda query, key: np.dot(query, key.T)],
@@ -65,6 +89,11 @@ SLIPS = {
     "Q * K.T elementwise": [lambda query, key: query * key.T / math.sqrt(query.shape[-1])],
     "K Qᵀ": [lambda query, key: key @ query.T / math.sqrt(query.shape[-1])],
     "Qᵀ K": [lambda query, key: query.T @ key / math.sqrt(query.shape[-1])],
+    "^ for **": [caret_power, caret_half,
+                 lambda query, key: query @ key.T / ((query.shape[1] ^ 1) / 2)],
+    "a name never defined": [no_d_k, no_import],
+    "rounded the result": [rounded_loops,
+                           lambda query, key: np.round(query @ key.T / np.sqrt(key.shape[1]), 3)],
     "changed its input": [in_place],
 }
 

@@ -21,6 +21,13 @@ Slips
 - returned the weights: stopped at A, the n×m grid.
 - return inside the loop: only the first query's output row came back.
 - softmax overflows: a naive ``np.exp(scores)`` gives nan or inf on the large-score case.
+- scaled by the number of queries: √n (``len(query)``) instead of √d_k.
+- max over the wrong axis: ``scores.max(axis=0)``, each column's maximum.
+- value @ weights: the product the wrong way round (it only runs when d_v = n).
+- transposed the output: returned the d_v×n grid (AV)ᵀ.
+- ^ for **: ``d_k ^ 0.5`` (a TypeError) or ``d_k ^ 1/2`` (XOR, then ÷ 2).
+- a name never defined: ``d_k`` never set, or ``math`` used without ``import math``.
+- rounded the result: the output rounded to a few decimals.
 - changed its input (named by the framework): e.g. ``query /= math.sqrt(d_k)``.
 """
 
@@ -30,6 +37,7 @@ import numpy as np
 
 from .. import scaled_dot_product_attention, softmax
 from .core import Case, Exercise, Mistake, breaks_only_on, frozen_array
+from .scaling import power_with_caret, raised_name_error, rounded
 
 __all__ = ["ATTENTION_EXERCISE", "check_attention", "evaluate_attention"]
 
@@ -153,6 +161,10 @@ ATTENTION_EXERCISE = Exercise(
                 f"on {{call}} you divided by the square root of m = key.shape[0], the number "
                 f"of keys. {_ROOT}.",
                 imitation=lambda q, k, v: softmax(_scores(q, k, 1 / math.sqrt(k.shape[0]))) @ v),
+        Mistake("scaled by the number of queries",
+                f"on {{call}} you divided by the square root of n = len(query), the number "
+                f"of queries. {_ROOT}.",
+                imitation=lambda q, k, v: softmax(_scores(q, k, 1 / math.sqrt(q.shape[0]))) @ v),
         Mistake("scaled after the softmax",
                 "on {call} you divided by √d_k AFTER the softmax, so each row of weights adds "
                 "up to 1/√d_k instead of 1. Scale the scores first, then take the softmax.",
@@ -168,6 +180,11 @@ ATTENTION_EXERCISE = Exercise(
                 "the row totals along the columns: column j was divided by row j's total. "
                 "Write e.sum(axis=-1, keepdims=True).",
                 imitation=lambda q, k, v: _softmax_no_keepdims_sum(_scores(q, k)) @ v),
+        Mistake("max over the wrong axis",
+                "on {call} you subtracted each COLUMN's maximum (max over axis=0). Softmax may "
+                "only subtract one number per row: scores.max(axis=-1, keepdims=True).",
+                imitation=lambda q, k, v: _normalise(np.exp(_scores(q, k)
+                                                            - _scores(q, k).max(axis=0))) @ v),
         Mistake("not normalised",
                 "on {call} your weights were the exponentials themselves: divide each row by "
                 "its total (e.sum(axis=-1, keepdims=True)) so that it adds up to 1.",
@@ -177,6 +194,15 @@ ATTENTION_EXERCISE = Exercise(
                 "so all n·m weights together add up to 1. Each query's row must add up to 1: "
                 "e.sum(axis=-1, keepdims=True).",
                 imitation=lambda q, k, v: _whole_grid(_scores(q, k)) @ v),
+        Mistake("value @ weights",
+                "on {call} you multiplied value @ weights, the wrong way round (it only runs "
+                "when d_v = n). Row i of the output blends the value rows with row i of A: "
+                "weights @ value, n×m times m×d_v.",
+                imitation=lambda q, k, v: v @ softmax(_scores(q, k))),
+        Mistake("transposed the output",
+                "on {call} you returned the output transposed, d_v×n. Return weights @ value "
+                "as it is: one row per query, n×d_v.",
+                imitation=lambda q, k, v: (softmax(_scores(q, k)) @ v).T),
         Mistake("returned the weights",
                 "on {call} you returned the weight grid A (n×m). One step is left: blend the "
                 "values, output = A @ value, an n×d_v grid whose row i is Σⱼ A_ij 𝐯ⱼ.",
@@ -186,6 +212,21 @@ ATTENTION_EXERCISE = Exercise(
                 "inside the loop over the queries, so the function stops after query 1. Collect "
                 "every row, and return after the loop.",
                 detect=_first_row_only),
+        Mistake("^ for **",
+                "on {call}, `^` spoilt your answer ({got}): in Python `^` is not a power but "
+                "XOR, a bitwise operation on whole numbers. Write math.sqrt(d_k), or "
+                "d_k ** 0.5.",
+                detect=lambda outcomes: power_with_caret(
+                    outcomes, lambda q, k, v: softmax(_scores(q, k, 2 / (q.shape[-1] ^ 1))) @ v)),
+        Mistake("a name never defined",
+                "{call} raised NameError: your function uses a name it never defined. Set "
+                "d_k inside the function (d_k = query.shape[-1]) and import what it uses "
+                "(import math) in the same cell.",
+                detect=raised_name_error),
+        Mistake("rounded the result",
+                "on {call} you returned {got}, the answer {expected} rounded. Return the "
+                "numbers as they are: rounding is for printing only.",
+                detect=rounded),
         Mistake("softmax overflows",
                 "right on every case except {call}, with scores near 1800, where your softmax "
                 "gave {got}: e^1800 overflows. Subtract each row's largest score before np.exp "
@@ -203,6 +244,10 @@ def _softmax_no_keepdims_max(scores):
 def _softmax_no_keepdims_sum(scores):
     e = _exp_rows(scores)
     return e / e.sum(axis=-1)  # (n, m) / (n,): runs only when n = m
+
+
+def _normalise(e):
+    return e / e.sum(axis=-1, keepdims=True)  # (n, m): each row adds up to 1
 
 
 def _whole_grid(scores):

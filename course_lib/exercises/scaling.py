@@ -15,6 +15,9 @@ Slips
 - Q * K.T elementwise: ``*`` multiplies matching entries; ``@`` is the matrix product.
 - K Qᵀ: ``key @ query.T``, the m×n grid, each score in the wrong place.
 - Qᵀ K: ``query.T @ key``, a d_k×d_k grid of slot-by-slot products.
+- ^ for **: ``d_k ^ 0.5`` (a TypeError) or ``d_k ^ 1/2`` (XOR, then ÷ 2): ``^`` is not a power.
+- a name never defined: ``d_k`` used but never set, or ``math`` used without ``import math``.
+- rounded the result: ``round(…, 2)`` or ``np.round``, so the answers lose their decimals.
 - changed its input (named by the framework): e.g. ``query /= math.sqrt(d_k)``.
 """
 
@@ -25,7 +28,54 @@ import numpy as np
 from .. import scaled_scores
 from .core import Case, Exercise, Mistake, frozen_array
 
-__all__ = ["SCALE_EXERCISE", "check_scale_scores", "evaluate_scale_scores"]
+__all__ = ["SCALE_EXERCISE", "check_scale_scores", "evaluate_scale_scores", "matches_everywhere",
+           "power_with_caret", "raised_name_error", "rounded"]
+
+
+def matches_everywhere(outcomes, func):
+    """The first outcome that ``func`` explains, when it explains every wrong answer (a
+    detector for slips whose imitation needs the expected value, or may raise)."""
+    telling = None
+    for outcome in outcomes:
+        if outcome.correct:
+            continue
+        try:
+            wrong = np.asarray(func(outcome.case), dtype=float)
+            got = np.asarray(outcome.value, dtype=float)
+            if outcome.error is not None or got.shape != wrong.shape or not np.allclose(
+                    got, wrong, rtol=1e-7, atol=1e-9):
+                return None
+        except Exception:
+            return None
+        telling = telling or outcome
+    return telling
+
+
+def raised_name_error(outcomes):
+    """The first outcome, when every case raised NameError (a name never defined)."""
+    if outcomes and all(isinstance(o.error, NameError) for o in outcomes):
+        return outcomes[0]
+    return None
+
+
+def power_with_caret(outcomes, xor_version):
+    """``^`` used as a power: a TypeError that names ^ on every case, or the XOR answer."""
+    if outcomes and all(isinstance(o.error, TypeError)
+                        and ("^" in str(o.error) or "bitwise_xor" in str(o.error))
+                        for o in outcomes):
+        return outcomes[0]
+    return matches_everywhere(outcomes, lambda case: xor_version(*case.args))
+
+
+def rounded(outcomes):
+    """The first wrong outcome, when every answer is the right one rounded to 0–3 decimals."""
+    for digits in range(4):
+        found = matches_everywhere(outcomes,
+                                   lambda case, d=digits: np.round(case.expected, d))
+        if found is not None:
+            return found
+    return None
+
 
 
 def _grids(seed=8):
@@ -118,6 +168,21 @@ SCALE_EXERCISE = Exercise(
                 "the score of query i with key j, the wrong way round. Queries are the rows of "
                 "the answer: query @ key.T (n×m).",
                 imitation=lambda query, key: key @ query.T / math.sqrt(_d_k(query))),
+        Mistake("^ for **",
+                "on {call}, `^` spoilt your answer ({got}): in Python `^` is not a power but "
+                "XOR, a bitwise operation on whole numbers. Write math.sqrt(d_k), or "
+                "d_k ** 0.5.",
+                detect=lambda outcomes: power_with_caret(
+                    outcomes, lambda q, k: _raw(q, k) / ((_d_k(q) ^ 1) / 2))),
+        Mistake("a name never defined",
+                "{call} raised NameError: your function uses a name it never defined. Set "
+                "d_k inside the function (d_k = query.shape[-1]) and import what it uses "
+                "(import math) in the same cell.",
+                detect=raised_name_error),
+        Mistake("rounded the result",
+                "on {call} you returned {got}, the answer {expected} rounded. Return the "
+                "numbers as they are: rounding is for printing only.",
+                detect=rounded),
         Mistake("Qᵀ K",
                 "on {call} you computed query.T @ key, a d_k×d_k grid that adds up slot-by-"
                 "slot products over the queries and keys. Transpose K, not Q: query @ key.T.",
@@ -127,10 +192,12 @@ SCALE_EXERCISE = Exercise(
 
 
 def evaluate_scale_scores(func):
-    """The :class:`~course_lib.exercises.core.Feedback` on a learner's ``scale_scores``."""
-    return SCALE_EXERCISE.evaluate(func)
+    """The :class:`~course_lib.exercises.core.Feedback` on a learner's ``scale_scores``
+    (NumPy's warnings silenced: the feedback explains a division by zero)."""
+    with np.errstate(all="ignore"):
+        return SCALE_EXERCISE.evaluate(func)
 
 
 def check_scale_scores(func):
     """Print feedback on a learner's ``scale_scores(query, key)``."""
-    SCALE_EXERCISE.check(func)
+    print(evaluate_scale_scores(func))
