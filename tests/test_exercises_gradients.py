@@ -95,6 +95,8 @@ BACKWARD_SLIPS = {
     "left out j = i": [lambda a, g: [a[i] * (g[i] - sum(a[j] * g[j] for j in range(len(a))
                                                       if j != i)) for i in range(len(a))]],
     "return inside the loop": [returns_in_loop, returns_list_in_loop],
+    "one entry short": [lambda a, g: [a[i] * (g[i] - sum(x * y for x, y in zip(a, g, strict=True)))
+                                      for i in range(len(a) - 1)]],
     CHANGED_INPUT: [in_place],
 }
 
@@ -152,6 +154,8 @@ def make_query_gradient(*, scale_of=None, forward=True, step2="right", grad_a=No
             d_s = a * (d_a - (a * d_a).sum(axis=1))  # (n,) laid along the columns
         elif step2 == "unweighted":
             d_s = a * (d_a - d_a.sum(axis=1, keepdims=True))
+        elif step2 == "axis 0":
+            d_s = a * (d_a - (a * d_a).sum(axis=0))
         elif step2 == "mean":
             d_s = a * (d_a - d_a.mean(axis=1, keepdims=True))
         else:
@@ -173,6 +177,13 @@ def d_v_both_passes(q, k, v, grad_out):
     return scale * (a * (d_a - (a * d_a).sum(axis=1, keepdims=True))) @ k
 
 
+def d_k_both_passes(q, k, v, grad_out):
+    d_k = q.shape[1]
+    a = cl.softmax(q @ k.T / d_k)  # ÷ d_k instead of ÷ √d_k, forward ...
+    d_a = grad_out @ v.T
+    return (a * (d_a - (a * d_a).sum(axis=1, keepdims=True))) @ k / d_k  # ... and backward
+
+
 def scaled_in_place(q, k, v, grad_out):
     q = np.asarray(q)
     q /= math.sqrt(q.shape[1])  # writes into the caller's (read-only) array
@@ -182,6 +193,7 @@ def scaled_in_place(q, k, v, grad_out):
 QUERY_SLIPS = {
     "forgot the scale": [make_query_gradient(scale_of=lambda q, v: 1.0)],
     "divided by d_k": [make_query_gradient(scale_of=lambda q, v: 1 / q.shape[1]),
+                       d_k_both_passes,
                        make_query_gradient(scale_of=lambda q, v: (1 / math.sqrt(q.shape[1])) ** 2)],
     "multiplied by √d_k": [make_query_gradient(scale_of=lambda q, v: math.sqrt(q.shape[1]))],
     "d_k read from the values": [make_query_gradient(
@@ -194,6 +206,7 @@ QUERY_SLIPS = {
         scale_of=lambda q, v: 1 / math.sqrt(v.shape[0]))],
     "unweighted row total": [make_query_gradient(step2="unweighted"),
                              make_query_gradient(step2="mean")],
+    "row totals over the wrong axis": [make_query_gradient(step2="axis 0")],
     "no keepdims": [make_query_gradient(step2="no keepdims")],
     "forgot the row total": [make_query_gradient(step2="no total")],
     "skipped the softmax": [make_query_gradient(step2="skipped")],

@@ -280,6 +280,9 @@ CAUSAL_SLIPS = {
     "n for the keys": [lambda n, m: [[j <= i for j in range(n)] for i in range(n)]],
     "return inside the loop": [returns_in_loop],
     "one row short": [lambda n, m: [[j <= i for j in range(m)] for i in range(n - 1)]],
+    "one row too many": [lambda n, m: [[j <= i for j in range(m)] for i in range(n + 1)]],
+    "one column too many": [lambda n, m: [[j <= i for j in range(m + 1)] for i in range(n)]],
+    "one column short": [lambda n, m: [[j < i + 1 for j in range(m - 1)] for i in range(n)]],
     "rows longer than m": [lambda n, m: [[True] * (i + 1) + [False] * (m - i - 1)
                                          for i in range(n)]],
     "one row shared by every row": [shared_row],

@@ -15,6 +15,8 @@ Slips:
 - n for the keys: an n × n grid whatever m is.
 - rows longer than m: ``[True] * (i + 1) + [False] * (m − i − 1)`` gives row i, i ≥ m, too
   many cells when n > m.
+- one column too many / one column short: ``range(m + 1)`` or ``range(m - 1)`` for the keys.
+- one row too many: ``range(n + 1)`` for the queries.
 - one row short: ``range(n - 1)`` leaves out the last query.
 - return inside the loop: only the first row comes back.
 - one row shared by every row: ``[row] * n`` repeats the SAME list, so every row ends up
@@ -100,6 +102,18 @@ CAUSAL_EXERCISE = Exercise(
                 "past the m keys (a negative count of False adds nothing). Every row has "
                 "exactly m cells: [j <= i for j in range(m)].",
                 detect=_rows_too_long),
+        Mistake("one column too many",
+                "{call} → {got}: each row has m + 1 cells. range(m + 1) counts one key too many: "
+                "range(m) gives the m keys 0 … m − 1.",
+                imitation=lambda n, m: _grid(n, m, lambda i, j: j <= i, cols=m + 1)),
+        Mistake("one column short",
+                "{call} → {got}: each row has m − 1 cells, the last key is missing. range(m - 1) "
+                "stops one early: range(m) gives the m keys 0 … m − 1.",
+                imitation=lambda n, m: [[j <= i for j in range(m - 1)] for i in range(n)]),
+        Mistake("one row too many",
+                "{call} → {got}: n + 1 rows. range(n + 1) counts one query too many: range(n) "
+                "gives the n rows 0 … n − 1.",
+                imitation=lambda n, m: _grid(n, m, lambda i, j: j <= i, rows=n + 1)),
         Mistake("one row short",
                 "{call} → {got}: the last query's row is missing. range(n - 1) stops one early: "
                 "range(n) gives the n rows 0 … n − 1.",

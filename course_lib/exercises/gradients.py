@@ -15,6 +15,7 @@ Slips (``softmax_backward_row(a, grad_a)``, that is ∂L/∂sᵢ = aᵢ(gᵢ −
 - row total one term short: the total's loop stops one early or starts at 1.
 - a @ a.T is a number: diag(a) − a @ a.T with a 1-D a subtracts Σⱼ aⱼ² from every entry.
 - running total: the total added up inside the same loop, so entry i sees only j ≤ i.
+- one entry short: the result's loop stops one early, the last entry is missing.
 - return inside the loop: only the first entry comes back.
 - lists used as arrays: arithmetic on the Python lists (``x @ w_q``, ``a * g``) raises.
 - changed its input (the framework's): ``grad_a[i] -= total`` writes into the caller's list.
@@ -138,6 +139,10 @@ SOFTMAX_BACKWARD_EXERCISE = Exercise(
                 "only Σ over j ≤ i. Add up Σⱼ aⱼgⱼ over the WHOLE row first, in a loop of its "
                 "own, then compute every entry.",
                 imitation=_slip(lambda a, g, t: a * (g - np.cumsum(a * g)))),
+        Mistake("one entry short",
+                "{call} → {got}: the last entry is missing. A loop over range(len(a) - 1) stops "
+                "one early; range(len(a)) gives all m entries.",
+                imitation=_slip(lambda a, g, t: (a * (g - t))[:-1])),
         Mistake("return inside the loop",
                 "{call} → {got}: only the first entry. The `return` sits inside the loop, so "
                 "the function stops after entry 0; return the whole list after the loop.",

@@ -6,11 +6,12 @@ Slips (``head_weights(x, w_q, w_k, num_heads)``, the (h, n, n) weights of self-a
 - divided by d_model: the full width, and no square root.
 - divided by d_k: the head's width without the square root.
 - ** 1/2: ``d_k ** 1/2`` is d_k / 2 (and ``s / d_k ** 1/2`` is s / (2 d_k)).
-- transposed a projection: ``x @ w_q.T`` or ``x @ w_k.T``.
+- transposed a projection: ``x @ w_q.T``, ``x @ w_k.T`` or both.
 - divided by √h: the number of heads instead of the head's width.
 - multiplied by √d_k: the scale upside down.
 - no scale: the scores not divided at all.
 - slice one column short: head t took columns t·d_k … (t+1)·d_k − 2, one column early.
+- slice one column long: head t took columns t·d_k … (t+1)·d_k (a + 1 on the slice's end).
 - slice shifted one column: head t took columns t·d_k + 1 … (t+1)·d_k.
 - interleaved columns: head t took columns t, t + h, t + 2h, … (reshape to (n, d_k, h)).
 - reshaped without moving the head axis: (n, h·d_k) reshaped straight to (h, n, d_k).
@@ -50,6 +51,8 @@ def project_heads(x, w, h, split="slices", short=False):
         return a.reshape(n, d_k, h).transpose(2, 0, 1)
     if split == "shifted":  # columns t·d_k + 1 … (t+1)·d_k: the last head runs out
         return [a[:, t * d_k + 1:(t + 1) * d_k + 1] for t in range(h)]
+    if split == "long":  # columns t·d_k … (t+1)·d_k: one column into the next head
+        return [a[:, t * d_k:(t + 1) * d_k + 1] for t in range(h)]
     heads = a.reshape(n, h, d_k).transpose(1, 0, 2)
     return heads[:, :, :d_k - 1] if short else heads
 
@@ -58,8 +61,9 @@ def head_weights(x, w_q, w_k, h, divisor="√d_k", keys="W_K", split="slices", s
                  flip=False, axis=-1, normalise=True):
     """Every head's (n, n) weights, (h, n, n); the keywords make one slip each."""
     w_q, w_k = np.asarray(w_q, float), np.asarray(w_k, float)
-    q = project_heads(x, w_q.T if keys == "W_Qᵀ" else w_q, h, split, short)
-    k = project_heads(x, {"W_Q": w_q, "W_Kᵀ": w_k.T}.get(keys, w_k), h, split, short)
+    q = project_heads(x, w_q.T if keys in ("W_Qᵀ", "both ᵀ") else w_q, h, split, short)
+    k = project_heads(x, {"W_Q": w_q, "W_Kᵀ": w_k.T, "both ᵀ": w_k.T}.get(keys, w_k), h, split,
+                      short)
     d_model = np.shape(w_q)[1]
     d_k = d_model // h
     by = {"√d_k": math.sqrt(d_k), "d_k": d_k, "√d_model": math.sqrt(d_model),
@@ -135,6 +139,7 @@ HEADS_EXERCISE = Exercise(
                 "scores / math.sqrt(d_k).", imitation=_slip(divisor="2·d_k")),
         Mistake("transposed a projection", _TRANSPOSED, imitation=_slip(keys="W_Kᵀ")),
         Mistake("transposed a projection", _TRANSPOSED, imitation=_slip(keys="W_Qᵀ")),
+        Mistake("transposed a projection", _TRANSPOSED, imitation=_slip(keys="both ᵀ")),
         Mistake("divided by √h",
                 "on {call} you divided by √num_heads. The divisor is √d_k, the square root of "
                 "the head's width d_model / h, not of the number of heads.",
@@ -149,6 +154,10 @@ HEADS_EXERCISE = Exercise(
                 "on {call} each head used one column too few: head t owns columns t·d_k up to "
                 "and including (t+1)·d_k − 1, which is the slice [t*d_k:(t+1)*d_k] (a slice "
                 "stops BEFORE its end).", imitation=_slip(short=True)),
+        Mistake("slice one column long",
+                "on {call} each head took one column too many, t·d_k up to (t+1)·d_k: a slice "
+                "already stops BEFORE its end, so [t*d_k:(t+1)*d_k] needs no + 1.",
+                imitation=_slip(split="long")),
         Mistake("slice shifted one column",
                 "on {call} head t started at column t·d_k + 1: counting from 0, head t owns "
                 "columns t·d_k … (t+1)·d_k − 1, the slice [t*d_k:(t+1)*d_k].",

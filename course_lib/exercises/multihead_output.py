@@ -8,6 +8,8 @@ Slips:
 - forgot W_O: the heads side by side, not mixed.
 - W_O transposed: ``concat @ w_o.T`` (PyTorch's nn.Linear stores the transposed matrix).
 - W_Q used for the keys: K = X W_Q.
+- scores K Qᵀ: each head's grid transposed (or W_Q and W_K swapped).
+- one head only: num_heads ignored, one attention over all d_model columns.
 - W_K used for the values: V = X W_K.
 - scaled by √d_model: the full width instead of the head's √d_k.
 - divided by d_model: the full width, no square root.
@@ -64,6 +66,14 @@ MULTI_HEAD_EXERCISE = Exercise(
         Mistake("W_Q used for the keys",
                 "on {call} your keys came from W_Q: K = X W_K, with its own matrix.",
                 imitation=_slip(keys="W_Q")),
+        Mistake("scores K Qᵀ",
+                "on {call} each head's score grid is transposed (K Qᵀ, or W_Q and W_K swapped). "
+                "The scores are Q Kᵀ: row i holds query i's scores against every key.",
+                imitation=_slip(flip=True)),
+        Mistake("one head only",
+                "on {call} your answer is single-head attention: it ignores num_heads. Cut the "
+                "columns into num_heads slices of d_k = d_model / h and run one attention each.",
+                imitation=lambda x, w_q, w_k, w_v, w_o, h: multi_head(x, w_q, w_k, w_v, w_o, 1)),
         Mistake("W_K used for the values",
                 "on {call} your values came from W_K: V = X W_V, with its own matrix.",
                 imitation=_slip(values="W_K")),

@@ -17,6 +17,7 @@ Slips:
 - forgot the row total: ∂L/∂S = A ⊙ ∂L/∂A.
 - unweighted row total: the plain row sum (or mean) of ∂L/∂A subtracted.
 - no keepdims: the (n,) row totals broadcast along the columns.
+- row totals over the wrong axis: step 2's totals summed down the columns.
 - skipped the softmax: ∂L/∂S = ∂L/∂A.
 - ∂L/∂A transposed: V Gᵀ instead of G Vᵀ (only square grids let it through).
 - ∂L/∂S transposed: (∂L/∂S)ᵀ K, the formula of ∂L/∂K's neighbour.
@@ -44,7 +45,8 @@ def query_gradient(q, k, v, g, divisor="√d_k", forward_scale=True, step2="righ
     scale = 1 / {"√d_k": math.sqrt(d_k), "d_k": d_k, "1/√d_k": 1 / math.sqrt(d_k),
                  "√d_v": math.sqrt(d_v), "1": 1.0, "2·d_k": 2 * d_k, "d_k/2": d_k / 2,
                  "√m": math.sqrt(k.shape[0])}[divisor]
-    forward = {True: 1 / math.sqrt(d_k), False: 1.0, "√d_v": 1 / math.sqrt(d_v)}[forward_scale]
+    forward = {True: 1 / math.sqrt(d_k), False: 1.0, "√d_v": 1 / math.sqrt(d_v),
+               "d_k": 1 / d_k}[forward_scale]
     weights = softmax(q @ k.T * forward, axis)  # (n, m)
     grad_a = (v @ g.T) if grad_a_t else g @ v.T  # (n, m)
     row_total = (weights * grad_a).sum(axis=1, keepdims=True)  # (n, 1)
@@ -53,6 +55,7 @@ def query_gradient(q, k, v, g, divisor="√d_k", forward_scale=True, step2="righ
               "no total": lambda: weights * grad_a, "skipped": lambda: grad_a,
               "unweighted": lambda: weights * (grad_a - grad_a.sum(axis=1, keepdims=True)),
               "mean": lambda: weights * (grad_a - grad_a.mean(axis=1, keepdims=True)),
+              "axis 0": lambda: weights * (grad_a - (weights * grad_a).sum(axis=0)),
               "no keepdims": lambda: weights * (grad_a - row_total[:, 0])}[step2]()
     grad_s = grad_s.T if grad_s_t else grad_s
     if times == "K of ∂L/∂K":
@@ -89,6 +92,10 @@ QUERY_GRADIENT_EXERCISE = Exercise(
                 "on {call} your ∂L/∂Q is divided by d_k: the 1/√d_k applied twice, or d_k "
                 "without its root. Step 3 multiplies by scale = 1/√d_k, once.",
                 imitation=_slip(divisor="d_k")),
+        Mistake("divided by d_k",
+                "on {call} you divided by d_k, in the forward pass and in step 3: the scale is "
+                "1/√d_k, the square root of d_k.",
+                imitation=_slip(divisor="d_k", forward_scale="d_k")),
         Mistake("multiplied by √d_k",
                 "on {call} you multiplied by √d_k: the scale is upside down. Step 3 multiplies "
                 "by scale = 1/√d_k.", imitation=_slip(divisor="1/√d_k")),
@@ -128,6 +135,10 @@ QUERY_GRADIENT_EXERCISE = Exercise(
                 "on {call} the row totals were subtracted along the wrong axis: "
                 "(a * grad_a).sum(axis=1) without keepdims=True has shape (n,), which NumPy "
                 "lays along the columns. Keep it (n, 1).", imitation=_slip(step2="no keepdims")),
+        Mistake("row totals over the wrong axis",
+                "on {call} step 2's totals were taken down the columns (axis=0). Each query's "
+                "row has its own total Σⱼ A_ij ∂L/∂A_ij: sum(axis=1, keepdims=True).",
+                imitation=_slip(step2="axis 0")),
         Mistake("skipped the softmax",
                 "on {call} you used ∂L/∂A as ∂L/∂S: the gradient must pass back through the row "
                 "softmax (step 2) first.", imitation=_slip(step2="skipped")),
