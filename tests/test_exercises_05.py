@@ -48,6 +48,13 @@ def range_from_one(vectors):
     return np.array([vectors[i] for i in range(1, len(vectors))], dtype=float)
 
 
+def past_the_end(vectors):
+    rows = []
+    for i in range(len(vectors) + 1):
+        rows.append(list(vectors[i]))
+    return rows
+
+
 def compares_with_count(vectors):
     for v in vectors:
         if len(v) != len(vectors):
@@ -81,7 +88,13 @@ STACK_SLIPS = {
     "stacked as columns": [lambda v: np.array(v).T, np.column_stack,
                            checked(lambda v: list(zip(*v, strict=True))),
                            checked(lambda v: [[row[j] for row in v] for j in range(len(v[0]))])],
-    "flattened": [np.concatenate, np.hstack, checked(lambda v: [x for row in v for x in row])],
+    "flattened": [np.concatenate, np.hstack, checked(lambda v: [x for row in v for x in row]),
+                  checked(lambda v: np.concatenate(v).reshape(-1, 1))],
+    "extra brackets": [checked(lambda v: [v]), checked(lambda v: np.array([v]))],
+    "returned the shape": [checked(lambda v: (len(v), len(v[0]))),
+                           checked(lambda v: np.array(v).shape)],
+    "rows in reverse order": [checked(lambda v: v[::-1])],
+    "loop runs one past the end": [checked(past_the_end)],
     "return inside the loop": [checked(returns_in_loop)],
     "last row left out": [checked(range_minus_one)],
     "first row left out": [checked(range_from_one)],
@@ -125,6 +138,39 @@ def loop(rows=None, cols=None, cell=lambda Q, K, i, j: Q[i] @ K[j], shape=None, 
     return score_loop
 
 
+def m_from_q(Q, K):
+    n, m = Q.shape  # m is d_k here
+    S = np.zeros((n, m))
+    for i in range(n):
+        for j in range(m):
+            S[i, j] = Q[i] @ K[j]
+    return S
+
+
+def like_q(Q, K):
+    S = np.zeros_like(Q)
+    for i in range(len(Q)):
+        for j in range(len(Q[0])):
+            S[i, j] = Q[i] @ K[j]
+    return S
+
+
+def shared_rows(Q, K):
+    S = [[0] * len(K)] * len(Q)  # n references to one list
+    for i in range(len(Q)):
+        for j in range(len(K)):
+            S[i][j] = Q[i] @ K[j]
+    return S
+
+
+def zeros_no_brackets(Q, K):
+    S = np.zeros(len(Q), len(K))
+    for i in range(len(Q)):
+        for j in range(len(K)):
+            S[i, j] = Q[i] @ K[j]
+    return S
+
+
 def loop_ok(Q, K):
     S = np.zeros((Q.shape[0], K.shape[0]))
     for i in range(Q.shape[0]):
@@ -150,6 +196,9 @@ LOOP_SLIPS = {
     "missing transpose": [lambda Q, K: Q @ K, lambda Q, K: np.dot(Q, K)],
     "square grid n×n": [loop(shape=lambda n, m: (n, n), cols=lambda n, m: range(n))],
     "inner loop over n": [loop(cols=lambda n, m: range(n))],
+    "grid as wide as d_k": [m_from_q, like_q],
+    "rows share one list": [shared_rows],
+    "np.zeros(n, m) without brackets": [zeros_no_brackets],
     "same index for query and key": [loop(cell=lambda Q, K, i, j: Q[i] @ K[i])],
     "multiplied without adding up": [loop(cell=lambda Q, K, i, j: Q[i] * K[j]), nested_lists],
     "loop starts at 1": [loop(rows=lambda n, m: range(1, n)), loop(cols=lambda n, m: range(1, m))],

@@ -78,7 +78,11 @@ SOFTMAX_SLIPS = {
     "softmax over the wrong axis": [lambda x: course_lib.softmax(x, axis=0),
                                     lambda x: stable_exp(x) / stable_exp(x).sum(axis=0),
                                     lambda x: np.exp(x) / np.exp(x).sum(axis=0, keepdims=True)],
-    "normalised over the whole grid": [lambda x: np.exp(x - x.max()) / np.exp(x - x.max()).sum(),
+    "max over the wrong axis": [shifted(lambda x: x.max(axis=0, keepdims=True))],
+    "shifted the top only": [lambda x: stable_exp(x) / np.exp(x).sum(axis=-1, keepdims=True)],
+    "sigmoid instead of softmax": [lambda x: 1 / (1 + np.exp(-x))],
+    "normalised over the whole grid": [lambda x: stable_exp(x) / stable_exp(x).sum(),
+                                       lambda x: np.exp(x - x.max()) / np.exp(x - x.max()).sum(),
                                        lambda x: np.exp(x) / np.exp(x).sum()],
     "row totals without keepdims": [lambda x: stable_exp(x) / stable_exp(x).sum(axis=-1),
                                     lambda x: np.exp(x) / np.exp(x).sum(axis=1)],
@@ -130,7 +134,8 @@ HAND_SLIPS = {
     "no exponential": [0.75], "left out e⁰": [0.881], "only two scores": [0.953],
     "powers of 2": [0.727], "powers of 10": [0.989], "squares": [0.9],
     "weight of key 2": [0.114], "weight of key 3": [0.042], "equal split": [0.333, "1/3"],
-    "forgot to divide": [20.086], "sign turned round": [-0.844],
+    "forgot to divide": [20.086], "multiplied instead of added": [0.368],
+    "sign turned round": [-0.844],
 }
 
 
@@ -171,6 +176,14 @@ def loops(rows, cols, stop=False):
     return jacobian
 
 
+def p_minus_products_loop(p):
+    J = np.zeros((len(p), len(p)))
+    for i in range(len(p)):
+        for j in range(len(p)):
+            J[i, j] = p[i] - p[i] * p[j]  # the diagonal formula everywhere
+    return J
+
+
 def normalises_in_place(p):
     p /= p.sum()  # writes into the caller's weights
     return np.diag(p) - np.outer(p, p)
@@ -184,7 +197,9 @@ JACOBIAN_SLIPS = {
     "p * p instead of the outer product": [lambda p: np.diag(p) - p * p,
                                            lambda p: np.diag(p) - p * p.T,
                                            lambda p: np.diag(p) - p ** 2],
-    "only the diagonal": [lambda p: np.diag(p * (1 - p))],
+    "only the diagonal": [lambda p: np.diag(p * (1 - p)), lambda p: p * (1 - p),
+                          lambda p: np.diag(p) * (1 - p)],
+    "p(1 − p) on every row": [lambda p: np.outer(p, 1 - p), p_minus_products_loop],
     "identity instead of diag(p)": [lambda p: np.eye(len(p)) - np.outer(p, p)],
     "p instead of diag(p)": [lambda p: p - np.outer(p, p)],
     "off-diagonal sign": [lambda p: np.outer(p, p) + np.diag(p - 2 * p * p)],

@@ -6,7 +6,11 @@ Slips
 ``stack_rows(vectors)``:
 
 - stacked as columns: each vector became a column (``np.array(v).T``, ``zip(*v)``);
-- flattened: one long list of n·d numbers instead of n rows;
+- flattened: one long list of n·d numbers (or one column) instead of n rows;
+- extra brackets: ``np.array([vectors])``, the grid inside another list (3 axes);
+- returned the shape: (n, d) instead of the grid;
+- rows in reverse order: the last vector on top;
+- loop runs one past the end: ``range(len(vectors) + 1)`` raises IndexError;
 - return inside the loop: only the first row came back;
 - last row left out: the loop stops one early (``range(len(vectors) - 1)``);
 - first row left out: the loop starts at 1 (``range(1, len(vectors))``);
@@ -41,6 +45,25 @@ _STACK_CASES = [
     [[1.0, 2.0], [3.0, 4.0]],
 ]
 _RAGGED_CASES = [[[1.0, 2.0], [3.0]], [[1.0], [2.0, 3.0, 4.0]], [[1.0, 2.0], [3.0], [4.0, 5.0]]]
+
+
+def _flat(vectors):
+    return np.array([x for row in vectors for x in row], float)  # (n·d,)
+
+
+def _first_of(outcomes, *imitations):
+    """The first outcome showing one of these slips (see Mistake's ``imitation``)."""
+    for imitation in imitations:
+        found = Mistake("", "", imitation=imitation).telling_outcome(STACK_EXERCISE, outcomes)
+        if found is not None:
+            return found
+    return None
+
+
+def _past_the_end(outcomes):
+    """An IndexError on every grid: the loop ran one row past the end."""
+    values = _values(outcomes)
+    return values[0] if values and all(isinstance(o.error, IndexError) for o in values) else None
 
 
 def _values(outcomes):
@@ -91,10 +114,22 @@ STACK_EXERCISE = Exercise(
                 "vectors[i], here {expected}.",
                 imitation=lambda v: np.array(v, float).T),
         Mistake("flattened",
-                "{call} gave {got}, one long list of numbers. Keep each vector as its own "
-                "row (a list of rows, or np.array of that list), so that the result is "
+                "{call} gave {got}: all the numbers in one line (or one column). Keep each "
+                "vector as its own row (a list of rows, or np.array of that list): "
                 "{expected}, with 2 axes.",
-                imitation=lambda v: np.array([x for row in v for x in row], float)),
+                detect=lambda outcomes: _first_of(outcomes, _flat, lambda v: _flat(v)[:, None])),
+        Mistake("extra brackets",
+                "{call} gave {got}: one pair of brackets too many, so the grid sits inside "
+                "another list (3 axes). Return the list of rows itself: {expected}.",
+                imitation=lambda v: np.array([v], float)),
+        Mistake("returned the shape",
+                "{call} gave {got}, the grid's SHAPE (rows, columns). Return the grid itself, "
+                "the numbers: {expected}.",
+                imitation=lambda v: (len(v), len(v[0]))),
+        Mistake("rows in reverse order",
+                "{call} gave {got}: the rows are upside down. Row i must be vectors[i], in "
+                "the order given: {expected}.",
+                imitation=lambda v: np.array(v[::-1], float)),
         Mistake("return inside the loop",
                 "{call} gave {got}: only the first row. A `return` inside the loop ends the "
                 "function on its first round; move it after the loop (one indent less).",
@@ -103,6 +138,11 @@ STACK_EXERCISE = Exercise(
                 "{call} gave {got}, without the last vector: the loop stops one early. "
                 "range(len(vectors)) already runs over all n rows, 0 to n − 1.",
                 imitation=lambda v: np.array(v[:-1], float)),
+        Mistake("loop runs one past the end",
+                "{call} raised IndexError: the loop asks for a row after the last one. "
+                "range(len(vectors)) runs 0 … n − 1, all n rows; range(len(vectors) + 1) or "
+                "range(1, n + 1) goes one too far.",
+                detect=_past_the_end),
         Mistake("first row left out",
                 "{call} gave {got}, without the first vector: Python counts from 0, so the "
                 "loop must start at 0 (range(len(vectors))), not at 1.",

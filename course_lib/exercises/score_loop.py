@@ -9,6 +9,9 @@ Slips
 - keys and queries swapped: an m×n grid (K Qᵀ, or ``S[j, i]``);
 - missing transpose: ``Q @ K`` (runs only when d_k = m, with the wrong numbers);
 - square grid n×n: ``np.zeros((n, n))`` with both loops over n;
+- grid as wide as d_k: ``n, m = Q.shape`` or ``np.zeros_like(Q)`` gives d_k columns;
+- rows share one list: ``[[0] * m] * n`` makes every row the same list;
+- np.zeros(n, m) without brackets: the shape must be one pair, ``np.zeros((n, m))``;
 - inner loop over n: ``for j in range(n)``, so keys beyond n stay 0 (or an IndexError);
 - same index for query and key: ``Q[i] @ K[i]`` instead of ``Q[i] @ K[j]``;
 - multiplied without adding up: ``Q[i] * K[j]`` is d_k products, not one score;
@@ -73,6 +76,14 @@ def _multiplied_only(outcomes):
     return telling
 
 
+def _zeros_without_brackets(outcomes):
+    """A TypeError about a data type on every case: np.zeros(n, m) instead of np.zeros((n, m))."""
+    if outcomes and all(isinstance(o.error, TypeError) and "data type" in str(o.error)
+                        for o in outcomes):
+        return outcomes[0]
+    return None
+
+
 def _ran_past_the_end(outcomes):
     """An IndexError on every case: the loop counted 1 … n (or 1 … m) instead of 0 … n − 1."""
     if outcomes and all(isinstance(o.error, IndexError) for o in outcomes):
@@ -111,7 +122,7 @@ SCORE_LOOP_EXERCISE = Exercise(
                 "{call} gave {got}, an m×n grid: its rows belong to the keys. Row i of S is "
                 "query i, column j is key j: S[i, j] = Q[i] @ K[j], in an n×m grid "
                 "({expected}).",
-                detect=_any_of(lambda q, k: k @ q.T)),
+                imitation=lambda q, k: k @ q.T),
         Mistake("missing transpose",
                 "{call} gave {got}: that is Q @ K, which pairs rows of Q with COLUMNS of K. "
                 "Each score pairs a row of Q with a row of K: S[i, j] = Q[i] @ K[j].",
@@ -120,6 +131,21 @@ SCORE_LOOP_EXERCISE = Exercise(
                 "{call} gave {got}: your grid has n rows and n columns. It needs one column "
                 "per KEY: np.zeros((n, m)) with m = K.shape[0], and j in range(m).",
                 detect=_any_of(lambda q, k: _filled(q, k, _rows(q), _rows(q), (len(q), len(q))))),
+        Mistake("grid as wide as d_k",
+                "{call} gave {got}: your grid has d_k columns, one per SLOT. `n, m = Q.shape` "
+                "reads d_k, not the number of keys, and np.zeros_like(Q) is n×d_k. The grid "
+                "needs one column per key: m = K.shape[0], np.zeros((n, m)).",
+                detect=_any_of(lambda q, k: _filled(q, k, _rows(q), range(q.shape[1]),
+                                                    q.shape))),
+        Mistake("rows share one list",
+                "{call} gave {got}: every row is the same. [[0] * m] * n makes n references "
+                "to ONE list, so writing a row writes them all. Build each row anew, e.g. "
+                "[[0] * m for _ in range(n)], or use np.zeros((n, m)).",
+                detect=_any_of(lambda q, k: np.tile(q[-1] @ k.T, (len(q), 1)))),
+        Mistake("np.zeros(n, m) without brackets",
+                "{call} raised TypeError: np.zeros(n, m) reads m as a data type. The shape is "
+                "ONE argument, a pair in brackets: np.zeros((n, m)).",
+                detect=_zeros_without_brackets),
         Mistake("inner loop over n",
                 "{call} gave {got}: the inner loop counts the queries (range(n)), but j "
                 "walks over the KEYS: for j in range(m), with m = K.shape[0].",

@@ -7,6 +7,7 @@ Slips
 - inner sizes returned: (c, c) or (a[1], b[0]) instead of the outer sizes;
 - outer sizes swapped: (p, r) instead of (r, p);
 - kept the inner size: a 3-number shape (r, c, p);
+- returned one of the shapes: shape_a or shape_b as it is;
 - returned the number of cells: r·p instead of the shape (r, p);
 - no check of the inner sizes: a shape for a product that does not exist;
 - checked the wrong pair of sizes: refuses good products, or lets bad ones through;
@@ -77,6 +78,11 @@ PRODUCT_SHAPE_EXERCISE = Exercise(
                 "{call} gave {got}: the inner size is used up by the dot products (each "
                 "cell adds c products). The result has two sizes: {expected}.",
                 detect=lambda outcomes: _shape_first(outcomes, lambda a, b: (a[0], a[1], b[1]))),
+        Mistake("returned one of the shapes",
+                "{call} gave {got}, the shape of one of the two grids. The product has the "
+                "ROWS of A and the COLUMNS of B: {expected}.",
+                detect=lambda outcomes: _shape_first(outcomes, lambda a, b: tuple(a))
+                or _shape_first(outcomes, lambda a, b: tuple(b))),
         Mistake("returned the number of cells",
                 "{call} gave {got}, how many cells the result has. Return its shape, the "
                 "pair (rows, columns): {expected}.",

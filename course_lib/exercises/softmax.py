@@ -9,6 +9,9 @@ Slips
 - subtracted the smallest score: every exponent ≥ 0, so a spread row still overflows;
 - subtracted the mean: exact on paper, but a widely spread row still overflows;
 - softmax over the wrong axis: columns sum to 1 (``axis=0`` for the max, the sum or both);
+- max over the wrong axis: each column's max subtracted (0/0 on a spread column);
+- shifted the top only: e^(x − c) over the unshifted total;
+- sigmoid instead of softmax: 1 / (1 + e⁻ˣ), each score on its own;
 - normalised over the whole grid: all weights together sum to 1, not each row;
 - row totals without keepdims: ``e / e.sum(axis=-1)`` divides by the wrong totals;
 - max without keepdims: ``x - x.max(axis=-1)`` subtracts the wrong rows' maxima;
@@ -31,17 +34,13 @@ __all__ = ["OVERFLOW_LIMIT", "SOFTMAX_EXERCISE", "check_softmax_rows", "evaluate
 
 OVERFLOW_LIMIT = 709.0  # eˣ overflows float64 a little above x = 709.78
 
-_CASES = [
-    [[1.0, 2.0, 3.0]],
-    [[0.0, 0.0, 0.0, 0.0]],
-    [[1.0, -1.0], [2.0, 0.5], [-3.0, -2.0]],
-    [[-3.0, -1.0, -2.0], [0.5, 0.5, 4.0]],
-    [[1000.0, 999.0, 998.0], [-5.0, 0.0, 5.0]],
-    [[800.0, 0.0], [0.0, -800.0]],
-    [[750.0, 760.0, 755.0]],
-    [[1500.0, 0.0, -100.0], [1.0, 2.0, 3.0]],
-    [[1.0, 3.0], [0.0, -2.0]],
+_CASES = [  # ordinary grids (one square, so a missing keepdims shows in the values) ...
+    [[1.0, 2.0, 3.0]], [[0.0, 0.0, 0.0, 0.0]], [[1.0, -1.0], [2.0, 0.5], [-3.0, -2.0]],
+    [[-3.0, -1.0, -2.0], [0.5, 0.5, 4.0]], [[1.0, 3.0], [0.0, -2.0]],
     [[2.0, 0.0, 1.0], [-1.0, 4.0, 0.5], [0.0, 0.0, 3.0]],
+    # ... and large ones: eˣ overflows, and a spread row defeats the min and mean shifts
+    [[1000.0, 999.0, 998.0], [-5.0, 0.0, 5.0]], [[800.0, 0.0], [0.0, -800.0]],
+    [[750.0, 760.0, 755.0]], [[1500.0, 0.0, -100.0], [1.0, 2.0, 3.0]],
 ]
 
 
@@ -106,17 +105,13 @@ def _not_normalised(outcomes):
     """On the ordinary cases every row is a positive multiple of the right row, some
     multiple not 1."""
     telling = None
-    for outcome in outcomes:
-        if is_large(outcome.case):
-            continue
-        expected = np.asarray(outcome.case.expected, dtype=float)
-        try:
-            ratios = np.asarray(outcome.value, dtype=float) / expected  # weights never 0 here
-        except (TypeError, ValueError):
+    for outcome in (o for o in outcomes if not is_large(o.case)):
+        try:  # softmax weights are never 0 on these cases
+            ratios = np.asarray(outcome.value, dtype=float) / outcome.case.expected
+            rows_scaled = np.allclose(ratios, ratios[:, :1], rtol=1e-9)
+        except (TypeError, ValueError, IndexError):
             return None
-        if ratios.shape != expected.shape or not np.all(np.isfinite(ratios)):
-            return None
-        if not np.allclose(ratios, ratios[:, :1], rtol=1e-9):
+        if ratios.shape != outcome.case.expected.shape or not rows_scaled:
             return None
         if not np.allclose(ratios, 1.0, rtol=1e-9):
             telling = telling or outcome
@@ -161,11 +156,28 @@ SOFTMAX_EXERCISE = Exercise(
                 "the sum along axis=-1 (the last axis), with keepdims=True.",
                 detect=_acts_like(lambda x: softmax(x, axis=0),
                                   lambda x: (e := np.exp(x - _row_max(x))) / e.sum(axis=0))),
+        Mistake("max over the wrong axis",
+                "{call} gave {got}: you subtracted each COLUMN's largest score. That is exact "
+                "on paper, but a row far below its column's maximum underflows to 0/0 = nan. "
+                "Subtract each row's own largest score: x.max(axis=-1, keepdims=True).",
+                detect=_acts_like(lambda x: _rows(x, x.max(axis=0, keepdims=True)),
+                                  ordinary_only=False)),
+        Mistake("shifted the top only",
+                "{call} gave {got}: you subtracted the row's largest score on top of the "
+                "fraction but not in the total below, so e⁻ᶜ no longer cancels. Shift once, "
+                "then use the shifted exponentials for both: e = np.exp(x - c); e / e.sum(...).",
+                detect=_acts_like(lambda x: np.exp(x - _row_max(x))
+                                  / np.exp(x).sum(axis=-1, keepdims=True))),
+        Mistake("sigmoid instead of softmax",
+                "{call} gave {got}: 1 / (1 + e⁻ˣ) is the sigmoid, one number per score on its "
+                "own. Softmax shares out 1 across the row: eˣʲ divided by the row's total.",
+                detect=_acts_like(lambda x: 1 / (1 + np.exp(-x)))),
         Mistake("normalised over the whole grid",
                 "{call} gave {got}: all your weights together add up to 1, but each ROW must. "
                 "Divide each row's exponentials by the total of that row only (sum with "
                 "axis=-1, keepdims=True).",
-                detect=_acts_like(lambda x: (e := np.exp(x - x.max())) / e.sum())),
+                detect=_acts_like(lambda x: (e := np.exp(x - x.max())) / e.sum(),
+                                  lambda x: (e := np.exp(x - _row_max(x))) / e.sum())),
         Mistake("row totals without keepdims",
                 "{call} gave {got}: e.sum(axis=-1) has shape (n,), which NumPy lines up with "
                 "the COLUMNS of the (n, m) grid: wrong totals, or a shape error. Keep the "

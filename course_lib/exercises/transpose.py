@@ -8,7 +8,8 @@ that a wrong product runs and shows):
 
 - K Qᵀ instead of Q Kᵀ: an m×n grid, rows belonging to the keys;
 - missing transpose: ``Q @ K`` (or ``np.dot(Q, K)``);
-- transposed Q instead of K: ``Q.T @ K``;
+- transposed Q instead of K: ``Q.T @ K`` (or ``K.T @ Q``);
+- divided by √d_k: the scaling of notebook 08, too early;
 - element-wise product: ``Q * K`` or ``Q * K.T`` instead of ``@``;
 - outer product: ``np.outer(Q, K)``, every number times every number;
 - paired query i with key i only: ``(Q * K).sum(axis=1)``, the n scores of matching rows;
@@ -64,12 +65,17 @@ SCORES_EXERCISE = Exercise(
         Mistake("transposed Q instead of K",
                 "{call} gave {got}: Qᵀ K pairs up slots, not vectors. Keep the queries as "
                 "rows and turn the keys into columns: Q @ K.T.",
-                imitation=lambda q, k: q.T @ k),
+                detect=lambda outcomes: _first_of(outcomes, lambda q, k: q.T @ k,
+                                                  lambda q, k: k.T @ q)),
         Mistake("element-wise product",
                 "{call} gave {got}: `*` multiplies matching cells one by one. The matrix "
                 "product is `@` (row i of Q times column j of Kᵀ, summed): Q @ K.T.",
                 detect=lambda outcomes: _first_of(outcomes, lambda q, k: q * k,
                                                   lambda q, k: q * k.T)),
+        Mistake("divided by √d_k",
+                "{call} gave {got}: the scores divided by √d_k. That scaling is a later step "
+                "(notebook 08); the score grid itself is S = Q Kᵀ, here {expected}.",
+                imitation=lambda q, k: q @ k.T / np.sqrt(q.shape[1])),
         Mistake("outer product",
                 "{call} gave {got}: np.outer multiplies every number of Q with every number "
                 "of K. A score is a dot product of a whole row of Q with a whole row of K: "

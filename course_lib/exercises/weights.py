@@ -12,6 +12,7 @@ By hand, p₁ for the scores x = [3, 1, 0] (``HAND_WEIGHT``):
 - squares: x² instead of eˣ;
 - weight of key 2 / weight of key 3: p₂ or p₃ instead of p₁;
 - equal split: 1/m, as if all scores were equal;
+- multiplied instead of added: e³ / (e³ · e¹ · e⁰);
 - forgot to divide: e³ alone.
 
 ``jacobian(p)``, the m×m grid J with J_ij = ∂pᵢ/∂xⱼ:
@@ -20,7 +21,8 @@ By hand, p₁ for the scores x = [3, 1, 0] (``HAND_WEIGHT``):
 - signs turned round: p pᵀ − diag(p);
 - p @ p.T on a flat vector: a 1-D p has no transpose, so p @ p.T is one number;
 - p * p instead of the outer product: p² subtracted along every row;
-- only the diagonal: pᵢ(1 − pᵢ) with zeros elsewhere;
+- only the diagonal: pᵢ(1 − pᵢ) with zeros elsewhere (or as a vector);
+- p(1 − p) on every row: pᵢ(1 − pⱼ) in every cell;
 - identity instead of diag(p): I − p pᵀ;
 - p instead of diag(p): p − p pᵀ, the vector p spread over every row;
 - off-diagonal sign: +pᵢpⱼ off the diagonal;
@@ -64,6 +66,8 @@ HAND_WEIGHT = HandExercise(
              "p₁ belongs to the first score, 3: e³ on top."),
         Slip("equal split", 1.0 / 3.0, "{got} is 1/m, the weight when all scores are equal. "
              "Here they differ: e³ / (e³ + e¹ + e⁰)."),
+        Slip("multiplied instead of added", 1.0 / math.e, "{got} divides by e³ × e¹ × e⁰. "
+             "The total ADDS the exponentials: e³ + e¹ + e⁰ ≈ 23.80."),
         Slip("forgot to divide", _E3, "{got} is e³ alone: divide it by the total "
              "e³ + e¹ + e⁰ so the weights add up to 1."),
     ],
@@ -124,7 +128,11 @@ JACOBIAN_EXERCISE = Exercise(
         Mistake("only the diagonal",
                 "{call} gave {got}: the diagonal pᵢ(1 − pᵢ) is right, but the other cells "
                 "are −pᵢpⱼ, not 0: nudging one score moves every weight.",
-                imitation=lambda p: np.diag(p * (1 - p))),
+                detect=_either(lambda p: np.diag(p * (1 - p)), lambda p: p * (1 - p))),
+        Mistake("p(1 − p) on every row",
+                "{call} gave {got}: cell (i, j) is pᵢ(1 − pⱼ), the diagonal formula used "
+                "everywhere. Off the diagonal the slope is −pᵢpⱼ: J = diag(p) − p pᵀ.",
+                imitation=lambda p: np.outer(p, 1 - p)),
         Mistake("identity instead of diag(p)",
                 "{call} gave {got}: np.eye(m) puts 1 on the diagonal. J needs the weights "
                 "there: np.diag(p) − np.outer(p, p).",
