@@ -120,7 +120,8 @@ SLIPS = {
         lambda q, k, v: softmax_rows(q @ k.T) / math.sqrt(q.shape[-1]) @ v],
     "max without keepdims": [max_no_keepdims],
     "sum without keepdims": [sum_no_keepdims],
-    "not normalised": [lambda q, k, v: np.exp(scaled(q, k) - scaled(q, k).max(-1, keepdims=True))
+    "not normalised": [lambda q, k, v: np.exp(scaled(q, k)) @ v,
+                       lambda q, k, v: np.exp(scaled(q, k) - scaled(q, k).max(-1, keepdims=True))
                        @ v],
     "normalised over the whole grid": [
         lambda q, k, v: np.exp(scaled(q, k) - scaled(q, k).max())

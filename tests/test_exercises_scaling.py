@@ -80,7 +80,8 @@ SLIPS = {
     "scaled by the number of queries": [
         lambda query, key: query @ key.T / math.sqrt(len(query)),
         lambda query, key: query @ key.T / np.sqrt(query.shape[0])],
-    "scaled by the number of entries": [lambda query, key: query @ key.T / np.sqrt(query.size)],
+    "scaled by the number of entries": [lambda query, key: query @ key.T / np.sqrt(query.size),
+                                        lambda query, key: query @ key.T / np.sqrt(key.size)],
     "** 1/2 without brackets": [no_brackets],
     "(d_k ** 1/2) is d_k/2": [half_d_k],
     "floor division": [lambda query, key: query @ key.T // math.sqrt(query.shape[-1])],

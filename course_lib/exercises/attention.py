@@ -37,7 +37,7 @@ import numpy as np
 
 from .. import scaled_dot_product_attention, softmax
 from .core import Case, Exercise, Mistake, breaks_only_on, frozen_array
-from .scaling import power_with_caret, raised_name_error, rounded
+from .scaling import matches_everywhere, power_with_caret, raised_name_error, rounded
 
 __all__ = ["ATTENTION_EXERCISE", "check_attention", "evaluate_attention"]
 
@@ -188,7 +188,10 @@ ATTENTION_EXERCISE = Exercise(
         Mistake("not normalised",
                 "on {call} your weights were the exponentials themselves: divide each row by "
                 "its total (e.sum(axis=-1, keepdims=True)) so that it adds up to 1.",
-                imitation=lambda q, k, v: _exp_rows(_scores(q, k)) @ v),
+                detect=lambda outcomes: matches_everywhere(  # with or without the row max
+                    outcomes, lambda case: _exp_rows(_scores(*case.args[:2])) @ case.args[2])
+                or matches_everywhere(
+                    outcomes, lambda case: np.exp(_scores(*case.args[:2])) @ case.args[2])),
         Mistake("normalised over the whole grid",
                 "on {call} you divided by the total of the WHOLE grid (e.sum() with no axis), "
                 "so all n·m weights together add up to 1. Each query's row must add up to 1: "

@@ -7,7 +7,7 @@ Slips
 - multiplied by √d_k: multiplied instead of dividing.
 - scaled by the number of keys: √m (``key.shape[0]``, ``len(key)``) instead of √d_k.
 - scaled by the number of queries: √n (``query.shape[0]``, ``len(query)``) instead of √d_k.
-- scaled by the number of entries: √(n·d_k) (``query.size``) instead of √d_k.
+- scaled by the number of entries: √(n·d_k) or √(m·d_k) (``query.size``, ``key.size``).
 - ** 1/2 without brackets: ``scores / d_k ** 1/2`` divides by d_k, then by 2.
 - (d_k ** 1/2) is d_k/2: ``scores / (d_k ** 1/2)`` divides by d_k/2, not √d_k.
 - floor division: ``//`` rounds every scaled score down to a whole number.
@@ -32,18 +32,25 @@ __all__ = ["SCALE_EXERCISE", "check_scale_scores", "evaluate_scale_scores", "mat
            "power_with_caret", "raised_name_error", "rounded"]
 
 
+def _close(a, b):
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return a.shape == b.shape and bool(np.allclose(a, b, rtol=1e-7, atol=1e-9, equal_nan=True))
+
+
 def matches_everywhere(outcomes, func):
-    """The first outcome that ``func`` explains, when it explains every wrong answer (a
-    detector for slips whose imitation needs the expected value, or may raise)."""
+    """The first outcome where the slip ``func(case)`` shows, when the answer makes it on
+    every case where it shows (a detector for slips whose imitation needs the expected
+    value; a case where ``func`` raises or gives the right answer tells nothing)."""
     telling = None
     for outcome in outcomes:
-        if outcome.correct:
-            continue
         try:
             wrong = np.asarray(func(outcome.case), dtype=float)
-            got = np.asarray(outcome.value, dtype=float)
-            if outcome.error is not None or got.shape != wrong.shape or not np.allclose(
-                    got, wrong, rtol=1e-7, atol=1e-9):
+            if _close(wrong, outcome.case.expected):
+                continue  # the slip does not show on this case
+        except Exception:
+            continue
+        try:
+            if outcome.error is not None or not _close(outcome.value, wrong):
                 return None
         except Exception:
             return None
@@ -136,9 +143,12 @@ SCALE_EXERCISE = Exercise(
                 f"(query.shape[0]). The scale comes from d_k: {_D_K}.",
                 imitation=lambda query, key: _raw(query, key) / math.sqrt(query.shape[0])),
         Mistake("scaled by the number of entries",
-                f"on {{call}} you divided by the square root of query.size, the number of "
-                f"entries n·d_k of the whole grid Q. The scale comes from one row: {_D_K}.",
-                imitation=lambda query, key: _raw(query, key) / math.sqrt(query.size)),
+                f"on {{call}} you divided by the square root of a whole grid's size (n·d_k "
+                f"entries in Q, m·d_k in K). The scale comes from one row: {_D_K}.",
+                detect=lambda outcomes: matches_everywhere(
+                    outcomes, lambda case: _raw(*case.args) / math.sqrt(case.args[0].size))
+                or matches_everywhere(
+                    outcomes, lambda case: _raw(*case.args) / math.sqrt(case.args[1].size))),
         Mistake("** 1/2 without brackets",
                 "on {call} your scores came out divided by d_k and then by 2: Python reads "
                 "`scores / d_k ** 1/2` as `(scores / d_k) / 2`, because ** binds tighter than "
