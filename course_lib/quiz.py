@@ -44,7 +44,7 @@ class Deck(widgets.VBox):
                                   layout={"display": "none"})
         self.answers.append(answer)
         number = index + 1
-        show = widgets.Button(description="Show answer", icon="eye",
+        show = widgets.Button(description="Show answer",
                               tooltip=f"Show the answer to card {number}")
         # white text on dark green / dark orange: over 6:1 (the stock styles are under 3:1)
         knew = widgets.Button(description="I knew it", tooltip=f"I knew card {number}",

@@ -123,13 +123,26 @@ def execute_notebook(path, timeout=600):
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
+    # IPC sockets instead of TCP: no "running over TCP without encryption" line per kernel
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                            config=_quiet_kernels().kernel_config(),
                             resources={"metadata": {"path": str(Path(path).parent)}},
                             store_widget_state=True, record_timing=False)
     # the kernel inherits the environment: an exported Agg backend would hide every figure
     env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
     client.execute(env=env)
     return nb
+
+
+def _quiet_kernels():
+    """tools/quiet_kernels.py, loaded by path (tools/ is not a package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("quiet_kernels",
+                                                  Path(__file__).with_name("quiet_kernels.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def load_notebooks(folder, execute, timeout=600, log=print):
