@@ -14,16 +14,18 @@ from .validation import check_count
 __all__ = ["additive_mask", "apply_mask", "causal_mask", "padding_mask"]
 
 
-def causal_mask(n, m=None, *, diagonal=0, like=None):
+def causal_mask(n, m=None, *, align="top-left", diagonal=0, like=None):
     """(n, m) boolean mask with True where key j ≤ query i: each position sees itself and the past.
 
-    Top-left aligned, like ``is_causal=True`` in :func:`scaled_dot_product_attention` (and
-    PyTorch), also when n ≠ m.
+    Top-left aligned by default, like ``is_causal=True`` in :func:`scaled_dot_product_attention`
+    (and PyTorch), also when n ≠ m.
 
     Parameters
     ----------
     n : number of queries (rows), 0 or more.
     m : number of keys (columns), at least 1; default n.
+    align : "top-left" (query i sees keys 0 … i) or "bottom-right" (the n queries are the last
+        n of the m positions, as when decoding with a cache: query i sees keys 0 … i + m − n).
     diagonal : True where j ≤ i + diagonal. A block of the causal mask for queries i0… and keys
         j0… is ``causal_mask(rows, cols, diagonal=i0 - j0)`` (tiled attention uses this).
     like : an array whose library (NumPy or CuPy) the mask is made in; default the chosen
@@ -33,11 +35,17 @@ def causal_mask(n, m=None, *, diagonal=0, like=None):
     [[1, 0, 0], [1, 1, 0], [1, 1, 1]]
     >>> causal_mask(2, 3).astype(int).tolist()
     [[1, 0, 0], [1, 1, 0]]
+    >>> causal_mask(2, 3, align="bottom-right").astype(int).tolist()
+    [[1, 1, 0], [1, 1, 1]]
     """
     n = check_count(n, "n", minimum=0)
     m = n if m is None else check_count(m, "m")
     if isinstance(diagonal, bool) or not hasattr(diagonal, "__index__"):
         raise TypeError(f"diagonal must be an integer; got {diagonal!r}")
+    if align not in ("top-left", "bottom-right"):
+        raise ValueError(f'align must be "top-left" or "bottom-right"; got {align!r}')
+    if align == "bottom-right":
+        diagonal += m - n  # the last query sits at the last key
     if like is None:
         return asarray(np.tri(n, m, k=diagonal, dtype=bool))
     return get_array_module(like).tri(n, m, k=diagonal, dtype=bool)  # key j allowed when j ≤ i

@@ -272,3 +272,13 @@ def test_masks_match_pytorch():
     theirs = functional.scaled_dot_product_attention(tq, tk, tv,
                                                      attn_mask=torch.from_numpy(pad)).numpy()
     np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-12)
+
+
+def test_bottom_right_causal_mask_lets_the_last_query_see_every_key(xp):
+    like = xp.zeros(1)
+    mask = to_numpy(causal_mask(2, 5, align="bottom-right", like=like))
+    assert mask.tolist() == [[True, True, True, True, False], [True] * 5]
+    square = to_numpy(causal_mask(4, align="bottom-right", like=like))
+    np.testing.assert_array_equal(square, to_numpy(causal_mask(4)))  # n = m: the same mask
+    with pytest.raises(ValueError, match="align"):
+        causal_mask(2, 3, align="bottom")
