@@ -85,13 +85,15 @@ class HandExercise:
     def evaluate(self, value):
         """The :class:`Feedback` on what the learner typed; never raises."""
         if value is None or value is Ellipsis:
+            what = "number" if self.answer.shape == () else "numbers"
             return Feedback(NOT_ATTEMPTED, f"Not attempted yet: replace the `...` with the "
-                            f"number you worked out for {self.title}, then run the cell again.")
+                            f"{what} you worked out for {self.title}, then run the cell again.")
         got, problem = _as_numbers(value, self.answer.shape)
         if problem:
             return Feedback(FAILED, f"Not yet: {problem}")
         if self._close(got, self.answer):
-            return Feedback(PASSED, f"Correct: {self.title} = {show(value)}.")
+            shown = show(got.tolist()) if got.shape else show(float(got))
+            return Feedback(PASSED, f"Correct: {self.title} = {shown}.")
         for slip in self.slips:
             if self._close(got, np.asarray(slip.value, dtype=float)):
                 return Feedback(MISTAKE, "Not yet: " + slip.hint.replace("{got}", show(value)),
