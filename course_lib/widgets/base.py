@@ -11,8 +11,6 @@ Tests drive a dashboard without a browser: set ``dash.controls["name"].value`` (
 fire at once) and read ``dash.readout.value``, ``dash.image.value`` and the artists.
 """
 
-import re
-
 import ipywidgets as widgets
 
 from ..plots.fast_render import FastRenderer
@@ -55,9 +53,9 @@ class Dashboard(widgets.VBox):
 
     def __init__(self, figure, controls, callback, description, artists=None):
         self.controls = dict(controls)
-        # the tooltip is the picture's title attribute: its text alternative for screen readers
-        self.image = widgets.Image(format="png", layout={"max_width": "100%"},
-                                   tooltip=_picture_text(description))
+        # ipywidgets' Image has no alt, and its view fails to render when given a tooltip
+        # (ipywidgets 8.1): the readout below, a live region, says what the picture shows
+        self.image = widgets.Image(format="png", layout={"max_width": "100%"})
         self.readout = widgets.HTML(layout={"margin": "0 0 0 1em"})
         self.image.add_class("course-picture")  # CSS classes the browser tests select on
         self.readout.add_class("course-readout")
@@ -93,17 +91,6 @@ class Dashboard(widgets.VBox):
     def __repr__(self):
         # The plain-text form shown where widgets cannot render (and compared by nbval).
         return self.description
-
-
-def _picture_text(description):
-    """The dashboard's picture described for a screen reader, from its plain-text form.
-
-    >>> _picture_text("[Norm dashboard: sliders reshape the triangle. Run the notebook.]")
-    'Picture of the norm dashboard: sliders reshape the triangle.'
-    """
-    text = re.split(r"[.;]?\s*[Rr]un the notebook", description.strip("[] "))[0]
-    text = text.rstrip(". ") + "."
-    return "Picture of the " + text[0].lower() + text[1:]
 
 
 def _escape(text):
