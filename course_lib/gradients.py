@@ -7,7 +7,9 @@ Given G = ∂L/∂O (how the loss L changes with each output number), go back on
 2. A = softmax(S):  ∂L/∂S_ij = A_ij (∂L/∂A_ij − Σ_l A_il ∂L/∂A_il)   (one row at a time)
 3. S = Q Kᵀ·scale:  ∂L/∂Q = scale · (∂L/∂S) K   and   ∂L/∂K = scale · (∂L/∂S)ᵀ Q
 
-Five matrix products in all: Q Kᵀ (recomputed, as GPU kernels do, instead of stored), then four.
+Five matrix products in all: Q Kᵀ (recomputed instead of stored, here as the whole n×m grid;
+GPU kernels recompute it tile by tile from the forward's logsumexp, as
+:func:`course_lib.tiled_backward.tiled_attention_gradients` does), then four.
 Step 2 is where saturation bites: when a row of A is nearly one-hot, every A_ij is 0 or the
 bracket is 0, so almost no gradient reaches the scores (notebook 08, measured in notebook 13).
 """
