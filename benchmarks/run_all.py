@@ -15,6 +15,7 @@ import os
 import platform
 import sys
 import time
+import traceback
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -55,18 +56,29 @@ def main(argv=None):
     describe_machine()
     broken, targets = [], []
     for path in files:
-        module = load(path)
+        try:
+            module = load(path)
+        except Exception:
+            traceback.print_exc()
+            broken.append(path.name)
+            continue
         if not hasattr(module, "main"):
             print(f"{path.name} has no main(); skipped", file=sys.stderr)
             broken.append(path.name)
             continue
         print(f"\n== {path.name} ==")
         start = time.perf_counter()
-        table = module.main()
+        try:
+            table = module.main()
+        except Exception:  # one broken benchmark must not hide the others' tables
+            traceback.print_exc()
+            print(f"{path.name} FAILED; the other benchmarks go on", file=sys.stderr)
+            broken.append(path.name)
+            continue
         if isinstance(table, str):
             print(table)
-        elif isinstance(table, list):
-            targets += table
+        elif isinstance(table, list):  # targets: (what, measured value, limit)
+            targets += [t for t in table if isinstance(t, tuple) and len(t) == 3]
         print(f"({path.name} took {time.perf_counter() - start:.1f} s)")
     print_targets(targets)
     return 1 if broken else 0
