@@ -13,7 +13,8 @@ import numpy as np
 
 from .attention import scaled_dot_product_attention
 from .backend import get_array_module
-from .validation import as_float_array, check_count, check_finite, check_mask
+from .prepare import check_mask
+from .validation import as_float_array, check_count, check_finite
 
 __all__ = ["multi_head_attention", "split_heads"]
 

@@ -15,11 +15,9 @@ from .backend import get_array_module
 __all__ = [
     "as_float_array",
     "broadcasts_to",
-    "check_attention_inputs",
     "check_axis",
     "check_count",
     "check_finite",
-    "check_mask",
     "check_same_last_axis",
     "check_scale",
     "compute_dtype",
@@ -148,33 +146,6 @@ def check_scale(scale, d_k):
     return value
 
 
-def check_attention_inputs(query, key, value):
-    """Convert and check Q, K, V; return them with the broadcast batch shape.
-
-    Shapes: query (..., n, d_k), key (..., m, d_k), value (..., m, d_v).
-    """
-    get_array_module(query, key, value)  # raises on a NumPy/CuPy mix
-    query = as_float_array(query, "query", 2)
-    key = as_float_array(key, "key", 2)
-    value = as_float_array(value, "value", 2)
-    check_same_last_axis(query, key, "query", "key")
-    if key.shape[-2] != value.shape[-2]:
-        raise ValueError(f"key has {key.shape[-2]} rows (m) but value has {value.shape[-2]}: every "
-                         f"key needs one value (shapes {key.shape} and {value.shape})")
-    if key.shape[-2] == 0:
-        raise ValueError(f"key has zero rows (m = 0, shape {key.shape}): there is nothing to "
-                         "attend to")
-    try:
-        batch = np.broadcast_shapes(query.shape[:-2], key.shape[:-2], value.shape[:-2])
-    except ValueError:
-        raise ValueError(f"batch axes do not broadcast: query {query.shape}, key {key.shape}, "
-                         f"value {value.shape} (batch parts {query.shape[:-2]}, {key.shape[:-2]}, "
-                         f"{value.shape[:-2]})") from None
-    for arr, name in ((query, "query"), (key, "key"), (value, "value")):
-        check_finite(arr, name)
-    return query, key, value, batch
-
-
 def broadcasts_to(shape, target):
     """True when an array of ``shape`` broadcasts to ``target`` without enlarging it.
 
@@ -185,28 +156,3 @@ def broadcasts_to(shape, target):
         return np.broadcast_shapes(tuple(shape), tuple(target)) == tuple(target)
     except ValueError:
         return False
-
-
-def check_mask(attn_mask, is_causal, batch, n, m, like):
-    """A mask is boolean (True = may attend) or float (added to the scores; −∞ allowed).
-
-    ``like`` is one of the data arrays: a mask given as an array must live in the same array
-    library (NumPy or CuPy) as the data; a nested list is created there. Returns the mask as
-    an array, or None.
-    """
-    if attn_mask is None:
-        return None
-    if is_causal:
-        raise ValueError("pass either attn_mask or is_causal=True, not both (as in PyTorch)")
-    xp = get_array_module(like, attn_mask)  # raises on a NumPy/CuPy mix
-    mask = xp.asarray(attn_mask)
-    if mask.dtype != bool and not np.issubdtype(mask.dtype, np.floating):
-        raise TypeError(f"attn_mask must be boolean (True = may attend) or float (added to the "
-                        f"scores); got dtype {mask.dtype}")
-    target = tuple(batch) + (n, m)
-    if not broadcasts_to(mask.shape, target):
-        raise ValueError(f"attn_mask of shape {mask.shape} does not broadcast to the scores' "
-                         f"shape {target} (batch..., n, m)")
-    if mask.dtype != bool and bool(xp.isnan(mask).any() | xp.isposinf(mask).any()):
-        raise ValueError("a float attn_mask may hold −∞ (blocked) but not NaN or +∞")
-    return mask
