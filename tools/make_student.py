@@ -52,7 +52,13 @@ def _check_call(source, where):
     return calls[0]
 
 
+SOLUTION_NAME = re.compile(r"\b([A-Za-z_]\w*?)_solution\b")
+
+
 def _solution_region(lines, indent):
+    """The lines between nbgrader's markers; a worked solution's ``x_solution`` names become
+    the learner's ``x`` (a solution may call an earlier one)."""
+    lines = [SOLUTION_NAME.sub(r"\1", line) for line in lines]
     pad = " " * indent
     return ([f"{pad}### BEGIN SOLUTION"] + [pad + line if line else line for line in lines]
             + [f"{pad}### END SOLUTION"])
@@ -65,6 +71,7 @@ def code_exercise(source, solution, where):
     tree = ast.parse(solution)
     body_lines, hoisted = [], []
     sol_lines = solution.splitlines()
+    seen_solution = False
     for node in tree.body:
         text = "\n".join(sol_lines[node.lineno - 1:node.end_lineno])
         if isinstance(node, ast.FunctionDef) and node.name == solution_name:
@@ -73,8 +80,10 @@ def code_exercise(source, solution, where):
                 body = body[1:]  # the docstring stays the stub's
             lines = sol_lines[body[0].lineno - 1:node.end_lineno]
             body_lines = textwrap.dedent("\n".join(lines)).split("\n")
-        elif not (isinstance(node, ast.Expr) and text.lstrip().startswith(checker)):
-            hoisted.append(text)  # imports and helpers of the solution stay in the cell
+            seen_solution = True
+        elif not seen_solution:
+            hoisted.append(text)  # imports and helpers the solution needs
+        # after the solution: the check call and demonstrations, not part of the answer
     if not body_lines:
         raise ValueError(f"{where}: the solution cell defines no {solution_name}()")
     out = []
@@ -86,6 +95,7 @@ def code_exercise(source, solution, where):
             out.append(line)
     if len(out) == len(source.splitlines()):
         raise ValueError(f"{where}: the stub has no `raise NotImplementedError` line")
+    hoisted = [SOLUTION_NAME.sub(r"\1", text) for text in hoisted]
     return "\n".join(hoisted + [""] * bool(hoisted) + out), checker, name
 
 
@@ -95,7 +105,8 @@ def hand_exercise(source, solution, where):
     _, value = _check_call(solution, where + " (solution)")
     worked = [line for line in solution.splitlines() if not CHECK_CALL.match(line)
               and not line.lstrip().startswith("#") and line.strip()]
-    region = _solution_region(worked + [f"{name} = {value}"], 0)
+    final = [] if SOLUTION_NAME.sub(r"\1", value) == name else [f"{name} = {value}"]
+    region = _solution_region(worked + final, 0)
     out, replaced = [], False
     for line in source.splitlines():
         if re.match(rf"^{re.escape(name)}\s*=", line) and not replaced:
