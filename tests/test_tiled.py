@@ -79,8 +79,8 @@ def test_matches_the_loop_twin(xp):
 
 
 @pytest.mark.parametrize("causal", [False, True])
-def test_large_enough_for_threads(xp, causal):
-    # 700 × 600 scores: the NumPy path spreads the query blocks over threads
+def test_a_larger_problem_over_many_blocks(xp, causal):
+    # 700 × 600 scores in 6 × 6 blocks, the last ones partial
     query, key, value = draw(np.random.default_rng(11), (), 700, 600, 8, 3)
     tiled, plain = both(xp, query, key, value, block_size=(128, 100), is_causal=causal)
     np.testing.assert_allclose(tiled, plain, rtol=1e-12, atol=1e-13)
