@@ -37,7 +37,7 @@ import numpy as np
 
 from .. import scaled_dot_product_attention, softmax
 from .core import Case, Exercise, Mistake, breaks_only_on, frozen_array
-from .scaling import matches_everywhere, power_with_caret, raised_name_error, rounded
+from ._detect import matches_everywhere, power_with_caret, raised_name_error, rounded
 
 __all__ = ["ATTENTION_EXERCISE", "check_attention", "evaluate_attention"]
 

@@ -33,7 +33,7 @@ import numpy as np
 from .. import dot
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
-from .vectors import raised
+from ._detect import raised
 
 __all__ = ["DOT_EXERCISE", "DOT_HAND", "check_dot_by_hand", "check_dot_product",
            "evaluate_dot_product"]

@@ -37,7 +37,7 @@ import numpy as np
 from .. import softmax, softmax_backward
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
-from .masks import LISTS_HINT, lists_used_as_arrays
+from ._detect import LISTS_HINT, lists_used_as_arrays
 
 __all__ = ["SOFTMAX_BACKWARD_EXERCISE", "SOFTMAX_BACKWARD_BY_HAND", "check_softmax_backward_row",
            "check_softmax_gradient_by_hand", "evaluate_softmax_backward_row"]

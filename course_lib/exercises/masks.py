@@ -23,10 +23,10 @@ Slips (``masked_softmax(scores, allowed)``):
 import numpy as np
 
 from .. import softmax
+from ._detect import LISTS_HINT, lists_used_as_arrays
 from .core import Case, Exercise, Mistake
 
-__all__ = ["MASK_EXERCISE", "check_masked_softmax", "evaluate_masked_softmax",
-           "lists_used_as_arrays"]
+__all__ = ["MASK_EXERCISE", "check_masked_softmax", "evaluate_masked_softmax"]
 
 
 def _masked_softmax(scores, allowed, blocked=-np.inf):
@@ -69,18 +69,6 @@ def _not_finite(outcome):
             np.asarray(outcome.value, dtype=float)).all()
     except Exception:
         return False
-
-
-def lists_used_as_arrays(outcomes):
-    """The first case that raised a TypeError about a Python list (``a * g``, ``x @ w``,
-    ``s - top`` or ``~allowed`` on lists), when at least half the cases did."""
-    raised = [o for o in outcomes if isinstance(o.error, TypeError) and "list" in str(o.error)]
-    return raised[0] if raised and 2 * len(raised) >= len(outcomes) else None
-
-
-LISTS_HINT = ("{call} raised TypeError: the inputs are Python lists, and lists do no "
-              "arithmetic (`a * g`, `x @ w`, `s - top` and `~allowed` all fail on them). Convert "
-              "them first, e.g. `a = np.asarray(a)`, or work number by number in a loop.")
 
 
 def _ignored_mask(outcomes):

@@ -33,7 +33,7 @@ import math
 from .. import norm
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
-from .vectors import raised
+from ._detect import raised
 
 __all__ = ["LENGTH_EXERCISE", "LENGTH_HAND", "check_length", "check_length_by_hand",
            "evaluate_length"]

@@ -26,63 +26,10 @@ import math
 import numpy as np
 
 from .. import scaled_scores
+from ._detect import matches_everywhere, power_with_caret, raised_name_error, rounded
 from .core import Case, Exercise, Mistake, frozen_array
 
-__all__ = ["SCALE_EXERCISE", "check_scale_scores", "evaluate_scale_scores", "matches_everywhere",
-           "power_with_caret", "raised_name_error", "rounded"]
-
-
-def _close(a, b):
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    return a.shape == b.shape and bool(np.allclose(a, b, rtol=1e-7, atol=1e-9, equal_nan=True))
-
-
-def matches_everywhere(outcomes, func):
-    """The first outcome where the slip ``func(case)`` shows, when the answer makes it on
-    every case where it shows (a detector for slips whose imitation needs the expected
-    value; a case where ``func`` raises or gives the right answer tells nothing)."""
-    telling = None
-    for outcome in outcomes:
-        try:
-            wrong = np.asarray(func(outcome.case), dtype=float)
-            if _close(wrong, outcome.case.expected):
-                continue  # the slip does not show on this case
-        except Exception:
-            continue
-        try:
-            if outcome.error is not None or not _close(outcome.value, wrong):
-                return None
-        except Exception:
-            return None
-        telling = telling or outcome
-    return telling
-
-
-def raised_name_error(outcomes):
-    """The first outcome, when every case raised NameError (a name never defined)."""
-    if outcomes and all(isinstance(o.error, NameError) for o in outcomes):
-        return outcomes[0]
-    return None
-
-
-def power_with_caret(outcomes, xor_version):
-    """``^`` used as a power: a TypeError that names ^ on every case, or the XOR answer."""
-    if outcomes and all(isinstance(o.error, TypeError)
-                        and ("^" in str(o.error) or "bitwise_xor" in str(o.error))
-                        for o in outcomes):
-        return outcomes[0]
-    return matches_everywhere(outcomes, lambda case: xor_version(*case.args))
-
-
-def rounded(outcomes):
-    """The first wrong outcome, when every answer is the right one rounded to 0–3 decimals."""
-    for digits in range(4):
-        found = matches_everywhere(outcomes,
-                                   lambda case, d=digits: np.round(case.expected, d))
-        if found is not None:
-            return found
-    return None
-
+__all__ = ["SCALE_EXERCISE", "check_scale_scores", "evaluate_scale_scores"]
 
 
 def _grids(seed=8):

@@ -22,7 +22,7 @@ gave the slot number (3), one slot early (−1), first slot (4), gave the number
 
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
-from .vectors import raised, returned
+from ._detect import raised, returned
 
 __all__ = ["SLOT_EXERCISE", "SLOT_HAND", "check_slot", "check_slot_by_hand", "evaluate_slot"]
 

@@ -25,7 +25,7 @@ sum_of_squares(q):
 import math
 
 from .core import Case, Exercise, Mistake
-from .vectors import raised
+from ._detect import raised
 
 __all__ = ["SQUARES_EXERCISE", "check_sum_of_squares", "evaluate_sum_of_squares"]
 

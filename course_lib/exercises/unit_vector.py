@@ -24,7 +24,7 @@ import numpy as np
 
 from .. import norm
 from .core import Case, Exercise, Mistake
-from .vectors import raised
+from ._detect import raised
 
 __all__ = ["UNIT_EXERCISE", "check_unit", "evaluate_unit"]
 

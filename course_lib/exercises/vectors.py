@@ -1,8 +1,5 @@
 """Exercise of notebook 01: a sentence as its list of vectors (its embeddings).
 
-Also the two detectors the checkers of 01–04 share for Python slips: :func:`raised` and
-:func:`returned`.
-
 Slips
 -----
 embed(sentence, table):
@@ -28,34 +25,13 @@ embed(sentence, table):
 - changed its input: the sentence or the table was changed in place (named by the framework).
 """
 
+from ._detect import raised, returned
 from .core import Case, Exercise, Mistake
 
-__all__ = ["EMBEDDING_EXERCISE", "check_embed", "evaluate_embed", "raised", "returned"]
+__all__ = ["EMBEDDING_EXERCISE", "check_embed", "evaluate_embed"]
 
 _TABLE = {"the": [0.5, -1.0], "cat": [2.0, 1.5], "sat": [-1.0, 0.5], "on": [0.0, -2.0],
           "mat": [1.5, 2.5]}
-
-
-def raised(kind, words):
-    """A detector for a Python slip that raises: the first case on which the learner's
-    function raised ``kind`` with ``words`` in its message (used by the checkers of 01–04).
-
-    >>> from .core import Case, Outcome
-    >>> slip = Outcome(Case(([1.0],)), error=TypeError("'list' object is not callable"))
-    >>> raised(TypeError, "not callable")([slip]) is slip
-    True
-    """
-    def detect(outcomes):
-        return next((o for o in outcomes if isinstance(o.error, kind) and words in str(o.error)),
-                    None)
-    return detect
-
-
-def returned(test):
-    """A detector: the first case whose returned value passes ``test(outcome)``."""
-    def detect(outcomes):
-        return next((o for o in outcomes if o.error is None and test(o)), None)
-    return detect
 
 
 def _whole_table(outcome):
