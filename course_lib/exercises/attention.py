@@ -36,8 +36,8 @@ import math
 import numpy as np
 
 from .. import scaled_dot_product_attention, softmax
-from .core import Case, Exercise, Mistake, breaks_only_on, frozen_array
 from ._detect import matches_everywhere, power_with_caret, raised_name_error, rounded
+from .core import Case, Exercise, Mistake, breaks_only_on, frozen_array
 
 __all__ = ["ATTENTION_EXERCISE", "check_attention", "evaluate_attention"]
 

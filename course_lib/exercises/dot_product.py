@@ -31,9 +31,9 @@ from itertools import combinations
 import numpy as np
 
 from .. import dot
+from ._detect import raised
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
-from ._detect import raised
 
 __all__ = ["DOT_EXERCISE", "DOT_HAND", "check_dot_by_hand", "check_dot_product",
            "evaluate_dot_product"]

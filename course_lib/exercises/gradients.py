@@ -35,9 +35,9 @@ Slips (by hand, ∂L/∂s₀ for a = (0.5, 0.3, 0.2), g = (2, 1, −1)):
 import numpy as np
 
 from .. import softmax, softmax_backward
+from ._detect import LISTS_HINT, lists_used_as_arrays
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
-from ._detect import LISTS_HINT, lists_used_as_arrays
 
 __all__ = ["SOFTMAX_BACKWARD_EXERCISE", "SOFTMAX_BACKWARD_BY_HAND", "check_softmax_backward_row",
            "check_softmax_gradient_by_hand", "evaluate_softmax_backward_row"]

@@ -33,8 +33,8 @@ import math
 import numpy as np
 
 from .. import softmax
-from .core import Case, Exercise, Mistake
 from ._detect import LISTS_HINT, lists_used_as_arrays
+from .core import Case, Exercise, Mistake
 
 __all__ = ["FLOAT_HINT", "HEADS_EXERCISE", "check_head_weights", "evaluate_head_weights",
            "float_width", "head_weights", "heads_case", "project_heads", "show_heads"]

@@ -24,8 +24,8 @@ Slips:
 
 import numpy as np
 
-from .core import Exercise, Mistake
 from ._detect import LISTS_HINT, lists_used_as_arrays
+from .core import Exercise, Mistake
 from .multihead import FLOAT_HINT, float_width, head_weights, heads_case, project_heads, show_heads
 
 __all__ = ["MULTI_HEAD_EXERCISE", "check_multi_head", "evaluate_multi_head"]

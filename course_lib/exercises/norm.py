@@ -31,9 +31,9 @@ no squares (√5), absolute values (11), squared the sum (5), minus sign squared
 import math
 
 from .. import norm
+from ._detect import raised
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
-from ._detect import raised
 
 __all__ = ["LENGTH_EXERCISE", "LENGTH_HAND", "check_length", "check_length_by_hand",
            "evaluate_length"]

@@ -20,9 +20,9 @@ By hand, q₃ of q = [4, −1, 6, 2, 8, 5, 3]: counted from 0 (2), counted from 
 gave the slot number (3), one slot early (−1), first slot (4), gave the number of slots (7).
 """
 
+from ._detect import raised, returned
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
-from ._detect import raised, returned
 
 __all__ = ["SLOT_EXERCISE", "SLOT_HAND", "check_slot", "check_slot_by_hand", "evaluate_slot"]
 

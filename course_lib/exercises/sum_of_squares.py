@@ -24,8 +24,8 @@ sum_of_squares(q):
 
 import math
 
-from .core import Case, Exercise, Mistake
 from ._detect import raised
+from .core import Case, Exercise, Mistake
 
 __all__ = ["SQUARES_EXERCISE", "check_sum_of_squares", "evaluate_sum_of_squares"]
 

@@ -23,8 +23,8 @@ unit(q):
 import numpy as np
 
 from .. import norm
-from .core import Case, Exercise, Mistake
 from ._detect import raised
+from .core import Case, Exercise, Mistake
 
 __all__ = ["UNIT_EXERCISE", "check_unit", "evaluate_unit"]
 
