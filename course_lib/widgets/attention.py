@@ -93,9 +93,8 @@ def attention_dashboard(query=2, scaling="scaled", d_k=4):
     }
     dash = Dashboard(fig, controls,
                      lambda query, scaling, d_k: attention_callback(artists, query, scaling, d_k),
-                     description="[Attention dashboard: a query slider picks a word of “the cat "
-                     "sat on the mat”, buttons the scaling (÷ √d_k, none, ÷ d_k), a slider d_k; "
-                     "run the notebook to use it.]",
+                     description="[Attention dashboard: pick a query word, the scaling "
+                     "(÷√d_k, none, ÷d_k) and d_k. Run the notebook to use it.]",
                      artists=_moving(artists))
     dash.readout.add_class(READOUT_CLASS)
     dash.all_artists = artists

@@ -66,9 +66,8 @@ def dk_dashboard(d_k=16):
                                      style={"description_width": "14em"},
                                      layout={"width": "34em"})
     dash = Dashboard(fig, {"d_k": slider}, lambda d_k: dk_callback(artists, d_k),
-                     description="[d_k dashboard: a d_k slider (1 to 512) redraws raw and "
-                     "scaled score histograms and five curves against d_k; run the notebook "
-                     "to use it.]",
+                     description="[d_k dashboard: move d_k (1 to 512), see raw and scaled "
+                     "scores spread. Run the notebook to use it.]",
                      artists=_moving(artists))
     dash.readout.add_class(READOUT_CLASS)
     dash.all_artists = artists
