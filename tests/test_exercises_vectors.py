@@ -86,6 +86,10 @@ EMBED_SLIPS = {
     "whole sentence as a key": [lambda s, t: t[s], lambda s, t: [t[s]]],
     "returned the words": [lambda s, t: list(s), lambda s, t: [w for w in s if w in t]],
     "returned a dict": [lambda s, t: {w: t[w] for w in s}],
+    "left out the first word": [lambda s, t: [t[s[i]] for i in range(1, len(s))]],
+    "left out the last word": [lambda s, t: [t[s[i]] for i in range(len(s) - 1)]],
+    "one number per word": [lambda s, t: [sum(t[w]) for w in s],
+                            lambda s, t: [t[w][-1] for w in s]],
     CHANGED_INPUT: [embed_pops],
 }
 
@@ -101,7 +105,11 @@ SLOT_SLIPS = {
     "returned the position": [lambda q, i: i - 1],
     "shifted slots": [lambda q, i: q[i - 2], lambda q, i: q[i + 1],
                       lambda q, i: np.array(q)[i + 1]],
-    CHANGED_INPUT: [slot_pops],
+    "slot 0 not refused": [lambda q, i: q[i - 1] if i > 0 else None,
+                           lambda q, i: q[i - 1] if i >= 1 else 0],
+    "returned text": [lambda q, i: str(q[i - 1]), lambda q, i: f"{q[i - 1]}"],
+    "rounded the number": [lambda q, i: int(q[i - 1]), lambda q, i: round(q[i - 1])],
+    CHANGED_INPUT: [slot_pops, lambda q, i: q.pop(i - 1)],
 }
 
 HAND_SLIPS = {"counted from 0": [2, "2", 2.0], "counted from the end": [8.0, "8"],

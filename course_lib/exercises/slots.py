@@ -13,14 +13,17 @@ slot(q, i):
 - slot 0 wraps round: ``q[i - 1]`` with i = 0 quietly gives the last slot, ``q[-1]``.
 - returned a list: a one-slot slice ``q[i - 1:i]`` instead of the number.
 - round brackets: ``q(i)`` calls the list like a function (TypeError).
+- slot 0 not refused: slot 0 returns something (None, 0, …) instead of raising IndexError.
 - wrong error type: a missing slot raises something other than IndexError.
+- returned text: ``str(q[i - 1])`` or an f-string instead of the number.
+- rounded the number: ``int(q[i - 1])`` or ``round`` cuts the decimals off.
 - changed its input: q was changed in place (named by the framework).
 
 By hand, q₃ of q = [4, −1, 6, 2, 8, 5, 3]: counted from 0 (2), counted from the end (8),
 gave the slot number (3), one slot early (−1), first slot (4), gave the number of slots (7).
 """
 
-from ._detect import raised, returned
+from ._detect import raised, returned, rounded, text_back
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
 
@@ -33,6 +36,17 @@ def _equal(value, number):
         return float(value) == number
     except (TypeError, ValueError):
         return False
+
+
+def _numbers_right(outcomes):
+    return all(o.correct for o in outcomes if o.case.raises is None) and not any(
+        o.changed_input for o in outcomes)
+
+
+def _zero_gave(outcomes, test):
+    # the slot-0 case returned a value (no error) that passes test
+    return next((o for o in outcomes if o.case.raises is not None and o.error is None
+                 and test(o)), None)
 
 
 def _shifted(outcomes):
@@ -64,6 +78,12 @@ SLOT_EXERCISE = Exercise(
         Mistake("returned a list",
                 "{call} gave {got}, a list. qᵢ is one number: return q[i - 1], not a slice.",
                 detect=returned(lambda o: isinstance(o.value, (list, tuple)))),
+        Mistake("returned text",
+                "{call} gave {got}, text. qᵢ is a number: return q[i - 1] itself, without "
+                "str() or an f-string; expected {expected}.", detect=text_back),
+        Mistake("rounded the number",
+                "{call} gave {got}: int() or round() cut off the decimals. Return the number "
+                "exactly as it sits in slot i; expected {expected}.", detect=rounded),
         Mistake("counted from 0",
                 "{call} gave {got}, the number in the NEXT slot: Python counts positions from "
                 "0, so slot i lives at q[i - 1] (slot 1 is q[0]); expected {expected}.",
@@ -89,8 +109,14 @@ SLOT_EXERCISE = Exercise(
                 "your numbers are right, but {call} returned {got}: q[0 - 1] is q[-1], the "
                 "LAST slot, and Python says nothing. There is no slot 0 (slots count from "
                 "1): check 1 ≤ i ≤ len(q) first and raise IndexError otherwise.",
-                detect=lambda outcomes: all(o.correct for o in outcomes if o.case.raises is None)
-                and any(o.error is None for o in outcomes if o.case.raises is not None)),
+                detect=lambda outcomes: _numbers_right(outcomes) and _zero_gave(
+                    outcomes, lambda o: _equal(o.value, o.case.args[0][-1]))),
+        Mistake("slot 0 not refused",
+                "your numbers are right, but {call} returned {got}: there is no slot 0 (slots "
+                "count from 1), so slot should refuse it: check 1 ≤ i ≤ len(q) first and "
+                "`raise IndexError(...)` otherwise (returning a value hides the mistake).",
+                detect=lambda outcomes: _numbers_right(outcomes) and _zero_gave(
+                    outcomes, lambda o: True)),
         Mistake("wrong error type",
                 "your numbers are right, but {call} {got}: a missing slot should raise "
                 "IndexError, the error Python itself uses for a position that does not exist.",

@@ -12,6 +12,8 @@ embed(sentence, table):
 - round brackets: ``table(word)`` calls the dict like a function (TypeError).
 - split a list: ``sentence.split()`` on a list that is already split (AttributeError).
 - first slot only: ``table[word][0]`` keeps one number per word.
+- one number per word: a sum, a mean or another single number instead of each vector.
+- left out the first word / left out the last word: a loop from 1, or one that stops early.
 - returned pairs: (word, vector) pairs instead of the vectors.
 - one vector: a single vector instead of the list of the sentence's vectors.
 - other order: the right vectors in another order (e.g. ``sentence[i - 1]``).
@@ -26,90 +28,22 @@ embed(sentence, table):
 """
 
 from ._detect import raised, returned
+from ._embed import (
+    dropped_repeats,
+    numbers_per_word,
+    one_vector,
+    other_order,
+    pairs,
+    quoted_key,
+    whole_table,
+    words_back,
+)
 from .core import Case, Exercise, Mistake
 
 __all__ = ["EMBEDDING_EXERCISE", "check_embed", "evaluate_embed"]
 
 _TABLE = {"the": [0.5, -1.0], "cat": [2.0, 1.5], "sat": [-1.0, 0.5], "on": [0.0, -2.0],
           "mat": [1.5, 2.5]}
-
-
-def _whole_table(outcome):
-    values = outcome.value
-    if isinstance(values, list) and len(values) == 1:
-        values = values[0]  # [table.values()]
-    sentence, table = outcome.case.args
-    if len(set(sentence)) == len(table):
-        return False  # this sentence uses every word: the whole table is not the slip here
-    return type(values).__name__ == "dict_values" or (isinstance(values, list)
-                                                       and values == list(table.values()))
-
-
-def _as_rows(value):
-    # the learner's value as a list of rows of numbers, or None
-    try:
-        return [[float(x) for x in row] for row in value]
-    except Exception:
-        return None
-
-
-def _other_order(outcomes):
-    # the right vectors, each as often as it should be, in another order
-    for o in outcomes:
-        got, wanted = _as_rows(o.value), _as_rows(o.case.expected)
-        if o.error is None and not o.correct and got is not None and got != wanted \
-                and sorted(got) == sorted(wanted):
-            return o
-    return None
-
-
-def _pairs(outcome):
-    value = outcome.value
-    return (isinstance(value, (list, tuple)) and len(value) > 0
-            and all(isinstance(v, (list, tuple)) and any(isinstance(x, str) for x in v)
-                    for v in value))
-
-
-def _one_vector(outcome):
-    # a single vector of the table (a flat list of numbers) where a list of vectors was due
-    value, table = outcome.value, outcome.case.args[1]
-    return (isinstance(value, (list, tuple)) and len(outcome.case.args[0]) > 1
-            and [_number(x) for x in value] in [[float(x) for x in v] for v in table.values()])
-
-
-def _number(x):
-    try:
-        return float(x)
-    except Exception:
-        return None
-
-
-def _quoted_key(outcomes):
-    # table["word"]: a KeyError for a key that is not a word of the sentence
-    return next((o for o in outcomes if isinstance(o.error, KeyError) and o.error.args
-                 and o.error.args[0] not in o.case.args[0]), None)
-
-
-def _dropped_repeats(outcomes):
-    # fewer vectors than words, each one a vector of the sentence (a set keeps any order)
-    for o in outcomes:
-        sentence, table = o.case.args
-        if len(set(sentence)) == len(sentence) or o.correct:
-            continue
-        try:
-            got = [list(map(float, v)) for v in o.value]
-        except Exception:
-            return None
-        wanted = [list(map(float, table[w])) for w in dict.fromkeys(sentence)]
-        if len(got) == len(wanted) and all(v in wanted for v in got):
-            return o
-    return None
-
-
-def _words_back(outcome):
-    value = outcome.value
-    return (isinstance(value, (list, tuple)) and len(value) > 0
-            and all(isinstance(v, str) for v in value))
 
 
 EMBEDDING_EXERCISE = Exercise(
@@ -135,16 +69,16 @@ EMBEDDING_EXERCISE = Exercise(
         Mistake("quoted the variable",
                 "{call} raised KeyError: {got}. `table[\"word\"]` looks up the text "
                 "'word' itself; without quotes, `table[word]`, it looks up the word the "
-                "variable holds.", detect=_quoted_key),
+                "variable holds.", detect=quoted_key),
         Mistake("returned the whole table",
                 "{call} gave back every vector of the table, whatever the sentence. Look up "
-                "only the sentence's words, in order: {expected}.", detect=returned(_whole_table)),
+                "only the sentence's words, in order: {expected}.", detect=returned(whole_table)),
         Mistake("returned pairs",
                 "{call} gave (word, vector) pairs, {got}. Return the vectors alone, in the "
-                "sentence's order: {expected}.", detect=returned(_pairs)),
+                "sentence's order: {expected}.", detect=returned(pairs)),
         Mistake("returned the words",
                 "{call} gave back the words themselves, {got}. Look each word up in the table "
-                "and return its vector: {expected}.", detect=returned(_words_back)),
+                "and return its vector: {expected}.", detect=returned(words_back)),
         Mistake("returned a dict",
                 "{call} returned a dict. A dict keeps each word once and forgets the "
                 "sentence's order: return a list with one vector per word, {expected}.",
@@ -158,9 +92,17 @@ EMBEDDING_EXERCISE = Exercise(
                 "matters: 'cat the' and 'the cat' must give their vectors in opposite orders, "
                 "so loop over the words of the sentence.",
                 imitation=lambda sentence, table: [v for w, v in table.items() if w in sentence]),
+        Mistake("left out the first word",
+                "{call} gave {got}: the first word's vector is missing (a loop from 1, "
+                "`range(1, len(sentence))`, skips Python position 0); expected {expected}.",
+                imitation=lambda sentence, table: [table[w] for w in sentence[1:]]),
+        Mistake("left out the last word",
+                "{call} gave {got}: the last word's vector is missing (`range(len(sentence) - 1)` "
+                "stops one early); expected {expected}.",
+                imitation=lambda sentence, table: [table[w] for w in sentence[:-1]]),
         Mistake("dropped repeats",
                 "{call} gave {got}: a word that appears twice must give its vector twice "
-                "(a set or dict drops repeats); expected {expected}.", detect=_dropped_repeats),
+                "(a set or dict drops repeats); expected {expected}.", detect=dropped_repeats),
         Mistake("reversed",
                 "{call} gave the vectors in reverse order, {got}. The first word's vector comes "
                 "first: {expected}.", imitation=lambda sentence, table: [table[w] for w in
@@ -175,15 +117,19 @@ EMBEDDING_EXERCISE = Exercise(
                 imitation=lambda sentence, table: table[sentence[-1]]),
         Mistake("one vector",
                 "{call} gave {got}, a single vector. The sentence has one vector per word: "
-                "return the list of them, {expected}.", detect=returned(_one_vector)),
+                "return the list of them, {expected}.", detect=returned(one_vector)),
         Mistake("other order",
                 "{call} gave the right vectors in another order, {got}. Position matters: the "
                 "i-th vector belongs to the i-th word of the sentence (for word in sentence, "
-                "or sentence[i] with i from 0); expected {expected}.", detect=_other_order),
+                "or sentence[i] with i from 0); expected {expected}.", detect=other_order),
         Mistake("first slot only",
                 "{call} gave {got}, one number per word: `table[word][0]` is only the first "
                 "slot of the word's vector. Keep the whole vector, `table[word]`.",
                 imitation=lambda sentence, table: [table[w][0] for w in sentence]),
+        Mistake("one number per word",
+                "{call} gave {got}, one number per word. Each word's vector is a whole list "
+                "of numbers: keep `table[word]` as it is; expected {expected}.",
+                detect=returned(numbers_per_word)),
         Mistake("flattened",
                 "{call} joined all the numbers into one long list, {got}. Keep one vector (one "
                 "list) per word, so the result is a list of lists: {expected}.",
