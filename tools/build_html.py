@@ -259,21 +259,28 @@ def add_fallbacks(page, nb):
 # ----------------------------------------------------------------------------------------
 # Text alternatives for figures
 
-CAPTION = re.compile(r"^\s*\*Figure:\s*(.*?)\*\s*$", re.DOTALL)
+SYMBOLS = {"div": "÷", "cdot": "·", "times": "×", "dots": "…", "ldots": "…", "cdots": "…",
+           "theta": "θ", "sqrt": "√", "infty": "∞", "le": "≤", "ge": "≥", "approx": "≈",
+           "to": "→", "lVert": "∥", "rVert": "∥", "top": "ᵀ", "sum": "Σ", "partial": "∂",
+           "odot": "⊙", "in": "∈", "mid": "|", "quad": " ", ",": " "}
+CAPTION = re.compile(r"^\s*\*Figure(?:\s+\d+)?[:.]\s*(.*?)\*\s*$", re.DOTALL)
 
 
 def plain_caption(markdown):
-    """The caption of a "*Figure: …*" line as plain text for an ``alt`` (maths unwrapped).
+    r"""The caption of a "*Figure: …*" paragraph as plain text for an ``alt`` (maths unwrapped).
 
     >>> plain_caption("*Figure: the arrow $\\mathbf{q}_1$ and its length.*")
     'the arrow q_1 and its length.'
+    >>> plain_caption("*Figure 2. Two heads, $\\div\\sqrt{d_k}$.*\n\nMore text.")
+    'Two heads, ÷√d_k.'
     """
-    match = CAPTION.match(markdown)
+    match = CAPTION.match(markdown.strip().split("\n\n")[0])  # the caption's paragraph
     if not match:
         return None
-    text = re.sub(r"\\(?:mathbf|mathrm|operatorname|text|mathit)\{([^}]*)\}", r"\1",
+    text = re.sub(r"\\(?:mathbf|mathrm|operatorname|text|mathit|mathbb)\{([^}]*)\}", r"\1",
                   match.group(1))
-    text = re.sub(r"\\([A-Za-z]+)", r"\1", text.replace("$", ""))
+    text = re.sub(r"\\([A-Za-z]+)\s?", lambda m: SYMBOLS.get(m.group(1), m.group(1)),
+                  text.replace("$", ""))
     return " ".join(text.replace("{", "").replace("}", "").split())
 
 
