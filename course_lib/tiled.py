@@ -30,7 +30,7 @@ __all__ = ["OnlineSoftmaxStep", "attention_memory", "online_softmax_steps",
 
 
 def tiled_attention(query, key, value, *, block_size=None, attn_mask=None, is_causal=False,
-                    scale=None):
+                    scale=None, return_logsumexp=False):
     """softmax(Q Kᵀ · scale) V computed block by block with the online softmax.
 
     Equal to :func:`scaled_dot_product_attention` up to float rounding, but it never holds
@@ -47,10 +47,14 @@ def tiled_attention(query, key, value, *, block_size=None, attn_mask=None, is_ca
         scores; it must broadcast to (..., n, m). Not together with ``is_causal``.
     is_causal : query i sees keys 0 … i only (top-left aligned, also when n ≠ m).
     scale : multiplier of the scores; default 1/√d_k.
+    return_logsumexp : also return Lᵢ = Mᵢ + log lᵢ = log Σⱼ e^(scores of row i), the one number
+        per row the backward pass needs (:mod:`course_lib.tiled_backward`).
 
     Returns
     -------
     output : (..., n, d_v). A query whose keys are all masked gets a row of zeros.
+    logsumexp : (..., n) in the compute dtype, only if ``return_logsumexp``; −∞ for a query
+        whose keys are all masked.
 
     >>> import numpy as np
     >>> rng = np.random.default_rng(0)
@@ -68,6 +72,7 @@ def tiled_attention(query, key, value, *, block_size=None, attn_mask=None, is_ca
     if mask is not None:
         mask = xp.broadcast_to(mask, np.broadcast_shapes(mask.shape, (n, m)))  # a view
     output = xp.empty(batch + (n, v.shape[-1]), dtype=q.dtype)  # (..., n, d_v)
+    logsumexp = xp.empty(batch + (n,), dtype=q.dtype)  # (..., n)
     for i0 in range(0, n, block_q):  # one block of queries at a time
         rows = slice(i0, i0 + block_q)
         running_max, running_sum, acc = -xp.inf, 0.0, 0.0  # nothing seen yet
@@ -83,6 +88,9 @@ def tiled_attention(query, key, value, *, block_size=None, attn_mask=None, is_ca
                 apply_mask(scores, block), v[..., cols, :], running_max, running_sum, acc)
         running_sum = xp.where(running_sum > 0, running_sum, 1.0)  # fully masked rows give 0
         output[..., rows, :] = acc / running_sum[..., None]  # (..., r, d_v)
+        logsumexp[..., rows] = running_max + xp.log(running_sum)  # L = M + log l (−∞: no key)
+    if return_logsumexp:
+        return output.astype(out_dtype, copy=False), logsumexp
     return output.astype(out_dtype, copy=False)
 
 

@@ -1,0 +1,106 @@
+"""The tiled backward pass: time against its matrix products, and peak extra memory.
+
+Run with ``python benchmarks/bench_tiled_backward.py`` (or ``make bench``). float32, d = 64,
+default block size. ``tiled_attention_gradients`` runs the tiled forward (two products per
+tile: Q Kᵀ and A V) and then the backward (five per tile: Q Kᵀ again, Aᵀ G, G Vᵀ, (∂L/∂S) K,
+(∂L/∂S)ᵀ Q). Targets:
+
+* at n = m ∈ {2048, 4096}: at most 2.5× those seven products done on the whole grids, measured
+  in the same run (best of interleaved repeats);
+* at n = m = 32768: peak extra memory under 64 MiB (tracemalloc; NumPy reports its
+  allocations), the returned gradients included, where one score grid alone is 4 GiB and
+  ``attention_gradients`` holds several.
+"""
+
+import time
+import tracemalloc
+
+import numpy as np
+
+from course_lib.tiled_backward import tiled_attention_gradients
+
+D = 64
+SIZES = (2048, 4096)
+MEMORY_SIZE = 32768
+RATIO_TARGET = 2.5
+MEMORY_TARGET_MIB = 64
+REPEATS = 5
+PAUSE = 0.15  # OpenBLAS's idle threads spin for about 0.1 s after a product
+
+
+def _inputs(n, seed=0):
+    rng = np.random.default_rng(seed)
+    return [rng.standard_normal((n, D), dtype=np.float32) for _ in range(4)]  # Q, K, V, G
+
+
+def _seconds(func):
+    time.sleep(PAUSE)
+    start = time.perf_counter()
+    func()
+    return time.perf_counter() - start
+
+
+def time_against_products(n, repeats=REPEATS):
+    """(best seconds of the seven whole-grid products, best of tiled_attention_gradients)."""
+    query, key, value, grad = _inputs(n)
+    scores, grad_weights = (np.empty((n, n), dtype=np.float32) for _ in range(2))  # touched once
+
+    def products():
+        np.matmul(query, key.T, out=scores)  # forward: S = Q Kᵀ, (n, n)
+        scores @ value  # forward: A V, (n, d)
+        np.matmul(query, key.T, out=scores)  # backward: S recomputed
+        np.matmul(grad, value.T, out=grad_weights)  # G Vᵀ, (n, n)
+        scores.T @ grad  # Aᵀ G, (n, d)
+        grad_weights @ key  # (∂L/∂S) K, (n, d)
+        grad_weights.T @ query  # (∂L/∂S)ᵀ Q, (n, d)
+
+    def tiled():
+        tiled_attention_gradients(query, key, value, grad)
+
+    products(), tiled()  # warm up: BLAS threads, page faults
+    times = {products: [], tiled: []}
+    for _ in range(repeats):
+        for func, seconds in times.items():
+            seconds.append(_seconds(func))
+    return min(times[products]), min(times[tiled])
+
+
+def peak_extra_memory(n):
+    """(seconds, peak bytes allocated during one call) at n = m."""
+    query, key, value, grad = _inputs(n)
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        before = tracemalloc.get_traced_memory()[0]
+        seconds = _seconds(lambda: tiled_attention_gradients(query, key, value, grad))
+        peak = tracemalloc.get_traced_memory()[1] - before
+    finally:
+        tracemalloc.stop()
+    return seconds, peak
+
+
+def main():
+    """Print the table; return the targets as (what, value, limit) triples."""
+    print(f"tiled_attention_gradients (forward + backward), float32, d = {D}, default block "
+          f"size; best of {REPEATS}")
+    print(f"{'n = m':>6} {'7 products':>11} {'tiled':>10} {'ratio':>6}")
+    targets = []
+    for n in SIZES:
+        products, tiled = time_against_products(n)
+        print(f"{n:>6} {products * 1e3:9.1f}ms {tiled * 1e3:8.1f}ms {tiled / products:5.2f}×",
+              flush=True)
+        targets.append((f"tiled_attention_gradients ≤ {RATIO_TARGET}× its seven products at "
+                        f"n = m = {n}", tiled / products, RATIO_TARGET))
+    seconds, peak = peak_extra_memory(MEMORY_SIZE)
+    grid_gib = MEMORY_SIZE * MEMORY_SIZE * 4 / 2**30
+    print(f"tiled_attention_gradients at n = m = {MEMORY_SIZE}: {seconds:6.1f} s, peak extra "
+          f"memory {peak / 2**20:5.1f} MiB with the gradients (one score grid alone: "
+          f"{grid_gib:.0f} GiB)", flush=True)
+    targets.append((f"tiled_attention_gradients extra memory at n = m = {MEMORY_SIZE} < "
+                    f"{MEMORY_TARGET_MIB} MiB", peak / 2**20, MEMORY_TARGET_MIB))
+    return targets
+
+
+if __name__ == "__main__":
+    for what, value, limit in main():
+        print(f"{what}: {value:.2f} ({'met' if value <= limit else 'NOT met'})")
