@@ -26,6 +26,7 @@ from .scaling import default_scale, sample_dot_products, scaled_scores
 from .shadows import shadow, shadow_length
 from .softmax import jacobian_norm, softmax, softmax_jacobian, softmax_naive
 from .tiled import tiled_attention
+from .tiled_backward import tiled_attention_gradients
 from .vectors import norm
 
 __all__ = [
@@ -56,6 +57,7 @@ __all__ = [
     "softmax_jacobian",
     "softmax_naive",
     "tiled_attention",
+    "tiled_attention_gradients",
     "to_numpy",
     "use_backend",
 ]
