@@ -87,6 +87,10 @@ LENGTH_SLIPS = {
     "skipped the first slot": [lambda q: math.sqrt(sum(q[i] ** 2 for i in range(1, len(q))))],
     "divided by the number of slots": [lambda q: math.sqrt(sum(x * x for x in q)) / len(q)],
     "largest slot": [lambda q: max(abs(x) for x in q), lambda q: float(np.max(np.abs(q)))],
+    "root of the mean": [lambda q: math.sqrt(sum(x ** 2 for x in q) / len(q))],
+    "rounded the result": [lambda q: round(math.sqrt(sum(x * x for x in q)), 2),
+                           lambda q: int(math.sqrt(sum(x * x for x in q)))],
+    "returned a list": [lambda q: [math.sqrt(x ** 2) for x in q]],
     CHANGED_INPUT: [length_sorts],
 }
 
@@ -115,6 +119,13 @@ UNIT_SLIPS = {
     "divided by a fixed number": [lambda q: [x / 5 for x in q]],
     "rounded the result": [lambda q: [round(x / math.hypot(*q), 1) for x in q]],
     "squared the slots": [lambda q: [x ** 2 / sum(y * y for y in q) for x in q]],
+    "halved instead of the root": [lambda q: [x / (sum(y * y for y in q) ** 1/2) for x in q]],
+    "doubled instead of squared": [lambda q: [x / math.sqrt(sum(y * 2 for y in q)) for x in q]],
+    "divided the length by the slots": [lambda q: [math.sqrt(sum(y * y for y in q)) / x
+                                                   for x in q]],
+    "lost the signs": [lambda q: [abs(x) / math.sqrt(sum(y * y for y in q)) for x in q]],
+    "left out the last slot": [lambda q: [q[i] / math.sqrt(sum(y * y for y in q))
+                                          for i in range(len(q) - 1)]],
     CHANGED_INPUT: [unit_in_place],
 }
 

@@ -21,6 +21,9 @@ length(q):
 - skipped the first slot: the loop starts at Python position 1, slot 2.
 - divided by the number of slots: ∥q∥ / L, an average, not a length.
 - largest slot: the size of the biggest slot instead of the length.
+- root of the mean: √((Σ qᵢ²) / L), the root-mean-square, not the length.
+- rounded the result: ``round(…, 2)`` or ``int``, so the decimals are lost.
+- returned a list: one number per slot (e.g. √(x²) for each x) instead of one length.
 - changed its input: q was changed in place (named by the framework).
 
 By hand, ∥[2, −3, 6]∥ = √49 = 7: no square root (49), halved instead of the root (24.5),
@@ -31,7 +34,7 @@ no squares (√5), absolute values (11), squared the sum (5), minus sign squared
 import math
 
 from .. import norm
-from ._detect import raised
+from ._detect import raised, returned, rounded
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
 
@@ -127,6 +130,17 @@ LENGTH_EXERCISE = Exercise(
                 "{call} gave {got}, the size of the biggest slot. Every slot adds length: "
                 "square each, add them all, then take the root; expected {expected}.",
                 imitation=lambda q: max(abs(x) for x in q)),
+        Mistake("root of the mean",
+                "{call} gave {got}: you divided the sum of squares by L before the root (a mean, "
+                "not a length). The length is √(q₁² + … + q_L²) with no division; expected "
+                "{expected}.", imitation=lambda q: math.sqrt(sum(x * x for x in q) / len(q))),
+        Mistake("rounded the result",
+                "{call} gave {got}, rounded: keep every decimal (round only when you print); "
+                "expected {expected}.", detect=rounded),
+        Mistake("returned a list",
+                "{call} gave {got}, a list. The length is ONE number: add the squares of all "
+                "the slots into one total, then take its root; expected {expected}.",
+                detect=returned(lambda o: isinstance(o.value, (list, tuple)) and len(o.value) > 1)),
         Mistake("fixed number of slots",
                 "{call} gave {got}: you used a fixed number of slots (q[0], q[1], …). "
                 "Pythagoras in the plane has two, but q can have any number L of slots: add the "

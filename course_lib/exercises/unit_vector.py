@@ -16,9 +16,16 @@ unit(q):
 - divided by the biggest slot: q / max(q), which makes the biggest slot 1, not the length.
 - divided by a fixed number: q / c with the same c for every q (one example's length).
 - rounded the result: every slot rounded (to a decimal or two).
+- halved instead of the root: ∥q∥ computed as ``total ** 1/2``, half the sum of squares.
+- doubled instead of squared: ∥q∥ computed with ``x * 2``.
+- divided the length by the slots: ∥q∥ / x, the division upside down.
+- lost the signs: ``abs(x) / ∥q∥``, the direction changed.
+- left out the last slot: the result is one slot short.
 - divided the first slot only: the other slots were left as they were.
 - changed its input: q was divided in place (named by the framework).
 """
+
+import math
 
 import numpy as np
 
@@ -117,6 +124,26 @@ UNIT_EXERCISE = Exercise(
         Mistake("rounded the result",
                 "{call} gave {got}, rounded: keep every decimal (round only when you print); "
                 "expected {expected}.", detect=lambda outcomes: _rounded(outcomes)),
+        Mistake("halved instead of the root",
+                "{call} gave {got}: `total ** 1/2` is (total ** 1) / 2, half the sum of "
+                "squares, because ** binds before /. Write total ** 0.5 or math.sqrt(total); "
+                "expected {expected}.", imitation=lambda q: [x / (_length(q) ** 2 / 2) for x in q]),
+        Mistake("doubled instead of squared",
+                "{call} gave {got}: the length was computed with `x * 2`, which doubles x; a "
+                "square is x ** 2 or x * x; expected {expected}.",
+                imitation=lambda q: [x / math.sqrt(sum(2 * y for y in q)) for x in q]),
+        Mistake("divided the length by the slots",
+                "{call} gave {got}: you computed ∥q∥ / x, the division upside down. Each slot "
+                "is divided BY the length: x / ∥q∥; expected {expected}.",
+                imitation=lambda q: [_length(q) / x for x in q]),
+        Mistake("lost the signs",
+                "{call} gave {got}: the minus signs are gone (abs). The unit vector points the "
+                "same way as q, so keep each slot's sign: x / ∥q∥; expected {expected}.",
+                imitation=lambda q: [abs(x) / _length(q) for x in q]),
+        Mistake("left out the last slot",
+                "{call} gave {got}, one slot short: the loop stopped before the last slot "
+                "(range(len(q)) already ends at the last one); expected {expected}.",
+                imitation=lambda q: [x / _length(q) for x in q[:-1]]),
         Mistake("divided the first slot only",
                 "{call} gave {got}: only the first slot was divided. Every slot must be divided "
                 "by ∥q∥; expected {expected}.",
