@@ -8,7 +8,7 @@ __all__ = ["scaled_dot_product_attention"]
 
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, is_causal=False, scale=None,
-                                 return_weights=False):
+                                 enable_gqa=False, return_weights=False):
     """softmax(Q Kᵀ · scale) V, with PyTorch's conventions.
 
     Parameters
@@ -21,6 +21,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, is_causal=Fa
     is_causal : if True, query i sees keys 0..i only (top-left aligned, also when n ≠ m).
         Cannot be combined with ``attn_mask``.
     scale : multiplier of the scores; default 1/√d_k (that is, divide by √d_k).
+    enable_gqa : grouped-query attention, as in PyTorch: the H query heads on axis −3 share the
+        G key/value heads (H a multiple of G; head h uses key/value head h // (H / G)).
     return_weights : also return the weights A.
 
     Returns
@@ -42,7 +44,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, is_causal=Fa
     13.3024
     """
     q, k, v, mask, scale, xp, out_dtype, _ = prepare_attention(query, key, value, attn_mask,
-                                                               is_causal, scale)
+                                                               is_causal, scale,
+                                                               enable_gqa=enable_gqa)
     scores = (q @ xp.swapaxes(k, -1, -2)) * scale  # (..., n, m)
     scores = apply_mask(scores, mask)  # (..., n, m), a blocked score is −∞
     weights = softmax(scores, axis=-1)  # (..., n, m), rows sum to 1 (fully masked rows: 0)

@@ -16,6 +16,7 @@ from .validation import (
     as_float_array,
     broadcasts_to,
     check_finite,
+    check_gqa_heads,
     check_same_last_axis,
     check_scale,
     compute_dtype,
@@ -39,19 +40,20 @@ class Prepared(NamedTuple):
 
 
 def prepare_attention(query, key, value, attn_mask=None, is_causal=False, scale=None, *,
-                      grad_output=None, causal_as_mask=True):
+                      enable_gqa=False, grad_output=None, causal_as_mask=True):
     """Check Q, K, V, the mask and the scale; return a :class:`Prepared`.
 
     ``is_causal`` becomes the boolean mask :func:`course_lib.masks.causal_mask` (n, m), unless
     ``causal_as_mask=False`` (tiled attention builds one block of it at a time instead, and the
-    mask is then None). float16 is computed in float32 and integers in float64.
+    mask is then None). float16 is computed in float32 and integers in float64. With
+    ``enable_gqa`` the key/value heads (axis −3) are repeated for the query heads sharing them.
 
     >>> p = prepare_attention([[1, 0, 0, 0]], [[1, 0, 0, 0], [0, 1, 0, 0]], [[1], [2]],
     ...                       is_causal=True)
     >>> p.query.dtype.name, p.mask.tolist(), p.scale
     ('float64', [[True, False]], 0.5)
     """
-    query, key, value, batch = check_attention_inputs(query, key, value)
+    query, key, value, batch = check_attention_inputs(query, key, value, enable_gqa)
     n, m, d_v = query.shape[-2], key.shape[-2], value.shape[-1]
     mask = check_mask(attn_mask, is_causal, batch, n, m, like=query)
     if is_causal and causal_as_mask:
@@ -78,15 +80,21 @@ def _check_grad_output(grad_output, out_shape):
     return grad_output
 
 
-def check_attention_inputs(query, key, value):
+def check_attention_inputs(query, key, value, enable_gqa=False):
     """Convert and check Q, K, V; return them with the broadcast batch shape.
 
-    Shapes: query (..., n, d_k), key (..., m, d_k), value (..., m, d_v).
+    Shapes: query (..., n, d_k), key (..., m, d_k), value (..., m, d_v). With ``enable_gqa``
+    (grouped-query attention, PyTorch's convention) the H query heads sit on axis −3 and each
+    of the G key/value heads is repeated for the H / G consecutive query heads sharing it.
     """
-    get_array_module(query, key, value)  # raises on a NumPy/CuPy mix
+    xp = get_array_module(query, key, value)  # raises on a NumPy/CuPy mix
     query = as_float_array(query, "query", 2)
     key = as_float_array(key, "key", 2)
     value = as_float_array(value, "value", 2)
+    if enable_gqa:
+        group = check_gqa_heads(query, key, value)
+        key = xp.repeat(key, group, axis=-3)  # (..., H, m, d_k): head h uses head h // group
+        value = xp.repeat(value, group, axis=-3)  # (..., H, m, d_v)
     check_same_last_axis(query, key, "query", "key")
     if key.shape[-2] != value.shape[-2]:
         raise ValueError(f"key has {key.shape[-2]} rows (m) but value has {value.shape[-2]}: every "

@@ -18,6 +18,7 @@ __all__ = [
     "check_axis",
     "check_count",
     "check_finite",
+    "check_gqa_heads",
     "check_same_last_axis",
     "check_scale",
     "compute_dtype",
@@ -25,16 +26,30 @@ __all__ = [
 ]
 
 
+LOW_PRECISION = ("float16", "bfloat16")  # 16-bit floats: computed in float32, returned as given
+
+
+def _common_dtype(arrays):
+    """NumPy's common dtype of the arrays; bfloat16 with float16 is refused, clearly."""
+    names = {a.dtype.name for a in arrays}
+    if {"bfloat16", "float16"} <= names:
+        raise TypeError("bfloat16 and float16 inputs do not mix (neither format holds all of "
+                        "the other's numbers); convert them to one dtype first, e.g. "
+                        "x.astype(np.float32)")
+    return np.result_type(*[a.dtype for a in arrays])
+
+
 def compute_dtype(*arrays):
-    """The float dtype to compute in: float16 is widened to float32, integers become float64.
+    """The float dtype to compute in: float16 and bfloat16 are widened to float32, integers
+    become float64.
 
     >>> compute_dtype(np.ones(2, dtype=np.float16)).name
     'float32'
     >>> compute_dtype(np.ones(2, dtype=np.int64)).name
     'float64'
     """
-    dtype = np.result_type(*[a.dtype for a in arrays])
-    if dtype == np.float16:
+    dtype = _common_dtype(arrays)
+    if dtype.name in LOW_PRECISION:
         return np.dtype(np.float32)
     if not np.issubdtype(dtype, np.floating):
         return np.dtype(np.float64)
@@ -42,13 +57,13 @@ def compute_dtype(*arrays):
 
 
 def output_dtype(*arrays):
-    """The dtype of the answer: float16 in → float16 out, otherwise :func:`compute_dtype`.
+    """The dtype of the answer: float16 or bfloat16 in → the same out, else :func:`compute_dtype`.
 
     >>> output_dtype(np.ones(2, dtype=np.float16)).name, output_dtype(np.ones(2, int)).name
     ('float16', 'float64')
     """
-    given = np.result_type(*[a.dtype for a in arrays])
-    return given if given == np.float16 else compute_dtype(*arrays)
+    given = _common_dtype(arrays)
+    return given if given.name in LOW_PRECISION else compute_dtype(*arrays)
 
 
 def check_count(value, name, minimum=1):
@@ -86,7 +101,8 @@ def as_float_array(x, name, min_ndim=1):
         raise TypeError(f"{name} must be an array of numbers; could not convert it "
                         f"({exc})") from None
     if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.integer)
-                                 or np.issubdtype(arr.dtype, np.floating)):
+                                 or np.issubdtype(arr.dtype, np.floating)
+                                 or arr.dtype.name == "bfloat16"):  # ml_dtypes: no np.floating
         raise TypeError(f"{name} must hold real numbers (int or float); got dtype {arr.dtype}")
     if arr.ndim < min_ndim:
         axes = "(..., rows, columns)" if min_ndim == 2 else "(..., length)"
@@ -144,6 +160,28 @@ def check_scale(scale, d_k):
         raise ValueError(f"scale must be a positive finite number (it multiplies the scores); "
                          f"got {scale!r}")
     return value
+
+
+def check_gqa_heads(query, key, value):
+    """Grouped-query attention's shapes: H query heads on axis −3 sharing G key/value heads.
+
+    Returns H / G, the number of consecutive query heads that share each key/value head.
+
+    >>> check_gqa_heads(np.zeros((8, 3, 4)), np.zeros((2, 5, 4)), np.zeros((2, 5, 1)))
+    4
+    """
+    shapes = f"query {query.shape}, key {key.shape}, value {value.shape}"
+    if min(query.ndim, key.ndim, value.ndim) < 3:
+        raise ValueError(f"enable_gqa=True needs query, key and value with at least 3 axes "
+                         f"(..., heads, rows, columns); got {shapes}")
+    heads, kv_heads = query.shape[-3], key.shape[-3]
+    if value.shape[-3] != kv_heads:
+        raise ValueError(f"key has {kv_heads} heads (axis −3) but value has {value.shape[-3]}: "
+                         f"each key head needs its value head ({shapes})")
+    if kv_heads == 0 or heads % kv_heads:
+        raise ValueError(f"enable_gqa=True needs the query heads ({heads}) to be a multiple of "
+                         f"the key/value heads ({kv_heads}) on axis −3 ({shapes})")
+    return heads // kv_heads
 
 
 def broadcasts_to(shape, target):

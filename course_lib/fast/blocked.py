@@ -51,7 +51,7 @@ def attention(query, key, value, attn_mask=None, is_causal=False, scale=None,
     p = prepare_attention(query, key, value, attn_mask, is_causal, scale, causal_as_mask=False)
     if p.xp is not np:
         return scaled_dot_product_attention(query, key, value, attn_mask, is_causal, scale,
-                                            return_weights)
+                                            return_weights=return_weights)
     output, weights = _in_blocks(p.query * p.scale, p.key, p.value, p.mask, is_causal,
                                  return_weights)
     if return_weights:
