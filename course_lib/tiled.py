@@ -30,7 +30,7 @@ __all__ = ["OnlineSoftmaxStep", "attention_memory", "online_softmax_steps",
 
 
 def tiled_attention(query, key, value, *, block_size=None, attn_mask=None, is_causal=False,
-                    scale=None, return_logsumexp=False):
+                    scale=None, enable_gqa=False, return_logsumexp=False):
     """softmax(Q Kᵀ · scale) V computed block by block with the online softmax.
 
     Equal to :func:`scaled_dot_product_attention` up to float rounding, but it never holds
@@ -47,6 +47,8 @@ def tiled_attention(query, key, value, *, block_size=None, attn_mask=None, is_ca
         scores; it must broadcast to (..., n, m). Not together with ``is_causal``.
     is_causal : query i sees keys 0 … i only (top-left aligned, also when n ≠ m).
     scale : multiplier of the scores; default 1/√d_k.
+    enable_gqa : query heads (axis −3) share key/value heads, as in
+        :func:`scaled_dot_product_attention`.
     return_logsumexp : also return Lᵢ = Mᵢ + log lᵢ = log Σⱼ e^(scores of row i), the one number
         per row the backward pass needs (:mod:`course_lib.tiled_backward`).
 
@@ -65,7 +67,8 @@ def tiled_attention(query, key, value, *, block_size=None, attn_mask=None, is_ca
     True
     """
     q, k, v, mask, scale, xp, out_dtype, _ = prepare_attention(
-        query, key, value, attn_mask, is_causal, scale, causal_as_mask=False)
+        query, key, value, attn_mask, is_causal, scale, enable_gqa=enable_gqa,
+        causal_as_mask=False)
     block_q, block_k = check_block_size(block_size, xp)
     n, m = q.shape[-2], k.shape[-2]
     batch = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
