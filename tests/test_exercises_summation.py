@@ -83,6 +83,20 @@ def squares_return_in_loop(q):
         return total
 
 
+def sum_loop_from_zero(q, a, b):
+    total = 0
+    for i in range(a, b + 1):
+        total += q[i]  # IndexError when b is the last slot
+    return total
+
+
+def sum_replaces_total_short(q, a, b):
+    total = 0
+    for i in range(a, b):
+        total = q[i - 1]
+    return total
+
+
 def squares_in_place(q):
     for i in range(len(q)):
         q[i] = q[i] ** 2
@@ -90,7 +104,8 @@ def squares_in_place(q):
 
 
 SUM_SLIPS = {
-    "counted from 0": [sum_counted_from_zero, lambda q, a, b: sum(q[a:b + 1])],
+    "counted from 0": [sum_counted_from_zero, lambda q, a, b: sum(q[a:b + 1]),
+                       sum_loop_from_zero],
     "left out the last slot": [lambda q, a, b: sum(q[i - 1] for i in range(a, b)),
                                lambda q, a, b: sum(q[a - 1:b - 1])],
     "started one late": [lambda q, a, b: sum(q[a:b]),
@@ -102,14 +117,18 @@ SUM_SLIPS = {
     "shifted slots": [lambda q, a, b: sum(q[a + 1:b + 1]), lambda q, a, b: sum(q[a - 2:b - 1])],
     "started at slot 1": [lambda q, a, b: sum(q[:b]),
                           lambda q, a, b: sum(q[i - 1] for i in range(1, b + 1))],
-    "= instead of +=": [sum_replaces_total],
+    "= instead of +=": [sum_replaces_total, sum_replaces_total_short],
+    "multiplied instead of added": [lambda q, a, b: math.prod(q[a - 1:b])],
+    "divided by the number of terms": [lambda q, a, b: sum(q[a - 1:b]) / (b - a + 1)],
+    "returned the terms": [lambda q, a, b: [q[i - 1] for i in range(a, b + 1)],
+                           lambda q, a, b: q[a - 1:b]],
     CHANGED_INPUT: [sum_pops],
 }
 
 HAND_SLIPS = {
     "counted from 0": [9, "9"], "left out the last slot": [5], "started one late": [6],
     "added everything": [15], "multiplied instead of added": [8], "only the two ends": [3],
-    "started at slot 1": [12],
+    "started at slot 1": [12], "one slot past the end": [10],
     "sign turned round": [-7], "decimal point moved": [70, 0.7, 700],
 }
 
@@ -129,6 +148,9 @@ SQUARES_SLIPS = {
     "two to the power": [lambda q: sum(2 ** x for x in q)],
     "left out the last slot": [lambda q: sum(q[i] ** 2 for i in range(len(q) - 1))],
     "skipped the first slot": [lambda q: sum(q[i] ** 2 for i in range(1, len(q)))],
+    "divided by the number of slots": [lambda q: sum(x ** 2 for x in q) / len(q)],
+    "rounded the result": [lambda q: int(sum(x * x for x in q)),
+                           lambda q: round(sum(x ** 2 for x in q), 1)],
     CHANGED_INPUT: [squares_in_place],
 }
 

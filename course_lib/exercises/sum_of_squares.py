@@ -16,6 +16,8 @@ sum_of_squares(q):
 - absolute values: Σ |qᵢ| instead of Σ qᵢ².
 - took the square root: √(Σ qᵢ²) is the norm, one step too far.
 - multiplied instead of added: the squares multiplied together (``*=`` from 1).
+- divided by the number of slots: the mean of the squares, not their sum.
+- rounded the result: ``int`` or ``round`` cuts the decimals off.
 - left out the last slot: the loop stops at slot L − 1.
 - skipped the first slot: the loop starts at Python position 1, slot 2.
 - return inside the loop: the function stops after the first term, q₁².
@@ -24,7 +26,7 @@ sum_of_squares(q):
 
 import math
 
-from ._detect import raised
+from ._detect import raised, rounded
 from .core import Case, Exercise, Mistake
 
 __all__ = ["SQUARES_EXERCISE", "check_sum_of_squares", "evaluate_sum_of_squares"]
@@ -86,6 +88,13 @@ SQUARES_EXERCISE = Exercise(
                 "{call} gave {got}: you multiplied the squares together (did the total start "
                 "at 1 with `*=`?). Σ adds: start at 0 and use `+=`; expected {expected}.",
                 imitation=lambda q: math.prod(x * x for x in q)),
+        Mistake("divided by the number of slots",
+                "{call} gave {got}, the mean of the squares: Σ qᵢ² is their sum, with no "
+                "division by L; expected {expected}.",
+                imitation=lambda q: sum(x * x for x in q) / len(q)),
+        Mistake("rounded the result",
+                "{call} gave {got}: int() or round() cut off the decimals. Return the total "
+                "as it is; expected {expected}.", detect=rounded),
         Mistake("left out the last slot",
                 "{call} gave {got}: the last slot is missing. range(len(q)) already stops at "
                 "the last position, len(q) − 1; expected {expected}.",

@@ -5,7 +5,8 @@ Slips
 -----
 sum_from_to(q, a, b):
 
-- counted from 0: ``q[i]`` for slot i, so every term is one slot too far right.
+- counted from 0: ``q[i]`` for slot i, so every term is one slot too far right (and an
+  IndexError when b is the last slot).
 - left out the last slot: the range or slice stops before slot b.
 - started one late: slot a is left out.
 - added everything: every slot of q, not just a to b.
@@ -15,19 +16,42 @@ sum_from_to(q, a, b):
 - shifted slots: slots a + s to b + s for a shift s of −1 or 2 (a slice off by more than one).
 - started at slot 1: ``sum(q[:b])``, the slots before a added too.
 - return inside the loop: the function stops after the first term, q_a.
+- multiplied instead of added: the terms multiplied together.
+- divided by the number of terms: the mean instead of the sum.
+- returned the terms: the list of terms, never added.
 - changed its input: q was changed in place (named by the framework).
 
 By hand, Σᵢ₌₂⁴ qᵢ for q = [5, 1, 4, 2, 3]: counted from 0 (9), left out the last slot (5),
 started one late (6), added everything (15), multiplied instead of added (8),
-only the two ends (3), started at slot 1 (12).
+only the two ends (3), started at slot 1 (12), one slot past the end (10).
 """
 
+import math
+
 from ..summation import sigma
+from ._detect import returned
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
 
 __all__ = ["SUM_EXERCISE", "SUM_HAND", "check_sum_by_hand", "check_sum_from_to",
            "evaluate_sum_from_to"]
+
+def _from_zero(outcomes):
+    # q[i] for i in a..b: one slot to the right, and an IndexError when b is the last slot
+    telling = None
+    for o in outcomes:
+        q, a, b = o.case.args
+        if b >= len(q) and isinstance(o.error, IndexError):
+            telling = telling or o
+            continue
+        try:
+            if o.error is not None or abs(float(o.value) - sum(q[a:b + 1])) > 1e-9:
+                return None
+        except (TypeError, ValueError):
+            return None
+        telling = telling or (None if o.correct else o)
+    return telling
+
 
 def _shifted(outcomes):
     # the sum of slots a + s to b + s for a small shift s (s = 1 is "counted from 0")
@@ -64,7 +88,7 @@ SUM_EXERCISE = Exercise(
                 "{call} gave {got}: your sum is shifted by one slot. The maths numbers slots "
                 "from 1, Python from 0: slot i is q[i - 1]. Loop i over range(a, b + 1) and "
                 "add q[i - 1]; expected {expected}.",
-                imitation=lambda q, a, b: sum(q[a:b + 1])),
+                detect=lambda outcomes: _from_zero(outcomes)),
         Mistake("left out the last slot",
                 "{call} gave {got}: your sum stops one slot early. Σ from a to b includes slot "
                 "b too, but a Python range or slice stops before its end: use range(a, b + 1).",
@@ -101,6 +125,22 @@ SUM_EXERCISE = Exercise(
                 "{call} gave {got}, the first term q_a alone: the `return` sits inside the "
                 "loop, so it stops after one slot. Return the total after the loop ends.",
                 imitation=lambda q, a, b: q[a - 1]),
+        Mistake("= instead of +=",
+                "{call} gave {got}, one term alone: `total = q[i - 1]` replaces the total at "
+                "every step (and range(a, b) stops before b). Add to it, `total += q[i - 1]`, "
+                "for i in range(a, b + 1); expected {expected}.",
+                imitation=lambda q, a, b: q[b - 2] if b > a else 0),
+        Mistake("multiplied instead of added",
+                "{call} gave {got}, the terms multiplied: Σ ADDS them (start the total at 0 "
+                "and use +=); expected {expected}.",
+                imitation=lambda q, a, b: math.prod(q[a - 1:b])),
+        Mistake("divided by the number of terms",
+                "{call} gave {got}, the mean of the terms: Σ is their sum, with no division; "
+                "expected {expected}.", imitation=lambda q, a, b: sum(q[a - 1:b]) / (b - a + 1)),
+        Mistake("returned the terms",
+                "{call} gave {got}, the list of terms: add them into one number and return "
+                "that; expected {expected}.",
+                detect=returned(lambda o: isinstance(o.value, (list, tuple)))),
     ],
 )
 
@@ -117,6 +157,8 @@ SUM_HAND = HandExercise("Σᵢ₌₂⁴ qᵢ for q = [5, 1, 4, 2, 3]", 7.0, [
          "too, q₂ + q₃ + q₄."),
     Slip("started at slot 1", 12.0, "{got} is q₁ + q₂ + q₃ + q₄: the sum starts at i = 2, "
          "so q₁ = 5 is not in it."),
+    Slip("one slot past the end", 10.0, "{got} is q₂ + q₃ + q₄ + q₅: the sum stops at slot "
+         "4, so q₅ = 3 is not in it."),
     Slip("multiplied instead of added", 8.0, "{got} is q₂ × q₃ × q₄: Σ adds the terms (the "
          "product sign is Π)."),
 ], tolerance=0.01)
