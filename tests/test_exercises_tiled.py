@@ -29,7 +29,8 @@ def good_numpy(blocks):
 
 
 def loop(*, start=-math.inf, factor="old - new", new_terms_by="new", on_new_block=False,
-         block_max=False, early=False, blocks_end=0, scores_end=0, shift=True, swap=False):
+         block_max=False, early=False, blocks_end=0, scores_end=0, shift=True, swap=False,
+         keep=True, flipped=False):
     """A beginner's running_stats with one slip switched on (math.exp, plain Python)."""
     def running_stats(blocks):
         M, l = start, 0.0
@@ -41,8 +42,14 @@ def loop(*, start=-math.inf, factor="old - new", new_terms_by="new", on_new_bloc
             ref = M_new if new_terms_by == "new" else M
             terms = 0.0
             for j in range(len(block) + scores_end):
-                terms += math.exp(block[j] - ref) if shift else math.exp(block[j])
-            l = l + r * terms if on_new_block else l * r + terms
+                if flipped:
+                    terms += math.exp(ref - block[j])
+                else:
+                    terms += math.exp(block[j] - ref) if shift else math.exp(block[j])
+            if not keep:
+                l = terms
+            else:
+                l = l + r * terms if on_new_block else l * r + terms
             M = M_new
             if early:
                 return (l, M) if swap else (M, l)
@@ -88,6 +95,14 @@ def old_max_from_first(blocks):
     return M, l
 
 
+def overwrote_numpy(blocks):
+    M, l = -np.inf, 0.0
+    for block in blocks:
+        M = max(M, np.max(block))
+        l = np.sum(np.exp(np.array(block) - M))  # = instead of +=
+    return M, l
+
+
 def no_shift_numpy(blocks):
     scores = np.concatenate([np.array(b, float) for b in blocks])
     with np.errstate(all="ignore"):
@@ -111,6 +126,8 @@ SLIPS = {
     "rescaled the new block": [loop(on_new_block=True)],
     "forgot to rescale": [loop(factor="none"), max_updated_before_the_factor],
     "used the old max for the new block": [loop(new_terms_by="old"), old_max_from_first],
+    "kept only the last block": [loop(keep=False), overwrote_numpy],
+    "exponent sign flipped": [loop(flipped=True)],
     "block max instead of running max": [loop(block_max=True)],
     "started the max at 0": [loop(start=0), loop(start=0.0)],
     "no shift by the max": [loop(shift=False, factor="none"), no_shift_numpy],

@@ -1,5 +1,5 @@
-"""Exercises of notebook 14 on the whole online softmax: one update by hand, and
-``online_output(scores, values, block_size)``, one query's attention output o / l computed
+"""Exercise of notebook 14 on the whole online softmax: ``online_output(scores, values,
+block_size)``, one query's attention output o / l computed
 one block of keys at a time (each value vⱼ one number here, d_v = 1).
 
 Slips of ``online_output`` (each recognised, each hint shows the hidden case where it showed):
@@ -15,33 +15,24 @@ Slips of ``online_output`` (each recognised, each hint shows the hidden case whe
 * block ends one short — ``scores[start:start + block_size - 1]`` drops a key per block;
 * blocks overlap — ``scores[start:start + block_size + 1]`` counts a key twice;
 * lost the last partial block — ``range(0, m - block_size + 1, block_size)`` stops early;
+* kept only the last block — ``l = …`` and ``o = …`` replaced the old sums;
+* exponent sign flipped — e^(M − s) instead of e^(s − M);
+* forgot the values — o summed the weights alone (every answer 1);
+* averaged the blocks' outputs — each block's own softmax output, then their mean;
 * forgot the final division — returned o instead of o / l;
 * stopped after the first block — a ``return`` inside the loop.
-
-Slips of the by-hand update l′ = l · e^(M − M′) + Σ e^(s − M′) (:data:`UPDATE_BY_HAND`):
-
-* upside down — l · e^(M′ − M);
-* no rescale — l added as it was;
-* rescaled the new block — e^(M − M′) on the new terms;
-* old max for the new terms — e^(s − M) instead of e^(s − M′);
-* old max, no rescale — both slips at once;
-* left out e^0 — the block's largest score gives e^0 = 1, not 0;
-* added the factor — l + e^(M − M′) instead of l · e^(M − M′);
-* forgot the exponential — the new terms s − M′ added without e^.
 """
 
 import math
 
-from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
 
-__all__ = ["ONLINE_OUTPUT_EXERCISE", "UPDATE_BY_HAND", "check_online_output",
-           "check_update_by_hand", "evaluate_online_output"]
+__all__ = ["ONLINE_OUTPUT_EXERCISE", "check_online_output", "evaluate_online_output"]
 
 
 def _walk(scores, values, block_size, *, start=-math.inf, sum_factor=True, acc_factor=True,
           upside_down=False, on_new_block=False, divide_inside=False, end=0, drop_tail=False,
-          divide=True, first_only=False):
+          divide=True, first_only=False, keep=True, sign=1):
     """The online softmax of one query; each keyword switches on one slip (none: the answer)."""
     top, total, acc = start, 0.0, 0.0
     last = len(scores) - block_size + 1 if drop_tail else len(scores)
@@ -49,9 +40,11 @@ def _walk(scores, values, block_size, *, start=-math.inf, sum_factor=True, acc_f
         block = range(first, min(first + block_size + end, len(scores)))
         new_top = max(top, max(scores[j] for j in block))
         factor = math.exp(new_top - top if upside_down else top - new_top)
-        terms = math.fsum(math.exp(scores[j] - new_top) for j in block)
-        part = math.fsum(math.exp(scores[j] - new_top) * values[j] for j in block)
-        if on_new_block:
+        terms = math.fsum(math.exp(sign * (scores[j] - new_top)) for j in block)
+        part = math.fsum(math.exp(sign * (scores[j] - new_top)) * values[j] for j in block)
+        if not keep:
+            total, acc = terms, part
+        elif on_new_block:
             total, acc = total + factor * terms, acc + factor * part
         else:
             total = total * (factor if sum_factor else 1.0) + terms
@@ -77,6 +70,18 @@ def _from_first_block(scores, values, block_size):
         acc = acc * factor + math.fsum(math.exp(scores[j] - new_top) * values[j] for j in block)
         top = new_top
     return acc / total
+
+
+def _block_average(scores, values, block_size):
+    # each block's own softmax output, then the plain mean of those outputs
+    outputs = []
+    for first in range(0, len(scores), block_size):
+        block = range(first, min(first + block_size, len(scores)))
+        top = max(scores[j] for j in block)
+        weights = [math.exp(scores[j] - top) for j in block]
+        outputs.append(math.fsum(w * values[j] for w, j in zip(weights, block, strict=True))
+                       / math.fsum(weights))
+    return math.fsum(outputs) / len(outputs)
 
 
 _CASES = [
@@ -143,6 +148,11 @@ _SLIPS = [  # (name, hint after _GOT, keywords of _walk)
     ("lost the last partial block", "The last, shorter block was never visited: "
      "range(0, m, block_size) starts a block at every multiple of block_size below m, even "
      "when fewer than block_size keys are left.", {"drop_tail": True}),
+    ("kept only the last block", "Your l and o hold only the last block's terms: `l = …` "
+     "replaced the old sum. Keep it and add: l′ = l · e^(M − M′) + Σ e^(s − M′), and the same "
+     "for o.", {"keep": False}),
+    ("exponent sign flipped", "Each weight is e^(s − M), score minus max (at most e^0 = 1), "
+     "not e^(M − s).", {"sign": -1}),
     ("forgot the final division", "You returned the running output o; the output is o / l, "
      "divided once after the last block.", {"divide": False}),
     ("stopped after the first block", "Your function returned after the first block: the "
@@ -168,6 +178,12 @@ ONLINE_OUTPUT_EXERCISE = Exercise(
                 "minus new, at most 1.", imitation=_from_first_block),
         *[Mistake(name, _GOT + " " + hint, imitation=_imitation(keywords))
           for name, hint, keywords in _SLIPS],
+        Mistake("forgot the values", _GOT + " Every answer is 1: o summed the weights "
+                "e^(s − M′) alone. The running output adds each weight times its value, "
+                "e^(s − M′) · vⱼ.", imitation=lambda scores, values, block_size: 1.0),
+        Mistake("averaged the blocks' outputs", _GOT + " You averaged each block's own softmax "
+                "output; blocks with a larger max must count more. Keep one running M, l and o "
+                "across the blocks and divide once at the end.", imitation=_block_average),
         Mistake("started the max at 0", "{call} gave {got}; the answer is {expected}. Start "
                 "the running max at −∞ (`-math.inf`), not 0: with every score far below 0, all "
                 "e^(s − 0) underflow to 0 and o / l is 0 / 0.",
@@ -188,30 +204,3 @@ def evaluate_online_output(func):
 def check_online_output(func):
     """Print feedback on a learner's ``online_output(scores, values, block_size)``."""
     ONLINE_OUTPUT_EXERCISE.check(func)
-
-
-_E = math.exp
-UPDATE_BY_HAND = HandExercise("the new running sum l′", 1.5 * _E(-1) + 1 + _E(-2), slips=[
-    Slip("upside down", 1.5 * _E(1) + 1 + _E(-2), "{got} is l · e^(M′ − M) + …: the factor is "
-         "e^(M − M′) = e^(2 − 3) = e^−1, old max minus new, at most 1."),
-    Slip("no rescale", 1.5 + 1 + _E(-2), "{got} keeps l = 1.5 as it was; its terms were "
-         "written with M = 2, so multiply it by e^(M − M′) = e^−1 first."),
-    Slip("rescaled the new block", 1.5 + _E(-1) * (1 + _E(-2)), "{got} puts e^(M − M′) on the "
-         "new terms. It belongs to the old sum l = 1.5; the new terms e^(s − M′) already use "
-         "M′ = 3."),
-    Slip("old max for the new terms", 1.5 * _E(-1) + _E(1) + _E(-1), "{got} uses e^(s − M) "
-         "with the old max 2 for the new scores: use the new max, e^(3 − 3) + e^(1 − 3)."),
-    Slip("old max, no rescale", 1.5 + _E(1) + _E(-1), "{got} neither rescales l nor uses the "
-         "new max: l′ = l · e^(M − M′) + e^(3 − M′) + e^(1 − M′), with M′ = 3."),
-    Slip("left out e^0", 1.5 * _E(-1) + _E(-2), "{got} leaves out the term of the score 3: "
-         "e^(3 − 3) = e^0 = 1, not 0."),
-    Slip("added the factor", 1.5 + _E(-1) + 1 + _E(-2), "{got} adds e^(M − M′) to l; multiply: "
-         "l · e^(M − M′)."),
-    Slip("forgot the exponential", 1.5 * _E(-1) + (3 - 3) + (1 - 3), "{got} adds s − M′ for "
-         "the new scores; each term is e^(s − M′)."),
-], tolerance=0.005)
-
-
-def check_update_by_hand(value):
-    """Print feedback on the learner's l′ for M = 2, l = 1.5 and a new block of scores 3, 1."""
-    UPDATE_BY_HAND.check(value)

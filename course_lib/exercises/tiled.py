@@ -8,6 +8,8 @@ Slips (each recognised, each with a hint that shows the hidden case where it sho
 * rescaled the new block — e^(M − M′) put on the new block's terms instead of the old sum;
 * forgot to rescale — the old sum kept its old max (or M was updated before the factor);
 * used the old max for the new block — e^(s − M) for the new terms instead of e^(s − M′);
+* kept only the last block — ``l = …`` replaced the old sum instead of adding to it;
+* exponent sign flipped — e^(M − s) instead of e^(s − M);
 * block max instead of running max — each block's own max replaced M;
 * started the max at 0 — M = 0 before the first block instead of −∞;
 * no shift by the max — e^s summed directly, which overflows at s = 1000;
@@ -24,17 +26,17 @@ __all__ = ["RUNNING_STATS_EXERCISE", "check_running_stats", "evaluate_running_st
 
 
 def _stats(blocks, start=-math.inf, factor=lambda old, new: math.exp(old - new),
-           on_new_block=False, shift_new_by_old=False, block_max=False):
+           on_new_block=False, shift_new_by_old=False, block_max=False, sign=1, keep=True):
     """One pass over the blocks; the keywords switch on one slip each (all off: the answer)."""
     top, total = start, 0.0
     for block in blocks:
         new_top = max(block) if block_max else max(top, max(block))
         shift = top if shift_new_by_old else new_top
-        terms = math.fsum(math.exp(s - shift) for s in block)
+        terms = math.fsum(math.exp(sign * (s - shift)) for s in block)
         if on_new_block:
             total = total + factor(top, new_top) * terms
         else:
-            total = total * factor(top, new_top) + terms
+            total = (total * factor(top, new_top) if keep else 0.0) + terms
         top = new_top
     return top, total
 
@@ -172,6 +174,11 @@ RUNNING_STATS_EXERCISE = Exercise(
         Mistake("used the old max for the new block", _GOT + " The new block's terms are "
                 "e^(s − M′) with the new max M′, not the old M.",
                 imitation=_old_max_from_first),
+        Mistake("kept only the last block", _GOT + " Your sum holds only the last block's "
+                "terms: `l = …` replaced the old sum. Keep it and add: l′ = l · e^(M − M′) + "
+                "Σ e^(s − M′).", imitation=lambda blocks: _stats(blocks, keep=False)),
+        Mistake("exponent sign flipped", _GOT + " Each term is e^(s − M), score minus max (at "
+                "most e^0 = 1), not e^(M − s).", imitation=lambda blocks: _stats(blocks, sign=-1)),
         Mistake("block max instead of running max", _GOT + " You kept each block's own max. "
                 "Keep the largest score seen in ANY block so far: M′ = max(M, max(block)).",
                 imitation=lambda blocks: _stats(blocks, block_max=True)),

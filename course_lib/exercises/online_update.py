@@ -1,0 +1,46 @@
+"""By-hand exercise of notebook 14: one update of the online softmax's running sum,
+l′ = l · e^(M − M′) + Σ e^(s − M′), for M = 2, l = 1.5 and a new block of scores 3 and 1.
+
+Slips (each a wrong value the checker names, with the step that went wrong):
+
+* upside down — l · e^(M′ − M);
+* no rescale — l added as it was;
+* rescaled the new block — e^(M − M′) on the new terms;
+* old max for the new terms — e^(s − M) instead of e^(s − M′);
+* old max, no rescale — both slips at once;
+* left out e^0 — the block's largest score gives e^0 = 1, not 0;
+* added the factor — l + e^(M − M′) instead of l · e^(M − M′);
+* forgot the exponential — the new terms s − M′ added without e^.
+"""
+
+import math
+
+from .by_hand import HandExercise, Slip
+
+__all__ = ["UPDATE_BY_HAND", "check_update_by_hand"]
+
+_E = math.exp
+UPDATE_BY_HAND = HandExercise("the new running sum l′", 1.5 * _E(-1) + 1 + _E(-2), slips=[
+    Slip("upside down", 1.5 * _E(1) + 1 + _E(-2), "{got} is l · e^(M′ − M) + …: the factor is "
+         "e^(M − M′) = e^(2 − 3) = e^−1, old max minus new, at most 1."),
+    Slip("no rescale", 1.5 + 1 + _E(-2), "{got} keeps l = 1.5 as it was; its terms were "
+         "written with M = 2, so multiply it by e^(M − M′) = e^−1 first."),
+    Slip("rescaled the new block", 1.5 + _E(-1) * (1 + _E(-2)), "{got} puts e^(M − M′) on the "
+         "new terms. It belongs to the old sum l = 1.5; the new terms e^(s − M′) already use "
+         "M′ = 3."),
+    Slip("old max for the new terms", 1.5 * _E(-1) + _E(1) + _E(-1), "{got} uses e^(s − M) "
+         "with the old max 2 for the new scores: use the new max, e^(3 − 3) + e^(1 − 3)."),
+    Slip("old max, no rescale", 1.5 + _E(1) + _E(-1), "{got} neither rescales l nor uses the "
+         "new max: l′ = l · e^(M − M′) + e^(3 − M′) + e^(1 − M′), with M′ = 3."),
+    Slip("left out e^0", 1.5 * _E(-1) + _E(-2), "{got} leaves out the term of the score 3: "
+         "e^(3 − 3) = e^0 = 1, not 0."),
+    Slip("added the factor", 1.5 + _E(-1) + 1 + _E(-2), "{got} adds e^(M − M′) to l; multiply: "
+         "l · e^(M − M′)."),
+    Slip("forgot the exponential", 1.5 * _E(-1) + (3 - 3) + (1 - 3), "{got} adds s − M′ for "
+         "the new scores; each term is e^(s − M′)."),
+], tolerance=0.005)
+
+
+def check_update_by_hand(value):
+    """Print feedback on the learner's l′ for M = 2, l = 1.5 and a new block of scores 3, 1."""
+    UPDATE_BY_HAND.check(value)
