@@ -36,7 +36,7 @@ SQUARES_EXERCISE = Exercise(
     "sum_of_squares(q)",
     cases=[Case((q,)) for q in (
         [3.0], [-2.0], [3.0, 4.0], [1.0, -2.0, 2.0], [0.5, 1.5, -1.0, 2.0],
-        [2.0, 1.0, 3.0, 1.0, 2.0], [-1.0, -1.0, -1.0])],
+        [2.0, 1.0, 3.0, 1.0, 2.0], [-1.0, -1.0, -1.0], [0.3, -1.25])],
     reference=lambda q: sum(x * x for x in q),
     mistakes=[
         Mistake("caret for power",
