@@ -7,8 +7,10 @@ Slips of ``grid_gib(n, m, bytes_per_number)`` (each hint shows the hidden case w
 * added n and m — (n + m) numbers instead of n · m;
 * forgot the bytes — counted numbers, not bytes;
 * bits, not bytes — multiplied by 8 × bytes_per_number;
+* divided by 8 — bytes turned into "bits" the wrong way;
+* always 4 bytes — float32's 4 hard-coded instead of bytes_per_number;
 * GB, not GiB — divided by 10⁹ instead of 2³⁰;
-* MiB, not GiB — divided by 2²⁰;
+* MiB, not GiB — divided by 2²⁰; KiB, not GiB — divided by 2¹⁰;
 * returned bytes — never divided by 2³⁰;
 * ^ is not a power — ``2^30`` (or ``1024^3``) is XOR in Python: 28 (1027);
 * 2 * 30 — ``/ 2*30`` or ``/ (2*30)`` instead of ``/ 2**30``;
@@ -47,10 +49,16 @@ _GRID_SLIPS = [  # (name, hint after _GOT, imitation)
      "float32).", lambda n, m, b: n * m / GIB),
     ("bits, not bytes", "bytes_per_number is already in bytes (float32: 4 bytes = 32 bits): "
      "do not multiply by 8.", lambda n, m, b: n * m * b * 8 / GIB),
+    ("divided by 8", "bytes_per_number is already in bytes: multiply by it, and do not divide "
+     "by 8.", lambda n, m, b: n * m * b / 8 / GIB),
+    ("always 4 bytes", "You used 4 bytes a score whatever bytes_per_number says: multiply by "
+     "bytes_per_number (2 for float16, 8 for float64).", lambda n, m, b: n * m * 4 / GIB),
     ("GB, not GiB", "One GiB is 2³⁰ = 1073741824 bytes, not 10⁹ (that is a GB).",
      lambda n, m, b: n * m * b / 1e9),
     ("MiB, not GiB", "You divided by 2²⁰ (that gives MiB); one GiB is 2³⁰ bytes.",
      lambda n, m, b: n * m * b / 2**20),
+    ("KiB, not GiB", "You divided by 2¹⁰ (that gives KiB); one GiB is 2³⁰ bytes.",
+     lambda n, m, b: n * m * b / 2**10),
     ("returned bytes", "That is the number of bytes: divide by 2³⁰ to get GiB.",
      lambda n, m, b: n * m * b),
     ("^ is not a power", "In Python `^` is bitwise XOR (2^30 is 28, 1024^3 is 1027): write "
