@@ -100,10 +100,14 @@ DOT_SLIPS = {
     "does not reject different lengths": [lambda q, k: sum(a * b for a, b in pairs(q, k)),
                                           lambda q, k: float(np.dot(q[:len(k)], k[:len(q)]))],
     "= instead of +=": [dot_replaces_total],
-    "k read backwards": [checked(lambda q, k: sum(q[i] * k[-i - 1] for i in range(len(q))))],
+    "k read backwards": [checked(lambda q, k: sum(q[i] * k[-i - 1] for i in range(len(q)))),
+                         checked(lambda q, k: sum(q[i] * k[-i] for i in range(len(q))))],
     "sign turned round": [checked(lambda q, k: -sum(a * b for a, b in pairs(q, k)))],
     "multiplied the lists": [checked(lambda q, k: sum(q * k))],
     "@ on lists": [checked(lambda q, k: q @ k)],
+    "divided by the number of slots": [checked(lambda q, k: sum(a * b for a, b in zip(q, k))
+                                               / len(q))],
+    "took the size": [checked(lambda q, k: abs(float(np.dot(q, k))))],
     CHANGED_INPUT: [dot_pops],
 }
 
@@ -111,6 +115,7 @@ DOT_HAND_SLIPS = {
     "sign of a product": [12, "12"], "sums without multiplying": [9],
     "multiplies the sums": [14], "left out the last slot": [2], "left out the first slot": [4],
     "multiplied the products": [-48], "sign turned round": [-8], "decimal point moved": [80, 0.8],
+    "left out the middle slot": [10],
 }
 
 COSINE_SLIPS = {
@@ -126,6 +131,10 @@ COSINE_SLIPS = {
     "took the size": [lambda q, k: abs(cosine_ok(q, k))],
     "cos of the dot product": [lambda q, k: math.cos(float(dot(q, k)))],
     "multiplied by the lengths": [lambda q, k: float(dot(q, k) * norm(q) * norm(k))],
+    "halved instead of the root": [lambda q, k: float(dot(q, k)) / (
+        sum(x * x for x in q) ** 1/2 * sum(y * y for y in k) ** 1/2)],
+    "cos of the answer": [lambda q, k: math.cos(float(dot(q, k) / (norm(q) * norm(k))))],
+    "rounded the result": [lambda q, k: round(float(dot(q, k) / (norm(q) * norm(k))), 2)],
     "used q's length twice": [lambda q, k: float(dot(q, k) / (norm(q) * norm(q)))],
 }
 

@@ -14,6 +14,9 @@ cosine(q, k):
 - multiplied by the lengths: q·k × ∥q∥∥k∥.
 - divided by the squared lengths: ∥q∥²∥k∥² (sums of squares without their roots).
 - divided by the sum of lengths: ∥q∥ + ∥k∥ instead of ∥q∥ × ∥k∥.
+- halved instead of the root: lengths written ``total ** 1/2``.
+- cos of the answer: ``math.cos`` of q·k / (∥q∥∥k∥), which already is cos θ.
+- rounded the result: ``round(…, 2)``, the decimals lost.
 - used q's length twice: ∥q∥∥q∥ (a typo for ∥q∥∥k∥).
 - used k's length twice: ∥k∥∥k∥ (the other typo).
 - returned the angle: θ itself (arccos of the answer), in radians or degrees.
@@ -29,6 +32,7 @@ import math
 import numpy as np
 
 from .. import dot, norm
+from ._detect import rounded
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
 
@@ -113,6 +117,18 @@ COSINE_EXERCISE = Exercise(
                 "{call} gave {got}: you divided by ∥q∥ + ∥k∥. Divide by the product "
                 "∥q∥ × ∥k∥; expected {expected}.",
                 imitation=lambda q, k: _d(q, k) / (_n(q) + _n(k))),
+        Mistake("halved instead of the root",
+                "{call} gave {got}: a length written `total ** 1/2` is (total ** 1) / 2, half "
+                "the sum of squares, because ** binds before /. Write total ** 0.5 or "
+                "math.sqrt(total); expected {expected}.",
+                imitation=lambda q, k: _d(q, k) / (_n(q) ** 2 / 2 * _n(k) ** 2 / 2)),
+        Mistake("cos of the answer",
+                "{call} gave {got}, the cosine of your answer: q·k / (∥q∥∥k∥) already IS "
+                "cos θ, so no math.cos is needed; expected {expected}.",
+                imitation=lambda q, k: math.cos(_d(q, k) / (_n(q) * _n(k)))),
+        Mistake("rounded the result",
+                "{call} gave {got}, rounded: keep every decimal (round only when you print); "
+                "expected {expected}.", detect=rounded),
         Mistake("used q's length twice",
                 "{call} gave {got}: you divided by ∥q∥∥q∥. The second length is k's: "
                 "∥q∥∥k∥; expected {expected}.", imitation=lambda q, k: _d(q, k) / _n(q) ** 2),

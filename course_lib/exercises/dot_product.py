@@ -9,7 +9,9 @@ dot_loop(q, k):
 - @ on lists: ``q @ k`` on two Python lists (TypeError).
 - sign turned round: ``total -= …``, the dot product with its sign flipped.
 - = instead of +=: ``total = q[i] * k[i]`` keeps only the last product.
-- k read backwards: q₁ paired with k_L, q₂ with k_(L−1), ….
+- k read backwards: q₁ paired with k_L, q₂ with k_(L−1), … (or ``k[-i]``).
+- divided by the number of slots: the mean of the products.
+- took the size: ``abs(total)``, the minus sign lost.
 - returns a vector: the products q₁k₁, q₂k₂, … come back as a list, never added.
 - sums without multiplying: the slots of q and k added instead of multiplied.
 - multiplies the sums: (q₁ + q₂ + …)(k₁ + k₂ + …).
@@ -23,7 +25,7 @@ dot_loop(q, k):
 
 By hand, [1, −2, 3]·[4, 1, 2] = 8: sign of a product ((−2)×1 taken as +2: 12), sums
 without multiplying (9), multiplies the sums (14), multiplied the products (−48),
-left out the last slot (2), left out the first slot (4).
+left out the last slot (2), left out the first slot (4), left out the middle slot (10).
 """
 
 from itertools import combinations
@@ -129,6 +131,19 @@ DOT_EXERCISE = Exercise(
                 "{call} gave {got}: you paired q₁ with the LAST slot of k. Matching slots "
                 "have the same index: q[i] * k[i]; expected {expected}.",
                 imitation=lambda q, k: float(dot(q, k[::-1]))),
+        Mistake("k read backwards",
+                "{call} gave {got}: you paired q[i] with k[-i], which counts from the END of k "
+                "(k[-1] is the last slot). Matching slots have the same index: q[i] * k[i]; "
+                "expected {expected}.",
+                imitation=lambda q, k: sum(q[i] * k[-i] for i in range(len(q)))),
+        Mistake("divided by the number of slots",
+                "{call} gave {got}, the mean of the products: the dot product is their sum, "
+                "with no division by L; expected {expected}.",
+                imitation=lambda q, k: float(dot(q, k)) / len(q)),
+        Mistake("took the size",
+                "{call} gave {got}: abs() removed the minus sign. A dot product can be "
+                "negative (the arrows point apart): return the sum as it is; expected {expected}.",
+                imitation=lambda q, k: abs(float(dot(q, k)))),
         Mistake("= instead of +=",
                 "{call} gave {got}, the last product alone: `total = q[i] * k[i]` replaces the "
                 "total at every step. Add to it: `total += q[i] * k[i]`.",
@@ -158,6 +173,8 @@ DOT_HAND = HandExercise("[1, −2, 3]·[4, 1, 2]", 8.0, [
          "add all three."),
     Slip("left out the first slot", 4.0, "{got} is (−2)×1 + 3×2: the first product 1×4 is "
          "missing; add all three."),
+    Slip("left out the middle slot", 10.0, "{got} is 1×4 + 3×2: the middle product "
+         "(−2)×1 = −2 is missing; add all three."),
     Slip("multiplied the products", -48.0, "{got} is 4 × (−2) × 6: add the three products, "
          "do not multiply them."),
 ], tolerance=0.01)
