@@ -31,9 +31,9 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, is_causal=Fa
     weights : (..., n, m), only if ``return_weights``; each row sums to 1.
 
     A query whose keys are all masked out has nothing to attend to: its weights and its output
-    row are zeros (PyTorch's CPU kernel does the same). float16 inputs are computed in float32
-    and returned as float16; integer inputs are computed in float64. The same lines run on
-    NumPy and on CuPy. The loop twin is ``course_lib.reference.attention_loop``; a faster
+    row are zeros (PyTorch's CPU kernel does the same). float16 and bfloat16 (``ml_dtypes``,
+    NumPy only) inputs are computed in float32 and returned in their own dtype; integer inputs
+    are computed in float64. The same lines run on NumPy and on CuPy. The loop twin is ``course_lib.reference.attention_loop``; a faster
     version of the same numbers is ``course_lib.fast.attention``.
 
     >>> out, weights = scaled_dot_product_attention([[1.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]],

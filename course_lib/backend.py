@@ -125,6 +125,9 @@ def asarray(x, dtype=None):
     xp = _module(current_backend())
     if xp is np:
         x = to_numpy(x)
+    elif any("bfloat16" in str(kind) for kind in (getattr(x, "dtype", ""), dtype)):
+        raise TypeError("CuPy has no bfloat16: on the GPU use float16 or float32 (for example "
+                        "x.astype(np.float16)); bfloat16 works with NumPy arrays")
     return xp.asarray(x, dtype=dtype)
 
 
