@@ -105,7 +105,7 @@ DOT_SLIPS = {
     "sign turned round": [checked(lambda q, k: -sum(a * b for a, b in pairs(q, k)))],
     "multiplied the lists": [checked(lambda q, k: sum(q * k))],
     "@ on lists": [checked(lambda q, k: q @ k)],
-    "divided by the number of slots": [checked(lambda q, k: sum(a * b for a, b in zip(q, k))
+    "divided by the number of slots": [checked(lambda q, k: sum(a * b for a, b in zip(q, k, strict=True))
                                                / len(q))],
     "took the size": [checked(lambda q, k: abs(float(np.dot(q, k))))],
     CHANGED_INPUT: [dot_pops],
