@@ -24,7 +24,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from course_lib import attention_gradients, multi_head_attention, scaled_dot_product_attention
+from course_lib import (
+    attention_gradients,
+    causal_mask,
+    multi_head_attention,
+    scaled_dot_product_attention,
+)
 
 try:
     import torch
@@ -70,9 +75,34 @@ def course_multihead(a, kwargs):
     return {"output": output, "weights": weights}
 
 
+def course_lower_right(a, kwargs):
+    mask = causal_mask(kwargs["n"], kwargs["m"], align="bottom-right")
+    return {"output": scaled_dot_product_attention(a["query"], a["key"], a["value"],
+                                                   attn_mask=mask)}
+
+
+def course_low_precision(a, kwargs):
+    kwargs = dict(kwargs)
+    dtype = low_precision_dtype(kwargs.pop("dtype"))
+    output = scaled_dot_product_attention(*(a[k].astype(dtype) for k in ("query", "key", "value")),
+                                          **kwargs)
+    assert output.dtype == dtype  # low precision in, the same precision out
+    return {"output_as_float32": output.astype(np.float32)}
+
+
+def low_precision_dtype(name):
+    if name == "bfloat16":
+        import ml_dtypes  # a dependency of the course (requirements.txt)
+
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(name)
+
+
 # kind (tests/data/torch_<kind>.npz) → the course's call; a new kind in the generator's KINDS
 # needs its entry here (test_every_fixture_file_has_a_course_call says so).
-COURSE_CALLS = {"sdpa": course_sdpa, "gradients": course_gradients, "multihead": course_multihead}
+COURSE_CALLS = {"sdpa": course_sdpa, "gradients": course_gradients, "multihead": course_multihead,
+                "gqa": course_sdpa, "lower_right": course_lower_right,
+                "low_precision": course_low_precision}
 TOLERANCE = {  # float64 agrees to rounding; float32 within a few units in the last place
     "float64": {"rtol": 1e-10, "atol": 1e-12},
     "float32": {"rtol": 2e-5, "atol": 2e-6},
@@ -116,6 +146,10 @@ def test_fixtures_cover_what_the_course_promises():
     assert float_masks and all(np.isneginf(m).any() for m in float_masks)
     assert any("is_causal" in kw for _, kw in FIXTURES["gradients"].values())
     assert len(FIXTURES["multihead"]) >= 4
+    assert any(a["key"].shape[-3] == 1 for a, _ in FIXTURES["gqa"].values())  # multi-query
+    assert any(n < m for n, m in ((kw["n"], kw["m"]) for _, kw in FIXTURES["lower_right"].values()))
+    assert {kw["dtype"] for _, kw in FIXTURES["low_precision"].values()} == {"float16",
+                                                                          "bfloat16"}
 
 
 def test_fixtures_stay_small():
@@ -123,16 +157,23 @@ def test_fixtures_stay_small():
     assert sizes and sum(sizes.values()) < 512 * 1024, sizes
 
 
+# low precision: both compute in float32 and round the output once to the input's precision,
+# so they agree to about one unit in the last place of that precision (2⁻¹⁰ and 2⁻⁷).
+LOW_PRECISION = {"float16": {"rtol": 2e-3, "atol": 2e-3}, "bfloat16": {"rtol": 1.6e-2,
+                                                                       "atol": 1.6e-2}}
+
+
 @pytest.mark.parametrize(("kind", "case"), FIXTURE_CASES)
 def test_course_matches_recorded_pytorch(kind, case):
     arrays, kwargs = FIXTURES[kind][case]
     ours = COURSE_CALLS[kind](arrays, kwargs)
     assert ours, case
+    tolerance = LOW_PRECISION.get(kwargs.get("dtype"))
     for name, got in ours.items():
         want = arrays[name]
         assert got.shape == want.shape and got.dtype == want.dtype, (name, got.shape, want.shape)
         np.testing.assert_allclose(got, want, err_msg=f"{case}: {name}",
-                                   **TOLERANCE[want.dtype.name])
+                                   **(tolerance or TOLERANCE[want.dtype.name]))
 
 
 def load_generator():

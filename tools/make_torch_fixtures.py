@@ -162,12 +162,82 @@ def multihead_outputs(torch, arrays, kwargs):
     return {"output": storable(out), "weights": storable(weights)}
 
 
-# kind → (cases, PyTorch's outputs). Issue 13 adds e.g. "gqa" (enable_gqa=True),
-# "causal_lower_right" (torch.nn.attention.bias.causal_lower_right) and "bfloat16" here.
+# --- grouped-query and multi-query attention (enable_gqa=True) ------------------------------
+
+def gqa_cases():
+    """Query heads on axis −3 sharing key/value heads: grouped (8 over 2), multi-query (over
+    1), with a batch axis, causal, and a boolean mask."""
+    for dtype in DTYPES:
+        for label, (batch, hq, hkv, n, m) in {"grouped_8_over_2": ((2,), 8, 2, 4, 6),
+                                             "multi_query_4_over_1": ((), 4, 1, 3, 5),
+                                             "grouped_6_over_3_n_gt_m": ((2,), 6, 3, 7, 4)}.items():
+            rng = np.random.default_rng(31 + hq)
+            arrays = {"query": _normal(rng, (*batch, hq, n, 8), dtype),
+                      "key": _normal(rng, (*batch, hkv, m, 8), dtype),
+                      "value": _normal(rng, (*batch, hkv, m, 3), dtype)}
+            yield f"{label}_{dtype}", arrays, {"enable_gqa": True}
+            yield f"{label}_causal_{dtype}", arrays, {"enable_gqa": True, "is_causal": True}
+        rng = np.random.default_rng(37)
+        arrays = {"query": _normal(rng, (4, 5, 4), dtype), "key": _normal(rng, (2, 6, 4), dtype),
+                  "value": _normal(rng, (2, 6, 2), dtype),
+                  "attn_mask": rng.random((5, 6)) < 0.7}
+        arrays["attn_mask"][:, 0] = True
+        yield f"grouped_4_over_2_bool_mask_{dtype}", arrays, {"enable_gqa": True}
+
+
+# --- bottom-right causal alignment (decoding with a cache) ---------------------------------------
+
+def lower_right_cases():
+    """causal_lower_right(n, m): the n queries are the last n of the m positions; kwargs carry
+    n and m (the course builds ``causal_mask(n, m, align="bottom-right")``)."""
+    for dtype in DTYPES:
+        for n, m in ((1, 5), (3, 7), (4, 4), (2, 9)):
+            arrays = _qkv(41 + n * m, (2,), n, m, 4, 3, dtype)
+            yield f"lower_right_n{n}_m{m}_{dtype}", arrays, {"n": n, "m": m}
+
+
+def lower_right_outputs(torch, arrays, kwargs):
+    from torch.nn.attention.bias import causal_lower_right
+
+    t = {k: torch.from_numpy(a) for k, a in arrays.items()}
+    with torch.no_grad():
+        out = torch.nn.functional.scaled_dot_product_attention(
+            t["query"], t["key"], t["value"],
+            attn_mask=causal_lower_right(kwargs["n"], kwargs["m"]))
+    return {"output": storable(out)}
+
+
+# --- low precision: float16 and bfloat16 inputs ---------------------------------------------------
+
+def low_precision_cases():
+    """float16 and bfloat16 inputs: stored in float32, and both PyTorch and the course round
+    them to the dtype the kwargs name; PyTorch's output, in that dtype, is stored as float32
+    (every float16 and bfloat16 value is exact in float32)."""
+    for dtype in ("float16", "bfloat16"):
+        for label, kwargs in (("plain", {}), ("causal", {"is_causal": True}),
+                              ("scaled", {"scale": 0.5})):
+            arrays = _qkv(51, (2,), 5, 7, 8, 4, "float32")
+            yield f"{label}_{dtype}", arrays, {"dtype": dtype, **kwargs}
+
+
+def low_precision_outputs(torch, arrays, kwargs):
+    kwargs = dict(kwargs)
+    dtype = getattr(torch, kwargs.pop("dtype"))
+    t = {k: torch.from_numpy(a).to(dtype) for k, a in arrays.items()}
+    with torch.no_grad():
+        out = torch.nn.functional.scaled_dot_product_attention(t["query"], t["key"], t["value"],
+                                                                **kwargs)
+    return {"output_as_float32": out.float().numpy()}
+
+
+# kind → (cases, PyTorch's outputs)
 KINDS = {
     "sdpa": (sdpa_cases, sdpa_outputs),
     "gradients": (gradient_cases, gradient_outputs),
     "multihead": (multihead_cases, multihead_outputs),
+    "gqa": (gqa_cases, sdpa_outputs),
+    "lower_right": (lower_right_cases, lower_right_outputs),
+    "low_precision": (low_precision_cases, low_precision_outputs),
 }
 
 
