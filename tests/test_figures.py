@@ -166,6 +166,12 @@ def _(fig, draw):
          title="a grid")
 
 
+@case("low_precision.draw_accumulation_errors")
+def _(fig, draw):
+    draw([64, 256, 1024], {"float32": [3e-3, 2.5e-3, 2.7e-3], "low": [2e-2, 6e-2, 4e-1]},
+         "bfloat16", ax=fig.add_subplot())
+
+
 @case("masks.draw_annotated_grid", figsize=(5.0, 4.5))
 def _(fig, draw):
     mask = np.tril(np.ones((4, 4), dtype=bool))
@@ -249,6 +255,16 @@ def _(fig, draw):
 @case("summation.draw_sum_terms")
 def _(fig, draw):
     draw(np.array([1.5, -0.5, 2.0, 0.75]), 3, ax=fig.add_subplot())
+
+
+@case("tiles.draw_causal_tiles", figsize=(8.0, 4.0))
+def _(fig, draw):
+    draw(24, 40, (8, 6), ax=fig.add_subplot())
+
+
+@case("tiles.draw_memory_traffic")
+def _(fig, draw):
+    draw(2048, ax=fig.add_subplot())
 
 
 @case("tiled.draw_memory_growth")

@@ -12,8 +12,8 @@ __all__ = ["draw_causal_tiles", "draw_memory_traffic"]
 
 TILE_STYLE = {  # state → (face colour, hatch, legend text)
     FULL: (PALETTE["sky_blue"], "", "computed, no mask needed"),
-    DIAGONAL: (PALETTE["orange"], "..", "computed, the mask cuts through it"),
-    SKIPPED: ("#eeeeee", "//", "skipped: every score blocked"),
+    DIAGONAL: (PALETTE["orange"], "..", "computed with the mask"),
+    SKIPPED: ("#eeeeee", "//", "skipped: all scores blocked"),
 }
 
 
@@ -52,8 +52,8 @@ def draw_causal_tiles(n, m, block_size, ax=None):
                  f"({100 * tiles.skipped_share:.0f}%)")
     handles = [Patch(facecolor=face, hatch=hatch, edgecolor=PALETTE["black"], label=text)
                for face, hatch, text in TILE_STYLE.values()]
-    legend = ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1.0),
-                       fontsize=10, frameon=False)
+    legend = ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.2),
+                       ncol=3, fontsize=10, frameon=False)  # below the keys' axis label
     return {"tiles": rectangles, "edge": edge, "legend": legend}
 
 
