@@ -84,6 +84,13 @@ def appends_to_input(vectors):
     return np.array(vectors[:-1], dtype=float)
 
 
+def zeros_minus_one(v):
+    grid = np.zeros((len(v), len(v[0])))
+    for i in range(len(v) - 1):
+        grid[i] = v[i]
+    return grid
+
+
 STACK_SLIPS = {
     "stacked as columns": [lambda v: np.array(v).T, np.column_stack,
                            checked(lambda v: list(zip(*v, strict=True))),
@@ -96,12 +103,15 @@ STACK_SLIPS = {
     "rows in reverse order": [checked(lambda v: v[::-1])],
     "loop runs one past the end": [checked(past_the_end)],
     "return inside the loop": [checked(returns_in_loop)],
-    "last row left out": [checked(range_minus_one)],
     "first row left out": [checked(range_from_one)],
     "length compared with the number of vectors": [compares_with_count],
     "does not reject different lengths": [lambda v: [list(r) for r in v], checks_first_and_last,
                                           lambda v: v],
     "wrong kind of error": [asserts, type_error],
+    "last row left out": [checked(range_minus_one), checked(zeros_minus_one)],
+    "last column left out": [checked(lambda v: [row[:-1] for row in v])],
+    "rounded the numbers": [checked(lambda v: np.array(v, dtype=int)),
+                            checked(lambda v: np.round(np.array(v)))],
     "changed its input": [checked(appends_to_input)],
 }
 
@@ -171,6 +181,23 @@ def zeros_no_brackets(Q, K):
     return S
 
 
+def last_product_only(Q, K):
+    S = np.zeros((Q.shape[0], K.shape[0]))
+    for i in range(Q.shape[0]):
+        for j in range(K.shape[0]):
+            for t in range(Q.shape[1]):
+                S[i, j] = Q[i, t] * K[j, t]
+    return S
+
+
+def appended_after_loop(Q, K):
+    S = []
+    for i in range(len(Q)):
+        row = [Q[i] @ K[j] for j in range(len(K))]
+    S.append(row)
+    return S
+
+
 def loop_ok(Q, K):
     S = np.zeros((Q.shape[0], K.shape[0]))
     for i in range(Q.shape[0]):
@@ -208,6 +235,13 @@ LOOP_SLIPS = {
                             loop(rows=lambda n, m: range(1, n + 1),
                                  cols=lambda n, m: range(1, m + 1))],
     "return inside the loop": [loop(stop="outer"), loop(stop="inner")],
+    "divided by √d_k": [loop(cell=lambda Q, K, i, j: Q[i] @ K[j] / np.sqrt(Q.shape[1]))],
+    "added instead of multiplied": [loop(cell=lambda Q, K, i, j: np.sum(Q[i] + K[j]))],
+    "sign turned round": [loop(cell=lambda Q, K, i, j: -(Q[i] @ K[j]))],
+    "left out the last slot": [loop(cell=lambda Q, K, i, j: sum(
+        Q[i, t] * K[j, t] for t in range(Q.shape[1] - 1)))],
+    "= instead of +=": [last_product_only],
+    "appended after the loop": [appended_after_loop],
     "changed its input": [writes_into_q],
 }
 
@@ -246,6 +280,7 @@ HAND_SLIPS = {
     "used W_K": [-0.4], "column 1 of W_Q": [0.9, 0.90], "column 3 of W_Q": [-2.1],
     "row of word 1": [0.7], "row of word 3": [-2.9], "added instead of multiplied": [1.8],
     "minus times minus": [-0.1], "last term dropped": [2.7, "2.7"],
+    "dropped the minus signs": [4.5],
     "sign turned round": [-1.1], "decimal point moved": [11.0, 0.11],
 }
 

@@ -12,7 +12,10 @@ Slips
 - rows in reverse order: the last vector on top;
 - loop runs one past the end: ``range(len(vectors) + 1)`` raises IndexError;
 - return inside the loop: only the first row came back;
-- last row left out: the loop stops one early (``range(len(vectors) - 1)``);
+- last row left out: the loop stops one early (``range(len(vectors) - 1)``), the row missing or
+  left at 0;
+- last column left out: each vector's last number dropped (a slice ending one early);
+- rounded the numbers: ``dtype=int`` or ``int()`` cuts the decimals off;
 - first row left out: the loop starts at 1 (``range(1, len(vectors))``);
 - does not reject different lengths: ragged input comes back instead of a ValueError;
 - length compared with the number of vectors: ``len(v) != len(vectors)`` refuses good grids;
@@ -26,11 +29,14 @@ By hand, slot 2 of row 𝐪₂ of Q ("cat"), ``HAND_Q_ENTRY``:
 - row of word 1 / row of word 3: the wrong word (counting from 0 gives word 3, "sat");
 - added instead of multiplied: Σ (xⱼ + wⱼ) instead of Σ xⱼwⱼ;
 - minus times minus: (−0.6) × (−1) taken as −0.6;
+- dropped the minus signs: every product counted as positive;
 - last term dropped: only three of the four products added.
 """
 
 import numpy as np
 
+from ._detect import rounded
+from ._grid_rows import accepts_ragged, past_the_end, refuses_non_square, wrong_error
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
 
@@ -58,48 +64,6 @@ def _first_of(outcomes, *imitations):
         if found is not None:
             return found
     return None
-
-
-def _past_the_end(outcomes):
-    """An IndexError on every grid: the loop ran one row past the end."""
-    values = _values(outcomes)
-    return values[0] if values and all(isinstance(o.error, IndexError) for o in values) else None
-
-
-def _values(outcomes):
-    return [o for o in outcomes if o.case.raises is None]
-
-
-def _refusals(outcomes):
-    return [o for o in outcomes if o.case.raises is not None]
-
-
-def _accepts_ragged(outcomes):
-    """Every grid right, and some ragged input came back without an error."""
-    return (all(o.correct for o in _values(outcomes))
-            and any(o.error is None for o in _refusals(outcomes)))
-
-
-def _wrong_error(outcomes):
-    """Every grid right, every ragged input refused, but not always with a ValueError."""
-    return (all(o.correct for o in _values(outcomes))
-            and all(o.error is not None for o in _refusals(outcomes))
-            and any(not o.correct for o in _refusals(outcomes)))
-
-
-def _refuses_non_square(outcomes):
-    """Right on square grids; a ValueError exactly where the width differs from the count."""
-    found = None
-    for outcome in _values(outcomes):
-        vectors = outcome.case.args[0]
-        if len(vectors[0]) == len(vectors):
-            if not outcome.correct:
-                return None
-        elif isinstance(outcome.error, ValueError):
-            found = found or outcome
-        else:
-            return None
-    return found
 
 
 STACK_EXERCISE = Exercise(
@@ -138,11 +102,24 @@ STACK_EXERCISE = Exercise(
                 "{call} gave {got}, without the last vector: the loop stops one early. "
                 "range(len(vectors)) already runs over all n rows, 0 to n − 1.",
                 imitation=lambda v: np.array(v[:-1], float)),
+        Mistake("last row left out",
+                "{call} gave {got}: the last row is still 0, so the loop that fills the grid "
+                "stopped one row early. range(len(vectors)) already ends at the last row; "
+                "expected {expected}.",
+                imitation=lambda v: np.array(v[:-1] + [[0.0] * len(v[-1])], float)),
+        Mistake("last column left out",
+                "{call} gave {got}: each row lost its last number (a slice ending one early, "
+                "`[:-1]` or `[:d - 1]`). Keep every slot of each vector; expected {expected}.",
+                imitation=lambda v: np.array(v, float)[:, :-1]),
+        Mistake("rounded the numbers",
+                "{call} gave {got}: the decimals were cut off (dtype=int, int() or round()). "
+                "Keep the numbers as they are, `np.array(vectors, dtype=float)`; expected "
+                "{expected}.", detect=rounded),
         Mistake("loop runs one past the end",
                 "{call} raised IndexError: the loop asks for a row after the last one. "
                 "range(len(vectors)) runs 0 … n − 1, all n rows; range(len(vectors) + 1) or "
                 "range(1, n + 1) goes one too far.",
-                detect=_past_the_end),
+                detect=past_the_end),
         Mistake("first row left out",
                 "{call} gave {got}, without the first vector: Python counts from 0, so the "
                 "loop must start at 0 (range(len(vectors))), not at 1.",
@@ -151,17 +128,17 @@ STACK_EXERCISE = Exercise(
                 "{call} raised ValueError, but that is a proper grid ({expected}). Compare "
                 "each vector's length with the FIRST vector's length, not with how many "
                 "vectors there are (a grid need not be square).",
-                detect=_refuses_non_square),
+                detect=refuses_non_square),
         Mistake("does not reject different lengths",
                 "your grids are right, but vectors of different lengths do not make a grid: "
                 "every row of a matrix has the same number of slots. Check every vector's "
                 "length against the first and raise ValueError with a message if one differs.",
-                detect=_accepts_ragged),
+                detect=accepts_ragged),
         Mistake("wrong kind of error",
                 "you refuse vectors of different lengths, which is right, but with the wrong "
                 "kind of error: write `raise ValueError(\"...\")` (an `assert` raises "
                 "AssertionError, which can be switched off).",
-                detect=_wrong_error),
+                detect=wrong_error),
     ],
 )
 
@@ -197,6 +174,8 @@ HAND_Q_ENTRY = HandExercise(
              "MULTIPLIES matching slots, then adds the four products: 1.1×2 + 0.1×(−1) + …"),
         Slip("minus times minus", -0.1, "{got}: check (−0.6)×(−1): a negative times a "
              "negative is positive, +0.6."),
+        Slip("dropped the minus signs", 4.5, "{got} is 2.2 + 0.1 + 0.6 + 1.6: every product "
+             "counted as positive. Keep each sign: 1.1×2 + 0.1×(−1) + (−0.6)×(−1) + (−0.8)×2."),
         Slip("last term dropped", 2.7, "{got} adds only three products. There are four slots: "
              "add (−0.8)×2 = −1.6 as well."),
     ],

@@ -18,6 +18,12 @@ Slips
 - loop starts at 1: ``range(1, n)`` or ``range(1, m)`` leaves row or column 1 at 0;
 - loop stops one early: ``range(n - 1)`` or ``range(m - 1)`` leaves the last row or column at 0;
 - counted from 1 to n: ``range(1, n + 1)`` runs past the last row (IndexError);
+- divided by √d_k: the scaling of notebook 08, too early;
+- added instead of multiplied: Σ (qₜ + kₜ) in each cell;
+- sign turned round: −Q[i] @ K[j];
+- left out the last slot: the loop over d_k slots stops one early;
+- = instead of +=: each cell keeps only the last slot's product;
+- appended after the loop: ``S.append(row)`` outside the loop over i, only the last row;
 - return inside the loop: only the first row (or the first cell) is filled;
 - changed its input: Q or K written into (named by the framework).
 """
@@ -25,6 +31,7 @@ Slips
 import numpy as np
 
 from .. import score_grid
+from ._score_cells import filled, multiplied_only, ran_past_the_end, zeros_without_brackets
 from .core import Case, Exercise, Mistake, frozen_array
 
 __all__ = ["SCORE_LOOP_EXERCISE", "check_score_loop", "evaluate_score_loop"]
@@ -39,56 +46,6 @@ def _grid(rows, cols, start):
 
 
 _CASES = [(frozen_array(_grid(*q, 1)), frozen_array(_grid(*k, 3 + q[0]))) for q, k in _SHAPES]
-
-
-def _filled(query, key, rows, cols, shape=None, same_index=False):
-    """S with only the cells (i, j) in rows × cols filled; an IndexError where a loop runs
-    past the data, as the learner's code does."""
-    n, m = query.shape[0], key.shape[0]
-    scores = np.zeros(shape or (n, m))
-    for i in rows:
-        for j in cols:
-            scores[i, j] = query[i] @ key[i if same_index else j]
-    return scores
-
-
-def _multiplied_only(outcomes):
-    """Each cell got d_k products: a 'setting an array element with a sequence' error on
-    every case with d_k > 1, or the (n, m, d_k) grid of products."""
-    telling = None
-    for outcome in outcomes:
-        query, key = outcome.case.args
-        products = query[:, None, :] * key[None, :, :]  # (n, m, d_k)
-        if query.shape[1] == 1:
-            continue
-        message = str(outcome.error or "")
-        if "sequence" in message or "shape" in message and outcome.error is not None:
-            telling = telling or outcome
-            continue
-        try:
-            if np.asarray(outcome.value, dtype=float).shape == products.shape and np.allclose(
-                    np.asarray(outcome.value, dtype=float), products):
-                telling = telling or outcome
-                continue
-        except (TypeError, ValueError):
-            pass
-        return None
-    return telling
-
-
-def _zeros_without_brackets(outcomes):
-    """A TypeError about a data type on every case: np.zeros(n, m) instead of np.zeros((n, m))."""
-    if outcomes and all(isinstance(o.error, TypeError) and "data type" in str(o.error)
-                        for o in outcomes):
-        return outcomes[0]
-    return None
-
-
-def _ran_past_the_end(outcomes):
-    """An IndexError on every case: the loop counted 1 … n (or 1 … m) instead of 0 … n − 1."""
-    if outcomes and all(isinstance(o.error, IndexError) for o in outcomes):
-        return outcomes[0]
-    return None
 
 
 def _any_of(*imitations):
@@ -130,12 +87,12 @@ SCORE_LOOP_EXERCISE = Exercise(
         Mistake("square grid n×n",
                 "{call} gave {got}: your grid has n rows and n columns. It needs one column "
                 "per KEY: np.zeros((n, m)) with m = K.shape[0], and j in range(m).",
-                detect=_any_of(lambda q, k: _filled(q, k, _rows(q), _rows(q), (len(q), len(q))))),
+                detect=_any_of(lambda q, k: filled(q, k, _rows(q), _rows(q), (len(q), len(q))))),
         Mistake("grid as wide as d_k",
                 "{call} gave {got}: your grid has d_k columns, one per SLOT. `n, m = Q.shape` "
                 "reads d_k, not the number of keys, and np.zeros_like(Q) is n×d_k. The grid "
                 "needs one column per key: m = K.shape[0], np.zeros((n, m)).",
-                detect=_any_of(lambda q, k: _filled(q, k, _rows(q), range(q.shape[1]),
+                detect=_any_of(lambda q, k: filled(q, k, _rows(q), range(q.shape[1]),
                                                     q.shape))),
         Mistake("rows share one list",
                 "{call} gave {got}: every row is the same. [[0] * m] * n makes n references "
@@ -145,39 +102,64 @@ SCORE_LOOP_EXERCISE = Exercise(
         Mistake("np.zeros(n, m) without brackets",
                 "{call} raised TypeError: np.zeros(n, m) reads m as a data type. The shape is "
                 "ONE argument, a pair in brackets: np.zeros((n, m)).",
-                detect=_zeros_without_brackets),
+                detect=zeros_without_brackets),
         Mistake("inner loop over n",
                 "{call} gave {got}: the inner loop counts the queries (range(n)), but j "
                 "walks over the KEYS: for j in range(m), with m = K.shape[0].",
-                detect=_any_of(lambda q, k: _filled(q, k, _rows(q), _rows(q)))),
+                detect=_any_of(lambda q, k: filled(q, k, _rows(q), _rows(q)))),
         Mistake("same index for query and key",
                 "{call} gave {got}: every cell of row i holds the same number, Q[i] @ K[i]. "
                 "Cell (i, j) pairs query i with key j: Q[i] @ K[j].",
-                detect=_any_of(lambda q, k: _filled(q, k, _rows(q), _cols(k), same_index=True))),
+                detect=_any_of(lambda q, k: filled(q, k, _rows(q), _cols(k), same_index=True))),
         Mistake("multiplied without adding up",
                 "{call}: Q[i] * K[j] gives d_k products, one per slot, but a cell holds ONE "
                 "number: their sum, the dot product Q[i] @ K[j] (or np.sum(Q[i] * K[j])).",
-                detect=_multiplied_only),
+                detect=multiplied_only),
         Mistake("loop starts at 1",
                 "{call} gave {got}: the first row or column is still 0. Python counts from "
                 "0: range(n) runs 0, 1, …, n − 1, so start the loops at 0.",
-                detect=_any_of(lambda q, k: _filled(q, k, range(1, len(q)), _cols(k)),
-                               lambda q, k: _filled(q, k, _rows(q), range(1, len(k))))),
+                detect=_any_of(lambda q, k: filled(q, k, range(1, len(q)), _cols(k)),
+                               lambda q, k: filled(q, k, _rows(q), range(1, len(k))),
+                               lambda q, k: filled(q, k, range(1, len(q)), range(1, len(k))))),
         Mistake("loop stops one early",
                 "{call} gave {got}: the last row or column is still 0. range(n) already "
                 "stops at n − 1, the last row: no `- 1` needed.",
-                detect=_any_of(lambda q, k: _filled(q, k, range(len(q) - 1), _cols(k)),
-                               lambda q, k: _filled(q, k, _rows(q), range(len(k) - 1)))),
+                detect=_any_of(lambda q, k: filled(q, k, range(len(q) - 1), _cols(k)),
+                               lambda q, k: filled(q, k, _rows(q), range(len(k) - 1)))),
         Mistake("counted from 1 to n",
                 "{call} raised IndexError: the loop runs past the last row. Rows are numbered "
                 "0 to n − 1 in Python: use range(n) and range(m), not range(1, n + 1).",
-                detect=_ran_past_the_end),
+                detect=ran_past_the_end),
+        Mistake("divided by √d_k",
+                "{call} gave {got}: the scores were divided by √d_k. That scaling is the step "
+                "of notebook 08; here a cell is the plain dot product Q[i] @ K[j].",
+                imitation=lambda q, k: q @ k.T / np.sqrt(q.shape[1])),
+        Mistake("added instead of multiplied",
+                "{call} gave {got}: each cell adds the slots (Σ (qₜ + kₜ)). A dot product "
+                "MULTIPLIES matching slots, then adds: Q[i] @ K[j].",
+                imitation=lambda q, k: q.sum(1)[:, None] + k.sum(1)[None, :]),
+        Mistake("sign turned round",
+                "{call} gave {got}: every score has the wrong sign (a `-=` or a minus sign "
+                "crept in). S[i, j] = +Q[i] @ K[j]; expected {expected}.",
+                imitation=lambda q, k: -q @ k.T),
+        Mistake("left out the last slot",
+                "{call} gave {got}: the loop over the d_k slots stops one early "
+                "(range(d_k - 1)), so the last slot's product is missing from every cell.",
+                imitation=lambda q, k: q[:, :-1] @ k[:, :-1].T),
+        Mistake("= instead of +=",
+                "{call} gave {got}: each cell holds only the LAST slot's product: "
+                "`S[i, j] = Q[i, t] * K[j, t]` replaces the cell at every t. Add: `+=`.",
+                imitation=lambda q, k: q[:, -1:] @ k[:, -1:].T),
+        Mistake("appended after the loop",
+                "{call} gave {got}, only the last row: `S.append(row)` sits after the loop over "
+                "the queries, so it runs once. Indent it into the loop over i.",
+                imitation=lambda q, k: q[-1:] @ k.T),
         Mistake("return inside the loop",
                 "{call} gave {got}: only the start of the grid is filled. The `return` sits "
                 "inside a loop, so the function ends on its first round: move it after both "
                 "loops (no indent).",
-                detect=_any_of(lambda q, k: _filled(q, k, range(1), _cols(k)),
-                               lambda q, k: _filled(q, k, range(1), range(1)))),
+                detect=_any_of(lambda q, k: filled(q, k, range(1), _cols(k)),
+                               lambda q, k: filled(q, k, range(1), range(1)))),
     ],
 )
 

@@ -1,0 +1,44 @@
+"""Detectors of the stack_rows exercise (notebook 05): a grid's rows and its refusals of
+ragged input. This module defines no exercise (its name starts with _)."""
+
+
+def past_the_end(outcomes):
+    """An IndexError on every grid: the loop ran one row past the end."""
+    found = grids(outcomes)
+    return found[0] if found and all(isinstance(o.error, IndexError) for o in found) else None
+
+
+def grids(outcomes):
+    return [o for o in outcomes if o.case.raises is None]
+
+
+def refusals(outcomes):
+    return [o for o in outcomes if o.case.raises is not None]
+
+
+def accepts_ragged(outcomes):
+    """Every grid right, and some ragged input came back without an error."""
+    return (all(o.correct for o in grids(outcomes))
+            and any(o.error is None for o in refusals(outcomes)))
+
+
+def wrong_error(outcomes):
+    """Every grid right, every ragged input refused, but not always with a ValueError."""
+    return (all(o.correct for o in grids(outcomes))
+            and all(o.error is not None for o in refusals(outcomes))
+            and any(not o.correct for o in refusals(outcomes)))
+
+
+def refuses_non_square(outcomes):
+    """Right on square grids; a ValueError exactly where the width differs from the count."""
+    found = None
+    for outcome in grids(outcomes):
+        vectors = outcome.case.args[0]
+        if len(vectors[0]) == len(vectors):
+            if not outcome.correct:
+                return None
+        elif isinstance(outcome.error, ValueError):
+            found = found or outcome
+        else:
+            return None
+    return found
