@@ -103,6 +103,31 @@ def block_average(scores, values, block_size):
     return float(np.mean(outs))
 
 
+def one_short_range(scores, values, block_size):
+    M, l, o = -math.inf, 0.0, 0.0
+    for start in range(0, len(scores) - 1, block_size):
+        bs, bv = scores[start:start + block_size], values[start:start + block_size]
+        M_new = max(M, max(bs))
+        r = math.exp(M - M_new)
+        l = l * r + sum(math.exp(s - M_new) for s in bs)
+        o = o * r + sum(math.exp(s - M_new) * v for s, v in zip(bs, bv, strict=True))
+        M = M_new
+    return o / l
+
+
+def block_max_numpy(scores, values, block_size):
+    scores, values = np.asarray(scores), np.asarray(values)
+    M, l, o = None, 0.0, 0.0
+    with np.errstate(all="ignore"):
+        for start in range(0, len(scores), block_size):
+            s, v = scores[start:start + block_size], values[start:start + block_size]
+            M_block = s.max()
+            r = 0.0 if M is None else np.exp(M - M_block)
+            w = np.exp(s - M_block)
+            l, o, M = l * r + w.sum(), o * r + w @ v, M_block
+        return o / l
+
+
 def no_shift_numpy(scores, values, block_size):
     with np.errstate(all="ignore"):
         e = np.exp(np.asarray(scores))
@@ -121,7 +146,8 @@ SLIPS = {
     "no shift by the max": [loop(shift=False), no_shift_numpy],
     "block ends one short": [loop(end=-1)],
     "blocks overlap": [loop(end=1), overlapping_range],
-    "lost the last partial block": [loop(tail=True), whole_blocks_only],
+    "lost the last partial block": [loop(tail=True), whole_blocks_only, one_short_range],
+    "block max instead of running max": [block_max_numpy],
     "kept only the last block": [loop(keep=False)],
     "exponent sign flipped": [loop(flipped=True)],
     "forgot the values": [loop(times_value=False)],

@@ -103,6 +103,24 @@ def overwrote_numpy(blocks):
     return M, l
 
 
+def skipped_first(blocks):
+    M, l = -math.inf, 0.0
+    for i in range(1, len(blocks)):
+        M_new = max(M, max(blocks[i]))
+        l = l * math.exp(M - M_new) + sum(math.exp(s - M_new) for s in blocks[i])
+        M = M_new
+    return M, l
+
+
+def divided_exps(blocks):
+    M, l = -math.inf, 0.0
+    for block in blocks:
+        M_new = max(M, max(block))
+        l = l * math.exp(M - M_new) + sum(math.exp(s) / math.exp(M_new) for s in block)
+        M = M_new
+    return M, l
+
+
 def no_shift_numpy(blocks):
     scores = np.concatenate([np.array(b, float) for b in blocks])
     with np.errstate(all="ignore"):
@@ -130,8 +148,9 @@ SLIPS = {
     "exponent sign flipped": [loop(flipped=True)],
     "block max instead of running max": [loop(block_max=True)],
     "started the max at 0": [loop(start=0), loop(start=0.0)],
-    "no shift by the max": [loop(shift=False, factor="none"), no_shift_numpy],
+    "no shift by the max": [loop(shift=False, factor="none"), no_shift_numpy, divided_exps],
     "stopped after the first block": [loop(early=True)],
+    "skipped the first block": [skipped_first],
     "skipped the last block": [loop(blocks_end=-1)],
     "skipped each block's last score": [loop(scores_end=-1), block_slice_short],
 }

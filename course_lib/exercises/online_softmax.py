@@ -11,6 +11,7 @@ Slips of ``online_output`` (each recognised, each hint shows the hidden case whe
 * rescaled the new block — the factor put on the new block's terms instead of the old ones;
 * divided inside the loop — o / l taken at every block, then rescaled and added to again;
 * started the max at 0 — M = 0 before the first block instead of −∞;
+* block max instead of running max — overflows when a later block's max is far lower;
 * no shift by the max — e^s directly: overflow at s = 1000, 0 / 0 at s = −1000;
 * block ends one short — ``scores[start:start + block_size - 1]`` drops a key per block;
 * blocks overlap — ``scores[start:start + block_size + 1]`` counts a key twice;
@@ -31,11 +32,11 @@ __all__ = ["ONLINE_OUTPUT_EXERCISE", "check_online_output", "evaluate_online_out
 
 
 def _walk(scores, values, block_size, *, start=-math.inf, sum_factor=True, acc_factor=True,
-          upside_down=False, on_new_block=False, divide_inside=False, end=0, drop_tail=False,
+          upside_down=False, on_new_block=False, divide_inside=False, end=0, drop_tail=0,
           divide=True, first_only=False, keep=True, sign=1):
     """The online softmax of one query; each keyword switches on one slip (none: the answer)."""
     top, total, acc = start, 0.0, 0.0
-    last = len(scores) - block_size + 1 if drop_tail else len(scores)
+    last = len(scores) - (block_size - 1 if drop_tail == "block" else drop_tail)
     for first in range(0, last, block_size):
         block = range(first, min(first + block_size + end, len(scores)))
         new_top = max(top, max(scores[j] for j in block))
@@ -95,8 +96,9 @@ _CASES = [
     ([1.0, 2.0], [3.0, 4.0], 5),  # one block, bigger than the row
     ([1000.0, 999.0, 1001.0, 998.5], [1.0, 2.0, 3.0, 4.0], 2),  # e^1000 overflows
     ([-1000.0, -1002.0, -1001.0], [5.0, -5.0, 1.0], 2),  # e^−1000 underflows to 0
+    ([750.0, 749.0, 0.0, 1.0], [1.0, 2.0, 3.0, 4.0], 2),  # the max falls by 749: e^749 overflows
 ]
-_EXTREME = {8, 9}  # the cases only an unshifted exponential gets wrong (9: M starting at 0)
+_EXTREME = {8, 9, 10}  # only an unshifted e^s breaks here (9: M from 0; 10: a block's max)
 
 
 def _all_nan(outcomes):
@@ -147,7 +149,10 @@ _SLIPS = [  # (name, hint after _GOT, keywords of _walk)
      "start + block_size, where the next block begins (no + 1).", {"end": 1}),
     ("lost the last partial block", "The last, shorter block was never visited: "
      "range(0, m, block_size) starts a block at every multiple of block_size below m, even "
-     "when fewer than block_size keys are left.", {"drop_tail": True}),
+     "when fewer than block_size keys are left.", {"drop_tail": 1}),
+    ("lost the last partial block", "The last, shorter block was never visited: "
+     "range(0, m, block_size) starts a block at every multiple of block_size below m, even "
+     "when fewer than block_size keys are left.", {"drop_tail": "block"}),
     ("kept only the last block", "Your l and o hold only the last block's terms: `l = …` "
      "replaced the old sum. Keep it and add: l′ = l · e^(M − M′) + Σ e^(s − M′), and the same "
      "for o.", {"keep": False}),
@@ -188,6 +193,11 @@ ONLINE_OUTPUT_EXERCISE = Exercise(
                 "the running max at −∞ (`-math.inf`), not 0: with every score far below 0, all "
                 "e^(s − 0) underflow to 0 and o / l is 0 / 0.",
                 detect=lambda outcomes: _breaks_only_at(outcomes, {9})),
+        Mistake("block max instead of running max", "{call} gave {got}; the answer is "
+                "{expected}. You used each block's own max: when a later block's max is much "
+                "lower, e^(old − new) overflows. Keep the largest score seen in ANY block: "
+                "M′ = max(M, max(block)).", detect=lambda outcomes: _breaks_only_at(outcomes,
+                                                                                  {10})),
         Mistake("no shift by the max", "{call} gave {got}; the answer is {expected}. Without "
                 "the max subtracted, e^1000 overflows to ∞ and e^−1000 underflows to 0 "
                 "(0 / 0): use e^(s − M) with the running max M.",

@@ -14,6 +14,7 @@ Slips (each recognised, each with a hint that shows the hidden case where it sho
 * started the max at 0 — M = 0 before the first block instead of −∞;
 * no shift by the max — e^s summed directly, which overflows at s = 1000;
 * stopped after the first block — a ``return`` inside the loop;
+* skipped the first block — ``range(1, len(blocks))``;
 * skipped the last block — ``range(len(blocks) - 1)``;
 * skipped each block's last score — ``range(len(block) - 1)``.
 """
@@ -26,9 +27,14 @@ __all__ = ["RUNNING_STATS_EXERCISE", "check_running_stats", "evaluate_running_st
 
 
 def _stats(blocks, start=-math.inf, factor=lambda old, new: math.exp(old - new),
-           on_new_block=False, shift_new_by_old=False, block_max=False, sign=1, keep=True):
-    """One pass over the blocks; the keywords switch on one slip each (all off: the answer)."""
+           on_new_block=False, shift_new_by_old=False, block_max=False, sign=1, keep=True,
+           from_first=False):
+    """One pass over the blocks; the keywords switch on one slip each (all off: the answer).
+    ``from_first``: start from the first block's own numbers (as some learners do)."""
     top, total = start, 0.0
+    if from_first:
+        top, total = _stats(blocks[:1])
+        blocks = blocks[1:]
     for block in blocks:
         new_top = max(block) if block_max else max(top, max(block))
         shift = top if shift_new_by_old else new_top
@@ -44,26 +50,6 @@ def _stats(blocks, start=-math.inf, factor=lambda old, new: math.exp(old - new),
 def _running_stats(blocks):
     """The reference: one pass over the blocks, two numbers kept between them."""
     return _stats(blocks)
-
-
-def _upside_down_from_first(blocks):
-    # the learner who starts from the first block's numbers, then inverts the factor
-    top, total = _stats(blocks[:1])
-    for block in blocks[1:]:
-        new_top = max(top, max(block))
-        total = total * math.exp(new_top - top) + math.fsum(math.exp(s - new_top) for s in block)
-        top = new_top
-    return top, total
-
-
-def _old_max_from_first(blocks):
-    # the learner who starts from the first block's numbers, then shifts new terms by old M
-    top, total = _stats(blocks[:1])
-    for block in blocks[1:]:
-        new_top = max(top, max(block))
-        total = total * math.exp(top - new_top) + math.fsum(math.exp(s - top) for s in block)
-        top = new_top
-    return top, total
 
 
 def _without_last_scores(blocks):
@@ -126,6 +112,13 @@ def _swapped(outcomes):
     return next((o for o in outcomes if not o.correct), None)
 
 
+def _wrong_only_at_extremes(outcomes, extremes=(7, 8)):
+    """Right on every case but the scores near ±1000, wrong (or raising) on one of those."""
+    if any(not o.correct for i, o in enumerate(outcomes) if i not in extremes):
+        return None
+    return next((outcomes[i] for i in extremes if not outcomes[i].correct), None)
+
+
 _STATS_CASES = [
     [[1.0, 3.0], [2.0, 5.0]],  # the notebook's example: the max rises in the second block
     [[0.5, -1.0, 2.0]],  # one block: the plain stable softmax's numbers
@@ -158,7 +151,8 @@ RUNNING_STATS_EXERCISE = Exercise(
                 detect=_right_max_and(math.isnan)),
         Mistake("rescale factor upside down", _GOT + " The factor is e^(M − M′), old max "
                 "minus new, at most 1: you multiplied the old sum by e^(M′ − M), which makes "
-                "it bigger when the max rises.", imitation=_upside_down_from_first),
+                "it bigger when the max rises.", imitation=lambda blocks: _stats(
+                    blocks, from_first=True, factor=lambda old, new: math.exp(new - old))),
         Mistake("rescaled the new block", _GOT + " The factor e^(M − M′) belongs to the OLD "
                 "sum (its terms were written with the old max M): l′ = l · e^(M − M′) + "
                 "Σ e^(s − M′) over the new block, whose terms already use M′.",
@@ -173,7 +167,7 @@ RUNNING_STATS_EXERCISE = Exercise(
                 "the first block gives e^(s − (−∞)) = ∞.", detect=_right_max_and(math.isinf)),
         Mistake("used the old max for the new block", _GOT + " The new block's terms are "
                 "e^(s − M′) with the new max M′, not the old M.",
-                imitation=_old_max_from_first),
+                imitation=lambda blocks: _stats(blocks, from_first=True, shift_new_by_old=True)),
         Mistake("kept only the last block", _GOT + " Your sum holds only the last block's "
                 "terms: `l = …` replaced the old sum. Keep it and add: l′ = l · e^(M − M′) + "
                 "Σ e^(s − M′).", imitation=lambda blocks: _stats(blocks, keep=False)),
@@ -193,6 +187,9 @@ RUNNING_STATS_EXERCISE = Exercise(
                 "first block: the `return` is inside the `for` loop. Move it out (one indent "
                 "less), so that every block is visited.",
                 imitation=lambda blocks: _stats(blocks[:1])),
+        Mistake("skipped the first block", _GOT + " The first block was never visited: "
+                "range(1, len(blocks)) starts at the second; `for block in blocks:` visits "
+                "them all.", imitation=lambda blocks: _stats(blocks[1:])),
         Mistake("skipped the last block", _GOT + " The last block was never visited: "
                 "`for block in blocks:` visits them all (range(len(blocks) - 1) stops one "
                 "early).", imitation=lambda blocks: _stats(blocks[:-1])),
@@ -202,6 +199,9 @@ RUNNING_STATS_EXERCISE = Exercise(
         Mistake("skipped each block's last score", _GOT + " Each block's last score is "
                 "missing from the sum: range(len(block) - 1) stops one early; `for s in "
                 "block:` visits all.", imitation=_without_last_terms),
+        Mistake("no shift by the max", "{call} gave {got}; the answer is {expected}. e^s "
+                "overflows past s ≈ 709 and underflows to 0 below −745: subtract the running "
+                "max, l = Σ e^(s − M).", detect=_wrong_only_at_extremes),
     ],
 )
 
