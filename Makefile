@@ -83,7 +83,8 @@ bench: install
 GPU_PY := $(if $(wildcard $(BIN)/python),$(BIN)/python,$(PYTHON))
 GPU_TESTS := $(wildcard tests/test_attention.py tests/test_backend.py tests/test_errors.py \
 	tests/test_gradients.py tests/test_masks.py tests/test_matrices.py tests/test_multihead.py \
-	tests/test_scaling.py tests/test_softmax.py tests/test_tiled.py tests/test_vectors_dot.py)
+	tests/test_scaling.py tests/test_softmax.py tests/test_tiled.py tests/test_vectors_dot.py \
+	tests/test_tiled_backward.py tests/test_kernel.py)
 
 gpu-check:
 	@if $(GPU_PY) -c 'import cupy; cupy.zeros(1).sum(); cupy.cuda.Device(0).synchronize()' >/dev/null 2>&1; then \

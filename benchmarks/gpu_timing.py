@@ -9,6 +9,7 @@ For n = m ∈ {8192, 32768}, d = 64, float32 it times, with CUDA events:
 * the two products alone, S = Q Kᵀ and S V (cuBLAS through CuPy's ``@``);
 * ``scaled_dot_product_attention`` (the plain formula: a 4 GiB score grid at 32768);
 * ``tiled_attention`` (the online softmax, one score block at a time);
+* ``course_lib.fast.gpu_kernel.kernel_attention`` (the course's own CUDA kernel);
 
 and prints each one's time and its ratio to the two products.
 """
@@ -23,6 +24,7 @@ try:
 except ImportError:  # run from a plain checkout (no `pip install -e .`): use the repository
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     import course_lib
+from course_lib.fast import gpu_kernel
 
 SIZES = (8192, 32768)
 D = 64
@@ -45,7 +47,7 @@ def best_milliseconds(cupy, func, repeats=REPEATS):
 
 
 def time_size(cupy, n):
-    """(products ms, plain ms, tiled ms, largest |tiled − plain|) at n = m."""
+    """(products, plain, tiled, kernel ms; largest |tiled − plain|, |kernel − plain|) at n = m."""
     rng = np.random.default_rng(n)
     query, key, value = (cupy.asarray(rng.standard_normal((n, D), dtype=np.float32))
                          for _ in range(3))
@@ -59,10 +61,13 @@ def time_size(cupy, n):
     def tiled():
         return course_lib.tiled_attention(query, key, value)
 
-    difference = float(cupy.abs(tiled() - plain()).max())
-    timings = [best_milliseconds(cupy, f) for f in (products, plain, tiled)]
+    def kernel():
+        return gpu_kernel.kernel_attention(query, key, value)
+
+    differences = [float(cupy.abs(f() - plain()).max()) for f in (tiled, kernel)]
+    timings = [best_milliseconds(cupy, f) for f in (products, plain, tiled, kernel)]
     cupy.get_default_memory_pool().free_all_blocks()  # give the 4 GiB grids back between sizes
-    return (*timings, difference)
+    return (*timings, *differences)
 
 
 def main():
@@ -77,11 +82,12 @@ def main():
     print(f"GPU timing on {name}, CuPy {cupy.__version__}, float32, d = {D}, "
           f"best of {REPEATS} (CUDA events)")
     print(f"  {'n = m':>7} {'2 products':>11} {'plain':>10} {'ratio':>6} {'tiled':>10} "
-          f"{'ratio':>6}  max |tiled - plain|")
+          f"{'ratio':>6} {'kernel':>10} {'ratio':>6}  max |tiled - plain|, |kernel - plain|")
     for n in SIZES:
-        products, plain, tiled, difference = time_size(cupy, n)
+        products, plain, tiled, kernel, difference, kernel_difference = time_size(cupy, n)
         print(f"  {n:7d} {products:8.2f} ms {plain:7.2f} ms {plain / products:5.2f}x "
-              f"{tiled:7.2f} ms {tiled / products:5.2f}x  {difference:.1e}")
+              f"{tiled:7.2f} ms {tiled / products:5.2f}x {kernel:7.2f} ms "
+              f"{kernel / products:5.2f}x  {difference:.1e}, {kernel_difference:.1e}")
     return 0
 
 
