@@ -46,6 +46,11 @@ SCORE_SLIPS = {
     "outer product": [lambda Q, K: np.outer(Q, K)],
     "paired query i with key i only": [lambda Q, K: (Q * K).sum(axis=1),
                                        lambda Q, K: np.sum(Q * K, axis=-1)],
+    "divided by d_k": [lambda Q, K: Q @ K.T / Q.shape[1], lambda Q, K: Q @ K.T / len(Q[0])],
+    "applied the softmax": [lambda Q, K: np.exp(Q @ K.T) / np.exp(Q @ K.T).sum(1, keepdims=True)],
+    "sign turned round": [lambda Q, K: -Q @ K.T, lambda Q, K: np.dot(-Q, K.T)],
+    "used Q twice": [lambda Q, K: Q @ Q.T],
+    "used K twice": [lambda Q, K: K @ K.T],
     "changed its input": [scales_in_place],
 }
 
@@ -113,6 +118,7 @@ SHAPE_SLIPS = {
     "returned one of the shapes": [checked(lambda a, b: a), checked(lambda a, b: tuple(b))],
     "checked the wrong pair of sizes": [check_outer, check_rows],
     "no check of the inner sizes": [lambda a, b: (a[0], b[1]), lambda a, b: [a[0], b[1]]],
+    "joined the shapes": [checked(lambda a, b: a + b), checked(lambda a, b: (*a, *b))],
     "wrong kind of error": [asserts, lambda a, b: (a[0], b[1]) if a[1] == b[0] else 1 / 0],
 }
 
@@ -138,10 +144,14 @@ K = np.array([[3.0, 3.0, 2.0], [3.0, -2.0, 0.0], [-1.0, -2.0, -1.0], [3.0, 2.0, 
 
 HAND_SLIPS = {
     "key 2": [float(Q[1] @ K[1])], "key 4": [float(Q[1] @ K[3])],
-    "query 1": [float(Q[0] @ K[2])], "both indices one too low": [float(Q[0] @ K[1])],
+    "both indices one too low": [float(Q[0] @ K[1])],
     "added instead of multiplied": [float((Q[1] + K[2]).sum())],
     "minus times minus": [-6.0], "last term dropped": [float((Q[1] * K[2])[:2].sum())],
     "sign turned round": [4.0, "4"], "decimal point moved": [-40.0, -0.4],
+    "query 1": [float(Q[0] @ K[2]), float(Q[1].sum() * K[2].sum())],
+    "dropped the minus signs": [float(np.abs(Q[1] * K[2]).sum())],
+    "first term dropped": [float((Q[1] * K[2])[1:].sum())],
+    "middle term dropped": [float((Q[1] * K[2])[[0, 2]].sum())],
 }
 
 

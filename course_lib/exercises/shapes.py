@@ -8,6 +8,7 @@ Slips
 - outer sizes swapped: (p, r) instead of (r, p);
 - kept the inner size: a 3-number shape (r, c, p);
 - returned one of the shapes: shape_a or shape_b as it is;
+- joined the shapes: ``shape_a + shape_b``, a 4-number tuple;
 - returned the number of cells: r·p instead of the shape (r, p);
 - no check of the inner sizes: a shape for a product that does not exist;
 - checked the wrong pair of sizes: refuses good products, or lets bad ones through;
@@ -83,6 +84,10 @@ PRODUCT_SHAPE_EXERCISE = Exercise(
                 "ROWS of A and the COLUMNS of B: {expected}.",
                 detect=lambda outcomes: _shape_first(outcomes, lambda a, b: tuple(a))
                 or _shape_first(outcomes, lambda a, b: tuple(b))),
+        Mistake("joined the shapes",
+                "{call} gave {got}: `shape_a + shape_b` glues the two tuples together. The "
+                "product's shape is (rows of A, columns of B): (shape_a[0], shape_b[1]).",
+                detect=lambda outcomes: _shape_first(outcomes, lambda a, b: tuple(a) + tuple(b))),
         Mistake("returned the number of cells",
                 "{call} gave {got}, how many cells the result has. Return its shape, the "
                 "pair (rows, columns): {expected}.",

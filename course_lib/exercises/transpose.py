@@ -13,18 +13,23 @@ that a wrong product runs and shows):
 - element-wise product: ``Q * K`` or ``Q * K.T`` instead of ``@``;
 - outer product: ``np.outer(Q, K)``, every number times every number;
 - paired query i with key i only: ``(Q * K).sum(axis=1)``, the n scores of matching rows;
+- divided by d_k: a scale that does not belong here (and the later one is √d_k);
+- applied the softmax: the weights, one step too far;
+- sign turned round: −Q Kᵀ;
+- used Q twice / used K twice: Q Qᵀ or K Kᵀ;
 - changed its input: Q or K written into (named by the framework).
 
 By hand, S₂₃ = row 𝐪₂ · row 𝐤₃ (``HAND_SCORE``):
 
 - key 2 / key 4: the neighbouring key; query 1: the other query;
 - both indices one too low: 𝐪₁ · 𝐤₂;
-- added instead of multiplied; minus times minus; last term dropped.
+- added instead of multiplied; minus times minus; last term dropped;
+- dropped the minus signs (6); first term dropped (−5); middle term dropped (0).
 """
 
 import numpy as np
 
-from .. import score_grid
+from .. import score_grid, softmax
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake, frozen_array
 
@@ -76,6 +81,23 @@ SCORES_EXERCISE = Exercise(
                 "{call} gave {got}: the scores divided by √d_k. That scaling is a later step "
                 "(notebook 08); the score grid itself is S = Q Kᵀ, here {expected}.",
                 imitation=lambda q, k: q @ k.T / np.sqrt(q.shape[1])),
+        Mistake("divided by d_k",
+                "{call} gave {got}: the scores divided by d_k. No scaling belongs here (and "
+                "the one of notebook 08 is √d_k, not d_k): S = Q Kᵀ, here {expected}.",
+                imitation=lambda q, k: q @ k.T / q.shape[1]),
+        Mistake("applied the softmax",
+                "{call} gave {got}: each row adds up to 1, so a softmax was applied. The score "
+                "grid is the step before it: S = Q Kᵀ, here {expected}.",
+                imitation=lambda q, k: softmax(q @ k.T, axis=-1)),
+        Mistake("sign turned round",
+                "{call} gave {got}: every score has the wrong sign. S = +Q Kᵀ; expected "
+                "{expected}.", imitation=lambda q, k: -(q @ k.T)),
+        Mistake("used Q twice",
+                "{call} gave {got}, which is Q Qᵀ: the queries scored against themselves. "
+                "The columns belong to the KEYS: Q @ K.T.", imitation=lambda q, k: q @ q.T),
+        Mistake("used K twice",
+                "{call} gave {got}, which is K Kᵀ: the keys scored against themselves. The "
+                "rows belong to the QUERIES: Q @ K.T.", imitation=lambda q, k: k @ k.T),
         Mistake("outer product",
                 "{call} gave {got}: np.outer multiplies every number of Q with every number "
                 "of K. A score is a dot product of a whole row of Q with a whole row of K: "
@@ -114,7 +136,13 @@ HAND_SCORE = HandExercise(
     [
         Slip("key 2", -7.0, "{got} is row q₂ · row k₂. S₂₃ is column 3: key k₃ = [−1, −2, −1]."),
         Slip("key 4", 1.0, "{got} is row q₂ · row k₄. S₂₃ is column 3: key k₃ = [−1, −2, −1]."),
-        Slip("query 1", -8.0, "{got} is row q₁ · row k₃. S₂₃ is row 2: query q₂ = [−1, 2, 1]."),
+        Slip("query 1", -8.0, "{got} is row q₁ · row k₃ (or the two slot totals "
+             "multiplied, 2 × (−4)). S₂₃ is row 2, query q₂ = [−1, 2, 1], slot by slot."),
+        Slip("dropped the minus signs", 6.0, "{got} is 1 + 4 + 1: every product counted as "
+             "positive. Keep each sign: (−1)×(−1) + 2×(−2) + 1×(−1)."),
+        Slip("first term dropped", -5.0, "{got} adds only the last two products. There are "
+             "d_k = 3 slots: add (−1)×(−1) = +1 as well."),
+        Slip("middle term dropped", 0.0, "{got} leaves out 2×(−2) = −4. Add all three products."),
         Slip("both indices one too low", 2.0, "{got} is row q₁ · row k₂. In S₂₃ the first "
              "index, 2, picks the query and the second, 3, the key, counted from 1."),
         Slip("added instead of multiplied", -2.0, "{got} adds the slots. Multiply matching "
