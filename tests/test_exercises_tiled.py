@@ -85,6 +85,15 @@ def max_updated_before_the_factor(blocks):
     return M, l
 
 
+def score_by_score(blocks):
+    M, l = -math.inf, 0.0
+    for block in blocks:
+        for s in block:
+            M = max(M, s)
+            l += math.exp(s - M)
+    return M, l
+
+
 def old_max_from_first(blocks):
     M = max(blocks[0])
     l = sum(math.exp(s - M) for s in blocks[0])
@@ -142,7 +151,7 @@ SLIPS = {
     "rescale factor upside down": [loop(factor="new - old"), upside_down_numpy,
                                    upside_down_from_first],
     "rescaled the new block": [loop(on_new_block=True)],
-    "forgot to rescale": [loop(factor="none"), max_updated_before_the_factor],
+    "forgot to rescale": [loop(factor="none"), max_updated_before_the_factor, score_by_score],
     "used the old max for the new block": [loop(new_terms_by="old"), old_max_from_first],
     "kept only the last block": [loop(keep=False), overwrote_numpy],
     "exponent sign flipped": [loop(flipped=True)],

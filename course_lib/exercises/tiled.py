@@ -162,6 +162,10 @@ RUNNING_STATS_EXERCISE = Exercise(
                 "new terms. (If you did write the factor, compute it before you overwrite M: "
                 "after M = M′ it is e^0 = 1.)",
                 imitation=lambda blocks: _stats(blocks, factor=lambda old, new: 1.0)),
+        Mistake("forgot to rescale", _GOT + " Each time the max rose, the sum you had kept its "
+                "old max: multiply it by e^(M − M′) before adding (score by score, too).",
+                imitation=lambda blocks: _stats([(s,) for block in blocks for s in block],
+                                                factor=lambda old, new: 1.0)),
         Mistake("used the old max for the new block", "{call} gave {got}: the sum became ∞. "
                 "The new block's terms are e^(s − M′) with the NEW max; with the old one, "
                 "the first block gives e^(s − (−∞)) = ∞.", detect=_right_max_and(math.isinf)),
