@@ -95,7 +95,7 @@ def rotary_embedding(x, positions, base=10000.0):
         raise ValueError(f"positions of shape {angles.shape[:-1]} do not broadcast against the "
                          f"rows of x (x has shape {x.shape}: one position per row)") from None
     angles = xp.concatenate([angles, angles], axis=-1)  # (..., d): slot t and t + d/2 alike
-    dtype = compute_dtype(x)
-    work = x.astype(dtype, copy=False)
-    rotated = work * xp.cos(angles) + rotate_half(work) * xp.sin(angles)  # (..., d)
-    return rotated.astype(output_dtype(x), copy=False)
+    out_dtype = output_dtype(x)
+    x = x.astype(compute_dtype(x), copy=False)  # float16 is turned in float32
+    rotated = x * xp.cos(angles) + rotate_half(x) * xp.sin(angles)  # (..., d)
+    return rotated.astype(out_dtype, copy=False)
