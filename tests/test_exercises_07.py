@@ -92,6 +92,10 @@ SOFTMAX_SLIPS = {
     "no exponential": [lambda x: x / x.sum(axis=-1, keepdims=True)],
     "not normalised": [np.exp, stable_exp, lambda x: 2 * softmax_rows_ok(x)],
     "return inside the loop": [returns_in_loop],
+    "log of the softmax": [lambda x: x - x.max(1, keepdims=True) - np.log(
+        np.exp(x - x.max(1, keepdims=True)).sum(1, keepdims=True))],
+    "rounded the result": [lambda x: np.round(course_lib.softmax(x, axis=-1), 3),
+                           lambda x: np.round(course_lib.softmax(x, axis=-1), 2)],
     "changed its input": [shifts_in_place],
 }
 

@@ -19,6 +19,8 @@ Slips
 - no exponential: ``x / x.sum()`` (negative weights, division by 0);
 - not normalised: the exponentials without the division (or divided twice);
 - return inside the loop: only the first row's weights come back;
+- log of the softmax: x − max − log Σ e^(x − max), the log-weights;
+- rounded the result: the weights rounded to a few decimals;
 - changed its input: ``scores -= scores.max(...)`` writes into the caller's grid.
 """
 
@@ -27,12 +29,20 @@ import warnings
 import numpy as np
 
 from .. import softmax
+from ._detect import rounded
+from ._softmax_rows import (
+    OVERFLOW_LIMIT,
+    acts_like,
+    is_large,
+    not_normalised,
+    overflows,
+    row_max,
+    rows,
+)
 from .core import Case, Exercise, Mistake, frozen_array
 
 __all__ = ["OVERFLOW_LIMIT", "SOFTMAX_EXERCISE", "check_softmax_rows", "evaluate_softmax_rows",
            "is_large"]
-
-OVERFLOW_LIMIT = 709.0  # eˣ overflows float64 a little above x = 709.78
 
 _CASES = [  # ordinary grids (one square, so a missing keepdims shows in the values) ...
     [[1.0, 2.0, 3.0]], [[0.0, 0.0, 0.0, 0.0]], [[1.0, -1.0], [2.0, 0.5], [-3.0, -2.0]],
@@ -44,82 +54,9 @@ _CASES = [  # ordinary grids (one square, so a missing keepdims shows in the val
 ]
 
 
-def is_large(case):
-    """Whether a case holds scores big enough to overflow eˣ in float64."""
-    return bool(np.abs(case.args[0]).max() > OVERFLOW_LIMIT)
-
-
-def _rows(x, shift):
-    e = np.exp(x - shift)
-    return e / e.sum(axis=-1, keepdims=True)
-
-
-def _same_or_both_nan(got, wrong):
-    try:
-        got, wrong = np.asarray(got, dtype=float), np.asarray(wrong, dtype=float)
-    except (TypeError, ValueError):
-        return False
-    return got.shape == wrong.shape and bool(np.allclose(got, wrong, rtol=1e-9, atol=1e-9,
-                                                         equal_nan=True))
-
-
-def _acts_like(*imitations, ordinary_only=True):
-    """The answers equal one imitation's (NaN where it gives NaN, an error where it raises) on
-    every case, and that is wrong somewhere. With ``ordinary_only`` the large cases are left
-    out, so a second slip (overflow) does not hide the first."""
-
-    def agrees(imitation, outcomes):
-        telling, raised = None, None  # a case where the slip shows in a value, or in an error
-        for outcome in outcomes:
-            if ordinary_only and is_large(outcome.case):
-                continue
-            try:
-                wrong = imitation(np.array(outcome.case.args[0]))
-            except Exception:
-                if outcome.error is None:
-                    return None
-                raised = raised or outcome
-                continue
-            if outcome.error is not None or not _same_or_both_nan(outcome.value, wrong):
-                return None
-            if not _same_or_both_nan(wrong, outcome.case.expected):
-                telling = telling or outcome
-        return telling or raised
-
-    return lambda outcomes: next((found for f in imitations
-                                  if (found := agrees(f, outcomes)) is not None), None)
-
-
-def _overflows(outcomes):
-    """Right on every ordinary case; NaN, ∞ or an error on every large one."""
-    large = [o for o in outcomes if is_large(o.case)]
-    if not all(o.correct for o in outcomes if not is_large(o.case)):
-        return None
-    for outcome in large:
-        if outcome.error is None and _same_or_both_nan(outcome.value, outcome.case.expected):
-            return None
-    return large[0]
-
-
-def _not_normalised(outcomes):
-    """On the ordinary cases every row is a positive multiple of the right row, some
-    multiple not 1."""
-    telling = None
-    for outcome in (o for o in outcomes if not is_large(o.case)):
-        try:  # softmax weights are never 0 on these cases
-            ratios = np.asarray(outcome.value, dtype=float) / outcome.case.expected
-            rows_scaled = np.allclose(ratios, ratios[:, :1], rtol=1e-9)
-        except (TypeError, ValueError, IndexError):
-            return None
-        if ratios.shape != outcome.case.expected.shape or not rows_scaled:
-            return None
-        if not np.allclose(ratios, 1.0, rtol=1e-9):
-            telling = telling or outcome
-    return telling
-
-
-def _row_max(x):
-    return x.max(axis=-1, keepdims=True)
+def _log_weights(x):  # PyTorch's log_softmax, computed stably
+    shifted = x - row_max(x)
+    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
 
 
 SOFTMAX_EXERCISE = Exercise(
@@ -131,78 +68,86 @@ SOFTMAX_EXERCISE = Exercise(
                 "{call} gave {got}: only the first row's weights. The `return` sits inside "
                 "the loop over rows, so the function stops after one round: collect every "
                 "row, and return after the loop.",
-                detect=_acts_like(lambda x: softmax(x[0]), ordinary_only=False)),
+                detect=acts_like(lambda x: softmax(x[0]), ordinary_only=False)),
         Mistake("subtracted the smallest score",
                 "{call} gave {got}: you subtracted each row's SMALLEST score, so every "
                 "exponent is ≥ 0 and a widely spread row still overflows. Subtract the row's "
                 "LARGEST score: every exponent is then ≤ 0.",
-                detect=_acts_like(lambda x: _rows(x, x.min(axis=-1, keepdims=True)),
+                detect=acts_like(lambda x: rows(x, x.min(axis=-1, keepdims=True)),
                                   ordinary_only=False)),
         Mistake("subtracted the mean",
                 "{call} gave {got}: you subtracted each row's mean. That is exact on paper, "
                 "but scores far above the mean still overflow eˣ. Subtract the row's LARGEST "
                 "score, so every exponent is ≤ 0.",
-                detect=_acts_like(lambda x: _rows(x, x.mean(axis=-1, keepdims=True)),
+                detect=acts_like(lambda x: rows(x, x.mean(axis=-1, keepdims=True)),
                                   ordinary_only=False)),
         Mistake("overflows on large scores",
                 "your weights are right for ordinary scores, but {call} gave {got}: e¹⁰⁰⁰ is "
                 "too big for a float. Subtract each row's largest score before "
                 "exponentiating: it cancels between the top and the bottom of the fraction, "
                 "so the weights do not change, and every exponent becomes ≤ 0.",
-                detect=_overflows),
+                detect=overflows),
         Mistake("softmax over the wrong axis",
                 "{call} gave {got}: each COLUMN of your answer sums to 1, not each row. "
                 "Softmax runs along a row, over the m keys of one query: take the max and "
                 "the sum along axis=-1 (the last axis), with keepdims=True.",
-                detect=_acts_like(lambda x: softmax(x, axis=0),
-                                  lambda x: (e := np.exp(x - _row_max(x))) / e.sum(axis=0))),
+                detect=acts_like(lambda x: softmax(x, axis=0),
+                                  lambda x: (e := np.exp(x - row_max(x))) / e.sum(axis=0))),
         Mistake("max over the wrong axis",
                 "{call} gave {got}: you subtracted each COLUMN's largest score. That is exact "
                 "on paper, but a row far below its column's maximum underflows to 0/0 = nan. "
                 "Subtract each row's own largest score: x.max(axis=-1, keepdims=True).",
-                detect=_acts_like(lambda x: _rows(x, x.max(axis=0, keepdims=True)),
+                detect=acts_like(lambda x: rows(x, x.max(axis=0, keepdims=True)),
                                   ordinary_only=False)),
         Mistake("shifted the top only",
                 "{call} gave {got}: you subtracted the row's largest score on top of the "
                 "fraction but not in the total below, so e⁻ᶜ no longer cancels. Shift once, "
                 "then use the shifted exponentials for both: e = np.exp(x - c); e / e.sum(...).",
-                detect=_acts_like(lambda x: np.exp(x - _row_max(x))
+                detect=acts_like(lambda x: np.exp(x - row_max(x))
                                   / np.exp(x).sum(axis=-1, keepdims=True))),
         Mistake("sigmoid instead of softmax",
                 "{call} gave {got}: 1 / (1 + e⁻ˣ) is the sigmoid, one number per score on its "
                 "own. Softmax shares out 1 across the row: eˣʲ divided by the row's total.",
-                detect=_acts_like(lambda x: 1 / (1 + np.exp(-x)))),
+                detect=acts_like(lambda x: 1 / (1 + np.exp(-x)))),
         Mistake("normalised over the whole grid",
                 "{call} gave {got}: all your weights together add up to 1, but each ROW must. "
                 "Divide each row's exponentials by the total of that row only (sum with "
                 "axis=-1, keepdims=True).",
-                detect=_acts_like(lambda x: (e := np.exp(x - x.max())) / e.sum(),
-                                  lambda x: (e := np.exp(x - _row_max(x))) / e.sum())),
+                detect=acts_like(lambda x: (e := np.exp(x - x.max())) / e.sum(),
+                                  lambda x: (e := np.exp(x - row_max(x))) / e.sum())),
         Mistake("row totals without keepdims",
                 "{call} gave {got}: e.sum(axis=-1) has shape (n,), which NumPy lines up with "
                 "the COLUMNS of the (n, m) grid: wrong totals, or a shape error. Keep the "
                 "summed axis: e.sum(axis=-1, keepdims=True) has shape (n, 1).",
-                detect=_acts_like(lambda x: (e := np.exp(x - _row_max(x))) / e.sum(axis=-1),
+                detect=acts_like(lambda x: (e := np.exp(x - row_max(x))) / e.sum(axis=-1),
                                   lambda x: np.exp(x) / np.exp(x).sum(axis=-1))),
         Mistake("max without keepdims",
                 "{call} gave {got}: x.max(axis=-1) has shape (n,), which NumPy lines up with "
                 "the COLUMNS, so each score loses another row's maximum (or a shape error). "
                 "Keep the axis: x.max(axis=-1, keepdims=True) has shape (n, 1).",
-                detect=_acts_like(lambda x: _rows(x, x.max(axis=-1)))),
+                detect=acts_like(lambda x: rows(x, x.max(axis=-1)))),
         Mistake("subtracted the largest score of the whole grid",
                 "{call} gave {got}: you subtracted the largest score of the whole grid. That "
                 "is exact on paper, but a row far below that maximum underflows to all zeros "
                 "and gives 0/0 = nan. Subtract each row's own largest score.",
-                detect=_acts_like(lambda x: _rows(x, x.max()), ordinary_only=False)),
+                detect=acts_like(lambda x: rows(x, x.max()), ordinary_only=False)),
         Mistake("no exponential",
                 "{call} gave {got}: you divided the scores by their total without "
                 "exponentiating. Negative scores then give negative weights, and a row that "
                 "adds up to 0 cannot be divided at all. Take eˣ of every score first.",
-                detect=_acts_like(lambda x: x / x.sum(axis=-1, keepdims=True))),
+                detect=acts_like(lambda x: x / x.sum(axis=-1, keepdims=True))),
         Mistake("not normalised",
                 "{call} gave {got}: your rows have the right proportions, but do not add up "
                 "to 1 ({expected}): divide each exponential by the total of its row, once.",
-                detect=_not_normalised),
+                detect=not_normalised),
+        Mistake("log of the softmax",
+                "{call} gave {got}: negative numbers, the LOGARITHM of the weights (x − max − "
+                "log Σ e^(x − max), PyTorch's log_softmax). The weights themselves are "
+                "e^(x − max) / Σ e^(x − max); expected {expected}.",
+                detect=acts_like(_log_weights, ordinary_only=False)),
+        Mistake("rounded the result",
+                "{call} gave {got}, rounded: keep every decimal (round only when you print); "
+                "expected {expected}.", detect=rounded),
     ],
 )
 
