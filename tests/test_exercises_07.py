@@ -193,6 +193,11 @@ def normalises_in_place(p):
     return np.diag(p) - np.outer(p, p)
 
 
+def first_row_only(p):
+    for i in range(len(p)):
+        return [(p[i] if i == j else 0.0) - p[i] * p[j] for j in range(len(p))]
+
+
 JACOBIAN_SLIPS = {
     "forgot diag(p)": [lambda p: -np.outer(p, p), lambda p: -p[:, None] * p[None, :]],
     "signs turned round": [lambda p: np.outer(p, p) - np.diag(p)],
@@ -210,7 +215,7 @@ JACOBIAN_SLIPS = {
     "diagonal subtracted twice": [lambda p: np.diag(p * (1 - p)) - np.outer(p, p)],
     "loop stops one early": [loops(lambda m: range(m - 1), range),
                              loops(lambda m: range(m - 1), lambda m: range(m - 1))],
-    "return inside the loop": [loops(range, range, stop=True)],
+    "return inside the loop": [loops(range, range, stop=True), first_row_only],
     "changed its input": [normalises_in_place],
 }
 

@@ -159,7 +159,8 @@ JACOBIAN_EXERCISE = Exercise(
                 "{call} gave {got}: only the start of the grid is filled. The `return` sits "
                 "inside a loop: move it after both loops.",
                 detect=_either(lambda p: _loop_filled(p, range(1), _m(p)),
-                               lambda p: _loop_filled(p, range(1), range(1)))),
+                               lambda p: _loop_filled(p, range(1), range(1)),
+                               lambda p: softmax_jacobian(p)[0])),
     ],
 )
 
