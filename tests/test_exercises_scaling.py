@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from exercise_helpers import assert_never_crashes, assert_slips_named
 
+from course_lib import softmax
 from course_lib.exercises.scaling import SCALE_EXERCISE, check_scale_scores, evaluate_scale_scores
 
 
@@ -93,6 +94,9 @@ SLIPS = {
     "^ for **": [caret_power, caret_half,
                  lambda query, key: query @ key.T / ((query.shape[1] ^ 1) / 2)],
     "a name never defined": [no_d_k, no_import],
+    "applied the softmax": [lambda q, k: softmax(q @ k.T / np.sqrt(q.shape[1]), axis=-1)],
+    "√d_k rounded to a whole number": [lambda q, k: q @ k.T / int(math.sqrt(q.shape[1])),
+                                       lambda q, k: q @ k.T / (q.shape[1] ** 0.5 // 1)],
     "rounded the result": [rounded_loops,
                            lambda query, key: np.round(query @ key.T / np.sqrt(key.shape[1]), 3)],
     "changed its input": [in_place],

@@ -17,6 +17,8 @@ Slips
 - Qᵀ K: ``query.T @ key``, a d_k×d_k grid of slot-by-slot products.
 - ^ for **: ``d_k ^ 0.5`` (a TypeError) or ``d_k ^ 1/2`` (XOR, then ÷ 2): ``^`` is not a power.
 - a name never defined: ``d_k`` used but never set, or ``math`` used without ``import math``.
+- applied the softmax: the weights, one step too far.
+- √d_k rounded to a whole number: ``int(math.sqrt(d_k))``.
 - rounded the result: ``round(…, 2)`` or ``np.round``, so the answers lose their decimals.
 - changed its input (named by the framework): e.g. ``query /= math.sqrt(d_k)``.
 """
@@ -25,7 +27,7 @@ import math
 
 import numpy as np
 
-from .. import scaled_scores
+from .. import scaled_scores, softmax
 from ._detect import matches_everywhere, power_with_caret, raised_name_error, rounded
 from .core import Case, Exercise, Mistake, frozen_array
 
@@ -144,6 +146,16 @@ SCALE_EXERCISE = Exercise(
                 "on {call} you computed query.T @ key, a d_k×d_k grid that adds up slot-by-"
                 "slot products over the queries and keys. Transpose K, not Q: query @ key.T.",
                 imitation=lambda query, key: query.T @ key / math.sqrt(_d_k(query))),
+        Mistake("applied the softmax",
+                "{call} gave {got}: each row adds up to 1, so a softmax was applied. This step "
+                "stops at the scaled scores QKᵀ / √d_k (the softmax is notebook 09's); "
+                "expected {expected}.",
+                imitation=lambda query, key: softmax(_raw(query, key) / math.sqrt(_d_k(query)),
+                                                     axis=-1)),
+        Mistake("√d_k rounded to a whole number",
+                "{call} gave {got}: int(math.sqrt(d_k)) cuts √d_k to a whole number "
+                "(√3 ≈ 1.732 became 1). Divide by math.sqrt(d_k) itself; expected {expected}.",
+                imitation=lambda query, key: _raw(query, key) / int(math.sqrt(_d_k(query)))),
     ],
 )
 
