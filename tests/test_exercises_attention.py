@@ -118,6 +118,8 @@ SLIPS = {
     "scaled by the number of keys": [lambda q, k, v: softmax_rows(q @ k.T / len(k) ** 0.5) @ v],
     "scaled after the softmax": [
         lambda q, k, v: softmax_rows(q @ k.T) / math.sqrt(q.shape[-1]) @ v],
+    "scaled twice": [lambda q, k, v: softmax_rows(scaled(q, k)) @ v / math.sqrt(q.shape[-1]),
+                     lambda q, k, v: softmax_rows(scaled(q, k)) / np.sqrt(k.shape[1]) @ v],
     "max without keepdims": [max_no_keepdims],
     "sum without keepdims": [sum_no_keepdims],
     "not normalised": [lambda q, k, v: np.exp(scaled(q, k)) @ v,

@@ -13,6 +13,7 @@ Slips
 - d_k read from the values: √d_v (``value.shape[-1]``) instead of √d_k.
 - scaled by the number of keys: √m (``key.shape[0]``) instead of √d_k.
 - scaled after the softmax: the weights divided by √d_k, so rows add up to 1/√d_k.
+- scaled twice: the scores scaled, and the weights or the output divided by √d_k again.
 - max without keepdims: ``scores - scores.max(axis=-1)`` subtracts row j's maximum from
   column j (it only runs when n = m).
 - sum without keepdims: ``e / e.sum(axis=-1)`` divides column j by row j's total (n = m).
@@ -36,73 +37,22 @@ import math
 import numpy as np
 
 from .. import scaled_dot_product_attention, softmax
+from ._attention_parts import (
+    cases,
+    exp_rows,
+    first_row_only,
+    normalise,
+    overflows,
+    scores,
+    show_arrays,
+    softmax_no_keepdims_max,
+    softmax_no_keepdims_sum,
+    whole_grid,
+)
 from ._detect import matches_everywhere, power_with_caret, raised_name_error, rounded
-from .core import Case, Exercise, Mistake, breaks_only_on, frozen_array
+from .core import Case, Exercise, Mistake
 
 __all__ = ["ATTENTION_EXERCISE", "check_attention", "evaluate_attention"]
-
-
-def _cases(seed=9):
-    rng = np.random.default_rng(seed)
-    by_hand = (  # the by-hand example of notebook 09: n = 2, m = 3, d_k = 4, d_v = 2
-        [[1, 0, 1, 0], [0, 2, 0, 0]],
-        [[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 1, 1]],
-        [[2, 0], [0, 2], [4, 4]],
-    )
-    square = (  # m = d_k: QK (no transpose) has the right shape, so that slip can show
-        [[2, -1, 1], [1, 1, 0]], [[1, 0, 2], [3, 1, -1], [0, 2, 1]], [[1, 0], [0, 1], [2, 2]])
-    cube = (  # n = m = d_k: Q * Kᵀ, K Qᵀ and a missing keepdims all run here
-        [[1, 2, 0], [0, 1, 3], [2, 0, 1]], [[3, 1, 0], [1, 0, 2], [0, 2, 2]],
-        [[1, 0, 2, 1], [0, 3, 1, 0], [2, 1, 0, 3]])
-    one_query = ([[1.0, 2.0]], [[2.0, 0.0], [0.0, 1.0]], [[10.0], [20.0]])
-    drawn = [
-        (rng.standard_normal((4, 8)), rng.standard_normal((5, 8)), rng.standard_normal((5, 3))),
-        (rng.standard_normal((3, 16)), rng.standard_normal((6, 16)), rng.standard_normal((6, 2))),
-    ]
-    big = (  # scores near 1800: e^1800 overflows unless the row maximum is subtracted first
-        [[30, 30, 30, 30]], [[30, 30, 30, 30], [-30, 30, 30, 30], [29, 30, 30, 30]],
-        [[1, 0], [0, 1], [3, 3]])
-    cases = [by_hand, square, cube, one_query, *drawn, big]
-    return [tuple(frozen_array(a) for a in case) for case in cases]
-
-
-_BIG = 6  # index of the large-score case
-
-
-def _scores(query, key, scale=None):
-    d_k = query.shape[-1]
-    return query @ key.T * (1 / math.sqrt(d_k) if scale is None else scale)  # (n, m)
-
-
-def _exp_rows(scores):
-    return np.exp(scores - scores.max(axis=-1, keepdims=True))  # (n, m), row max → e⁰ = 1
-
-
-def _overflows(outcomes):
-    return breaks_only_on(outcomes, _BIG)
-
-
-def _first_row_only(outcomes):
-    """The telling outcome when every answer is just the first query's output row."""
-    telling = None
-    for outcome in outcomes:
-        expected = np.asarray(outcome.case.expected, dtype=float)
-        try:
-            got = np.asarray(outcome.value, dtype=float).reshape(-1)
-        except Exception:
-            return None
-        row = expected[0].reshape(-1)
-        if outcome.error is not None or got.shape != row.shape or not np.allclose(got, row):
-            return None
-        if expected.shape[0] > 1:
-            telling = telling or outcome
-    return telling
-
-
-def _show_arrays(args):
-    names = ("query", "key", "value")
-    return ", ".join(f"{name} of shape {a.shape[0]}×{a.shape[1]}"
-                     for name, a in zip(names, args, strict=True))
 
 
 _ROOT = ("Divide the scores by √d_k, where d_k = query.shape[-1] is the number of slots in each "
@@ -110,21 +60,21 @@ _ROOT = ("Divide the scores by √d_k, where d_k = query.shape[-1] is the number
 
 ATTENTION_EXERCISE = Exercise(
     "attention(query, key, value)",
-    cases=[Case(args) for args in _cases()],
+    cases=[Case(args) for args in cases()],
     reference=lambda query, key, value: np.asarray(
         scaled_dot_product_attention(query, key, value)),
-    show_args=_show_arrays,
+    show_args=show_arrays,
     rtol=1e-7, atol=1e-9,
     mistakes=[
         Mistake("weights applied to K",
                 "on {call} you blended the KEYS with the weights (weights @ key). Keys are only "
                 "for matching; the content to retrieve is in V: the output is weights @ value.",
-                imitation=lambda q, k, v: softmax(_scores(q, k)) @ k),
+                imitation=lambda q, k, v: softmax(scores(q, k)) @ k),
         Mistake("softmax over the wrong axis",
                 "on {call} your softmax ran down the columns (axis=0), so each KEY's weights "
                 "add up to 1. Each query's row must add up to 1: take the softmax along the "
                 "last axis (axis=-1), over the m keys.",
-                imitation=lambda q, k, v: softmax(_scores(q, k), axis=0) @ v),
+                imitation=lambda q, k, v: softmax(scores(q, k), axis=0) @ v),
         Mistake("missing transpose",
                 "on {call}, query @ key multiplies rows of Q with the COLUMNS of K, which are "
                 "not keys (it only runs at all when m = d_k). Transpose K first: query @ key.T, "
@@ -142,85 +92,90 @@ ATTENTION_EXERCISE = Exercise(
         Mistake("missing scale",
                 f"on {{call}} you skipped the scale. {_ROOT}, before the softmax, or the "
                 "weights saturate as d_k grows.",
-                imitation=lambda q, k, v: softmax(_scores(q, k, 1.0)) @ v),
+                imitation=lambda q, k, v: softmax(scores(q, k, 1.0)) @ v),
         Mistake("divided by d_k",
                 "on {call} you divided the scores by d_k instead of √d_k. Var(q·k) = d_k, so "
                 "the spread is √d_k; dividing by d_k over-shrinks it to 1/√d_k and the weights "
                 "go nearly uniform. Divide by math.sqrt(d_k).",
-                imitation=lambda q, k, v: softmax(_scores(q, k, 1.0 / q.shape[-1])) @ v),
+                imitation=lambda q, k, v: softmax(scores(q, k, 1.0 / q.shape[-1])) @ v),
         Mistake("** 1/2 without brackets",
                 "on {call} your scores came out divided by d_k and then by 2: Python reads "
                 "`scores / d_k ** 1/2` as `(scores / d_k) / 2` (** binds tighter than /). "
                 "Write math.sqrt(d_k), or d_k ** 0.5.",
-                imitation=lambda q, k, v: softmax(_scores(q, k, 1.0 / q.shape[-1] / 2)) @ v),
+                imitation=lambda q, k, v: softmax(scores(q, k, 1.0 / q.shape[-1] / 2)) @ v),
         Mistake("d_k read from the values",
                 f"on {{call}} you divided by the square root of value.shape[-1], which is d_v, "
                 f"the length of a value row. {_ROOT}.",
-                imitation=lambda q, k, v: softmax(_scores(q, k, 1 / math.sqrt(v.shape[-1]))) @ v),
+                imitation=lambda q, k, v: softmax(scores(q, k, 1 / math.sqrt(v.shape[-1]))) @ v),
         Mistake("scaled by the number of keys",
                 f"on {{call}} you divided by the square root of m = key.shape[0], the number "
                 f"of keys. {_ROOT}.",
-                imitation=lambda q, k, v: softmax(_scores(q, k, 1 / math.sqrt(k.shape[0]))) @ v),
+                imitation=lambda q, k, v: softmax(scores(q, k, 1 / math.sqrt(k.shape[0]))) @ v),
         Mistake("scaled by the number of queries",
                 f"on {{call}} you divided by the square root of n = len(query), the number "
                 f"of queries. {_ROOT}.",
-                imitation=lambda q, k, v: softmax(_scores(q, k, 1 / math.sqrt(q.shape[0]))) @ v),
+                imitation=lambda q, k, v: softmax(scores(q, k, 1 / math.sqrt(q.shape[0]))) @ v),
         Mistake("scaled after the softmax",
                 "on {call} you divided by √d_k AFTER the softmax, so each row of weights adds "
                 "up to 1/√d_k instead of 1. Scale the scores first, then take the softmax.",
-                imitation=lambda q, k, v: softmax(_scores(q, k, 1.0)) / math.sqrt(q.shape[-1])
+                imitation=lambda q, k, v: softmax(scores(q, k, 1.0)) / math.sqrt(q.shape[-1])
                 @ v),
+        Mistake("scaled twice",
+                "on {call} the output was divided by √d_k once more after the scores were "
+                "scaled (weights or output ÷ √d_k), so it is √d_k times too small. Scale the "
+                "scores once, before the softmax, and nothing after.",
+                imitation=lambda q, k, v: softmax(scores(q, k)) @ v / math.sqrt(q.shape[-1])),
         Mistake("max without keepdims",
                 "on {call} (n = m, so it ran) `scores.max(axis=-1)` without keepdims=True "
                 "lined up the row maxima along the columns: column j lost row j's maximum. "
                 "Write scores.max(axis=-1, keepdims=True), a column of n maxima.",
-                imitation=lambda q, k, v: _softmax_no_keepdims_max(_scores(q, k)) @ v),
+                imitation=lambda q, k, v: softmax_no_keepdims_max(scores(q, k)) @ v),
         Mistake("sum without keepdims",
                 "on {call} (n = m, so it ran) `e.sum(axis=-1)` without keepdims=True lined up "
                 "the row totals along the columns: column j was divided by row j's total. "
                 "Write e.sum(axis=-1, keepdims=True).",
-                imitation=lambda q, k, v: _softmax_no_keepdims_sum(_scores(q, k)) @ v),
+                imitation=lambda q, k, v: softmax_no_keepdims_sum(scores(q, k)) @ v),
         Mistake("max over the wrong axis",
                 "on {call} you subtracted each COLUMN's maximum (max over axis=0). Softmax may "
                 "only subtract one number per row: scores.max(axis=-1, keepdims=True).",
-                imitation=lambda q, k, v: _normalise(np.exp(_scores(q, k)
-                                                            - _scores(q, k).max(axis=0))) @ v),
+                imitation=lambda q, k, v: normalise(np.exp(scores(q, k)
+                                                            - scores(q, k).max(axis=0))) @ v),
         Mistake("not normalised",
                 "on {call} your weights were the exponentials themselves: divide each row by "
                 "its total (e.sum(axis=-1, keepdims=True)) so that it adds up to 1.",
                 detect=lambda outcomes: matches_everywhere(  # with or without the row max
-                    outcomes, lambda case: _exp_rows(_scores(*case.args[:2])) @ case.args[2])
+                    outcomes, lambda case: exp_rows(scores(*case.args[:2])) @ case.args[2])
                 or matches_everywhere(
-                    outcomes, lambda case: np.exp(_scores(*case.args[:2])) @ case.args[2])),
+                    outcomes, lambda case: np.exp(scores(*case.args[:2])) @ case.args[2])),
         Mistake("normalised over the whole grid",
                 "on {call} you divided by the total of the WHOLE grid (e.sum() with no axis), "
                 "so all n·m weights together add up to 1. Each query's row must add up to 1: "
                 "e.sum(axis=-1, keepdims=True).",
-                imitation=lambda q, k, v: _whole_grid(_scores(q, k)) @ v),
+                imitation=lambda q, k, v: whole_grid(scores(q, k)) @ v),
         Mistake("value @ weights",
                 "on {call} you multiplied value @ weights, the wrong way round (it only runs "
                 "when d_v = n). Row i of the output blends the value rows with row i of A: "
                 "weights @ value, n×m times m×d_v.",
-                imitation=lambda q, k, v: v @ softmax(_scores(q, k))),
+                imitation=lambda q, k, v: v @ softmax(scores(q, k))),
         Mistake("transposed the output",
                 "on {call} you returned the output transposed, d_v×n. Return weights @ value "
                 "as it is: one row per query, n×d_v.",
-                imitation=lambda q, k, v: (softmax(_scores(q, k)) @ v).T),
+                imitation=lambda q, k, v: (softmax(scores(q, k)) @ v).T),
         Mistake("returned the weights",
                 "on {call} you returned the weight grid A (n×m). One step is left: blend the "
                 "values, output = A @ value, an n×d_v grid whose row i is Σⱼ A_ij 𝐯ⱼ.",
-                imitation=lambda q, k, v: softmax(_scores(q, k))),
+                imitation=lambda q, k, v: softmax(scores(q, k))),
         Mistake("return inside the loop",
                 "on {call} only the first query's output row came back: the `return` sits "
                 "inside the loop over the queries, so the function stops after query 1. Collect "
                 "every row, and return after the loop.",
-                detect=_first_row_only),
+                detect=first_row_only),
         Mistake("^ for **",
                 "on {call}, `^` spoilt your answer ({got}): in Python `^` is not a power but "
                 "XOR, a bitwise operation on whole numbers. Write math.sqrt(d_k), or "
                 "d_k ** 0.5.",
                 detect=lambda outcomes: power_with_caret(
-                    outcomes, lambda q, k, v: softmax(_scores(q, k, 2 / (q.shape[-1] ^ 1))) @ v)),
+                    outcomes, lambda q, k, v: softmax(scores(q, k, 2 / (q.shape[-1] ^ 1))) @ v)),
         Mistake("a name never defined",
                 "{call} raised NameError: your function uses a name it never defined. Set "
                 "d_k inside the function (d_k = query.shape[-1]) and import what it uses "
@@ -234,28 +189,9 @@ ATTENTION_EXERCISE = Exercise(
                 "right on every case except {call}, with scores near 1800, where your softmax "
                 "gave {got}: e^1800 overflows. Subtract each row's largest score before np.exp "
                 "(the stable softmax of notebook 07; it changes nothing else).",
-                detect=_overflows),
+                detect=overflows),
     ],
 )
-
-
-def _softmax_no_keepdims_max(scores):
-    e = np.exp(scores - scores.max(axis=-1))  # (n, m) − (n,): runs only when n = m
-    return e / e.sum(axis=-1, keepdims=True)
-
-
-def _softmax_no_keepdims_sum(scores):
-    e = _exp_rows(scores)
-    return e / e.sum(axis=-1)  # (n, m) / (n,): runs only when n = m
-
-
-def _normalise(e):
-    return e / e.sum(axis=-1, keepdims=True)  # (n, m): each row adds up to 1
-
-
-def _whole_grid(scores):
-    e = np.exp(scores - scores.max())
-    return e / e.sum()
 
 
 def evaluate_attention(func):
