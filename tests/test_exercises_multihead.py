@@ -85,6 +85,17 @@ def heads_transposed_query(x, w_q, w_k, num_heads):
     return make_heads()(x, np.asarray(w_q).T, w_k, num_heads)
 
 
+def first_head_only(x, w_q, w_k, num_heads):
+    return make_heads()(x, w_q, w_k, num_heads)[:1]
+
+
+def heads_offset(x, w_q, w_k, num_heads):
+    q, k = np.asarray(x) @ np.asarray(w_q), np.asarray(x) @ np.asarray(w_k)
+    d_k = q.shape[1] // num_heads
+    return np.stack([cl.softmax(q[:, t:t + d_k] @ k[:, t:t + d_k].T / math.sqrt(d_k), axis=-1)
+                     for t in range(num_heads)])
+
+
 HEADS_SLIPS = {
     "lists used as arrays": [heads_on_lists],
     "scaled by √d_model": [make_heads(width=lambda d_k, d, h: math.sqrt(d)),
@@ -112,7 +123,9 @@ HEADS_SLIPS = {
     "scores K Qᵀ": [make_heads(flip=True)],
     "softmax over the wrong axis": [make_heads(axis=0)],
     "no softmax": [make_heads(soft=False)],
-    "return inside the loop": [make_heads(stop=True)],
+    "return inside the loop": [make_heads(stop=True), first_head_only],
+    "one head only": [lambda x, w_q, w_k, h: make_heads()(x, w_q, w_k, 1)],
+    "slice started at t": [heads_offset],
     "heads stacked on the wrong axis": [make_heads(stack_axis=1)],
 }
 
@@ -135,17 +148,17 @@ def test_head_weights_never_crashes():
 
 
 def make_multi(*, mix="right", keys="k", values="v", width=None, axis=-1, soft=True,
-               merge="concat", true_division=False):
+               merge="concat", true_division=False, offset=False):
     def multi_head(x, w_q, w_k, w_v, w_o, num_heads):
         x, w_q, w_k, w_v, w_o = (np.asarray(a) for a in (x, w_q, w_k, w_v, w_o))
         q = x @ w_q
         k = x @ (w_q if keys == "q" else w_k)
-        v = x @ (w_k if values == "k" else w_v)
+        v = x @ {"k": w_k, "q": w_q}.get(values, w_v)
         n, d_model = q.shape
         d_k = d_model / num_heads if true_division else d_model // num_heads
         heads = []
         for t in range(num_heads):
-            cols = slice(t * d_k, (t + 1) * d_k)
+            cols = slice(t, t + d_k) if offset else slice(t * d_k, (t + 1) * d_k)
             scores = q[:, cols] @ k[:, cols].T / (width(d_k, d_model) if width
                                                   else math.sqrt(d_k))
             weights = cl.softmax(scores, axis=axis) if soft else scores
@@ -171,6 +184,8 @@ MULTI_SLIPS = {
     "W_O transposed": [make_multi(mix="T")],
     "W_Q used for the keys": [make_multi(keys="q")],
     "W_K used for the values": [make_multi(values="k")],
+    "W_Q used for the values": [make_multi(values="q")],
+    "slice started at t": [make_multi(offset=True)],
     "scores K Qᵀ": [lambda x, w_q, w_k, w_v, w_o, h: make_multi()(x, w_k, w_q, w_v, w_o, h)],
     "one head only": [lambda x, w_q, w_k, w_v, w_o, h: make_multi()(x, w_q, w_k, w_v, w_o, 1)],
     "scaled by √d_model": [make_multi(width=lambda d_k, d: math.sqrt(d))],

@@ -13,6 +13,8 @@ Slips (``head_weights(x, w_q, w_k, num_heads)``, the (h, n, n) weights of self-a
 - slice one column short: head t took columns t·d_k … (t+1)·d_k − 2, one column early.
 - slice one column long: head t took columns t·d_k … (t+1)·d_k (a + 1 on the slice's end).
 - slice shifted one column: head t took columns t·d_k + 1 … (t+1)·d_k.
+- slice started at t: head t took columns t … t + d_k − 1 (overlapping heads).
+- one head only: num_heads ignored, one (1, n, n) grid over all d_model columns.
 - interleaved columns: head t took columns t, t + h, t + 2h, … (reshape to (n, d_k, h)).
 - reshaped without moving the head axis: (n, h·d_k) reshaped straight to (h, n, d_k).
 - W_Q used for the keys: K = X W_Q.
@@ -28,74 +30,14 @@ Slips (``head_weights(x, w_q, w_k, num_heads)``, the (h, n, n) weights of self-a
 - lists used as arrays: arithmetic on the Python lists (``x @ w_q``, ``a * g``) raises.
 """
 
-import math
 
 import numpy as np
 
-from .. import softmax
 from ._detect import LISTS_HINT, lists_used_as_arrays
-from .core import Case, Exercise, Mistake
+from ._heads import FLOAT_HINT, float_width, head_weights, heads_case, show_heads
+from .core import Exercise, Mistake
 
-__all__ = ["FLOAT_HINT", "HEADS_EXERCISE", "check_head_weights", "evaluate_head_weights",
-           "float_width", "head_weights", "heads_case", "project_heads", "show_heads"]
-
-
-def project_heads(x, w, h, split="slices", short=False):
-    """X W cut into h heads, (h, n, d_k), the right way (``split="slices"``) or a slip's way."""
-    a = np.asarray(x, float) @ np.asarray(w, float)  # (n, h·d_k)
-    n, width = a.shape
-    d_k = width // h
-    if split == "rows":
-        return a.reshape(h, n, d_k)
-    if split == "interleaved":
-        return a.reshape(n, d_k, h).transpose(2, 0, 1)
-    if split == "shifted":  # columns t·d_k + 1 … (t+1)·d_k: the last head runs out
-        return [a[:, t * d_k + 1:(t + 1) * d_k + 1] for t in range(h)]
-    if split == "long":  # columns t·d_k … (t+1)·d_k: one column into the next head
-        return [a[:, t * d_k:(t + 1) * d_k + 1] for t in range(h)]
-    heads = a.reshape(n, h, d_k).transpose(1, 0, 2)
-    return heads[:, :, :d_k - 1] if short else heads
-
-
-def head_weights(x, w_q, w_k, h, divisor="√d_k", keys="W_K", split="slices", short=False,
-                 flip=False, axis=-1, normalise=True):
-    """Every head's (n, n) weights, (h, n, n); the keywords make one slip each."""
-    w_q, w_k = np.asarray(w_q, float), np.asarray(w_k, float)
-    q = project_heads(x, w_q.T if keys in ("W_Qᵀ", "both ᵀ") else w_q, h, split, short)
-    k = project_heads(x, {"W_Q": w_q, "W_Kᵀ": w_k.T, "both ᵀ": w_k.T}.get(keys, w_k), h, split,
-                      short)
-    d_model = np.shape(w_q)[1]
-    d_k = d_model // h
-    by = {"√d_k": math.sqrt(d_k), "d_k": d_k, "√d_model": math.sqrt(d_model),
-          "d_model": d_model, "√h": math.sqrt(h), "1": 1.0, "1/√d_k": 1 / math.sqrt(d_k),
-          "d_k/2": d_k / 2, "2·d_k": 2 * d_k}[divisor]
-    scores = np.stack([kt @ qt.T if flip else qt @ kt.T for qt, kt in zip(q, k, strict=True)])
-    scores = scores / by  # (h, n, n)
-    if normalise in ("grid", "no keepdims"):
-        e = np.exp(scores - scores.max(axis=(1, 2), keepdims=True))
-        return e / (e.sum(axis=(1, 2), keepdims=True) if normalise == "grid"
-                    else e.sum(axis=-1)[:, None, :])  # row totals laid along the columns
-    return softmax(scores, axis=axis) if normalise else scores
-
-
-def heads_case(seed, n, d_model, h, with_values=False):
-    """Random token rows (spread 2) and projections: (x, w_q, w_k[, w_v, w_o], h)."""
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal((n, d_model)) * 2.0
-    ws = [rng.standard_normal((d_model, d_model)).tolist() for _ in range(4 if with_values
-                                                                           else 2)]
-    return Case((x.tolist(), *ws, h))
-
-
-def float_width(outcomes):
-    """The first case that failed because d_k = d_model / h is a float (a slice or reshape)."""
-    return next((o for o in outcomes if isinstance(o.error, TypeError) and (
-        "slice indices must be integers" in str(o.error)
-        or "'float' object cannot be interpreted as an integer" in str(o.error))), None)
-
-
-FLOAT_HINT = ("{call} raised TypeError: d_model / h always gives a float (8 / 2 = 4.0), and "
-              "slices and reshapes need whole numbers. Use d_model // h.")
+__all__ = ["HEADS_EXERCISE", "check_head_weights", "evaluate_head_weights"]
 
 
 _TRANSPOSED = ("on {call} you multiplied by a transposed weight matrix (x @ w.T). In this course "
@@ -104,12 +46,6 @@ _TRANSPOSED = ("on {call} you multiplied by a transposed weight matrix (x @ w.T)
 
 def _slip(**kw):
     return lambda x, w_q, w_k, h: head_weights(x, w_q, w_k, h, **kw)
-
-
-def show_heads(args):
-    """The learner reads the shapes of a case, not its 100 numbers."""
-    return (f"x of shape {np.shape(args[0])}, weight matrices of shape {np.shape(args[1])}, "
-            f"num_heads={args[-1]}")
 
 
 HEADS_EXERCISE = Exercise(
@@ -162,6 +98,15 @@ HEADS_EXERCISE = Exercise(
                 "on {call} head t started at column t·d_k + 1: counting from 0, head t owns "
                 "columns t·d_k … (t+1)·d_k − 1, the slice [t*d_k:(t+1)*d_k].",
                 imitation=_slip(split="shifted")),
+        Mistake("slice started at t",
+                "on {call} head t took columns t … t + d_k − 1, so the heads overlap. Head t "
+                "owns columns t·d_k … (t+1)·d_k − 1: slice [:, t * d_k:(t + 1) * d_k].",
+                imitation=_slip(split="offset")),
+        Mistake("one head only",
+                "{call} gave {got}: one attention over all d_model columns, as if num_heads "
+                "were 1. Cut Q and K into num_heads slices of d_k = d_model // h columns and "
+                "give each head its own (n, n) weights.",
+                imitation=lambda x, w_q, w_k, h: head_weights(x, w_q, w_k, 1)),
         Mistake("interleaved columns",
                 "on {call} head t got the columns t, t + h, t + 2h, …: reshaping to (n, d_k, h) "
                 "deals the columns out like cards. Head t owns the block of d_k neighbouring "
@@ -200,7 +145,8 @@ HEADS_EXERCISE = Exercise(
                 "{call} gave back only head 0's grid, of shape (n, n): the `return` sits inside "
                 "the loop over the heads. Collect every head, then return np.stack(heads) of "
                 "shape (h, n, n) after the loop.",
-                imitation=lambda *args: head_weights(*args)[0]),
+                detect=lambda outcomes: _first_of(outcomes, lambda *a: head_weights(*a)[0],
+                                                  lambda *a: head_weights(*a)[:1])),
         Mistake("heads concatenated, not stacked",
                 "on {call} your result has shape (n, h·n): np.concatenate lays the heads side "
                 "by side. Stack them on a new first axis, np.stack(heads), shape (h, n, n).",
@@ -212,6 +158,14 @@ HEADS_EXERCISE = Exercise(
     ],
     show_args=show_heads,
 )
+
+
+def _first_of(outcomes, *imitations):
+    for imitation in imitations:
+        found = Mistake("", "", imitation=imitation).telling_outcome(HEADS_EXERCISE, outcomes)
+        if found is not None:
+            return found
+    return None
 
 
 def evaluate_head_weights(func):

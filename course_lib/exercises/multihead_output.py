@@ -11,6 +11,8 @@ Slips:
 - scores K Qᵀ: each head's grid transposed (or W_Q and W_K swapped).
 - one head only: num_heads ignored, one attention over all d_model columns.
 - W_K used for the values: V = X W_K.
+- W_Q used for the values: V = X W_Q.
+- slice started at t: head t took columns t … t + d_k − 1 (overlapping heads).
 - scaled by √d_model: the full width instead of the head's √d_k.
 - divided by d_model: the full width, no square root.
 - divided by d_k: no square root.
@@ -25,8 +27,8 @@ Slips:
 import numpy as np
 
 from ._detect import LISTS_HINT, lists_used_as_arrays
+from ._heads import FLOAT_HINT, float_width, head_weights, heads_case, project_heads, show_heads
 from .core import Exercise, Mistake
-from .multihead import FLOAT_HINT, float_width, head_weights, heads_case, project_heads, show_heads
 
 __all__ = ["MULTI_HEAD_EXERCISE", "check_multi_head", "evaluate_multi_head"]
 
@@ -34,7 +36,8 @@ __all__ = ["MULTI_HEAD_EXERCISE", "check_multi_head", "evaluate_multi_head"]
 def multi_head(x, w_q, w_k, w_v, w_o, h, values="W_V", merge="move", mix="W_O", **slip):
     """[head₀ | … | headₕ₋₁] W_O, (n, d_model); the keywords make one slip each."""
     weights = head_weights(x, w_q, w_k, h, **slip)  # (h, n, n)
-    v = project_heads(x, w_k if values == "W_K" else w_v, h)  # (h, n, d_k)
+    w = {"W_K": w_k, "W_Q": w_q}.get(values, w_v)
+    v = np.asarray(project_heads(x, w, h, slip.get("split", "slices")))  # (h, n, d_k)
     heads = weights @ v  # (h, n, d_k)
     n = heads.shape[1]
     concat = (heads.transpose(1, 0, 2) if merge == "move" else heads).reshape(n, -1)
@@ -77,6 +80,13 @@ MULTI_HEAD_EXERCISE = Exercise(
         Mistake("W_K used for the values",
                 "on {call} your values came from W_K: V = X W_V, with its own matrix.",
                 imitation=_slip(values="W_K")),
+        Mistake("W_Q used for the values",
+                "on {call} the values were made with W_Q (V = X W_Q). Each projection has its "
+                "own matrix: V = X W_V.", imitation=_slip(values="W_Q")),
+        Mistake("slice started at t",
+                "on {call} head t took columns t … t + d_k − 1, so the heads overlap. Head t "
+                "owns columns t·d_k … (t+1)·d_k − 1: slice [:, t * d_k:(t + 1) * d_k].",
+                imitation=_slip(split="offset")),
         Mistake("scaled by √d_model",
                 "on {call} you divided by √d_model, the full width. Each head divides by √d_k, "
                 "d_k = d_model / h, the width of the vectors it takes dot products of.",
