@@ -286,6 +286,11 @@ CAUSAL_SLIPS = {
     "rows longer than m": [lambda n, m: [[True] * (i + 1) + [False] * (m - i - 1)
                                          for i in range(n)]],
     "one row shared by every row": [shared_row],
+    "one flat list": [lambda n, m: [j <= i for i in range(n) for j in range(m)]],
+    "text instead of truth values": [lambda n, m: [["T" if j <= i else "F" for j in range(m)]
+                                                   for i in range(n)],
+                                     lambda n, m: [[str(j <= i) for j in range(m)]
+                                                   for i in range(n)]],
 }
 
 

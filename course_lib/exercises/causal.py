@@ -19,6 +19,8 @@ Slips:
 - one row too many: ``range(n + 1)`` for the queries.
 - one row short: ``range(n - 1)`` leaves out the last query.
 - return inside the loop: only the first row comes back.
+- one flat list: the n·m cells in one list instead of n rows.
+- text instead of truth values: 'T' / 'F' (or 'True') strings in the cells.
 - one row shared by every row: ``[row] * n`` repeats the SAME list, so every row ends up
   like the last one.
 """
@@ -54,6 +56,13 @@ def _rows_too_long(outcomes):
             return None
         telling = telling or o
     return telling
+
+
+def _holds_text(value):
+    try:
+        return any(isinstance(cell, str) for row in value for cell in row)
+    except TypeError:
+        return False
 
 
 CAUSAL_EXERCISE = Exercise(
@@ -128,6 +137,16 @@ CAUSAL_EXERCISE = Exercise(
                 "repeats ONE list n times, so writing into one row writes into all of them. "
                 "Build a new row for each query: [[False] * m for _ in range(n)].",
                 imitation=lambda n, m: _grid(n, m, lambda i, j: j <= n - 1)),
+        Mistake("one flat list",
+                "{call} → {got}: all the cells in one long list. The mask is a grid: a list "
+                "of n rows, each a list of m truth values (build `row` inside the loop over i "
+                "and append it).",
+                imitation=lambda n, m: [j <= i for i in range(n) for j in range(m)]),
+        Mistake("text instead of truth values",
+                "{call} → {got}: the cells are text ('T', 'True', …). A mask holds the truth "
+                "values True and False themselves (j <= i gives one), without quotes.",
+                detect=lambda outcomes: next((o for o in outcomes if o.error is None
+                                              and _holds_text(o.value)), None)),
     ],
 )
 
