@@ -69,6 +69,12 @@ def multiplied_by_mask(scores, allowed):
     return e / e.sum()
 
 
+def multiplied_by_mask_guarded(scores, allowed):
+    if not any(allowed):
+        return [0.0] * len(scores)  # nothing to attend to
+    return multiplied_by_mask(scores, allowed)
+
+
 def dropped(scores, allowed):
     kept = [s for s, ok in zip(scores, allowed, strict=True) if ok]
     top = max(kept)
@@ -196,7 +202,7 @@ MASK_SLIPS = {
     "lists used as arrays": [tilde_on_list, minus_on_list],
     "fully blocked row": [empty_list_when_blocked],
     "zeroed without renormalising": [zeroed_after, denominator_over_all],
-    "masked with 0": [masked_with_zero, multiplied_by_mask],
+    "masked with 0": [masked_with_zero, multiplied_by_mask, multiplied_by_mask_guarded],
     "dropped the blocked keys": [dropped],
     "−10⁹ instead of −∞": [minus_big],
     "NaN when everything is blocked": [nan_when_empty, zero_division_when_empty],

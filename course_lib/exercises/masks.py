@@ -5,7 +5,8 @@ Slips (``masked_softmax(scores, allowed)``):
 - True means blocked: the weights sit on the blocked keys (the mask read the other way round).
 - ignored the mask: a plain softmax over every key (or NaN where a blocked 1000 overflows).
 - zeroed without renormalising: blocked weights set to 0 after the softmax, row no longer sums to 1.
-- masked with 0: blocked scores replaced by 0, which still gets weight e⁰ = 1.
+- masked with 0: blocked scores replaced by 0 (or ``scores * allowed``), which still gets
+  weight e⁰ = 1.
 - no division: the shifted exponentials returned without dividing by their total.
 - dropped the blocked keys: returned only the allowed keys' weights (a shorter list).
 - −10⁹ instead of −∞: a big negative number spreads the weight evenly on a fully blocked row.
@@ -93,6 +94,10 @@ def _nan_when_empty(outcomes):
     return found if found is not None and _not_finite(found) else None
 
 
+_ZERO_HINT = ("{call} → {got}: you replaced the blocked scores by 0 (or multiplied the scores "
+              "by the mask), but a score of 0 still gets weight e⁰ = 1 before dividing. A "
+              "blocked score must be −∞ (float('-inf')), whose weight is exactly 0.")
+
 MASK_EXERCISE = Exercise(
     "masked_softmax(scores, allowed)",
     cases=[Case(args) for args in _CASES],
@@ -113,11 +118,11 @@ MASK_EXERCISE = Exercise(
                 "row no longer adds up to 1 (the answer is {expected}). Put −∞ on the blocked "
                 "scores BEFORE the softmax instead.",
                 imitation=lambda s, a: softmax(np.asarray(s, float)) * np.asarray(a, bool)),
-        Mistake("masked with 0",
-                "{call} → {got}: you replaced the blocked scores by 0, but a score of 0 still "
-                "gets weight e⁰ = 1 before dividing. A blocked score must be −∞ "
-                "(float('-inf')), whose weight is exactly 0.",
+        Mistake("masked with 0", _ZERO_HINT,
                 imitation=lambda s, a: softmax(np.where(a, np.asarray(s, float), 0.0))),
+        Mistake("masked with 0", _ZERO_HINT,  # scores * allowed, a fully blocked row left out
+                imitation=lambda s, a: softmax(np.where(a, np.asarray(s, float), 0.0))
+                if np.any(a) else _masked_softmax(s, a)),
         Mistake("no division",
                 "{call} → {got}: the exponentials e^(s − max), not yet divided by their total. "
                 "Divide each by the sum over the allowed keys so the row adds up to 1.",
