@@ -2,6 +2,8 @@
 will-it-fit sliders."""
 
 import numpy as np
+import pytest
+import test_widgets_contract as contract
 
 from course_lib.kv_memory import LLAMA_2_70B, kv_cache_bytes
 from course_lib.plots.grid import shown_cells
@@ -42,3 +44,12 @@ def test_fit_dashboard_sizes_the_cache_per_layout():
     widths = [bar.get_width() for bar in dash.artists["bars"]]
     assert widths[0] == kv_cache_bytes(32768, 80, 64, 128, batch=8) / 2**30
     assert LLAMA_2_70B.name in dash.figure.axes[0].get_title()
+
+
+@pytest.mark.parametrize("name", ["cache_dashboard", "fit_dashboard"])
+def test_both_keep_the_dashboard_contract(name):
+    import course_lib.widgets.decoding as module
+
+    make = getattr(module, name)
+    contract.test_every_dashboard_keeps_the_contract(make)
+    contract.test_moving_the_first_control_changes_the_picture_and_the_readout(make)

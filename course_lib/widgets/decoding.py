@@ -92,9 +92,10 @@ def fit_dashboard(shape=LLAMA_2_70B, tokens=4096, batch=8, budget_gib=40):
                      f"{shape.num_heads} query heads, d_k = {shape.head_dim})")
         fig.tight_layout()
     controls = {
-        "tokens": int_slider("tokens per sequence (context)", tokens, 1024, 32768, 1024),
-        "batch": int_slider("batch: sequences at once", batch, 1, 64),
-        "budget_gib": int_slider("memory for the cache (GiB)", budget_gib, 10, 160, 10),
+        "tokens": int_slider("tokens: per sequence (context length)", tokens, 1024, 32768, 1024),
+        "batch": int_slider("batch: sequences decoded at once", batch, 1, 64),
+        "budget_gib": int_slider("budget: memory left for the cache (GiB)", budget_gib, 10,
+                                 160, 10),
     }
     return Dashboard(fig, controls,
                      lambda tokens, batch, budget_gib: fit_callback(artists, shape, tokens,
