@@ -83,6 +83,7 @@ BACKWARD_SLIPS = {
     "mean of aⱼgⱼ": [np_row(lambda a, g, t: a * (g - (a * g).mean()))],
     "total not multiplied by a": [np_row(lambda a, g, t: a * g - t)],
     "diagonal only": [np_row(lambda a, g, t: a * (1 - a) * g)],
+    "a and g swapped": [np_row(lambda a, g, t: g * (a - t))],
     "forgot diag(a)": [np_row(lambda a, g, t: -np.outer(a, a) @ g)],
     "running total": [running_total],
     "row total one term short": [
@@ -211,6 +212,7 @@ QUERY_SLIPS = {
     "forgot the row total": [make_query_gradient(step2="no total")],
     "skipped the softmax": [make_query_gradient(step2="skipped")],
     "∂L/∂A transposed": [make_query_gradient(grad_a=lambda g, v: v @ g.T)],
+    "G V without the transpose": [make_query_gradient(grad_a=lambda g, v: g @ v)],
     "∂L/∂S transposed": [make_query_gradient(transpose_s=True)],
     "multiplied by Q instead of K": [make_query_gradient(times_q=True)],
     "returned ∂L/∂K": [make_query_gradient(keys_instead=True)],

@@ -10,6 +10,7 @@ Slips (``softmax_backward_row(a, grad_a)``, that is ∂L/∂sᵢ = aᵢ(gᵢ −
 - unweighted sum: aᵢ(gᵢ − Σⱼ gⱼ).
 - total not multiplied by a: aᵢgᵢ − Σⱼ aⱼgⱼ, the expanded form with one aᵢ lost.
 - diagonal only: aᵢ(1 − aᵢ)gᵢ, the Jacobian's diagonal alone.
+- a and g swapped: gᵢ(aᵢ − Σⱼ aⱼgⱼ).
 - forgot diag(a): −aᵢ Σⱼ aⱼgⱼ, the Jacobian's −a aᵀ part alone.
 - left out j = i: aᵢ(gᵢ − Σ over j ≠ i of aⱼgⱼ).
 - row total one term short: the total's loop stops one early or starts at 1.
@@ -118,6 +119,10 @@ SOFTMAX_BACKWARD_EXERCISE = Exercise(
                 "{call} → {got}: you used only the diagonal of the Jacobian, aᵢ(1 − aᵢ)gᵢ. The "
                 "off-diagonal terms −aᵢaⱼ matter too; together they give aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
                 imitation=_slip(lambda a, g, t: a * (1 - a) * g)),
+        Mistake("a and g swapped",
+                "{call} → {got}: you computed gᵢ(aᵢ − Σⱼ aⱼgⱼ), the roles of a and g swapped. "
+                "The weight aᵢ multiplies the bracket, and the bracket holds the incoming "
+                "gradient: aᵢ(gᵢ − Σⱼ aⱼgⱼ).", imitation=_slip(lambda a, g, t: g * (a - t))),
         Mistake("forgot diag(a)",
                 "{call} → {got}, that is −aᵢ Σⱼ aⱼgⱼ: only the −a aᵀ part of the Jacobian "
                 "diag(a) − a aᵀ. Add the diagonal part aᵢgᵢ.",

@@ -20,6 +20,7 @@ Slips:
 - row totals over the wrong axis: step 2's totals summed down the columns.
 - skipped the softmax: ∂L/∂S = ∂L/∂A.
 - ∂L/∂A transposed: V Gᵀ instead of G Vᵀ (only square grids let it through).
+- G V without the transpose: ``grad_out @ v`` (a shape error unless d_v = m).
 - ∂L/∂S transposed: (∂L/∂S)ᵀ K, the formula of ∂L/∂K's neighbour.
 - multiplied by Q instead of K: (∂L/∂S) Q.
 - returned ∂L/∂K: scale · (∂L/∂S)ᵀ Q, the keys' gradient.
@@ -76,6 +77,13 @@ def _case(seed, n, m, d_k, d_v):
 
 def _slip(**kw):
     return lambda q, k, v, g: query_gradient(q, k, v, g, **kw)
+
+
+def _matmul_everywhere(outcomes):
+    """A shape error from @ on every case: G @ V never fits here (d_v ≠ m in every case)."""
+    if all(isinstance(o.error, ValueError) and "matmul" in str(o.error) for o in outcomes):
+        return outcomes[0]
+    return None
 
 
 QUERY_GRADIENT_EXERCISE = Exercise(
@@ -145,6 +153,10 @@ QUERY_GRADIENT_EXERCISE = Exercise(
         Mistake("∂L/∂A transposed",
                 "on {call} step 1 took V Gᵀ. ∂L/∂A = G Vᵀ (n × m, like A): row i pairs query "
                 "i's gradient with every value row.", imitation=_slip(grad_a_t=True)),
+        Mistake("G V without the transpose",
+                "{call} raised ValueError: G @ V multiplies an n × d_v grid by an m × d_v one, "
+                "which do not fit. Step 1 is ∂L/∂A = G Vᵀ: grad_out @ v.T (n × m, like A).",
+                detect=_matmul_everywhere),
         Mistake("∂L/∂S transposed",
                 "on {call} step 3 used (∂L/∂S)ᵀ K. That transpose belongs to ∂L/∂K; for the "
                 "queries it is scale · (∂L/∂S) K (n × m times m × d_k).",
