@@ -105,8 +105,7 @@ DOT_SLIPS = {
     "sign turned round": [checked(lambda q, k: -sum(a * b for a, b in pairs(q, k)))],
     "multiplied the lists": [checked(lambda q, k: sum(q * k))],
     "@ on lists": [checked(lambda q, k: q @ k)],
-    "divided by the number of slots": [checked(lambda q, k: sum(a * b for a, b in zip(q, k, strict=True))
-                                               / len(q))],
+    "divided by the number of slots": [checked(lambda q, k: float(np.dot(q, k)) / len(q))],
     "took the size": [checked(lambda q, k: abs(float(np.dot(q, k))))],
     CHANGED_INPUT: [dot_pops],
 }
@@ -140,6 +139,7 @@ COSINE_SLIPS = {
 
 COSINE_HAND_SLIPS = {
     "forgot cos θ": [10, "10"], "used sin θ": [8.66, 8.660], "added the lengths": [3.5],
+    "added the lengths, no cos θ": [7],
     "cos of 60 radians": [-9.52, -9.524], "sign turned round": [-5],
     "decimal point moved": [50, 0.5, 500], "divided by cos θ": [20],
     "left out a length": [2.5, 1.0],

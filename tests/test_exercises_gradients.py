@@ -123,7 +123,7 @@ BY_HAND_SLIPS = {
     "bracket without a₀": [0.9],
     "a₀g₀ alone": [1, "1.0"],
     "plain mean": [0.667, "2/3"],
-    "diagonal only": [0.5],
+    "diagonal only": [0.5], "mean of aⱼgⱼ": [0.8167],
     "unweighted sum": [0],
     "another entry": [-0.03],
     "a₀ times the row total": [0.55],

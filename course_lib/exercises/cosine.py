@@ -23,7 +23,7 @@ cosine(q, k):
 - changed its input: q or k was changed in place (named by the framework).
 
 By hand, ∥q∥ = 2, ∥k∥ = 5, θ = 60°, q·k = ∥q∥∥k∥cos θ = 5: forgot cos θ (10), used sin θ
-(8.66), added the lengths (3.5), cos of 60 radians (−9.52), divided by cos θ (20),
+(8.66), added the lengths (3.5), added the lengths, no cos θ (7), cos of 60 radians (−9.52), divided by cos θ (20),
 left out a length (2.5 or 1).
 """
 
@@ -146,6 +146,8 @@ COSINE_HAND = HandExercise("q·k for ∥q∥ = 2, ∥k∥ = 5, θ = 60°", 5.0, 
          "dot product uses cos θ, how far ACROSS the unit circle the point at θ lies."),
     Slip("added the lengths", 3.5, "{got} is (2 + 5) × 0.5: multiply the lengths, "
          "2 × 5 = 10, then by cos θ."),
+    Slip("added the lengths, no cos θ", 7.0, "{got} is 2 + 5: multiply the lengths, 2 × 5, "
+         "and then by cos 60° = 0.5."),
     Slip("divided by cos θ", 20.0, "{got} is 2 × 5 ÷ 0.5: multiply by cos θ, do not divide "
          "by it; the dot product is never bigger than ∥q∥∥k∥."),
     Slip("left out a length", 2.5, "{got} is 5 × cos 60°: ∥q∥ = 2 is missing; the dot "

@@ -27,6 +27,7 @@ Slips (by hand, ∂L/∂s₀ for a = (0.5, 0.3, 0.2), g = (2, 1, −1)):
 - bracket without a₀: g₀ − 1.1 = 0.9.
 - a₀g₀ alone: 1.
 - plain mean: a₀(g₀ − 2/3).
+- mean of aⱼgⱼ: a₀(g₀ − 1.1/3).
 - diagonal only: a₀(1 − a₀)g₀ = 0.5.
 - unweighted sum: a₀(g₀ − Σⱼ gⱼ) = 0.
 - a₀ times the row total: 0.5 · 1.1 = 0.55.
@@ -178,6 +179,8 @@ SOFTMAX_BACKWARD_BY_HAND = HandExercise(
              "subtracted from g₀ first."),
         Slip("plain mean", 0.5 * (2 - 2 / 3), "{got} uses the plain mean of g, 2/3. The weights "
              "a average it: Σⱼ aⱼgⱼ = 0.5·2 + 0.3·1 + 0.2·(−1)."),
+        Slip("mean of aⱼgⱼ", 0.5 * (2 - 1.1 / 3), "{got} subtracts the MEAN of the aⱼgⱼ, "
+             "1.1 / 3. The weights already average: subtract their sum, Σⱼ aⱼgⱼ = 1.1."),
         Slip("diagonal only", 0.5, "{got} is a₀(1 − a₀)g₀, the diagonal term alone; the other "
              "keys' terms −a₀aⱼgⱼ count too."),
         Slip("unweighted sum", 0.0, "{got} comes from subtracting Σⱼ gⱼ = 2; weight each gⱼ by "
