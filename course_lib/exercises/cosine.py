@@ -23,8 +23,8 @@ cosine(q, k):
 - changed its input: q or k was changed in place (named by the framework).
 
 By hand, ∥q∥ = 2, ∥k∥ = 5, θ = 60°, q·k = ∥q∥∥k∥cos θ = 5: forgot cos θ (10), used sin θ
-(8.66), added the lengths (3.5), added the lengths, no cos θ (7), cos of 60 radians (−9.52), divided by cos θ (20),
-left out a length (2.5 or 1).
+(8.66), added the lengths (3.5), added the lengths, no cos θ (7), cos of 60 radians
+(−9.52), divided by cos θ (20), left out a length (2.5 or 1).
 """
 
 import math
