@@ -6,7 +6,7 @@ from . import Card
 __all__ = ["CARDS"]
 
 CARDS: tuple[Card, ...] = (
-    # 08 Variance and the √d_k
+    # 08 Variance and scaling
     Card("Darts land at $-2, 0, 2, 0$. What are their variance and their spread?",
          "The mean is 0, so the variance is the average square: $(4 + 0 + 4 + 0)/4 = 2$. The "
          "spread is $\\sqrt{2} \\approx 1.414$.", 8, computes=True),
