@@ -37,18 +37,8 @@ import math
 import numpy as np
 
 from .. import scaled_dot_product_attention, softmax
-from ._attention_parts import (
-    cases,
-    exp_rows,
-    first_row_only,
-    normalise,
-    overflows,
-    scores,
-    show_arrays,
-    softmax_no_keepdims_max,
-    softmax_no_keepdims_sum,
-    whole_grid,
-)
+from . import _attention_parts as parts
+from ._attention_parts import scores
 from ._detect import matches_everywhere, power_with_caret, raised_name_error, rounded
 from .core import Case, Exercise, Mistake
 
@@ -60,10 +50,10 @@ _ROOT = ("Divide the scores by √d_k, where d_k = query.shape[-1] is the number
 
 ATTENTION_EXERCISE = Exercise(
     "attention(query, key, value)",
-    cases=[Case(args) for args in cases()],
+    cases=[Case(args) for args in parts.cases()],
     reference=lambda query, key, value: np.asarray(
         scaled_dot_product_attention(query, key, value)),
-    show_args=show_arrays,
+    show_args=parts.show_arrays,
     rtol=1e-7, atol=1e-9,
     mistakes=[
         Mistake("weights applied to K",
@@ -129,29 +119,29 @@ ATTENTION_EXERCISE = Exercise(
                 "on {call} (n = m, so it ran) `scores.max(axis=-1)` without keepdims=True "
                 "lined up the row maxima along the columns: column j lost row j's maximum. "
                 "Write scores.max(axis=-1, keepdims=True), a column of n maxima.",
-                imitation=lambda q, k, v: softmax_no_keepdims_max(scores(q, k)) @ v),
+                imitation=lambda q, k, v: parts.softmax_no_keepdims_max(scores(q, k)) @ v),
         Mistake("sum without keepdims",
                 "on {call} (n = m, so it ran) `e.sum(axis=-1)` without keepdims=True lined up "
                 "the row totals along the columns: column j was divided by row j's total. "
                 "Write e.sum(axis=-1, keepdims=True).",
-                imitation=lambda q, k, v: softmax_no_keepdims_sum(scores(q, k)) @ v),
+                imitation=lambda q, k, v: parts.softmax_no_keepdims_sum(scores(q, k)) @ v),
         Mistake("max over the wrong axis",
                 "on {call} you subtracted each COLUMN's maximum (max over axis=0). Softmax may "
                 "only subtract one number per row: scores.max(axis=-1, keepdims=True).",
-                imitation=lambda q, k, v: normalise(np.exp(scores(q, k)
+                imitation=lambda q, k, v: parts.normalise(np.exp(scores(q, k)
                                                             - scores(q, k).max(axis=0))) @ v),
         Mistake("not normalised",
                 "on {call} your weights were the exponentials themselves: divide each row by "
                 "its total (e.sum(axis=-1, keepdims=True)) so that it adds up to 1.",
                 detect=lambda outcomes: matches_everywhere(  # with or without the row max
-                    outcomes, lambda case: exp_rows(scores(*case.args[:2])) @ case.args[2])
+                    outcomes, lambda case: parts.exp_rows(scores(*case.args[:2])) @ case.args[2])
                 or matches_everywhere(
                     outcomes, lambda case: np.exp(scores(*case.args[:2])) @ case.args[2])),
         Mistake("normalised over the whole grid",
                 "on {call} you divided by the total of the WHOLE grid (e.sum() with no axis), "
                 "so all n·m weights together add up to 1. Each query's row must add up to 1: "
                 "e.sum(axis=-1, keepdims=True).",
-                imitation=lambda q, k, v: whole_grid(scores(q, k)) @ v),
+                imitation=lambda q, k, v: parts.whole_grid(scores(q, k)) @ v),
         Mistake("value @ weights",
                 "on {call} you multiplied value @ weights, the wrong way round (it only runs "
                 "when d_v = n). Row i of the output blends the value rows with row i of A: "
@@ -169,7 +159,7 @@ ATTENTION_EXERCISE = Exercise(
                 "on {call} only the first query's output row came back: the `return` sits "
                 "inside the loop over the queries, so the function stops after query 1. Collect "
                 "every row, and return after the loop.",
-                detect=first_row_only),
+                detect=parts.first_row_only),
         Mistake("^ for **",
                 "on {call}, `^` spoilt your answer ({got}): in Python `^` is not a power but "
                 "XOR, a bitwise operation on whole numbers. Write math.sqrt(d_k), or "
@@ -189,7 +179,7 @@ ATTENTION_EXERCISE = Exercise(
                 "right on every case except {call}, with scores near 1800, where your softmax "
                 "gave {got}: e^1800 overflows. Subtract each row's largest score before np.exp "
                 "(the stable softmax of notebook 07; it changes nothing else).",
-                detect=overflows),
+                detect=parts.overflows),
     ],
 )
 
