@@ -90,8 +90,9 @@ OUTPUT_ROW = HandExercise(
              "{got} blends the values with [1, 0, 1] ÷ 2, without eˣ. Use the softmax "
              "weights ≈ 0.4223, 0.1554, 0.4223."),
         Slip("row 2 instead of row 1", _blend(_row(0, 1, 1)),
-             "{got} is the output of query 2. Row 1 uses query 1's weights, "
-             "≈ 0.4223, 0.1554, 0.4223."),
+             "{got} is the output of query 2 (and also row 1's two numbers in swapped "
+             "order). Row 1 uses query 1's weights, ≈ 0.4223, 0.1554, 0.4223, and its first "
+             "slot is Σⱼ A₁ⱼ·(slot 1 of 𝐯ⱼ)."),
         Slip("equal weights", (2.0, 2.0),
              "{got} is the plain average of the three values, as if every weight were 1/3. "
              "Use query 1's weights ≈ 0.4223, 0.1554, 0.4223."),
