@@ -18,7 +18,7 @@ _MASKS = (
     Card("What does a causal mask allow, and what is its shape?",
          "Query $i$ may attend to keys $0, \\dots, i$ only (itself and the past): a "
          "lower-triangular $n \\times m$ grid of True, top-left aligned.", 11),
-    Card("What does course_lib return for a query whose keys are all masked?",
+    Card("What does `course_lib` return for a query whose keys are all masked?",
          "Weights of all 0 and an output row of 0: there is nothing to attend to, and a row of "
          "zeros is finite where $0/0$ would be NaN.", 11),
     Card("If you shuffle the keys and the values together, what happens to the output?",
@@ -51,7 +51,7 @@ _HEADS = (
     Card("With $d_{\\text{model}} = 12$ and $h = 4$ heads, which columns of $Q$ belong to head "
          "2 (counting heads and columns from 0)?",
          "$d_k = 12 / 4 = 3$, so head 2 owns columns $2 \\cdot 3 = 6$ to $3 \\cdot 3 - 1 = 8$: "
-         "columns 6, 7 and 8, the slice [6:9] in Python.", 12, computes=True),
+         "columns 6, 7 and 8, the slice `[6:9]` in Python.", 12, computes=True),
     Card("How many numbers do $W_Q$, $W_K$, $W_V$ and $W_O$ hold together for "
          "$d_{\\text{model}} = 512$, with 8 heads? With 16?",
          "$4 \\cdot 512^2 = 1{,}048{,}576$ both times: the heads only cut the same columns into "
@@ -71,21 +71,22 @@ _GRADIENTS = (
          "$\\operatorname{diag}(a) - a a^\\top$ applied to the row, without building it.", 13),
     Card("Why does the gradient reaching the scores vanish without the $\\sqrt{d_k}$?",
          "The raw scores spread like $\\sqrt{d_k}$, the softmax saturates to nearly one-hot, "
-         "and then every $a_i (g_i - \\sum_j a_j g_j)$ is close to 0: the weight is 0, or the "
-         "bracket is.", 13),
+         "and then every $a_i (g_i - \\sum_j a_j g_j)$, with $g_i = \\partial L/\\partial a_i$, "
+         "is close to 0: the weight is 0, or the bracket is.", 13),
     Card("How do you check a gradient you derived by hand?",
          "Nudge each input by a small $h$ both ways and compare "
          "$\\frac{L(x + h) - L(x - h)}{2h}$ with your formula, in float64; the relative error "
          "should be tiny (here below $10^{-6}$).", 13),
     Card("A row of weights is one-hot, $a = (1, 0, 0)$, and $\\partial L/\\partial a = "
          "(2, -1, 3)$. What is $\\partial L/\\partial s$?",
-         "$\\sum_j a_j g_j = 2$, so $\\partial L/\\partial s = (1 \\cdot (2 - 2),\\ 0,\\ 0) = "
-         "(0, 0, 0)$: a saturated row passes no gradient at all.", 13, computes=True),
+         "With $g = \\partial L/\\partial a$, $\\sum_j a_j g_j = 2$, so "
+         "$\\partial L/\\partial s = (1 \\cdot (2 - 2),\\ 0,\\ 0) = (0, 0, 0)$: a saturated row "
+         "passes no gradient at all.", 13, computes=True),
     Card("For $a = (0.5, 0.5)$ and $\\partial L/\\partial a = (1, 0)$, what is "
          "$\\partial L/\\partial s$?",
-         "$\\sum_j a_j g_j = 0.5$, so $(0.5 \\cdot 0.5,\\ 0.5 \\cdot (-0.5)) = (0.25, -0.25)$; "
-         "the entries add up to 0, as every row of $\\partial L/\\partial S$ does.", 13,
-         computes=True),
+         "With $g = \\partial L/\\partial a$, $\\sum_j a_j g_j = 0.5$, so "
+         "$(0.5 \\cdot 0.5,\\ 0.5 \\cdot (-0.5)) = (0.25, -0.25)$; the entries add up to 0, "
+         "as every row of $\\partial L/\\partial S$ does.", 13, computes=True),
     Card("$Q$ is $2 \\times 4$, $K$ is $3 \\times 4$, $V$ is $3 \\times 2$. What are the shapes "
          "of $\\partial L/\\partial S$, $\\partial L/\\partial Q$, $\\partial L/\\partial K$ and "
          "$\\partial L/\\partial V$?",
