@@ -60,19 +60,20 @@ def quoted_key(outcomes):
 
 
 def dropped_repeats(outcomes):
-    # fewer vectors than words, each one a vector of the sentence (a set keeps any order)
+    # each word's vector once, in any order (a set or dict): on every case, the vectors of
+    # the sentence's distinct words, and fewer than the words where a word repeats
+    telling = None
     for o in outcomes:
         sentence, table = o.case.args
-        if len(set(sentence)) == len(sentence) or o.correct:
-            continue
         try:
-            got = [list(map(float, v)) for v in o.value]
+            got = sorted(list(map(float, v)) for v in o.value)
         except Exception:
             return None
-        wanted = [list(map(float, table[w])) for w in dict.fromkeys(sentence)]
-        if len(got) == len(wanted) and all(v in wanted for v in got):
-            return o
-    return None
+        if got != sorted(list(map(float, table[w])) for w in set(sentence)):
+            return None
+        if len(set(sentence)) < len(sentence):
+            telling = o
+    return telling
 
 
 def words_back(outcome):
