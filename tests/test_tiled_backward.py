@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from course_lib import attention_gradients, causal_mask, tiled_attention, to_numpy
+from course_lib.fast.tiled_backward import tiled_attention_gradients as fast_tiled_gradients
 from course_lib.reference_beyond import attention_gradients_loop
 from course_lib.tiled_backward import tiled_attention_gradients
 from course_lib.tiles import DIAGONAL, FULL, SKIPPED, causal_tiles, memory_traffic
@@ -250,3 +251,37 @@ def test_whole_grid_traffic_grows_with_the_grid_and_tiled_with_fewer_rereads():
     assert larger_blocks.forward_tiled < big.forward_tiled  # fewer query blocks, fewer rereads
     causal = memory_traffic(4096, 4096, 64, 64, is_causal=True)
     assert causal.forward_tiled < 0.6 * big.forward_tiled  # about half the tiles skipped
+
+
+# ---------------------------------------------------------------------------------------------
+# The fast variant: the same numbers on every core
+# ---------------------------------------------------------------------------------------------
+
+@settings(max_examples=40, deadline=None)
+@given(n=sizes, m=sizes, block=blocks, causal=st.booleans(), batch=batches,
+       seed=st.integers(0, 999), masked=st.booleans())
+def test_fast_variant_equals_the_teaching_one(n, m, block, causal, batch, seed, masked):
+    rng = np.random.default_rng(seed)
+    args = draw(rng, n, m, 3, 2, *batch)
+    mask = None
+    if masked and not causal:
+        mask = rng.random((n, m)) < 0.6
+        mask[0] = False  # query 0 sees nothing
+    fast_grads = fast_tiled_gradients(*args, block_size=block, attn_mask=mask, is_causal=causal)
+    plain = tiled_attention_gradients(*args, block_size=block, attn_mask=mask, is_causal=causal)
+    for f, p, given_array in zip(fast_grads, plain, args[:3], strict=True):
+        assert f.shape == given_array.shape and f.dtype == p.dtype
+    assert_gradients_close(fast_grads, plain)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_fast_variant_on_several_threads(causal):
+    """Big enough that thread_count gives every core work: the ∂L/∂Q copies add up right."""
+    args = [a.astype(np.float32) for a in draw(np.random.default_rng(4), 600, 500, 16, 8, (2,))]
+    float_mask = None if causal else np.where(np.random.default_rng(5).random((600, 500)) < 0.9,
+                                              0.0, -np.inf).astype(np.float32)
+    fast_grads = fast_tiled_gradients(*args, block_size=64, attn_mask=float_mask,
+                                      is_causal=causal)
+    plain = attention_gradients(*args, attn_mask=float_mask, is_causal=causal)
+    assert all(f.dtype == np.float32 for f in fast_grads)
+    assert_gradients_close(fast_grads, plain, rtol=2e-4, atol=2e-5)

@@ -5,6 +5,7 @@
     from course_lib import fast
     output = fast.attention(query, key, value)           # = scaled_dot_product_attention
     output = fast.tiled_attention(query, key, value)     # = course_lib.tiled_attention
+    grads = fast.tiled_attention_gradients(query, key, value, grad_output)  # the same, backward
 
 It sits above the math (it imports the math modules, never the reverse) and holds every speed
 trick: blocks of query rows that stay in cache, buffers reused in place, threads over blocks
@@ -14,5 +15,6 @@ tests compare it with the plain functions; ``make bench`` measures it.
 
 from .blocked import attention
 from .tiled import tiled_attention
+from .tiled_backward import tiled_attention_gradients
 
-__all__ = ["attention", "tiled_attention"]
+__all__ = ["attention", "tiled_attention", "tiled_attention_gradients"]

@@ -57,8 +57,11 @@ def tiled_attention(query, key, value, *, block_size=None, attn_mask=None, is_ca
     return out.astype(p.out_dtype, copy=False)
 
 
-def _query_block(qs, k, v, mask, is_causal, i0, block_k, out, buffer):
-    """Attention for the query rows i0 … i0 + r − 1 of one 2-D problem, one key block at a time."""
+def _query_block(qs, k, v, mask, is_causal, i0, block_k, out, buffer, logsumexp=None):
+    """Attention for the query rows i0 … i0 + r − 1 of one 2-D problem, one key block at a time.
+
+    With ``logsumexp`` (r,), also writes each row's L = M + log l there (−∞: no key seen).
+    """
     r, m = out.shape[0], k.shape[0]
     running_max = np.full(r, -np.inf, dtype=out.dtype)
     running_sum = np.zeros(r, dtype=out.dtype)
@@ -86,3 +89,5 @@ def _query_block(qs, k, v, mask, is_causal, i0, block_k, out, buffer):
         acc += scores @ v[j0:j1]  # (r, d_v)
         running_max[...] = new_max
     np.divide(acc, np.where(running_sum > 0, running_sum, 1.0)[:, None], out=out)  # empty → 0
+    if logsumexp is not None:  # what course_lib.fast.tiled_backward starts from
+        logsumexp[...] = running_max + np.log(np.where(running_sum > 0, running_sum, 1.0))
