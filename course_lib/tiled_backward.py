@@ -5,7 +5,8 @@ grids of that size. The tiled backward of FlashAttention-2 (Dao 2023) needs only
 per query row, both kept from the forward pass:
 
 * the logsumexp  Lᵢ = Mᵢ + log lᵢ = log Σⱼ e^(S_ij)  (running max and running sum at the end of
-  :func:`course_lib.tiled_attention`), so any weight comes back from its score alone:
+  :func:`course_lib.tiled_attention`; FlashAttention-2's name for it, not the loss L of
+  ∂L/∂O), so any weight comes back from its score alone:
   A_ij = e^(S_ij − Lᵢ), no max and no sum over the row needed;
 * Dᵢ = Σⱼ A_ij ∂L/∂A_ij, the row total of the softmax backward. Since ∂L/∂A_ij = gᵢ · vⱼ
   (gᵢ the row i of G = ∂L/∂O), Dᵢ = gᵢ · Σⱼ A_ij vⱼ = gᵢ · oᵢ: the rowsum of G ⊙ O, computed
