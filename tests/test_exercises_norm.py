@@ -68,6 +68,14 @@ def _safe_sqrt(total):
     return math.sqrt(total) if total >= 0 else 0.0
 
 
+def length_root_each_step(q):
+    total = 0
+    for x in q:
+        total += x ** 2
+        total = math.sqrt(total)
+    return total
+
+
 LENGTH_SLIPS = {
     "no square root": [lambda q: sum(x * x for x in q), lambda q: sum(x ** 2 for x in q)],
     "halved instead of the root": [length_halved, lambda q: sum(x * x for x in q) / 2],
@@ -91,6 +99,7 @@ LENGTH_SLIPS = {
     "rounded the result": [lambda q: round(math.sqrt(sum(x * x for x in q)), 2),
                            lambda q: int(math.sqrt(sum(x * x for x in q)))],
     "returned a list": [lambda q: [math.sqrt(x ** 2) for x in q]],
+    "root inside the loop": [length_root_each_step],
     CHANGED_INPUT: [length_sorts],
 }
 
@@ -99,7 +108,7 @@ HAND_SLIPS = {
     "no squares": [2.236, 2.24], "absolute values": [11], "squared the sum": [5.0],
     "minus sign squared away wrong": [5.568, 5.57], "doubled instead of squared": [3.162],
     "sign turned round": [-7], "decimal point moved": [0.7, 70],
-    "left out a slot": [3.606, 6.325, 6.708],
+    "left out a slot": [3.606, 6.325, 6.708], "absolute values under the root": [3.317],
 }
 
 UNIT_SLIPS = {
@@ -126,6 +135,11 @@ UNIT_SLIPS = {
     "lost the signs": [lambda q: [abs(x) / math.sqrt(sum(y * y for y in q)) for x in q]],
     "left out the last slot": [lambda q: [q[i] / math.sqrt(sum(y * y for y in q))
                                           for i in range(len(q) - 1)]],
+    "sign turned round": [lambda q: [-x / math.sqrt(sum(y * y for y in q)) for x in q]],
+    "subtracted the length": [lambda q: [x - math.sqrt(sum(y * y for y in q)) for x in q]],
+    "length of the first two slots": [lambda q: [x / math.hypot(q[0], q[1]) for x in q]],
+    "returned two things": [lambda q: (math.sqrt(sum(y * y for y in q)),
+                                       [x / math.sqrt(sum(y * y for y in q)) for x in q])],
     CHANGED_INPUT: [unit_in_place],
 }
 

@@ -122,6 +122,8 @@ SUM_SLIPS = {
     "divided by the number of terms": [lambda q, a, b: sum(q[a - 1:b]) / (b - a + 1)],
     "returned the terms": [lambda q, a, b: [q[i - 1] for i in range(a, b + 1)],
                            lambda q, a, b: q[a - 1:b]],
+    "added the slot numbers": [lambda q, a, b: sum(range(a, b + 1)),
+                               lambda q, a, b: sum(i for i in range(a, b + 1))],
     CHANGED_INPUT: [sum_pops],
 }
 
@@ -133,7 +135,8 @@ HAND_SLIPS = {
 }
 
 SQUARES_SLIPS = {
-    "caret for power": [squares_caret, lambda q: sum(x ^ 2 for x in q)],
+    "caret for power": [squares_caret, lambda q: sum(x ^ 2 for x in q),
+                        lambda q: sum(int(x) ^ 2 for x in q)],
     "doubled instead of squared": [lambda q: sum(x * 2 for x in q)],
     "forgot to square": [lambda q: sum(q)],
     "squared the sum": [lambda q: sum(q) ** 2, lambda q: sum(q) * sum(q)],
@@ -151,6 +154,9 @@ SQUARES_SLIPS = {
     "divided by the number of slots": [lambda q: sum(x ** 2 for x in q) / len(q)],
     "rounded the result": [lambda q: int(sum(x * x for x in q)),
                            lambda q: round(sum(x ** 2 for x in q), 1)],
+    "largest square": [lambda q: max(x ** 2 for x in q)],
+    "doubled the squares": [lambda q: sum(2 * x ** 2 for x in q),
+                            lambda q: sum(x * x * 2 for x in q)],
     CHANGED_INPUT: [squares_in_place],
 }
 

@@ -23,15 +23,19 @@ length(q):
 - largest slot: the size of the biggest slot instead of the length.
 - root of the mean: √((Σ qᵢ²) / L), the root-mean-square, not the length.
 - rounded the result: ``round(…, 2)`` or ``int``, so the decimals are lost.
+- root inside the loop: the root taken at every step, not once after the loop.
 - returned a list: one number per slot (e.g. √(x²) for each x) instead of one length.
 - changed its input: q was changed in place (named by the framework).
 
 By hand, ∥[2, −3, 6]∥ = √49 = 7: no square root (49), halved instead of the root (24.5),
 no squares (√5), absolute values (11), squared the sum (5), minus sign squared away wrong
-((−3)² taken as −9: √31), doubled instead of squared (√10), left out a slot (√13, √40, √45).
+((−3)² taken as −9: √31), doubled instead of squared (√10), left out a slot (√13, √40, √45),
+absolute values under the root (√11).
 """
 
 import math
+
+import numpy as np
 
 from .. import norm
 from ._detect import raised, returned, rounded
@@ -40,6 +44,13 @@ from .core import Case, Exercise, Mistake
 
 __all__ = ["LENGTH_EXERCISE", "LENGTH_HAND", "check_length", "check_length_by_hand",
            "evaluate_length"]
+
+
+def _root_each_step(q):
+    total = 0.0
+    for x in q:
+        total = math.sqrt(total + x * x)
+    return total
 
 
 def _fixed_slots(outcomes):
@@ -140,7 +151,11 @@ LENGTH_EXERCISE = Exercise(
         Mistake("returned a list",
                 "{call} gave {got}, a list. The length is ONE number: add the squares of all "
                 "the slots into one total, then take its root; expected {expected}.",
-                detect=returned(lambda o: isinstance(o.value, (list, tuple)) and len(o.value) > 1)),
+                detect=returned(lambda o: np.ndim(o.value) == 1 and len(o.value) > 1)),
+        Mistake("root inside the loop",
+                "{call} gave {got}: the square root is taken at every step of the loop, so "
+                "each new square is added to a root. Add all the squares first; take the root "
+                "once, after the loop; expected {expected}.", imitation=_root_each_step),
         Mistake("fixed number of slots",
                 "{call} gave {got}: you used a fixed number of slots (q[0], q[1], …). "
                 "Pythagoras in the plane has two, but q can have any number L of slots: add the "
@@ -165,6 +180,8 @@ LENGTH_HAND = HandExercise("∥[2, −3, 6]∥", 7.0, [
     *[Slip("left out a slot", math.sqrt(total), "{got} is the root of only two of the three "
            "squares 4, 9 and 36: add all three before taking the root.")
       for total in (13.0, 40.0, 45.0)],
+    Slip("absolute values under the root", math.sqrt(11.0), "{got} is √(2 + 3 + 6): square "
+         "each slot (4, 9, 36) before adding, then take the root."),
     Slip("doubled instead of squared", math.sqrt(10.0), "{got} is √(4 − 6 + 12): you doubled "
          "each slot (× 2) instead of squaring it (× itself)."),
 ], tolerance=0.01)

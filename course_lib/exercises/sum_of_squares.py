@@ -4,7 +4,8 @@ Slips
 -----
 sum_of_squares(q):
 
-- caret for power: ``x ^ 2`` is not a power in Python (TypeError on decimal numbers).
+- caret for power: ``x ^ 2`` is not a power in Python (TypeError on decimal numbers, XOR on
+  whole numbers).
 - squared the whole list: ``q ** 2`` on a Python list (TypeError).
 - = instead of +=: ``total = x ** 2`` keeps only the last square.
 - returned the squares: the list q₁², q₂², … instead of their sum.
@@ -18,6 +19,8 @@ sum_of_squares(q):
 - multiplied instead of added: the squares multiplied together (``*=`` from 1).
 - divided by the number of slots: the mean of the squares, not their sum.
 - rounded the result: ``int`` or ``round`` cuts the decimals off.
+- largest square: max(qᵢ²) instead of the sum.
+- doubled the squares: 2 Σ qᵢ².
 - left out the last slot: the loop stops at slot L − 1.
 - skipped the first slot: the loop starts at Python position 1, slot 2.
 - return inside the loop: the function stops after the first term, q₁².
@@ -95,6 +98,17 @@ SQUARES_EXERCISE = Exercise(
         Mistake("rounded the result",
                 "{call} gave {got}: int() or round() cut off the decimals. Return the total "
                 "as it is; expected {expected}.", detect=rounded),
+        Mistake("caret for power",
+                "{call} gave {got}: `x ^ 2` on whole numbers is XOR, a bit operation, not a "
+                "power (5 ^ 2 = 7). Write x ** 2 or x * x; expected {expected}.",
+                imitation=lambda q: sum(int(x) ^ 2 for x in q)),
+        Mistake("largest square",
+                "{call} gave {got}, the biggest square alone. Σ adds the squares of ALL the "
+                "slots; expected {expected}.", imitation=lambda q: max(x * x for x in q)),
+        Mistake("doubled the squares",
+                "{call} gave {got}, twice the answer: each square was also doubled (x * x * 2 "
+                "or 2 * x ** 2). Each term is just x ** 2; expected {expected}.",
+                imitation=lambda q: 2 * sum(x * x for x in q)),
         Mistake("left out the last slot",
                 "{call} gave {got}: the last slot is missing. range(len(q)) already stops at "
                 "the last position, len(q) − 1; expected {expected}.",

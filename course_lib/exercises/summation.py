@@ -18,6 +18,7 @@ sum_from_to(q, a, b):
 - return inside the loop: the function stops after the first term, q_a.
 - multiplied instead of added: the terms multiplied together.
 - divided by the number of terms: the mean instead of the sum.
+- added the slot numbers: a + … + b instead of q_a + … + q_b.
 - returned the terms: the list of terms, never added.
 - changed its input: q was changed in place (named by the framework).
 
@@ -137,6 +138,10 @@ SUM_EXERCISE = Exercise(
         Mistake("divided by the number of terms",
                 "{call} gave {got}, the mean of the terms: Σ is their sum, with no division; "
                 "expected {expected}.", imitation=lambda q, a, b: sum(q[a - 1:b]) / (b - a + 1)),
+        Mistake("added the slot numbers",
+                "{call} gave {got}, a + (a + 1) + … + b: the slot NUMBERS i were added, not the "
+                "numbers qᵢ sitting in those slots. Add q[i - 1]; expected {expected}.",
+                imitation=lambda q, a, b: sum(range(a, b + 1))),
         Mistake("returned the terms",
                 "{call} gave {got}, the list of terms: add them into one number and return "
                 "that; expected {expected}.",

@@ -21,6 +21,10 @@ unit(q):
 - divided the length by the slots: ∥q∥ / x, the division upside down.
 - lost the signs: ``abs(x) / ∥q∥``, the direction changed.
 - left out the last slot: the result is one slot short.
+- sign turned round: −q / ∥q∥.
+- subtracted the length: x − ∥q∥.
+- length of the first two slots: ∥q∥ from q₁ and q₂ only.
+- returned two things: (∥q∥, q / ∥q∥) instead of the list.
 - divided the first slot only: the other slots were left as they were.
 - changed its input: q was divided in place (named by the framework).
 """
@@ -30,7 +34,7 @@ import math
 import numpy as np
 
 from .. import norm
-from ._detect import raised
+from ._detect import raised, returned
 from .core import Case, Exercise, Mistake
 
 __all__ = ["UNIT_EXERCISE", "check_unit", "evaluate_unit"]
@@ -76,6 +80,11 @@ UNIT_EXERCISE = Exercise(
         [2.0, 3.0, -1.0, 0.5], [-0.6, -0.8])],
     reference=lambda q: [x / _length(q) for x in q],
     mistakes=[
+        Mistake("returned two things",
+                "{call} returned {got}, a pair. Return only the list q / ∥q∥ (compute the "
+                "length inside, but do not return it); expected {expected}.",
+                detect=returned(lambda o: isinstance(o.value, tuple) and len(o.value) == 2
+                                and np.ndim(o.value[0]) == 0)),
         Mistake("divided the whole list",
                 "{call} raised TypeError: `q / size` tries to divide a Python list, which it "
                 "cannot do. Divide one slot at a time: `[x / size for x in q]`.",
@@ -144,6 +153,18 @@ UNIT_EXERCISE = Exercise(
                 "{call} gave {got}, one slot short: the loop stopped before the last slot "
                 "(range(len(q)) already ends at the last one); expected {expected}.",
                 imitation=lambda q: [x / _length(q) for x in q[:-1]]),
+        Mistake("sign turned round",
+                "{call} gave {got}: every slot has the wrong sign, so the arrow points the "
+                "other way. Divide by +∥q∥; expected {expected}.",
+                imitation=lambda q: [-x / _length(q) for x in q]),
+        Mistake("subtracted the length",
+                "{call} gave {got}: x − ∥q∥ for every slot. Scaling to length 1 DIVIDES each "
+                "slot by ∥q∥; expected {expected}.",
+                imitation=lambda q: [x - _length(q) for x in q]),
+        Mistake("length of the first two slots",
+                "{call} gave {got}: the length came from q₁ and q₂ only (Pythagoras in the "
+                "plane). q can have any number of slots: ∥q∥ adds the squares of all of them.",
+                imitation=lambda q: [x / math.sqrt(q[0] ** 2 + q[1] ** 2) for x in q]),
         Mistake("divided the first slot only",
                 "{call} gave {got}: only the first slot was divided. Every slot must be divided "
                 "by ∥q∥; expected {expected}.",
