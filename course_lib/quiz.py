@@ -110,11 +110,11 @@ def self_test(notebook=None):
 
 
 def details_markdown(notebook=None):
-    """The static twin of :func:`self_test` (same argument): one collapsed ``<details>``
+    r"""The static twin of :func:`self_test` (same argument): one collapsed ``<details>``
     block per question, for a markdown cell.
 
     >>> print(details_markdown(2).splitlines()[0])
-    <details><summary><b>How do you compute the norm ∥q∥ of a vector?</b></summary>
+    <details><summary><b>How do you compute the norm $\lVert q \rVert$ of a vector?</b></summary>
     >>> details_markdown(2).endswith("</details>")
     True
     """

@@ -11,9 +11,11 @@ from course_lib.quiz import Deck, details_markdown, self_test
 
 # The source's equipment checklist, in order (its questions, as the course words them).
 SOURCE_ORDER = [
-    "What is a vector", "What does qᵢ mean", "norm ∥q∥", "Σᵢ₌₁ᴸ qᵢkᵢ", "dot product q·k",
-    "ℝʳˣᶜ", "transpose K", "shape of S = QKᵀ", "softmax do to a row", "eˣ",
-    "all scores are equal", "Var(q·k) = d_k", "divide the scores by √d_k", "final step",
+    "What is a vector", "What does $q_i$ mean", r"norm $\lVert q \rVert$",
+    r"$\sum_{i=1}^{L} q_i k_i$", r"dot product $q \cdot k$", r"$\mathbb{R}^{r \times c}$",
+    "transpose $K$", r"shape of $S = QK^\top$", "softmax do to a row", "$e^x$",
+    "all scores are equal", r"$\operatorname{Var}(q \cdot k) = d_k$",
+    r"divide the scores by $\sqrt{d_k}$", "final step",
 ]
 
 
@@ -31,19 +33,24 @@ def test_every_question_names_a_foundations_notebook_in_course_order():
 
 
 def test_answers_carry_the_corrections_to_the_source():
+    root = r"\sqrt{d_k}"
     scale = next(q for q in CHECKLIST if "divide the scores" in q.question)
-    assert "√d_k" in scale.question and "√d_k" in scale.answer
+    assert root in scale.question and root in scale.answer
     assert "standard deviation" in scale.answer
-    variance = next(q for q in CHECKLIST if "Var(q·k)" in q.question)
+    variance = next(q for q in CHECKLIST if r"\operatorname{Var}" in q.question)
     for needed in ("independent", "mean 0", "variance 1"):
         assert needed in variance.answer
-    shape = next(q for q in CHECKLIST if "shape of S" in q.question)
-    assert "n×m" in shape.answer and "n = m" in shape.answer
+    shape = next(q for q in CHECKLIST if "shape of $S" in q.question)
+    assert r"$n \times m$" in shape.answer and "$n = m$" in shape.answer
     dot = next(q for q in CHECKLIST if "dot product" in q.question)
-    assert "∥q∥∥k∥cos θ" in dot.answer
+    assert r"\lVert q \rVert \lVert k \rVert \cos\theta" in dot.answer
+    final = next(q for q in CHECKLIST if "final step" in q.question)
+    assert r"\mathbf{v}_j" in final.answer  # a row of V is bold, as in the notebooks
     # no bare "divide by d_k" anywhere: the scale is always √d_k
     for item in CHECKLIST:
-        assert not re.search(r"(divide|dividing)[^.]*\bby d_k", item.answer + item.question)
+        text = item.answer + item.question
+        assert not re.search(r"(divide|dividing)[^.]*\bby \$?d_k", text)
+        assert text.count("$") % 2 == 0
 
 
 def test_questions_for_filters_in_order():
