@@ -107,6 +107,13 @@ DOT_SLIPS = {
     "@ on lists": [checked(lambda q, k: q @ k)],
     "divided by the number of slots": [checked(lambda q, k: float(np.dot(q, k)) / len(q))],
     "took the size": [checked(lambda q, k: abs(float(np.dot(q, k))))],
+    "used k twice": [checked(lambda q, k: sum(k[i] * k[i] for i in range(len(k))))],
+    "subtracted instead of multiplied": [checked(lambda q, k: sum(
+        q[i] - k[i] for i in range(len(q))))],
+    "k shifted by one": [checked(lambda q, k: sum(
+        q[i] * k[(i + 1) % len(k)] for i in range(len(q))))],
+    "rounded the result": [checked(lambda q, k: round(float(np.dot(q, k)), 1)),
+                           checked(lambda q, k: int(np.dot(q, k)))],
     CHANGED_INPUT: [dot_pops],
 }
 
@@ -133,6 +140,7 @@ COSINE_SLIPS = {
     "halved instead of the root": [lambda q, k: float(dot(q, k)) / (
         sum(x * x for x in q) ** 1/2 * sum(y * y for y in k) ** 1/2)],
     "cos of the answer": [lambda q, k: math.cos(float(dot(q, k) / (norm(q) * norm(k))))],
+    "returned 1 − cos θ": [lambda q, k: 1 - float(dot(q, k) / (norm(q) * norm(k)))],
     "rounded the result": [lambda q, k: round(float(dot(q, k) / (norm(q) * norm(k))), 2)],
     "used q's length twice": [lambda q, k: float(dot(q, k) / (norm(q) * norm(q)))],
 }

@@ -90,6 +90,7 @@ EMBED_SLIPS = {
     "left out the last word": [lambda s, t: [t[s[i]] for i in range(len(s) - 1)]],
     "one number per word": [lambda s, t: [sum(t[w]) for w in s],
                             lambda s, t: [t[w][-1] for w in s]],
+    "returned text": [lambda s, t: str([t[w] for w in s]), lambda s, t: f"{[t[w] for w in s]}"],
     CHANGED_INPUT: [embed_pops],
 }
 

@@ -7,8 +7,10 @@ fills its hint from that outcome. This module defines no exercise (its name star
 
 import numpy as np
 
-__all__ = ["LISTS_HINT", "lists_used_as_arrays", "matches_everywhere", "power_with_caret",
-           "raised", "raised_name_error", "returned", "rounded", "text_back"]
+from .core import Mistake
+
+__all__ = ["LISTS_HINT", "first_of", "lists_used_as_arrays", "matches_everywhere",
+           "power_with_caret", "raised", "raised_name_error", "returned", "rounded", "text_back"]
 
 
 def raised(kind, words):
@@ -31,6 +33,16 @@ def returned(test):
     def detect(outcomes):
         return next((o for o in outcomes if o.error is None and test(o)), None)
     return detect
+
+
+def first_of(exercise, outcomes, *imitations):
+    """The first outcome showing one of these slips, each an ``imitation`` as in
+    :class:`~course_lib.exercises.core.Mistake` (several forms of one slip)."""
+    for imitation in imitations:
+        found = Mistake("", "", imitation=imitation).telling_outcome(exercise, outcomes)
+        if found is not None:
+            return found
+    return None
 
 
 def text_back(outcomes):

@@ -16,6 +16,7 @@ cosine(q, k):
 - divided by the sum of lengths: ∥q∥ + ∥k∥ instead of ∥q∥ × ∥k∥.
 - halved instead of the root: lengths written ``total ** 1/2``.
 - cos of the answer: ``math.cos`` of q·k / (∥q∥∥k∥), which already is cos θ.
+- returned 1 − cos θ: the cosine distance instead of the cosine.
 - rounded the result: ``round(…, 2)``, the decimals lost.
 - used q's length twice: ∥q∥∥q∥ (a typo for ∥q∥∥k∥).
 - used k's length twice: ∥k∥∥k∥ (the other typo).
@@ -126,6 +127,10 @@ COSINE_EXERCISE = Exercise(
                 "{call} gave {got}, the cosine of your answer: q·k / (∥q∥∥k∥) already IS "
                 "cos θ, so no math.cos is needed; expected {expected}.",
                 imitation=lambda q, k: math.cos(_d(q, k) / (_n(q) * _n(k)))),
+        Mistake("returned 1 − cos θ",
+                "{call} gave {got}, 1 minus the cosine (the 'cosine distance'). Return the "
+                "cosine itself, q·k / (∥q∥∥k∥); expected {expected}.",
+                imitation=lambda q, k: 1 - _d(q, k) / (_n(q) * _n(k))),
         Mistake("rounded the result",
                 "{call} gave {got}, rounded: keep every decimal (round only when you print); "
                 "expected {expected}.", detect=rounded),

@@ -11,6 +11,10 @@ dot_loop(q, k):
 - = instead of +=: ``total = q[i] * k[i]`` keeps only the last product.
 - k read backwards: q₁ paired with k_L, q₂ with k_(L−1), … (or ``k[-i]``).
 - divided by the number of slots: the mean of the products.
+- used k twice: k₁k₁ + k₂k₂ + … (q never used).
+- subtracted instead of multiplied: Σ (qᵢ − kᵢ).
+- k shifted by one: q[i] paired with k[i + 1].
+- rounded the result: ``int`` or ``round`` cuts the decimals off.
 - took the size: ``abs(total)``, the minus sign lost.
 - returns a vector: the products q₁k₁, q₂k₂, … come back as a list, never added.
 - sums without multiplying: the slots of q and k added instead of multiplied.
@@ -28,12 +32,12 @@ without multiplying (9), multiplies the sums (14), multiplied the products (−4
 left out the last slot (2), left out the first slot (4), left out the middle slot (10).
 """
 
-from itertools import combinations
 
 import numpy as np
 
 from .. import dot
-from ._detect import raised
+from ._detect import raised, rounded
+from ._products import accepts_different_lengths, returns_vector, uses_some_slots
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
 
@@ -47,41 +51,9 @@ _VALUE_CASES = [
     ([2.0, -1.0, 3.0, 0.5], [1.0, 4.0, -2.0, 2.0]),
     ([1.0, 2.0, 3.0, 4.0, 5.0], [5.0, 4.0, 3.0, 2.0, 1.0]),
     ([1.0, 3.0, 9.0, 27.0], [1.0, 1.0, 1.0, 1.0]),  # every subset of slots has its own sum
+    ([0.35, -1.25], [0.3, 2.2]),  # a dot product with decimals: rounding shows
 ]
 _LENGTH_CASES = [([1.0, 2.0], [1.0, 2.0, 3.0]), ([1.0, 2.0, 3.0], [1.0, 2.0])]
-
-
-def _value_outcomes(outcomes):
-    return [o for o in outcomes if o.case.raises is None]
-
-
-def _returns_vector(outcomes):
-    return any(o.error is None and o.value is not None and np.ndim(o.value) > 0
-               for o in _value_outcomes(outcomes))
-
-
-def _partial_sums_of_products(q, k):
-    products = [a * b for a, b in zip(q, k, strict=True)]
-    return [sum(c) for r in range(len(products)) for c in combinations(products, r)]
-
-
-def _uses_some_slots(outcomes):
-    """Every wrong answer is the sum of the products over some, but not all, of the slots."""
-    wrong = [o for o in _value_outcomes(outcomes) if not o.correct]
-    if not wrong:
-        return False
-    for o in wrong:
-        if o.error is not None or np.ndim(o.value) != 0:
-            return False
-        partial = _partial_sums_of_products(*o.case.args)
-        if not any(abs(float(o.value) - p) <= 1e-9 for p in partial):
-            return False
-    return True
-
-
-def _accepts_different_lengths(outcomes):
-    values_right = all(o.correct for o in _value_outcomes(outcomes))
-    return values_right and any(not o.correct for o in outcomes if o.case.raises is not None)
 
 
 DOT_EXERCISE = Exercise(
@@ -101,7 +73,7 @@ DOT_EXERCISE = Exercise(
         Mistake("returns a vector",
                 "{call} returned {got}, a list of numbers (the products q₁k₁, q₂k₂, …?). The "
                 "dot product is ONE number: add the products together and return the total.",
-                detect=_returns_vector),
+                detect=returns_vector),
         Mistake("sums without multiplying",
                 "{call} gave {got}: you added the slots of q and k. Multiply matching slots "
                 "first (q₁ times k₁, q₂ times k₂, …), then add those products; expected "
@@ -144,6 +116,20 @@ DOT_EXERCISE = Exercise(
                 "{call} gave {got}: abs() removed the minus sign. A dot product can be "
                 "negative (the arrows point apart): return the sum as it is; expected {expected}.",
                 imitation=lambda q, k: abs(float(dot(q, k)))),
+        Mistake("used k twice",
+                "{call} gave {got}, which is k₁k₁ + k₂k₂ + …: q never appears. Multiply q[i] "
+                "by k[i]; expected {expected}.", imitation=lambda q, k: sum(y * y for y in k)),
+        Mistake("subtracted instead of multiplied",
+                "{call} gave {got}: you added q[i] − k[i]. A dot product MULTIPLIES matching "
+                "slots, then adds: q[i] * k[i]; expected {expected}.",
+                imitation=lambda q, k: sum(x - y for x, y in zip(q, k, strict=True))),
+        Mistake("k shifted by one",
+                "{call} gave {got}: q[i] was paired with k[i + 1] (the index of k runs one "
+                "ahead). Matching slots share one index: q[i] * k[i]; expected {expected}.",
+                imitation=lambda q, k: sum(q[i] * k[(i + 1) % len(k)] for i in range(len(q)))),
+        Mistake("rounded the result",
+                "{call} gave {got}: int() or round() cut off the decimals. Return the sum as "
+                "it is; expected {expected}.", detect=rounded),
         Mistake("= instead of +=",
                 "{call} gave {got}, the last product alone: `total = q[i] * k[i]` replaces the "
                 "total at every step. Add to it: `total += q[i] * k[i]`.",
@@ -152,12 +138,12 @@ DOT_EXERCISE = Exercise(
                 "{call} gave {got}: your sum leaves out some slots. Check the loop's range: it "
                 "must visit every slot, from the first (index 0) to the last (index L − 1); "
                 "expected {expected}.",
-                detect=_uses_some_slots),
+                detect=uses_some_slots),
         Mistake("does not reject different lengths",
                 "your numbers are right, but lists of different lengths have no dot product. "
                 "Check len(q) == len(k) first and raise ValueError with a message if they "
                 "differ (zip would silently stop at the shorter list).",
-                detect=_accepts_different_lengths),
+                detect=accepts_different_lengths),
     ],
 )
 

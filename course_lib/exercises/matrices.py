@@ -15,6 +15,9 @@ Slips
 - last row left out: the loop stops one early (``range(len(vectors) - 1)``), the row missing or
   left at 0;
 - last column left out: each vector's last number dropped (a slice ending one early);
+- reshaped instead of transposed: ``reshape(d, n)`` cuts the numbers into rows of n;
+- first vector only: one vector instead of the grid;
+- rows shifted by one: ``grid[i] = vectors[i - 1]``;
 - rounded the numbers: ``dtype=int`` or ``int()`` cuts the decimals off;
 - first row left out: the loop starts at 1 (``range(1, len(vectors))``);
 - does not reject different lengths: ragged input comes back instead of a ValueError;
@@ -35,8 +38,15 @@ By hand, slot 2 of row 𝐪₂ of Q ("cat"), ``HAND_Q_ENTRY``:
 
 import numpy as np
 
-from ._detect import rounded
-from ._grid_rows import accepts_ragged, past_the_end, refuses_non_square, wrong_error
+from ._detect import first_of, rounded
+from ._grid_rows import (
+    accepts_ragged,
+    flat,
+    past_the_end,
+    refuses_non_square,
+    shape_back,
+    wrong_error,
+)
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
 
@@ -53,17 +63,8 @@ _STACK_CASES = [
 _RAGGED_CASES = [[[1.0, 2.0], [3.0]], [[1.0], [2.0, 3.0, 4.0]], [[1.0, 2.0], [3.0], [4.0, 5.0]]]
 
 
-def _flat(vectors):
-    return np.array([x for row in vectors for x in row], float)  # (n·d,)
-
-
-def _first_of(outcomes, *imitations):
-    """The first outcome showing one of these slips (see Mistake's ``imitation``)."""
-    for imitation in imitations:
-        found = Mistake("", "", imitation=imitation).telling_outcome(STACK_EXERCISE, outcomes)
-        if found is not None:
-            return found
-    return None
+def _one_of(*imitations):
+    return lambda outcomes: first_of(STACK_EXERCISE, outcomes, *imitations)
 
 
 STACK_EXERCISE = Exercise(
@@ -81,7 +82,7 @@ STACK_EXERCISE = Exercise(
                 "{call} gave {got}: all the numbers in one line (or one column). Keep each "
                 "vector as its own row (a list of rows, or np.array of that list): "
                 "{expected}, with 2 axes.",
-                detect=lambda outcomes: _first_of(outcomes, _flat, lambda v: _flat(v)[:, None])),
+                detect=_one_of(flat, lambda v: flat(v)[:, None])),
         Mistake("extra brackets",
                 "{call} gave {got}: one pair of brackets too many, so the grid sits inside "
                 "another list (3 axes). Return the list of rows itself: {expected}.",
@@ -89,7 +90,7 @@ STACK_EXERCISE = Exercise(
         Mistake("returned the shape",
                 "{call} gave {got}, the grid's SHAPE (rows, columns). Return the grid itself, "
                 "the numbers: {expected}.",
-                imitation=lambda v: (len(v), len(v[0]))),
+                detect=shape_back),
         Mistake("rows in reverse order",
                 "{call} gave {got}: the rows are upside down. Row i must be vectors[i], in "
                 "the order given: {expected}.",
@@ -101,7 +102,8 @@ STACK_EXERCISE = Exercise(
         Mistake("last row left out",
                 "{call} gave {got}, without the last vector: the loop stops one early. "
                 "range(len(vectors)) already runs over all n rows, 0 to n − 1.",
-                imitation=lambda v: np.array(v[:-1], float)),
+                detect=_one_of(lambda v: np.array(v[:-1], float),
+                               lambda v: np.array(v, float)[:-1])),
         Mistake("last row left out",
                 "{call} gave {got}: the last row is still 0, so the loop that fills the grid "
                 "stopped one row early. range(len(vectors)) already ends at the last row; "
@@ -111,6 +113,19 @@ STACK_EXERCISE = Exercise(
                 "{call} gave {got}: each row lost its last number (a slice ending one early, "
                 "`[:-1]` or `[:d - 1]`). Keep every slot of each vector; expected {expected}.",
                 imitation=lambda v: np.array(v, float)[:, :-1]),
+        Mistake("reshaped instead of transposed",
+                "{call} gave {got}: reshape(d, n) keeps the numbers in reading order and cuts "
+                "them into rows of n; it does not turn rows into columns (and here nothing needs "
+                "turning): np.array(vectors) is the n × d grid; expected {expected}.",
+                imitation=lambda v: np.array(v, float).reshape(len(v[0]), len(v))),
+        Mistake("first vector only",
+                "{call} gave {got}, the first vector alone. The grid has one row per vector: "
+                "np.array(vectors), shape (n, d); expected {expected}.",
+                imitation=lambda v: np.array(v[0], float)),
+        Mistake("rows shifted by one",
+                "{call} gave {got}: row i holds vector i − 1 (grid[i] = vectors[i - 1] wraps "
+                "round to the last vector). Python counts from 0: grid[i] = vectors[i].",
+                imitation=lambda v: np.array([v[i - 1] for i in range(len(v))], float)),
         Mistake("rounded the numbers",
                 "{call} gave {got}: the decimals were cut off (dtype=int, int() or round()). "
                 "Keep the numbers as they are, `np.array(vectors, dtype=float)`; expected "
@@ -123,7 +138,8 @@ STACK_EXERCISE = Exercise(
         Mistake("first row left out",
                 "{call} gave {got}, without the first vector: Python counts from 0, so the "
                 "loop must start at 0 (range(len(vectors))), not at 1.",
-                imitation=lambda v: np.array(v[1:], float)),
+                detect=_one_of(lambda v: np.array(v[1:], float),
+                               lambda v: np.array(v, float)[1:])),
         Mistake("length compared with the number of vectors",
                 "{call} raised ValueError, but that is a proper grid ({expected}). Compare "
                 "each vector's length with the FIRST vector's length, not with how many "

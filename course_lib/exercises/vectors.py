@@ -12,6 +12,7 @@ embed(sentence, table):
 - round brackets: ``table(word)`` calls the dict like a function (TypeError).
 - split a list: ``sentence.split()`` on a list that is already split (AttributeError).
 - first slot only: ``table[word][0]`` keeps one number per word.
+- returned text: ``str([...])``, the list written out as characters.
 - one number per word: a sum, a mean or another single number instead of each vector.
 - left out the first word / left out the last word: a loop from 1, or one that stops early.
 - returned pairs: (word, vector) pairs instead of the vectors.
@@ -27,7 +28,7 @@ embed(sentence, table):
 - changed its input: the sentence or the table was changed in place (named by the framework).
 """
 
-from ._detect import raised, returned
+from ._detect import raised, returned, text_back
 from ._embed import (
     dropped_repeats,
     numbers_per_word,
@@ -126,6 +127,10 @@ EMBEDDING_EXERCISE = Exercise(
                 "{call} gave {got}, one number per word: `table[word][0]` is only the first "
                 "slot of the word's vector. Keep the whole vector, `table[word]`.",
                 imitation=lambda sentence, table: [table[w][0] for w in sentence]),
+        Mistake("returned text",
+                "{call} returned text, {got}: str() or an f-string turns the list into "
+                "characters. Return the list of vectors itself; expected {expected}.",
+                detect=text_back),
         Mistake("one number per word",
                 "{call} gave {got}, one number per word. Each word's vector is a whole list "
                 "of numbers: keep `table[word]` as it is; expected {expected}.",
