@@ -105,6 +105,29 @@ def _(fig, draw):
     draw(ax=fig.add_subplot())
 
 
+@case("decoding.draw_cache_memory", figsize=(7.0, 2.6))
+def _(fig, draw):
+    draw({"multi-head": 80.0, "grouped-query": 10.0, "multi-query": 1.25}, 40,
+         ax=fig.add_subplot())
+
+
+@case("decoding.draw_cache_step", figsize=(11.0, 4.0))
+def _(fig, draw):
+    rng = np.random.default_rng(16)
+    query, key, value = (rng.standard_normal(shape) for shape in ((5, 4), (5, 4), (5, 3)))
+    draw(query, key, value, 2, fig.subplots(1, 3, width_ratios=[4, 5, 3]))
+
+
+@case("decoding.draw_head_groups", figsize=(7.0, 2.4))
+def _(fig, draw):
+    draw(8, 2, ax=fig.add_subplot())
+
+
+@case("decoding.draw_rotating_pair", figsize=(5.0, 5.0))
+def _(fig, draw):
+    draw(np.array([1.0, 0.6, 0.3, 0.9]), list(range(5)), 0, ax=fig.add_subplot(), base=100.0)
+
+
 @case("dot_product.draw_dot_panels", figsize=(11.0, 4.0), layout=None)
 def _(fig, draw):
     draw(np.array([3.0, 1.0]), np.array([1.0, 2.0]), fig=fig)
