@@ -246,6 +246,10 @@ LOOP_SLIPS = {
         Q[i, t] * K[j, t] for t in range(Q.shape[1] - 1)))],
     "= instead of +=": [last_product_only],
     "appended after the loop": [appended_after_loop],
+    "divided by d_k": [loop(cell=lambda Q, K, i, j: Q[i] @ K[j] / Q.shape[1])],
+    "multiplied the sums": [loop(cell=lambda Q, K, i, j: sum(Q[i]) * sum(K[j]))],
+    "left out the first slot": [loop(cell=lambda Q, K, i, j: sum(
+        Q[i, t] * K[j, t] for t in range(1, Q.shape[1])))],
     "changed its input": [writes_into_q],
 }
 

@@ -51,6 +51,7 @@ SCORE_SLIPS = {
     "sign turned round": [lambda Q, K: -Q @ K.T, lambda Q, K: np.dot(-Q, K.T)],
     "used Q twice": [lambda Q, K: Q @ Q.T],
     "used K twice": [lambda Q, K: K @ K.T],
+    "added up the grid": [lambda Q, K: float((Q @ K.T).sum()), lambda Q, K: np.sum(Q @ K.T)],
     "changed its input": [scales_in_place],
 }
 

@@ -91,7 +91,7 @@ SOFTMAX_SLIPS = {
     "subtracted the largest score of the whole grid": [shifted(lambda x: x.max())],
     "no exponential": [lambda x: x / x.sum(axis=-1, keepdims=True)],
     "not normalised": [np.exp, stable_exp, lambda x: 2 * softmax_rows_ok(x)],
-    "return inside the loop": [returns_in_loop],
+    "return inside the loop": [returns_in_loop, lambda x: [list(softmax_rows_ok(x)[0])]],
     "log of the softmax": [lambda x: x - x.max(1, keepdims=True) - np.log(
         np.exp(x - x.max(1, keepdims=True)).sum(1, keepdims=True))],
     "rounded the result": [lambda x: np.round(course_lib.softmax(x, axis=-1), 3),
@@ -213,6 +213,7 @@ JACOBIAN_SLIPS = {
     "p instead of diag(p)": [lambda p: p - np.outer(p, p)],
     "off-diagonal sign": [lambda p: np.outer(p, p) + np.diag(p - 2 * p * p)],
     "diagonal subtracted twice": [lambda p: np.diag(p * (1 - p)) - np.outer(p, p)],
+    "loop starts at 1": [loops(lambda m: range(1, m), range), loops(range, lambda m: range(1, m))],
     "loop stops one early": [loops(lambda m: range(m - 1), range),
                              loops(lambda m: range(m - 1), lambda m: range(m - 1))],
     "return inside the loop": [loops(range, range, stop=True), first_row_only],

@@ -120,6 +120,9 @@ SLIPS = {
         lambda q, k, v: softmax_rows(q @ k.T) / math.sqrt(q.shape[-1]) @ v],
     "scaled twice": [lambda q, k, v: softmax_rows(scaled(q, k)) @ v / math.sqrt(q.shape[-1]),
                      lambda q, k, v: softmax_rows(scaled(q, k)) / np.sqrt(k.shape[1]) @ v],
+    "returned the output and the weights": [
+        lambda q, k, v: (softmax_rows(scaled(q, k)) @ v, softmax_rows(scaled(q, k)))],
+    "no softmax": [lambda q, k, v: scaled(q, k) @ v],
     "max without keepdims": [max_no_keepdims],
     "sum without keepdims": [sum_no_keepdims],
     "not normalised": [lambda q, k, v: np.exp(scaled(q, k)) @ v,

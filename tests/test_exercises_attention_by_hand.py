@@ -20,7 +20,7 @@ WEIGHT_SLIPS = {
     "no exponential": [(0.5, 0, 0.5), [1 / 2, 0, 1 / 2]],
     "not normalised": [(2.718, 1, 2.718), (math.e, 1, math.e)],
     "softmax down the columns": [(0.731, 0.269, 0.5)],
-    "row 2 instead of row 1": [(0.155, 0.422, 0.422)],
+    "row 2 instead of row 1": [(0.155, 0.422, 0.422)], "the scaled scores": [(1, 0, 1)],
     "equal weights": [(1 / 3, 1 / 3, 1 / 3), (0.333, 0.333, 0.333)],
     "sign turned round": [(-0.4223, -0.1554, -0.4223)],
     "decimal point moved": [(4.223, 1.554, 4.223)],

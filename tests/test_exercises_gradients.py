@@ -72,6 +72,8 @@ def numpy_total_on_lists(a, grad_a):
 
 BACKWARD_SLIPS = {
     "lists used as arrays": [numpy_total_on_lists],
+    "returned the row total": [lambda a, g: sum(x * y for x, y in zip(a, g, strict=True)),
+                               np_row(lambda a, g, t: t)],
     "forgot the row total": [lambda a, g: [x * y for x, y in zip(a, g, strict=True)],
                              np_row(lambda a, g, t: a * g)],
     "forgot to multiply by a": [np_row(lambda a, g, t: g - t)],
@@ -123,7 +125,7 @@ BY_HAND_SLIPS = {
     "bracket without a₀": [0.9],
     "a₀g₀ alone": [1, "1.0"],
     "plain mean": [0.667, "2/3"],
-    "diagonal only": [0.5], "mean of aⱼgⱼ": [0.8167],
+    "diagonal only": [0.5], "mean of aⱼgⱼ": [0.8167], "total not multiplied by a₀": [-0.1],
     "unweighted sum": [0],
     "another entry": [-0.03],
     "a₀ times the row total": [0.55],
@@ -191,6 +193,13 @@ def scaled_in_place(q, k, v, grad_out):
     return make_query_gradient()(q, k, v, grad_out)
 
 
+def forward_over_d_k(q, k, v, grad_out):
+    q, k, v, g = (np.asarray(a) for a in (q, k, v, grad_out))
+    a = cl.softmax(q @ k.T / q.shape[1], axis=-1)
+    d_a = g @ v.T
+    return a * (d_a - (a * d_a).sum(axis=1, keepdims=True)) @ k / math.sqrt(q.shape[1])
+
+
 QUERY_SLIPS = {
     "forgot the scale": [make_query_gradient(scale_of=lambda q, v: 1.0)],
     "divided by d_k": [make_query_gradient(scale_of=lambda q, v: 1 / q.shape[1]),
@@ -199,6 +208,8 @@ QUERY_SLIPS = {
     "multiplied by √d_k": [make_query_gradient(scale_of=lambda q, v: math.sqrt(q.shape[1]))],
     "d_k read from the values": [make_query_gradient(
         scale_of=lambda q, v: 1 / math.sqrt(v.shape[1])), d_v_both_passes],
+    "forward pass divided by d_k": [forward_over_d_k],
+    "returned the transpose": [lambda q, k, v, g: make_query_gradient()(q, k, v, g).T],
     "no scale in the forward pass": [make_query_gradient(forward=False)],
     "sign error in the softmax backward": [make_query_gradient(step2="sign")],
     "** 1/2": [make_query_gradient(scale_of=lambda q, v: 1 / q.shape[1] ** 1/2),

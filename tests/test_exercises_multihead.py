@@ -124,6 +124,8 @@ HEADS_SLIPS = {
     "softmax over the wrong axis": [make_heads(axis=0)],
     "no softmax": [make_heads(soft=False)],
     "return inside the loop": [make_heads(stop=True), first_head_only],
+    "divided by √d_model / h": [make_heads(width=lambda d_k, d, h: math.sqrt(d) / h)],
+    "W_K used for the queries": [lambda x, w_q, w_k, h: make_heads()(x, w_k, w_k, h)],
     "one head only": [lambda x, w_q, w_k, h: make_heads()(x, w_q, w_k, 1)],
     "slice started at t": [heads_offset],
     "heads stacked on the wrong axis": [make_heads(stack_axis=1)],
@@ -153,7 +155,7 @@ def make_multi(*, mix="right", keys="k", values="v", width=None, axis=-1, soft=T
         x, w_q, w_k, w_v, w_o = (np.asarray(a) for a in (x, w_q, w_k, w_v, w_o))
         q = x @ w_q
         k = x @ (w_q if keys == "q" else w_k)
-        v = x @ {"k": w_k, "q": w_q}.get(values, w_v)
+        v = x if values == "x" else x @ {"k": w_k, "q": w_q}.get(values, w_v)
         n, d_model = q.shape
         d_k = d_model / num_heads if true_division else d_model // num_heads
         heads = []
@@ -183,6 +185,7 @@ MULTI_SLIPS = {
     "forgot W_O": [make_multi(mix="none")],
     "W_O transposed": [make_multi(mix="T")],
     "W_Q used for the keys": [make_multi(keys="q")],
+    "values not projected": [make_multi(values="x")],
     "W_K used for the values": [make_multi(values="k")],
     "W_Q used for the values": [make_multi(values="q")],
     "slice started at t": [make_multi(offset=True)],

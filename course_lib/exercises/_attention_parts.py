@@ -89,3 +89,9 @@ def normalise(e):
 def whole_grid(scores):
     e = np.exp(scores - scores.max())
     return e / e.sum()
+
+
+def returned_pair(outcomes):
+    """The first case that returned a pair, like (output, weights)."""
+    return next((o for o in outcomes if o.error is None and isinstance(o.value, tuple)
+                 and len(o.value) == 2), None)

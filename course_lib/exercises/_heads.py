@@ -40,7 +40,7 @@ def head_weights(x, w_q, w_k, h, divisor="√d_k", keys="W_K", split="slices", s
     d_k = d_model // h
     by = {"√d_k": math.sqrt(d_k), "d_k": d_k, "√d_model": math.sqrt(d_model),
           "d_model": d_model, "√h": math.sqrt(h), "1": 1.0, "1/√d_k": 1 / math.sqrt(d_k),
-          "d_k/2": d_k / 2, "2·d_k": 2 * d_k}[divisor]
+          "d_k/2": d_k / 2, "2·d_k": 2 * d_k, "√d_model/h": math.sqrt(d_model) / h}[divisor]
     scores = np.stack([kt @ qt.T if flip else qt @ kt.T for qt, kt in zip(q, k, strict=True)])
     scores = scores / by  # (h, n, n)
     if normalise in ("grid", "no keepdims"):

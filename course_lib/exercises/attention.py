@@ -19,6 +19,8 @@ Slips
 - sum without keepdims: ``e / e.sum(axis=-1)`` divides column j by row j's total (n = m).
 - not normalised: the exponentials used as weights without dividing by the row total.
 - normalised over the whole grid: divided by the total of all n·m exponentials.
+- returned the output and the weights: the pair (output, A), PyTorch-style.
+- no softmax: the scaled scores used as weights.
 - returned the weights: stopped at A, the n×m grid.
 - return inside the loop: only the first query's output row came back.
 - softmax overflows: a naive ``np.exp(scores)`` gives nan or inf on the large-score case.
@@ -56,6 +58,10 @@ ATTENTION_EXERCISE = Exercise(
     show_args=parts.show_arrays,
     rtol=1e-7, atol=1e-9,
     mistakes=[
+        Mistake("returned the output and the weights",
+                "{call} returned a pair (output, weights), as PyTorch's attention layers do. "
+                "This function returns the output alone, the n×d_v grid A @ value.",
+                detect=parts.returned_pair),
         Mistake("weights applied to K",
                 "on {call} you blended the KEYS with the weights (weights @ key). Keys are only "
                 "for matching; the content to retrieve is in V: the output is weights @ value.",
@@ -151,6 +157,10 @@ ATTENTION_EXERCISE = Exercise(
                 "on {call} you returned the output transposed, d_v×n. Return weights @ value "
                 "as it is: one row per query, n×d_v.",
                 imitation=lambda q, k, v: (softmax(scores(q, k)) @ v).T),
+        Mistake("no softmax",
+                "on {call} the scaled scores were used as weights without the softmax, so "
+                "rows do not add up to 1 (and can be negative). Take the softmax of each row "
+                "of QKᵀ / √d_k first.", imitation=lambda q, k, v: scores(q, k) @ v),
         Mistake("returned the weights",
                 "on {call} you returned the weight grid A (n×m). One step is left: blend the "
                 "values, output = A @ value, an n×d_v grid whose row i is Σⱼ A_ij 𝐯ⱼ.",

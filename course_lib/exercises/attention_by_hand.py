@@ -11,6 +11,7 @@ Row 1 of the weights A (answer e/(2e+1), 1/(2e+1), e/(2e+1) ≈ 0.4223, 0.1554, 
 - no exponential: the scaled scores [1, 0, 1] divided by their total, without eˣ.
 - not normalised: e¹, e⁰, e¹ without dividing by their total.
 - softmax down the columns: each column of S / √d_k made to add up to 1.
+- the scaled scores: [1, 0, 1] without the softmax.
 - row 2 instead of row 1: the weights of query 2.
 - equal weights: 1/3 each, as if all scores were equal.
 
@@ -65,6 +66,9 @@ WEIGHT_ROW = HandExercise(
         Slip("softmax down the columns", (_E / (_E + 1), 1 / (1 + _E), 0.5),
              "{got} makes each COLUMN of S/√d_k add up to 1 (column 1 is [1, 0]). Softmax "
              "runs along query 1's row, [1, 0, 1]: its three weights add up to 1."),
+        Slip("the scaled scores", (1.0, 0.0, 1.0),
+             "{got} are the scaled scores [2, 0, 2] / 2 themselves. The weights are their "
+             "softmax: e¹, e⁰, e¹ divided by their total, 2e + 1."),
         Slip("row 2 instead of row 1", _row(0, 1, 1),
              "{got} are the weights of query 2 (scores [0, 2, 2]). Row 1 belongs to "
              "𝐪₁ = [1, 0, 1, 0]: its scores are [2, 0, 2]."),

@@ -2,6 +2,7 @@
 
 Slips (``softmax_backward_row(a, grad_a)``, that is ∂L/∂sᵢ = aᵢ(gᵢ − Σⱼ aⱼgⱼ) with g = ∂L/∂a):
 
+- returned the row total: Σⱼ aⱼgⱼ alone, one number.
 - forgot the row total: aᵢgᵢ.
 - forgot to multiply by a: gᵢ − Σⱼ aⱼgⱼ.
 - sign error: aᵢ(Σⱼ aⱼgⱼ − gᵢ), the bracket the other way round.
@@ -31,6 +32,7 @@ Slips (by hand, ∂L/∂s₀ for a = (0.5, 0.3, 0.2), g = (2, 1, −1)):
 - diagonal only: a₀(1 − a₀)g₀ = 0.5.
 - unweighted sum: a₀(g₀ − Σⱼ gⱼ) = 0.
 - a₀ times the row total: 0.5 · 1.1 = 0.55.
+- total not multiplied by a₀: a₀g₀ − 1.1 = −0.1.
 - another entry: ∂L/∂s₁ = −0.03.
 """
 
@@ -88,6 +90,10 @@ SOFTMAX_BACKWARD_EXERCISE = Exercise(
     reference=lambda a, g: softmax_backward(np.asarray(a, float), np.asarray(g, float)),
     mistakes=[
         Mistake("lists used as arrays", LISTS_HINT, detect=lists_used_as_arrays),
+        Mistake("returned the row total",
+                "{call} → {got}, one number: the row total Σⱼ aⱼgⱼ. It is one step of the "
+                "answer: each entry is aᵢ(gᵢ − Σⱼ aⱼgⱼ), a list as long as a.",
+                imitation=_slip(lambda a, g, t: t)),
         Mistake("forgot the row total",
                 "{call} → {got}, that is aᵢgᵢ. Every weight depends on every score (they share "
                 "one total), so subtract the row total Σⱼ aⱼgⱼ first: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
@@ -187,6 +193,8 @@ SOFTMAX_BACKWARD_BY_HAND = HandExercise(
              "its aⱼ."),
         Slip("a₀ times the row total", 0.55, "{got} is a₀ · Σⱼ aⱼgⱼ = 0.5 · 1.1: subtract the "
              "total from g₀ first, then multiply by a₀: a₀(g₀ − 1.1)."),
+        Slip("total not multiplied by a₀", -0.1, "{got} is a₀g₀ − Σⱼ aⱼgⱼ = 1 − 1.1: the "
+             "total must be multiplied by a₀ too: a₀(g₀ − 1.1)."),
         Slip("another entry", -0.03, "{got} is ∂L/∂s₁, the entry of key 1; the question asks "
              "for s₀ (a₀ = 0.5, g₀ = 2)."),
     ],

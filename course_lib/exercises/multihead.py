@@ -14,6 +14,8 @@ Slips (``head_weights(x, w_q, w_k, num_heads)``, the (h, n, n) weights of self-a
 - slice one column long: head t took columns t·d_k … (t+1)·d_k (a + 1 on the slice's end).
 - slice shifted one column: head t took columns t·d_k + 1 … (t+1)·d_k.
 - slice started at t: head t took columns t … t + d_k − 1 (overlapping heads).
+- divided by √d_model / h: the root taken before dividing the width.
+- W_K used for the queries: Q = X W_K.
 - one head only: num_heads ignored, one (1, n, n) grid over all d_model columns.
 - interleaved columns: head t took columns t, t + h, t + 2h, … (reshape to (n, d_k, h)).
 - reshaped without moving the head axis: (n, h·d_k) reshaped straight to (h, n, d_k).
@@ -102,6 +104,14 @@ HEADS_EXERCISE = Exercise(
                 "on {call} head t took columns t … t + d_k − 1, so the heads overlap. Head t "
                 "owns columns t·d_k … (t+1)·d_k − 1: slice [:, t * d_k:(t + 1) * d_k].",
                 imitation=_slip(split="offset")),
+        Mistake("divided by √d_model / h",
+                "on {call} the scores were divided by √d_model / h, the root taken before "
+                "dividing the width. Each head's width is d_k = d_model / h: divide by √d_k.",
+                imitation=_slip(divisor="√d_model/h")),
+        Mistake("W_K used for the queries",
+                "on {call} the queries were made with W_K (Q = X W_K). Each projection has its "
+                "own matrix: Q = X W_Q, K = X W_K.",
+                imitation=lambda x, w_q, w_k, h: head_weights(x, w_k, w_k, h)),
         Mistake("one head only",
                 "{call} gave {got}: one attention over all d_model columns, as if num_heads "
                 "were 1. Cut Q and K into num_heads slices of d_k = d_model // h columns and "

@@ -12,6 +12,7 @@ Slips:
 - one head only: num_heads ignored, one attention over all d_model columns.
 - W_K used for the values: V = X W_K.
 - W_Q used for the values: V = X W_Q.
+- values not projected: V = X instead of X W_V.
 - slice started at t: head t took columns t … t + d_k − 1 (overlapping heads).
 - scaled by √d_model: the full width instead of the head's √d_k.
 - divided by d_model: the full width, no square root.
@@ -36,7 +37,7 @@ __all__ = ["MULTI_HEAD_EXERCISE", "check_multi_head", "evaluate_multi_head"]
 def multi_head(x, w_q, w_k, w_v, w_o, h, values="W_V", merge="move", mix="W_O", **slip):
     """[head₀ | … | headₕ₋₁] W_O, (n, d_model); the keywords make one slip each."""
     weights = head_weights(x, w_q, w_k, h, **slip)  # (h, n, n)
-    w = {"W_K": w_k, "W_Q": w_q}.get(values, w_v)
+    w = {"W_K": w_k, "W_Q": w_q, "X": np.eye(np.shape(w_v)[0])}.get(values, w_v)
     v = np.asarray(project_heads(x, w, h, slip.get("split", "slices")))  # (h, n, d_k)
     heads = weights @ v  # (h, n, d_k)
     n = heads.shape[1]
@@ -83,6 +84,10 @@ MULTI_HEAD_EXERCISE = Exercise(
         Mistake("W_Q used for the values",
                 "on {call} the values were made with W_Q (V = X W_Q). Each projection has its "
                 "own matrix: V = X W_V.", imitation=_slip(values="W_Q")),
+        Mistake("values not projected",
+                "on {call} the heads blended the rows of x itself (V = X). The values are "
+                "projected like the queries and keys: V = X W_V, then cut into heads.",
+                imitation=_slip(values="X")),
         Mistake("slice started at t",
                 "on {call} head t took columns t … t + d_k − 1, so the heads overlap. Head t "
                 "owns columns t·d_k … (t+1)·d_k − 1: slice [:, t * d_k:(t + 1) * d_k].",

@@ -13,6 +13,8 @@ Slips:
 - d_k read from the number of keys: √m instead of √d_k.
 - d_k read from the values: √d_v instead of √d_k.
 - no scale in the forward pass: the weights recomputed from Q Kᵀ without the √d_k.
+- forward pass divided by d_k: the recomputed weights use Q Kᵀ / d_k.
+- returned the transpose: (∂L/∂Q)ᵀ, d_k × n.
 - sign error in the softmax backward: A ⊙ (row totals − ∂L/∂A).
 - forgot the row total: ∂L/∂S = A ⊙ ∂L/∂A.
 - unweighted row total: the plain row sum (or mean) of ∂L/∂A subtracted.
@@ -129,6 +131,14 @@ QUERY_GRADIENT_EXERCISE = Exercise(
                 "on {call} your weights were recomputed from Q Kᵀ without dividing by √d_k. The "
                 "backward pass needs the SAME weights as the forward pass: "
                 "A = softmax(Q Kᵀ/√d_k).", imitation=_slip(forward_scale=False)),
+        Mistake("forward pass divided by d_k",
+                "on {call} the weights were recomputed from Q Kᵀ / d_k. The backward pass needs "
+                "the SAME weights as the forward pass: A = softmax(Q Kᵀ / √d_k).",
+                imitation=_slip(forward_scale="d_k")),
+        Mistake("returned the transpose",
+                "{call} gave {got}, a d_k × n grid: ∂L/∂Q has the shape of Q, n × d_k (one row "
+                "per query). Return (∂L/∂S) K / √d_k without a final .T.",
+                imitation=lambda *args: query_gradient(*args).T),
         Mistake("sign error in the softmax backward",
                 "{call} → {got}, exactly minus the answer: your bracket in step 2 is "
                 "(row total − ∂L/∂A). It is A ⊙ (∂L/∂A − row total).",

@@ -19,6 +19,9 @@ Slips
 - loop stops one early: ``range(n - 1)`` or ``range(m - 1)`` leaves the last row or column at 0;
 - counted from 1 to n: ``range(1, n + 1)`` runs past the last row (IndexError);
 - divided by √d_k: the scaling of notebook 08, too early;
+- divided by d_k: a scale that does not belong here;
+- multiplied the sums: (Σ Q[i]) × (Σ K[j]);
+- left out the first slot: the loop over d_k slots starts at 1;
 - added instead of multiplied: Σ (qₜ + kₜ) in each cell;
 - sign turned round: −Q[i] @ K[j];
 - left out the last slot: the loop over d_k slots stops one early;
@@ -134,6 +137,18 @@ SCORE_LOOP_EXERCISE = Exercise(
                 "{call} gave {got}: the scores were divided by √d_k. That scaling is the step "
                 "of notebook 08; here a cell is the plain dot product Q[i] @ K[j].",
                 imitation=lambda q, k: q @ k.T / np.sqrt(q.shape[1])),
+        Mistake("divided by d_k",
+                "{call} gave {got}: the scores were divided by d_k. No scaling belongs here "
+                "(and notebook 08's is √d_k): a cell is the plain dot product Q[i] @ K[j].",
+                imitation=lambda q, k: q @ k.T / q.shape[1]),
+        Mistake("multiplied the sums",
+                "{call} gave {got}: each cell is (Σ of Q[i]) × (Σ of K[j]). Multiply slot by "
+                "slot first, then add: Σₜ Q[i, t] K[j, t] = Q[i] @ K[j].",
+                imitation=lambda q, k: q.sum(1)[:, None] * k.sum(1)[None, :]),
+        Mistake("left out the first slot",
+                "{call} gave {got}: the loop over the d_k slots starts at 1, so slot 0's "
+                "product is missing from every cell. range(d_k) starts at 0.",
+                imitation=lambda q, k: q[:, 1:] @ k[:, 1:].T),
         Mistake("added instead of multiplied",
                 "{call} gave {got}: each cell adds the slots (Σ (qₜ + kₜ)). A dot product "
                 "MULTIPLIES matching slots, then adds: Q[i] @ K[j].",

@@ -68,7 +68,8 @@ SOFTMAX_EXERCISE = Exercise(
                 "{call} gave {got}: only the first row's weights. The `return` sits inside "
                 "the loop over rows, so the function stops after one round: collect every "
                 "row, and return after the loop.",
-                detect=acts_like(lambda x: softmax(x[0]), ordinary_only=False)),
+                detect=acts_like(lambda x: softmax(x[0]), lambda x: softmax(x[:1], axis=-1),
+                                 ordinary_only=False)),
         Mistake("subtracted the smallest score",
                 "{call} gave {got}: you subtracted each row's SMALLEST score, so every "
                 "exponent is ≥ 0 and a widely spread row still overflows. Subtract the row's "

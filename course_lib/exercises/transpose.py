@@ -17,6 +17,7 @@ that a wrong product runs and shows):
 - applied the softmax: the weights, one step too far;
 - sign turned round: −Q Kᵀ;
 - used Q twice / used K twice: Q Qᵀ or K Kᵀ;
+- added up the grid: one number, the sum of all the scores;
 - changed its input: Q or K written into (named by the framework).
 
 By hand, S₂₃ = row 𝐪₂ · row 𝐤₃ (``HAND_SCORE``):
@@ -98,6 +99,10 @@ SCORES_EXERCISE = Exercise(
         Mistake("used K twice",
                 "{call} gave {got}, which is K Kᵀ: the keys scored against themselves. The "
                 "rows belong to the QUERIES: Q @ K.T.", imitation=lambda q, k: k @ k.T),
+        Mistake("added up the grid",
+                "{call} gave {got}, one number: the whole grid was summed. S keeps every "
+                "score, an n×m grid: Q @ K.T, here {expected}.",
+                imitation=lambda q, k: float((q @ k.T).sum())),
         Mistake("outer product",
                 "{call} gave {got}: np.outer multiplies every number of Q with every number "
                 "of K. A score is a dot product of a whole row of Q with a whole row of K: "

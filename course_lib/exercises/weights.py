@@ -28,6 +28,7 @@ By hand, p₁ for the scores x = [3, 1, 0] (``HAND_WEIGHT``):
 - off-diagonal sign: +pᵢpⱼ off the diagonal;
 - diagonal subtracted twice: diag(p(1 − p)) − p pᵀ;
 - loop stops one early: the last row and column left at 0;
+- loop starts at 1: the first row and column left at 0;
 - return inside the loop: only the first row filled;
 - changed its input: p written into (named by the framework).
 """
@@ -155,6 +156,12 @@ JACOBIAN_EXERCISE = Exercise(
                 detect=_either(lambda p: _loop_filled(p, range(len(p) - 1), _m(p)),
                                lambda p: _loop_filled(p, _m(p), range(len(p) - 1)),
                                lambda p: _loop_filled(p, range(len(p) - 1), range(len(p) - 1)))),
+        Mistake("loop starts at 1",
+                "{call} gave {got}: the first row or column is still 0. Python counts from 0: "
+                "range(m) runs 0, 1, …, m − 1, so start the loops at 0.",
+                detect=_either(lambda p: _loop_filled(p, range(1, len(p)), _m(p)),
+                               lambda p: _loop_filled(p, _m(p), range(1, len(p))),
+                               lambda p: _loop_filled(p, range(1, len(p)), range(1, len(p))))),
         Mistake("return inside the loop",
                 "{call} gave {got}: only the start of the grid is filled. The `return` sits "
                 "inside a loop: move it after both loops.",
