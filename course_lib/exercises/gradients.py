@@ -38,47 +38,14 @@ Slips (by hand, ∂L/∂s₀ for a = (0.5, 0.3, 0.2), g = (2, 1, −1)):
 
 import numpy as np
 
-from .. import softmax, softmax_backward
+from .. import softmax_backward
+from ._backward import row_cases, row_first_only, row_slip
 from ._detect import LISTS_HINT, lists_used_as_arrays
 from .by_hand import HandExercise, Slip
-from .core import Case, Exercise, Mistake
+from .core import Exercise, Mistake
 
 __all__ = ["SOFTMAX_BACKWARD_EXERCISE", "SOFTMAX_BACKWARD_BY_HAND", "check_softmax_backward_row",
            "check_softmax_gradient_by_hand", "evaluate_softmax_backward_row"]
-
-
-def _rows():
-    rng = np.random.default_rng(13)
-    cases = [([0.5, 0.5], [1.0, 0.0]), ([0.2, 0.3, 0.5], [1.0, -2.0, 0.5])]
-    for m in (3, 4, 6):
-        a = softmax(rng.normal(scale=1.5, size=m))
-        cases.append((a.tolist(), rng.standard_normal(m).tolist()))
-    cases.append(([1.0, 0.0, 0.0], [2.0, -1.0, 3.0]))  # saturated: nothing gets through
-    cases.append(([0.25, 0.25, 0.25, 0.25], [1.0, 1.0, 1.0, 1.0]))  # same gradient: no change
-    return [Case(args) for args in cases]
-
-
-def _slip(formula):
-    """An imitation from a formula of the arrays a, g and the row total t = Σⱼ aⱼgⱼ."""
-    def imitation(a, g):
-        a, g = np.asarray(a, float), np.asarray(g, float)
-        return formula(a, g, float(a @ g))
-    return imitation
-
-
-def _first_only(outcomes):
-    """The answer is the right first entry alone (a number or a one-entry list)."""
-    telling = None
-    for outcome in outcomes:
-        try:
-            got = np.ravel(np.asarray(outcome.value, dtype=float))
-            expected = np.asarray(outcome.case.expected, dtype=float)
-        except Exception:
-            return None
-        if outcome.error is not None or got.size != 1 or not np.isclose(got[0], expected[0]):
-            return None
-        telling = telling or (outcome if expected.size > 1 else None)
-    return telling
 
 
 _SHORT = ("{call} → {got}: your row total misses one term, the loop's range stops one short or "
@@ -86,79 +53,79 @@ _SHORT = ("{call} → {got}: your row total misses one term, the loop's range st
 
 SOFTMAX_BACKWARD_EXERCISE = Exercise(
     "softmax_backward_row(a, grad_a)",
-    cases=_rows(),
+    cases=row_cases(),
     reference=lambda a, g: softmax_backward(np.asarray(a, float), np.asarray(g, float)),
     mistakes=[
         Mistake("lists used as arrays", LISTS_HINT, detect=lists_used_as_arrays),
         Mistake("returned the row total",
                 "{call} → {got}, one number: the row total Σⱼ aⱼgⱼ. It is one step of the "
                 "answer: each entry is aᵢ(gᵢ − Σⱼ aⱼgⱼ), a list as long as a.",
-                imitation=_slip(lambda a, g, t: t)),
+                imitation=row_slip(lambda a, g, t: t)),
         Mistake("forgot the row total",
                 "{call} → {got}, that is aᵢgᵢ. Every weight depends on every score (they share "
                 "one total), so subtract the row total Σⱼ aⱼgⱼ first: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
-                imitation=_slip(lambda a, g, t: a * g)),
+                imitation=row_slip(lambda a, g, t: a * g)),
         Mistake("forgot to multiply by a",
                 "{call} → {got}, that is gᵢ − Σⱼ aⱼgⱼ. Multiply by aᵢ as well: a key with "
                 "weight 0 passes no gradient to its score.",
-                imitation=_slip(lambda a, g, t: g - t)),
+                imitation=row_slip(lambda a, g, t: g - t)),
         Mistake("sign error",
                 "{call} → {got}, exactly minus the answer {expected}: your bracket is "
                 "Σⱼ aⱼgⱼ − gᵢ. The incoming gradient comes first: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
-                imitation=_slip(lambda a, g, t: a * (t - g))),
+                imitation=row_slip(lambda a, g, t: a * (t - g))),
         Mistake("plain mean",
                 "{call} → {got}: you subtracted the plain mean of g. Subtract the weighted "
                 "total Σⱼ aⱼgⱼ (the weights a are the averaging weights).",
-                imitation=_slip(lambda a, g, t: a * (g - g.mean()))),
+                imitation=row_slip(lambda a, g, t: a * (g - g.mean()))),
         Mistake("mean of aⱼgⱼ",
                 "{call} → {got}: you subtracted the mean of the products aⱼgⱼ, Σⱼ aⱼgⱼ / m. The "
                 "weights already do the averaging: subtract the plain total Σⱼ aⱼgⱼ.",
-                imitation=_slip(lambda a, g, t: a * (g - t / a.size))),
+                imitation=row_slip(lambda a, g, t: a * (g - t / a.size))),
         Mistake("unweighted sum",
                 "{call} → {got}: you subtracted Σⱼ gⱼ. Each gⱼ is weighted by its aⱼ: "
                 "subtract Σⱼ aⱼgⱼ.",
-                imitation=_slip(lambda a, g, t: a * (g - g.sum()))),
+                imitation=row_slip(lambda a, g, t: a * (g - g.sum()))),
         Mistake("total not multiplied by a",
                 "{call} → {got}, that is aᵢgᵢ − Σⱼ aⱼgⱼ. Expanded, the formula is "
                 "aᵢgᵢ − aᵢ Σⱼ aⱼgⱼ: the total is multiplied by aᵢ too.",
-                imitation=_slip(lambda a, g, t: a * g - t)),
+                imitation=row_slip(lambda a, g, t: a * g - t)),
         Mistake("diagonal only",
                 "{call} → {got}: you used only the diagonal of the Jacobian, aᵢ(1 − aᵢ)gᵢ. The "
                 "off-diagonal terms −aᵢaⱼ matter too; together they give aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
-                imitation=_slip(lambda a, g, t: a * (1 - a) * g)),
+                imitation=row_slip(lambda a, g, t: a * (1 - a) * g)),
         Mistake("a and g swapped",
                 "{call} → {got}: you computed gᵢ(aᵢ − Σⱼ aⱼgⱼ), the roles of a and g swapped. "
                 "The weight aᵢ multiplies the bracket, and the bracket holds the incoming "
-                "gradient: aᵢ(gᵢ − Σⱼ aⱼgⱼ).", imitation=_slip(lambda a, g, t: g * (a - t))),
+                "gradient: aᵢ(gᵢ − Σⱼ aⱼgⱼ).", imitation=row_slip(lambda a, g, t: g * (a - t))),
         Mistake("forgot diag(a)",
                 "{call} → {got}, that is −aᵢ Σⱼ aⱼgⱼ: only the −a aᵀ part of the Jacobian "
                 "diag(a) − a aᵀ. Add the diagonal part aᵢgᵢ.",
-                imitation=_slip(lambda a, g, t: -a * t)),
+                imitation=row_slip(lambda a, g, t: -a * t)),
         Mistake("left out j = i",
                 "{call} → {got}: your total skips the entry's own term, Σ over j ≠ i. The "
                 "row total Σⱼ aⱼgⱼ runs over EVERY j, i included.",
-                imitation=_slip(lambda a, g, t: a * (g - (t - a * g)))),
+                imitation=row_slip(lambda a, g, t: a * (g - (t - a * g)))),
         Mistake("row total one term short", _SHORT,
-                imitation=_slip(lambda a, g, t: a * (g - (t - a[-1] * g[-1])))),
+                imitation=row_slip(lambda a, g, t: a * (g - (t - a[-1] * g[-1])))),
         Mistake("row total one term short", _SHORT,
-                imitation=_slip(lambda a, g, t: a * (g - (t - a[0] * g[0])))),
+                imitation=row_slip(lambda a, g, t: a * (g - (t - a[0] * g[0])))),
         Mistake("a @ a.T is a number",
                 "{call} → {got}: for a 1-D array, a @ a.T is the number Σⱼ aⱼ², not the m × m "
                 "grid a aᵀ. Use np.outer(a, a), or skip the grid: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
-                imitation=_slip(lambda a, g, t: a * g - (a @ a) * g.sum())),
+                imitation=row_slip(lambda a, g, t: a * g - (a @ a) * g.sum())),
         Mistake("running total",
                 "{call} → {got}: your row total grows inside the loop, so entry i subtracts "
                 "only Σ over j ≤ i. Add up Σⱼ aⱼgⱼ over the WHOLE row first, in a loop of its "
                 "own, then compute every entry.",
-                imitation=_slip(lambda a, g, t: a * (g - np.cumsum(a * g)))),
+                imitation=row_slip(lambda a, g, t: a * (g - np.cumsum(a * g)))),
         Mistake("one entry short",
                 "{call} → {got}: the last entry is missing. A loop over range(len(a) - 1) stops "
                 "one early; range(len(a)) gives all m entries.",
-                imitation=_slip(lambda a, g, t: (a * (g - t))[:-1])),
+                imitation=row_slip(lambda a, g, t: (a * (g - t))[:-1])),
         Mistake("return inside the loop",
                 "{call} → {got}: only the first entry. The `return` sits inside the loop, so "
                 "the function stops after entry 0; return the whole list after the loop.",
-                detect=_first_only),
+                detect=row_first_only),
     ],
 )
 

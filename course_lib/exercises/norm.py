@@ -39,32 +39,12 @@ import numpy as np
 
 from .. import norm
 from ._detect import raised, returned, rounded
+from ._lengths import fixed_slots, root_each_step
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
 
 __all__ = ["LENGTH_EXERCISE", "LENGTH_HAND", "check_length", "check_length_by_hand",
            "evaluate_length"]
-
-
-def _root_each_step(q):
-    total = 0.0
-    for x in q:
-        total = math.sqrt(total + x * x)
-    return total
-
-
-def _fixed_slots(outcomes):
-    # Pythagoras with a fixed number of slots (2 or 3): right where q has exactly that many,
-    # the length of the first few slots where q has more, an IndexError where it has fewer
-    for count in (2, 3):
-        try:
-            if all((o.error is not None and len(o.case.args[0]) < count) or
-                   abs(float(o.value) - float(norm(o.case.args[0][:count]))) < 1e-9
-                   for o in outcomes):
-                return next(o for o in outcomes if not o.correct and o.error is None)
-        except (TypeError, ValueError, StopIteration):
-            continue
-    return None
 
 
 LENGTH_EXERCISE = Exercise(
@@ -155,12 +135,12 @@ LENGTH_EXERCISE = Exercise(
         Mistake("root inside the loop",
                 "{call} gave {got}: the square root is taken at every step of the loop, so "
                 "each new square is added to a root. Add all the squares first; take the root "
-                "once, after the loop; expected {expected}.", imitation=_root_each_step),
+                "once, after the loop; expected {expected}.", imitation=root_each_step),
         Mistake("fixed number of slots",
                 "{call} gave {got}: you used a fixed number of slots (q[0], q[1], …). "
                 "Pythagoras in the plane has two, but q can have any number L of slots: add the "
                 "squares of all of them (loop over q); expected {expected}.",
-                detect=_fixed_slots),
+                detect=fixed_slots),
     ],
 )
 

@@ -30,67 +30,26 @@ Slips:
 - changed its input (the framework's): e.g. ``q /= sqrt(d_k)`` on the caller's array.
 """
 
-import math
 
 import numpy as np
 
-from .. import softmax
-from .core import Case, Exercise, Mistake, frozen_array
+from ._backward import matmul_everywhere, query_case, query_gradient
+from .core import Exercise, Mistake
 
 __all__ = ["QUERY_GRADIENT_EXERCISE", "check_query_gradient", "evaluate_query_gradient"]
-
-
-def query_gradient(q, k, v, g, divisor="√d_k", forward_scale=True, step2="right", grad_a_t=False,
-                   grad_s_t=False, times="K", axis=-1):
-    """∂L/∂Q step by step; the keywords make one slip each."""
-    q, k, v, g = (np.asarray(a, float) for a in (q, k, v, g))
-    d_k, d_v = q.shape[1], v.shape[1]
-    scale = 1 / {"√d_k": math.sqrt(d_k), "d_k": d_k, "1/√d_k": 1 / math.sqrt(d_k),
-                 "√d_v": math.sqrt(d_v), "1": 1.0, "2·d_k": 2 * d_k, "d_k/2": d_k / 2,
-                 "√m": math.sqrt(k.shape[0])}[divisor]
-    forward = {True: 1 / math.sqrt(d_k), False: 1.0, "√d_v": 1 / math.sqrt(d_v),
-               "d_k": 1 / d_k}[forward_scale]
-    weights = softmax(q @ k.T * forward, axis)  # (n, m)
-    grad_a = (v @ g.T) if grad_a_t else g @ v.T  # (n, m)
-    row_total = (weights * grad_a).sum(axis=1, keepdims=True)  # (n, 1)
-    grad_s = {"right": lambda: weights * (grad_a - row_total),  # (n, m)
-              "sign": lambda: weights * (row_total - grad_a),
-              "no total": lambda: weights * grad_a, "skipped": lambda: grad_a,
-              "unweighted": lambda: weights * (grad_a - grad_a.sum(axis=1, keepdims=True)),
-              "mean": lambda: weights * (grad_a - grad_a.mean(axis=1, keepdims=True)),
-              "axis 0": lambda: weights * (grad_a - (weights * grad_a).sum(axis=0)),
-              "no keepdims": lambda: weights * (grad_a - row_total[:, 0])}[step2]()
-    grad_s = grad_s.T if grad_s_t else grad_s
-    if times == "K of ∂L/∂K":
-        return scale * grad_s.T @ q  # (m, d_k): the key gradient
-    return scale * grad_s @ (q if times == "Q" else k)  # (n, d_k)
 
 
 _UNWEIGHTED = ("on {call} step 2 subtracted an unweighted total of the row of ∂L/∂A (its plain "
                "sum or mean). Each entry counts with its weight: subtract Σⱼ A_ij ∂L/∂A_ij.")
 
 
-def _case(seed, n, m, d_k, d_v):
-    rng = np.random.default_rng(seed)
-    q, k = rng.standard_normal((n, d_k)) * 1.5, rng.standard_normal((m, d_k)) * 1.5
-    v, g = rng.standard_normal((m, d_v)), rng.standard_normal((n, d_v))
-    return Case(tuple(frozen_array(a) for a in (q, k, v, g)))
-
-
 def _slip(**kw):
     return lambda q, k, v, g: query_gradient(q, k, v, g, **kw)
 
 
-def _matmul_everywhere(outcomes):
-    """A shape error from @ on every case: G @ V never fits here (d_v ≠ m in every case)."""
-    if all(isinstance(o.error, ValueError) and "matmul" in str(o.error) for o in outcomes):
-        return outcomes[0]
-    return None
-
-
 QUERY_GRADIENT_EXERCISE = Exercise(
     "query_gradient(q, k, v, grad_out)",
-    cases=[_case(*c) for c in [(1, 2, 2, 2, 3), (2, 3, 3, 4, 2), (3, 2, 4, 3, 2),
+    cases=[query_case(*c) for c in [(1, 2, 2, 2, 3), (2, 3, 3, 4, 2), (3, 2, 4, 3, 2),
                                (4, 4, 3, 2, 5), (5, 1, 3, 4, 4), (6, 4, 4, 8, 3)]],
     reference=query_gradient,
     mistakes=[
@@ -166,7 +125,7 @@ QUERY_GRADIENT_EXERCISE = Exercise(
         Mistake("G V without the transpose",
                 "{call} raised ValueError: G @ V multiplies an n × d_v grid by an m × d_v one, "
                 "which do not fit. Step 1 is ∂L/∂A = G Vᵀ: grad_out @ v.T (n × m, like A).",
-                detect=_matmul_everywhere),
+                detect=matmul_everywhere),
         Mistake("∂L/∂S transposed",
                 "on {call} step 3 used (∂L/∂S)ᵀ K. That transpose belongs to ∂L/∂K; for the "
                 "queries it is scale · (∂L/∂S) K (n × m times m × d_k).",
