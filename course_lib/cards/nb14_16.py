@@ -33,6 +33,24 @@ CARDS: tuple[Card, ...] = (
          "No: after the last block, $\\mathbf{o} / l$ is exactly the row of "
          "$\\operatorname{softmax}(S)\\,V$; only the order of the float additions differs, "
          "so results agree to rounding.", 14),
+    Card("At $n = m = 4096$ with tiles of $512 \\times 512$, what share of the tiles does a "
+         "causal mask let tiled attention skip?",
+         "8 tiles a side, 64 in all; the $8 \\cdot 7 / 2 = 28$ above the diagonal hold only "
+         "blocked scores: $28 / 64 \\approx 44\\%$ skipped.", 14, computes=True),
+    Card("What one number per query row does the forward pass keep for the tiled backward "
+         "pass, and how does a weight come back from it?",
+         "The logsumexp $\\mathrm{LSE}_i = M_i + \\log l_i = \\log \\sum_j e^{S_{ij}}$; then "
+         "$A_{ij} = e^{S_{ij} - \\mathrm{LSE}_i}$, without the max or the sum of the row.", 14),
+    Card("Whole-grid attention at $n = m = 4096$ in 16-bit numbers writes $S$, reads it, "
+         "writes $A$ and reads it. About how many MiB is that through the GPU's slow memory?",
+         "$4 \\cdot n \\cdot m$ numbers of 2 bytes: $4 \\times 4096^2 \\times 2 = 2^{27}$ bytes "
+         "= 128 MiB, for the grid alone; tiled attention keeps it on the chip.", 14,
+         computes=True),
+    Card("You add 1 to a bfloat16 running total 300 times, starting from 0. What is the "
+         "total, and what do kernels do about it?",
+         "256: above 256, neighbouring bfloat16 numbers are 2 apart (7 mantissa bits), so "
+         "$256 + 1$ rounds back to 256. Kernels keep the running max, sum and output in "
+         "float32 and round only the result.", 14, computes=True),
     # 15 · On the GPU
     Card("What changes when you pass CuPy arrays instead of NumPy arrays?",
          "Only where the numbers live and which library computes: the same course_lib calls "
@@ -49,6 +67,12 @@ CARDS: tuple[Card, ...] = (
          "About how long at $n = m = 4096$?",
          "$n$ grows 4×, so the time grows $4^2 = 16$×: about $16 \\times 4 = 64$ ms.", 15,
          computes=True),
+    Card("In the course's CUDA kernel, what does one thread block compute, and where do its "
+         "running max and running sum live?",
+         "One query row: its threads take one key each per tile of keys, find the tile's "
+         "max together in shared memory, and keep the running max, sum and output slots as "
+         "float32 numbers in registers; the scores never go back to the GPU's main memory.",
+         15),
     Card("How many MiB does one float16 score grid take at $n = m = 4096$?",
          "$4096 \\times 4096 \\times 2$ bytes $= 2^{25}$ bytes $= 2^{25} / 2^{20}$ MiB "
          "= 32 MiB.", 15, computes=True),
