@@ -100,7 +100,7 @@ def _(fig, draw):
     draw({"scores ÷ √d_k": WEIGHTS, "not scaled": sharper}, list(WORDS), fig=fig)
 
 
-@case("course_map.draw_course_map", figsize=(11.0, 3.5))
+@case("course_map.draw_course_map", figsize=(11.0, 5.2))
 def _(fig, draw):
     draw(ax=fig.add_subplot())
 

@@ -5,7 +5,12 @@ import matplotlib as mpl
 import pytest
 from matplotlib.colors import to_rgb
 
-from course_lib.plots.course_map import COURSE_EDGES, COURSE_NODES, draw_course_map
+from course_lib.plots.course_map import (
+    BEYOND_NODES,
+    COURSE_EDGES,
+    COURSE_NODES,
+    draw_course_map,
+)
 from course_lib.plots.style import BACKGROUND, FOREGROUND, PALETTE, course_style, detached_figure
 
 
@@ -40,12 +45,15 @@ def ax():
 
 def test_course_map_names_its_notebooks(ax):
     artists = draw_course_map(ax=ax)
-    assert set(artists["boxes"]) == set(COURSE_NODES)
-    assert len(artists["arrows"]) == len(COURSE_EDGES)
+    assert set(artists["boxes"]) == set(COURSE_NODES) | set(BEYOND_NODES)
+    assert len(artists["arrows"]) == len(COURSE_EDGES) + len(BEYOND_NODES)
     numbers = sorted(number for _, number, _ in COURSE_NODES.values())
     assert numbers == list(range(1, 10))
+    beyond = [number for _, number, _ in BEYOND_NODES.values()]
+    assert beyond == list(range(11, 17))  # every notebook beyond the formula, in order
+    assert ("attention", "masks") in artists["arrows"]
     texts = {t.get_text() for t in ax.texts}
-    for number in numbers:
+    for number in numbers + beyond:
         assert f"{number:02d}" in texts
     # the graph flows one way: every arrow goes to a later notebook, ending at attention
     for tail, head in COURSE_EDGES:
