@@ -10,7 +10,7 @@ Modules: ``style`` (palette, ``course_style()``), ``notation`` (Unicode maths fo
 ``fast_render`` (the dashboards' speed trick, used only by ``course_lib.widgets``), and one
 module per topic: ``course_map``, ``vectors``, ``norm``, ``summation``, ``dot_product``,
 ``shadows``, ``matrices``, ``softmax``, ``variance``, ``attention``, ``masks``,
-``multihead``, ``gradients``, ``tiled``, ``gpu``.
+``multihead``, ``gradients``, ``tiled``, ``tiles``, ``low_precision``, ``gpu``.
 Import what you need, e.g. ``from course_lib.plots.style import course_style``; the helpers
 below are also here: ``from course_lib.plots import labelled, numbers``.
 """
