@@ -9,8 +9,9 @@ import numpy as np
 
 from .core import Mistake
 
-__all__ = ["LISTS_HINT", "first_of", "lists_used_as_arrays", "matches_everywhere",
-           "power_with_caret", "raised", "raised_name_error", "returned", "rounded", "text_back"]
+__all__ = ["LISTS_HINT", "everywhere_like", "first_of", "lists_used_as_arrays",
+           "matches_everywhere", "power_with_caret", "raised", "raised_name_error", "returned",
+           "rounded", "text_back"]
 
 
 def raised(kind, words):
@@ -88,6 +89,19 @@ def matches_everywhere(outcomes, func):
             return None
         telling = telling or outcome
     return telling
+
+
+def everywhere_like(outcomes, imitation):
+    """The first wrong outcome when the answer equals ``imitation(*args)`` on EVERY case, right
+    or wrong (for a slip that coincides with another on the cases where it shows)."""
+    for outcome in outcomes:
+        try:
+            if outcome.error is not None or not _close(outcome.value,
+                                                       imitation(*outcome.case.args)):
+                return None
+        except Exception:
+            return None
+    return next((o for o in outcomes if not o.correct), None)
 
 
 def raised_name_error(outcomes):

@@ -10,8 +10,10 @@ def whole_table(outcome):
     sentence, table = outcome.case.args
     if len(set(sentence)) == len(table):
         return False  # this sentence uses every word: the whole table is not the slip here
-    return type(values).__name__ == "dict_values" or (isinstance(values, list)
-                                                       and values == list(table.values()))
+    try:
+        return list(values) == list(table.values())  # a list, or the dict_values view itself
+    except TypeError:
+        return False
 
 
 def as_rows(value):

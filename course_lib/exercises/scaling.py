@@ -28,7 +28,13 @@ import math
 import numpy as np
 
 from .. import scaled_scores, softmax
-from ._detect import matches_everywhere, power_with_caret, raised_name_error, rounded
+from ._detect import (
+    everywhere_like,
+    matches_everywhere,
+    power_with_caret,
+    raised_name_error,
+    rounded,
+)
 from .core import Case, Exercise, Mistake, frozen_array
 
 __all__ = ["SCALE_EXERCISE", "check_scale_scores", "evaluate_scale_scores"]
@@ -155,7 +161,8 @@ SCALE_EXERCISE = Exercise(
         Mistake("√d_k rounded to a whole number",
                 "{call} gave {got}: int(math.sqrt(d_k)) cuts √d_k to a whole number "
                 "(√3 ≈ 1.732 became 1). Divide by math.sqrt(d_k) itself; expected {expected}.",
-                imitation=lambda query, key: _raw(query, key) / int(math.sqrt(_d_k(query)))),
+                detect=lambda outcomes: everywhere_like(
+                    outcomes, lambda q, k: _raw(q, k) / int(math.sqrt(_d_k(q))))),
     ],
 )
 
