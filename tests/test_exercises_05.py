@@ -68,6 +68,12 @@ def checks_first_and_last(vectors):
     return [list(v) for v in vectors]
 
 
+def checks_first_two(vectors):
+    if len(vectors) > 1 and len(vectors[0]) != len(vectors[1]):
+        raise ValueError("different lengths")
+    return [list(v) for v in vectors]
+
+
 def asserts(vectors):
     assert len({len(v) for v in vectors}) == 1, "different lengths"
     return np.array(vectors, dtype=float)
@@ -97,17 +103,19 @@ STACK_SLIPS = {
                            checked(lambda v: [[row[j] for row in v] for j in range(len(v[0]))])],
     "flattened": [np.concatenate, np.hstack, checked(lambda v: [x for row in v for x in row]),
                   checked(lambda v: np.concatenate(v).reshape(-1, 1))],
-    "extra brackets": [checked(lambda v: [v]), checked(lambda v: np.array([v]))],
+    "extra brackets": [checked(lambda v: [v]), checked(lambda v: np.array([v])),
+                       checked(lambda v: np.array([[r] for r in v]))],
     "returned the shape": [checked(lambda v: (len(v), len(v[0]))),
                            checked(lambda v: np.array(v).shape),
-                           checked(lambda v: np.array(v).shape[::-1])],
+                           checked(lambda v: np.array(v).shape[::-1]),
+                           checked(lambda v: [len(v), len(v[0])])],
     "rows in reverse order": [checked(lambda v: v[::-1])],
     "loop runs one past the end": [checked(past_the_end)],
     "return inside the loop": [checked(returns_in_loop)],
     "first row left out": [checked(range_from_one)],
     "length compared with the number of vectors": [compares_with_count],
     "does not reject different lengths": [lambda v: [list(r) for r in v], checks_first_and_last,
-                                          lambda v: v],
+                                          lambda v: v, checks_first_two],
     "wrong kind of error": [asserts, type_error],
     "last row left out": [checked(range_minus_one), checked(zeros_minus_one)],
     "last column left out": [checked(lambda v: [row[:-1] for row in v])],

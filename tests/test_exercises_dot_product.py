@@ -111,7 +111,8 @@ DOT_SLIPS = {
     "subtracted instead of multiplied": [checked(lambda q, k: sum(
         q[i] - k[i] for i in range(len(q))))],
     "k shifted by one": [checked(lambda q, k: sum(
-        q[i] * k[(i + 1) % len(k)] for i in range(len(q))))],
+        q[i] * k[(i + 1) % len(k)] for i in range(len(q)))),
+                         checked(lambda q, k: sum(q[i] * k[i - 1] for i in range(len(q))))],
     "rounded the result": [checked(lambda q, k: round(float(np.dot(q, k)), 1)),
                            checked(lambda q, k: int(np.dot(q, k)))],
     CHANGED_INPUT: [dot_pops],

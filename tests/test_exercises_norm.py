@@ -76,6 +76,14 @@ def length_root_each_step(q):
     return total
 
 
+def unit_return_in_loop(q):
+    size = math.sqrt(sum(x * x for x in q))
+    result = []
+    for x in q:
+        result.append(x / size)
+        return result
+
+
 LENGTH_SLIPS = {
     "no square root": [lambda q: sum(x * x for x in q), lambda q: sum(x ** 2 for x in q)],
     "halved instead of the root": [length_halved, lambda q: sum(x * x for x in q) / 2],
@@ -100,6 +108,7 @@ LENGTH_SLIPS = {
                            lambda q: int(math.sqrt(sum(x * x for x in q)))],
     "returned a list": [lambda q: [math.sqrt(x ** 2) for x in q]],
     "root inside the loop": [length_root_each_step],
+    "power 1 // 2": [lambda q: sum(x * x for x in q) ** (1 // 2)],
     CHANGED_INPUT: [length_sorts],
 }
 
@@ -140,6 +149,7 @@ UNIT_SLIPS = {
     "length of the first two slots": [lambda q: [x / math.hypot(q[0], q[1]) for x in q]],
     "returned two things": [lambda q: (math.sqrt(sum(y * y for y in q)),
                                        [x / math.sqrt(sum(y * y for y in q)) for x in q])],
+    "return inside the loop": [unit_return_in_loop],
     CHANGED_INPUT: [unit_in_place],
 }
 

@@ -144,7 +144,7 @@ SQUARES_SLIPS = {
     "took the square root": [lambda q: math.sqrt(sum(x * x for x in q))],
     "return inside the loop": [squares_return_in_loop],
     "= instead of +=": [squares_replaces_total],
-    "squared the whole list": [lambda q: sum(q ** 2)],
+    "squared the whole list": [lambda q: sum(q ** 2), lambda q: sum(q * q)],
     "multiplied instead of added": [squares_multiplied],
     "returned the squares": [lambda q: [x * x for x in q]],
     "squared the total": [lambda q: sum(x * x for x in q) ** 2],

@@ -91,6 +91,7 @@ EMBED_SLIPS = {
     "one number per word": [lambda s, t: [sum(t[w]) for w in s],
                             lambda s, t: [t[w][-1] for w in s]],
     "returned text": [lambda s, t: str([t[w] for w in s]), lambda s, t: f"{[t[w] for w in s]}"],
+    "vectors as columns": [lambda s, t: np.array([t[w] for w in s]).T.tolist()],
     CHANGED_INPUT: [embed_pops],
 }
 

@@ -13,7 +13,7 @@ dot_loop(q, k):
 - divided by the number of slots: the mean of the products.
 - used k twice: k₁k₁ + k₂k₂ + … (q never used).
 - subtracted instead of multiplied: Σ (qᵢ − kᵢ).
-- k shifted by one: q[i] paired with k[i + 1].
+- k shifted by one: q[i] paired with k[i + 1] (or k[i - 1]).
 - rounded the result: ``int`` or ``round`` cuts the decimals off.
 - took the size: ``abs(total)``, the minus sign lost.
 - returns a vector: the products q₁k₁, q₂k₂, … come back as a list, never added.
@@ -36,7 +36,7 @@ left out the last slot (2), left out the first slot (4), left out the middle slo
 import numpy as np
 
 from .. import dot
-from ._detect import raised, rounded
+from ._detect import first_of, raised, rounded
 from ._products import accepts_different_lengths, returns_vector, uses_some_slots
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
@@ -126,7 +126,9 @@ DOT_EXERCISE = Exercise(
         Mistake("k shifted by one",
                 "{call} gave {got}: q[i] was paired with k[i + 1] (the index of k runs one "
                 "ahead). Matching slots share one index: q[i] * k[i]; expected {expected}.",
-                imitation=lambda q, k: sum(q[i] * k[(i + 1) % len(k)] for i in range(len(q)))),
+                detect=lambda outcomes: first_of(DOT_EXERCISE, outcomes, *[
+                    lambda q, k, s=s: sum(q[i] * k[(i + s) % len(k)] for i in range(len(q)))
+                    for s in (1, -1)])),
         Mistake("rounded the result",
                 "{call} gave {got}: int() or round() cut off the decimals. Return the sum as "
                 "it is; expected {expected}.", detect=rounded),

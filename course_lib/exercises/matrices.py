@@ -60,7 +60,8 @@ _STACK_CASES = [
     [[2.5], [-1.0], [4.0]],
     [[1.0, 2.0], [3.0, 4.0]],
 ]
-_RAGGED_CASES = [[[1.0, 2.0], [3.0]], [[1.0], [2.0, 3.0, 4.0]], [[1.0, 2.0], [3.0], [4.0, 5.0]]]
+_RAGGED_CASES = [[[1.0, 2.0], [3.0]], [[1.0], [2.0, 3.0, 4.0]], [[1.0, 2.0], [3.0], [4.0, 5.0]],
+                 [[1.0, 2.0], [3.0, 4.0], [5.0]]]  # the last: only the last row differs
 
 
 def _one_of(*imitations):
@@ -86,7 +87,8 @@ STACK_EXERCISE = Exercise(
         Mistake("extra brackets",
                 "{call} gave {got}: one pair of brackets too many, so the grid sits inside "
                 "another list (3 axes). Return the list of rows itself: {expected}.",
-                imitation=lambda v: np.array([v], float)),
+                detect=_one_of(lambda v: np.array([v], float),
+                               lambda v: np.array(v, float)[:, None])),
         Mistake("returned the shape",
                 "{call} gave {got}, the grid's SHAPE (rows, columns). Return the grid itself, "
                 "the numbers: {expected}.",

@@ -21,6 +21,7 @@ length(q):
 - skipped the first slot: the loop starts at Python position 1, slot 2.
 - divided by the number of slots: ∥q∥ / L, an average, not a length.
 - largest slot: the size of the biggest slot instead of the length.
+- power 1 // 2: ``total ** (1 // 2)`` is total ** 0 = 1.
 - root of the mean: √((Σ qᵢ²) / L), the root-mean-square, not the length.
 - rounded the result: ``round(…, 2)`` or ``int``, so the decimals are lost.
 - root inside the loop: the root taken at every step, not once after the loop.
@@ -121,6 +122,10 @@ LENGTH_EXERCISE = Exercise(
                 "{call} gave {got}, the size of the biggest slot. Every slot adds length: "
                 "square each, add them all, then take the root; expected {expected}.",
                 imitation=lambda q: max(abs(x) for x in q)),
+        Mistake("power 1 // 2",
+                "{call} gave {got}: `total ** (1 // 2)` is total ** 0 = 1, because 1 // 2 is "
+                "whole-number division, 0. Write total ** 0.5 or math.sqrt(total); expected "
+                "{expected}.", imitation=lambda q: 1.0),
         Mistake("root of the mean",
                 "{call} gave {got}: you divided the sum of squares by L before the root (a mean, "
                 "not a length). The length is √(q₁² + … + q_L²) with no division; expected "

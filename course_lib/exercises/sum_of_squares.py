@@ -50,6 +50,10 @@ SQUARES_EXERCISE = Exercise(
                 "{call} raised TypeError: `q ** 2` tries to square the whole list, which Python "
                 "cannot do. Square one slot at a time inside a loop: `x ** 2` for x in q.",
                 detect=raised(TypeError, "pow(): 'list'")),
+        Mistake("squared the whole list",
+                "{call} raised TypeError: `q * q` tries to multiply a list by a list, which "
+                "Python cannot do. Square one slot at a time: `x * x` for x in q.",
+                detect=raised(TypeError, "can't multiply sequence")),
         Mistake("returned the squares",
                 "{call} gave {got}, the list of squares. Σ adds them up into one number; "
                 "expected {expected}.",

@@ -25,6 +25,7 @@ unit(q):
 - subtracted the length: x − ∥q∥.
 - length of the first two slots: ∥q∥ from q₁ and q₂ only.
 - returned two things: (∥q∥, q / ∥q∥) instead of the list.
+- return inside the loop: only the first slot, divided.
 - divided the first slot only: the other slots were left as they were.
 - changed its input: q was divided in place (named by the framework).
 """
@@ -165,6 +166,10 @@ UNIT_EXERCISE = Exercise(
                 "{call} gave {got}: the length came from q₁ and q₂ only (Pythagoras in the "
                 "plane). q can have any number of slots: ∥q∥ adds the squares of all of them.",
                 imitation=lambda q: [x / math.sqrt(q[0] ** 2 + q[1] ** 2) for x in q]),
+        Mistake("return inside the loop",
+                "{call} gave {got}, only the first slot: the `return` sits inside the loop, so "
+                "it stops after one slot. Return the list after the loop; expected {expected}.",
+                imitation=lambda q: [q[0] / _length(q)]),
         Mistake("divided the first slot only",
                 "{call} gave {got}: only the first slot was divided. Every slot must be divided "
                 "by ∥q∥; expected {expected}.",

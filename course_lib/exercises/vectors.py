@@ -13,6 +13,7 @@ embed(sentence, table):
 - split a list: ``sentence.split()`` on a list that is already split (AttributeError).
 - first slot only: ``table[word][0]`` keeps one number per word.
 - returned text: ``str([...])``, the list written out as characters.
+- vectors as columns: the list of vectors transposed.
 - one number per word: a sum, a mean or another single number instead of each vector.
 - left out the first word / left out the last word: a loop from 1, or one that stops early.
 - returned pairs: (word, vector) pairs instead of the vectors.
@@ -135,6 +136,11 @@ EMBEDDING_EXERCISE = Exercise(
                 "{call} gave {got}, one number per word. Each word's vector is a whole list "
                 "of numbers: keep `table[word]` as it is; expected {expected}.",
                 detect=returned(numbers_per_word)),
+        Mistake("vectors as columns",
+                "{call} gave {got}: the vectors stand as COLUMNS (a transpose, `zip(*...)`). "
+                "Each word's vector is one entry of the list, in order: {expected}.",
+                imitation=lambda sentence, table: [list(c) for c in zip(
+                    *[table[w] for w in sentence], strict=True)]),
         Mistake("flattened",
                 "{call} joined all the numbers into one long list, {got}. Keep one vector (one "
                 "list) per word, so the result is a list of lists: {expected}.",
