@@ -1,7 +1,17 @@
-"""Detectors of the stack_rows exercise (notebook 05): a grid's rows and its refusals of
-ragged input. This module defines no exercise (its name starts with _)."""
+"""The hidden cases and detectors of the stack_rows exercise (notebook 05): a grid's rows and
+its refusals of ragged input. This module defines no exercise (its name starts with _)."""
 
 import numpy as np
+
+STACK_CASES = [
+    [[1.0, 2.0, 3.0]],
+    [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]],
+    [[1.0, 0.0, 2.0, -1.0], [0.0, 3.0, 1.0, 2.0]],
+    [[2.5], [-1.0], [4.0]],
+    [[1.0, 2.0], [3.0, 4.0]],
+]
+RAGGED_CASES = [[[1.0, 2.0], [3.0]], [[1.0], [2.0, 3.0, 4.0]], [[1.0, 2.0], [3.0], [4.0, 5.0]],
+                [[1.0, 2.0], [3.0, 4.0], [5.0]]]  # the last: only the last row differs
 
 
 def past_the_end(outcomes):

@@ -40,6 +40,8 @@ import numpy as np
 
 from ._detect import first_of, rounded
 from ._grid_rows import (
+    RAGGED_CASES,
+    STACK_CASES,
     accepts_ragged,
     flat,
     past_the_end,
@@ -53,25 +55,14 @@ from .core import Case, Exercise, Mistake
 __all__ = ["HAND_Q_ENTRY", "STACK_EXERCISE", "check_q_entry", "check_stack_rows",
            "evaluate_stack_rows"]
 
-_STACK_CASES = [
-    [[1.0, 2.0, 3.0]],
-    [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]],
-    [[1.0, 0.0, 2.0, -1.0], [0.0, 3.0, 1.0, 2.0]],
-    [[2.5], [-1.0], [4.0]],
-    [[1.0, 2.0], [3.0, 4.0]],
-]
-_RAGGED_CASES = [[[1.0, 2.0], [3.0]], [[1.0], [2.0, 3.0, 4.0]], [[1.0, 2.0], [3.0], [4.0, 5.0]],
-                 [[1.0, 2.0], [3.0, 4.0], [5.0]]]  # the last: only the last row differs
-
-
 def _one_of(*imitations):
     return lambda outcomes: first_of(STACK_EXERCISE, outcomes, *imitations)
 
 
 STACK_EXERCISE = Exercise(
     "stack_rows(vectors)",
-    cases=[Case((vectors,)) for vectors in _STACK_CASES]
-    + [Case((vectors,), raises=ValueError) for vectors in _RAGGED_CASES],
+    cases=[Case((vectors,)) for vectors in STACK_CASES]
+    + [Case((vectors,), raises=ValueError) for vectors in RAGGED_CASES],
     reference=lambda vectors: np.array(vectors, dtype=float),
     mistakes=[
         Mistake("stacked as columns",
