@@ -95,3 +95,7 @@ def returned_pair(outcomes):
     """The first case that returned a pair, like (output, weights)."""
     return next((o for o in outcomes if o.error is None and isinstance(o.value, tuple)
                  and len(o.value) == 2), None)
+
+
+ROOT = ("Divide the scores by √d_k, where d_k = query.shape[-1] is the number of slots in each "
+        "query and key")

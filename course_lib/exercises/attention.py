@@ -47,9 +47,6 @@ from .core import Case, Exercise, Mistake
 __all__ = ["ATTENTION_EXERCISE", "check_attention", "evaluate_attention"]
 
 
-_ROOT = ("Divide the scores by √d_k, where d_k = query.shape[-1] is the number of slots in each "
-         "query and key")
-
 ATTENTION_EXERCISE = Exercise(
     "attention(query, key, value)",
     cases=[Case(args) for args in parts.cases()],
@@ -86,7 +83,7 @@ ATTENTION_EXERCISE = Exercise(
                 "scores against every query. Queries are the rows: query @ key.T (n×m).",
                 imitation=lambda q, k, v: softmax(k @ q.T / math.sqrt(q.shape[-1])) @ v),
         Mistake("missing scale",
-                f"on {{call}} you skipped the scale. {_ROOT}, before the softmax, or the "
+                f"on {{call}} you skipped the scale. {parts.ROOT}, before the softmax, or the "
                 "weights saturate as d_k grows.",
                 imitation=lambda q, k, v: softmax(scores(q, k, 1.0)) @ v),
         Mistake("divided by d_k",
@@ -101,15 +98,15 @@ ATTENTION_EXERCISE = Exercise(
                 imitation=lambda q, k, v: softmax(scores(q, k, 1.0 / q.shape[-1] / 2)) @ v),
         Mistake("d_k read from the values",
                 f"on {{call}} you divided by the square root of value.shape[-1], which is d_v, "
-                f"the length of a value row. {_ROOT}.",
+                f"the length of a value row. {parts.ROOT}.",
                 imitation=lambda q, k, v: softmax(scores(q, k, 1 / math.sqrt(v.shape[-1]))) @ v),
         Mistake("scaled by the number of keys",
                 f"on {{call}} you divided by the square root of m = key.shape[0], the number "
-                f"of keys. {_ROOT}.",
+                f"of keys. {parts.ROOT}.",
                 imitation=lambda q, k, v: softmax(scores(q, k, 1 / math.sqrt(k.shape[0]))) @ v),
         Mistake("scaled by the number of queries",
                 f"on {{call}} you divided by the square root of n = len(query), the number "
-                f"of queries. {_ROOT}.",
+                f"of queries. {parts.ROOT}.",
                 imitation=lambda q, k, v: softmax(scores(q, k, 1 / math.sqrt(q.shape[0]))) @ v),
         Mistake("scaled after the softmax",
                 "on {call} you divided by √d_k AFTER the softmax, so each row of weights adds "
@@ -195,10 +192,7 @@ ATTENTION_EXERCISE = Exercise(
 
 
 def evaluate_attention(func):
-    """The :class:`~course_lib.exercises.core.Feedback` on a learner's ``attention``.
-
-    Overflow warnings from a naive softmax are silenced here: the feedback explains them.
-    """
+    """The Feedback on a learner's ``attention`` (overflow warnings silenced: hints explain)."""
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         return ATTENTION_EXERCISE.evaluate(func)
 
