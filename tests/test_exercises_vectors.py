@@ -63,6 +63,12 @@ def slot_pops(q, i):
     return q.pop(i - 1)
 
 
+def slot_check_one_short(q, i):
+    if i < 1 or i >= len(q):
+        raise IndexError("no such slot")
+    return q[i - 1]
+
+
 EMBED_SLIPS = {
     "table order": [lambda s, t: [v for w, v in t.items() if w in s],
                     lambda s, t: [t[w] for w in t if w in s]],
@@ -111,6 +117,7 @@ SLOT_SLIPS = {
                            lambda q, i: q[i - 1] if i >= 1 else 0],
     "returned text": [lambda q, i: str(q[i - 1]), lambda q, i: f"{q[i - 1]}"],
     "rounded the number": [lambda q, i: int(q[i - 1]), lambda q, i: round(q[i - 1])],
+    "refused the last slot": [slot_check_one_short],
     CHANGED_INPUT: [slot_pops, lambda q, i: q.pop(i - 1)],
 }
 

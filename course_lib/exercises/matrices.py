@@ -132,7 +132,8 @@ STACK_EXERCISE = Exercise(
                 "{call} gave {got}, without the first vector: Python counts from 0, so the "
                 "loop must start at 0 (range(len(vectors))), not at 1.",
                 detect=_one_of(lambda v: np.array(v[1:], float),
-                               lambda v: np.array(v, float)[1:])),
+                               lambda v: np.array(v, float)[1:],
+                               lambda v: np.array([[0.0] * len(v[0])] + v[1:], float))),
         Mistake("length compared with the number of vectors",
                 "{call} raised ValueError, but that is a proper grid ({expected}). Compare "
                 "each vector's length with the FIRST vector's length, not with how many "

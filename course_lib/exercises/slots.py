@@ -15,6 +15,7 @@ slot(q, i):
 - round brackets: ``q(i)`` calls the list like a function (TypeError).
 - slot 0 not refused: slot 0 returns something (None, 0, …) instead of raising IndexError.
 - wrong error type: a missing slot raises something other than IndexError.
+- refused the last slot: a range check one short, ``i < len(q)``, raises for i = len(q).
 - returned text: ``str(q[i - 1])`` or an f-string instead of the number.
 - rounded the number: ``int(q[i - 1])`` or ``round`` cuts the decimals off.
 - changed its input: q was changed in place (named by the framework).
@@ -47,6 +48,14 @@ def _zero_gave(outcomes, test):
     # the slot-0 case returned a value (no error) that passes test
     return next((o for o in outcomes if o.case.raises is not None and o.error is None
                  and test(o)), None)
+
+
+def _refuses_last(outcomes):
+    # right everywhere except an error where i is the last slot, len(q)
+    wrong = [o for o in outcomes if not o.correct]
+    if wrong and all(o.error is not None and o.case.args[1] == len(o.case.args[0]) for o in wrong):
+        return wrong[0]
+    return None
 
 
 def _shifted(outcomes):
@@ -123,6 +132,10 @@ SLOT_EXERCISE = Exercise(
                 detect=lambda outcomes: all(o.correct for o in outcomes if o.case.raises is None)
                 and next((o for o in outcomes if o.case.raises is not None and o.error is not None
                           and not o.correct), None)),
+        Mistake("refused the last slot",
+                "{call} raised {got}, but q has a slot there: the check is one short "
+                "(`i < len(q)` or `range(1, len(q))` leaves out i = len(q)). Slots run from 1 "
+                "to len(q), both ends in: 1 <= i <= len(q).", detect=_refuses_last),
     ],
 )
 
