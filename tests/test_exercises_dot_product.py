@@ -209,3 +209,10 @@ def test_never_crashes(evaluate):
 @pytest.mark.parametrize("hand", [DOT_HAND, COSINE_HAND])
 def test_by_hand_never_crashes(hand):
     assert_never_crashes(hand.evaluate, kind="number")
+
+
+@pytest.mark.parametrize("value", [(1.0, [1.0, 2.0]), [[1, 2], [3]], {"a": 1}, "abc", {1, 2}, 1j])
+def test_an_odd_return_value_is_judged_not_unreadable(value):
+    feedback = evaluate_dot_product(lambda q, k: value)
+    assert feedback.status == "failed" or feedback.mistake is not None
+    assert "could not read" not in feedback.message, feedback.message

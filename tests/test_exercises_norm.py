@@ -190,3 +190,10 @@ def test_never_crashes(evaluate):
 
 def test_by_hand_never_crashes():
     assert_never_crashes(LENGTH_HAND.evaluate, kind="number")
+
+
+@pytest.mark.parametrize("value", [(1.0, [1.0, 2.0]), [[1, 2], [3]]])
+def test_an_odd_return_value_is_judged_not_unreadable(value):
+    for evaluate in (evaluate_length, evaluate_unit):
+        feedback = evaluate(lambda q: value)
+        assert "could not read" not in feedback.message, feedback.message

@@ -10,8 +10,8 @@ import numpy as np
 from .core import Mistake
 
 __all__ = ["LISTS_HINT", "everywhere_like", "first_of", "lists_used_as_arrays",
-           "matches_everywhere", "power_with_caret", "raised", "raised_name_error", "returned",
-           "rounded", "text_back"]
+           "matches_everywhere", "power_with_caret", "quiet", "raised", "raised_name_error",
+           "returned", "rounded", "text_back"]
 
 
 def raised(kind, words):
@@ -30,9 +30,27 @@ def raised(kind, words):
 
 
 def returned(test):
-    """A detector: the first case whose returned value passes ``test(outcome)``."""
+    """A detector: the first case whose returned value passes ``test(outcome)`` (a test that
+    raises on an odd value, a ragged list say, counts as not passed)."""
+    def passes(outcome):
+        try:
+            return outcome.error is None and bool(test(outcome))
+        except Exception:
+            return False
+
     def detect(outcomes):
-        return next((o for o in outcomes if o.error is None and test(o)), None)
+        return next((o for o in outcomes if passes(o)), None)
+    return detect
+
+
+def quiet(detector):
+    """``detector`` that gives None instead of raising on a value it cannot read, so the
+    checker goes on to the next slip."""
+    def detect(outcomes):
+        try:
+            return detector(outcomes)
+        except Exception:
+            return None
     return detect
 
 

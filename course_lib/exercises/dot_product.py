@@ -36,7 +36,7 @@ left out the last slot (2), left out the first slot (4), left out the middle slo
 import numpy as np
 
 from .. import dot
-from ._detect import first_of, raised, rounded
+from ._detect import first_of, quiet, raised, rounded
 from ._products import accepts_different_lengths, returns_vector, uses_some_slots
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
@@ -73,7 +73,7 @@ DOT_EXERCISE = Exercise(
         Mistake("returns a vector",
                 "{call} returned {got}, a list of numbers (the products q₁k₁, q₂k₂, …?). The "
                 "dot product is ONE number: add the products together and return the total.",
-                detect=returns_vector),
+                detect=quiet(returns_vector)),
         Mistake("sums without multiplying",
                 "{call} gave {got}: you added the slots of q and k. Multiply matching slots "
                 "first (q₁ times k₁, q₂ times k₂, …), then add those products; expected "
@@ -140,12 +140,12 @@ DOT_EXERCISE = Exercise(
                 "{call} gave {got}: your sum leaves out some slots. Check the loop's range: it "
                 "must visit every slot, from the first (index 0) to the last (index L − 1); "
                 "expected {expected}.",
-                detect=uses_some_slots),
+                detect=quiet(uses_some_slots)),
         Mistake("does not reject different lengths",
                 "your numbers are right, but lists of different lengths have no dot product. "
                 "Check len(q) == len(k) first and raise ValueError with a message if they "
                 "differ (zip would silently stop at the shorter list).",
-                detect=accepts_different_lengths),
+                detect=quiet(accepts_different_lengths)),
     ],
 )
 

@@ -35,7 +35,7 @@ import math
 import numpy as np
 
 from .. import norm
-from ._detect import raised, returned
+from ._detect import quiet, raised, returned
 from .core import Case, Exercise, Mistake
 
 __all__ = ["UNIT_EXERCISE", "check_unit", "evaluate_unit"]
@@ -92,7 +92,7 @@ UNIT_EXERCISE = Exercise(
                 detect=raised(TypeError, "/: 'list'")),
         Mistake("returned the length",
                 "{call} gave one number, {got}: that is ∥q∥. Now divide every slot of q by it "
-                "and return the list, {expected}.", detect=_returns_number),
+                "and return the list, {expected}.", detect=quiet(_returns_number)),
         Mistake("not divided",
                 "{call} gave q back unchanged, {got}. Divide every slot by the length ∥q∥; "
                 "expected {expected}.", imitation=lambda q: list(q)),
