@@ -5,7 +5,14 @@ import pytest
 from exercise_helpers import assert_never_crashes, assert_slips_named
 
 from course_lib.exercises.by_hand import DECIMAL, ROUNDED, SIGN, HandExercise, Slip
-from course_lib.exercises.core import CHANGED_INPUT, Case, Exercise, Mistake, frozen_array
+from course_lib.exercises.core import (
+    CHANGED_INPUT,
+    PRINTED,
+    Case,
+    Exercise,
+    Mistake,
+    frozen_array,
+)
 
 SQUARE = Exercise(
     "square(x)", [Case((2.0,)), Case((-3.0,)), Case(([[1.0], [2.0, 3.0]],), expected=0.0)],
@@ -48,6 +55,25 @@ def test_writing_into_the_input_is_named_even_when_the_numbers_are_right():
         return a[0]
 
     assert frozen.evaluate(writes).mistake == CHANGED_INPUT
+
+
+def test_printing_instead_of_returning_is_named():
+    def prints(x):
+        print(x * x)
+
+    feedback = SQUARE.evaluate(prints)
+    assert feedback.mistake == PRINTED and "printed 4.0 but" in feedback.message
+    assert SQUARE.evaluate(lambda x: None).status == "not attempted"  # nothing printed
+
+
+def test_a_recogniser_that_raises_is_skipped_not_fatal():
+    def broken(outcomes):
+        raise ValueError("cannot read this answer")
+
+    ex = Exercise("square(x)", [Case((2.0,)), Case((3.0,))], reference=lambda x: x * x,
+                  mistakes=[Mistake("broken", "?", detect=broken),
+                            Mistake("doubled", "doubled on {call}", imitation=lambda x: 2 * x)])
+    assert ex.evaluate(lambda x: 2 * x).mistake == "doubled"
 
 
 def test_the_code_checker_survives_the_fuzz():

@@ -18,7 +18,7 @@ from fractions import Fraction
 import numpy as np
 
 from .cases import show
-from .core import FAILED, MISTAKE, NOT_ATTEMPTED, PASSED, Feedback
+from .feedback import FAILED, MISTAKE, NOT_ATTEMPTED, PASSED, Feedback
 
 __all__ = ["HandExercise", "Slip"]
 

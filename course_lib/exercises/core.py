@@ -10,22 +10,25 @@ reference answer. Its verdict is a :class:`Feedback`:
   hidden case on which the slip showed (``{call}``, ``{got}`` and ``{expected}`` in a hint);
 * ``"failed"``: wrong, for no recognised reason; the message shows the smallest failing case.
 
-The checker never crashes, whatever the function returns or raises, and it names a function
-that writes into its input (:data:`CHANGED_INPUT`). ``exercise.evaluate(func)`` returns the
+The checker never crashes, whatever the function returns or raises; it names a function
+that writes into its input (:data:`CHANGED_INPUT`) and one that prints its answer instead of
+returning it (:data:`PRINTED`). ``exercise.evaluate(func)`` returns the
 Feedback (tests inspect it); ``exercise.check(func)`` prints it as one paragraph.
 """
 
-from dataclasses import dataclass, field
+import contextlib
+import io
+from dataclasses import dataclass
 
 import numpy as np
 
 from .cases import Case, Outcome, breaks_only_on, copy_args, frozen_array, same_value, show
+from .feedback import FAILED, MISTAKE, NOT_ATTEMPTED, PASSED, Feedback, describe_failure
 
-__all__ = ["CHANGED_INPUT", "Case", "Exercise", "Feedback", "Mistake", "Outcome",
+__all__ = ["CHANGED_INPUT", "PRINTED", "Case", "Exercise", "Feedback", "Mistake", "Outcome",
            "breaks_only_on", "frozen_array"]
 
-PASSED, NOT_ATTEMPTED, MISTAKE, FAILED = "passed", "not attempted", "mistake", "failed"
-CHANGED_INPUT = "changed its input"
+CHANGED_INPUT, PRINTED = "changed its input", "printed instead of returning"
 
 
 @dataclass(frozen=True)
@@ -67,24 +70,6 @@ class Mistake:
                 return None
             telling = telling or outcome
         return telling
-
-
-@dataclass
-class Feedback:
-    """The verdict on one attempt; ``str(feedback)`` is the paragraph the learner reads."""
-
-    status: str
-    message: str
-    mistake: str | None = None
-    case: Case | None = None
-    outcomes: list = field(default_factory=list, repr=False)
-
-    @property
-    def passed(self):
-        return self.status == PASSED
-
-    def __str__(self):
-        return self.message
 
 
 class Exercise:
@@ -159,14 +144,24 @@ class Exercise:
                             f"{self.name}, not what it returns: write the name without "
                             f"brackets, as in check_…({self.name}) rather than "
                             f"check_…({self.name}(…)). You passed {show(func)}.")
+        printed = io.StringIO()
         try:
-            value = func(*copy_args(self.cases[0].args))
+            with contextlib.redirect_stdout(printed):
+                value = func(*copy_args(self.cases[0].args))
         except NotImplementedError:
             return Feedback(NOT_ATTEMPTED, f"Not attempted yet: {self.title} is still the "
                             "stub. Replace the line `raise NotImplementedError` with your code, "
                             "then run the cell again.")
         except Exception:
             value = 0  # a real attempt that fails: judged below, case by case
+        if value is None and printed.getvalue().strip():
+            said = " ".join(printed.getvalue().split())
+            said = said if len(said) <= 60 else said[:57] + "…"
+            return Feedback(MISTAKE, f"Not yet: {self.title} printed {said} but returned None: "
+                            "the checker "
+                            "(and any code that calls your function) gets only what it "
+                            "returns. End it with `return` and the result instead of print.",
+                            mistake=PRINTED)
         if value is None or value is Ellipsis:
             returned = "None" if value is None else "..."
             return Feedback(NOT_ATTEMPTED, f"Not attempted yet: {self.title} returns "
@@ -179,7 +174,10 @@ class Exercise:
                             f"{len(outcomes)} hidden cases, including the tricky ones.",
                             outcomes=outcomes)
         for mistake in self.mistakes:
-            telling = mistake.telling_outcome(self, outcomes)
+            try:
+                telling = mistake.telling_outcome(self, outcomes)
+            except Exception:  # a recogniser that cannot read this answer: not this slip
+                continue
             if telling is not None:
                 return Feedback(MISTAKE, "Not yet: " + self._fill(mistake.hint, telling),
                                 mistake=mistake.name, case=telling.case, outcomes=outcomes)
@@ -191,7 +189,7 @@ class Exercise:
             return Feedback(MISTAKE, "Not yet: " + self._fill(hint, changed),
                             mistake=CHANGED_INPUT, case=changed.case, outcomes=outcomes)
         failing = min((o for o in outcomes if not o.correct), key=lambda o: o.case.size())
-        return Feedback(FAILED, _describe_failure(failing, self.call_text(failing.case)),
+        return Feedback(FAILED, describe_failure(failing, self.call_text(failing.case)),
                         case=failing.case, outcomes=outcomes)
 
     def _fill(self, hint, outcome):
@@ -204,17 +202,3 @@ class Exercise:
     def check(self, func):
         """Print the feedback on ``func`` as one paragraph (and return nothing)."""
         print(self.evaluate(func))
-
-
-def _describe_failure(outcome, call):
-    case = outcome.case
-    if case.raises is not None:
-        got = (f"returned {show(outcome.value)}" if outcome.error is None
-               else f"raised {type(outcome.error).__name__}")
-        return (f"Not yet: {call} {got}, but it should raise {case.raises.__name__} "
-                "with a message that says what is wrong with the input.")
-    if outcome.error is not None:
-        return (f"Not yet: {call} raised {type(outcome.error).__name__}: "
-                f"{show(str(outcome.error))}. The answer should be {show(case.expected)}.")
-    return (f"Not yet: the smallest case where it goes wrong is {call}, which returned "
-            f"{show(outcome.value)}; the answer is {show(case.expected)}.")
