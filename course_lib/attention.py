@@ -27,14 +27,15 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, is_causal=Fa
 
     Returns
     -------
-    output : (..., n, d_v), row i = Σⱼ A_ij v_j.
+    output : (..., n, d_v), row i = Σⱼ A_ij 𝐯ⱼ (a blend of the rows 𝐯ⱼ of V).
     weights : (..., n, m), only if ``return_weights``; each row sums to 1.
 
     A query whose keys are all masked out has nothing to attend to: its weights and its output
     row are zeros (PyTorch's CPU kernel does the same). float16 and bfloat16 (``ml_dtypes``,
     NumPy only) inputs are computed in float32 and returned in their own dtype; integer inputs
-    are computed in float64. The same lines run on NumPy and on CuPy. The loop twin is ``course_lib.reference.attention_loop``; a faster
-    version of the same numbers is ``course_lib.fast.attention``.
+    are computed in float64. The same lines run on NumPy and on CuPy. The loop twin is
+    ``course_lib.reference.attention_loop``; a faster version of the same numbers is
+    ``course_lib.fast.attention``.
 
     >>> out, weights = scaled_dot_product_attention([[1.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]],
     ...                                             [[10.0], [20.0]], return_weights=True)

@@ -23,7 +23,7 @@ import numpy as np
 from .backend import get_array_module
 from .masks import apply_mask, causal_mask
 from .prepare import prepare_attention
-from .tiled_memory import DEFAULT_BLOCK, attention_memory, check_block_size  # noqa: F401
+from .tiled_memory import DEFAULT_BLOCK, attention_memory, check_block_size, tile_plan  # noqa: F401
 
 __all__ = ["OnlineSoftmaxStep", "attention_memory", "online_softmax_steps",
            "online_softmax_update", "tiled_attention"]
@@ -69,11 +69,9 @@ def tiled_attention(query, key, value, *, block_size=None, attn_mask=None, is_ca
     q, k, v, mask, scale, xp, out_dtype, _ = prepare_attention(
         query, key, value, attn_mask, is_causal, scale, enable_gqa=enable_gqa,
         causal_as_mask=False)
-    block_q, block_k = check_block_size(block_size, xp)
+    block_q, block_k, mask = tile_plan(block_size, mask, q, k, xp)  # mask: an (…, n, m) view
     n, m = q.shape[-2], k.shape[-2]
     batch = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
-    if mask is not None:
-        mask = xp.broadcast_to(mask, np.broadcast_shapes(mask.shape, (n, m)))  # a view
     output = xp.empty(batch + (n, v.shape[-1]), dtype=q.dtype)  # (..., n, d_v)
     logsumexp = xp.empty(batch + (n,), dtype=q.dtype)  # (..., n)
     for i0 in range(0, n, block_q):  # one block of queries at a time

@@ -19,13 +19,12 @@ Under a causal mask the tiles above the diagonal are skipped
 (:func:`course_lib.tiles.causal_tiles`).
 """
 
-import numpy as np
 
 from .gradients import _sum_to_shape
 from .masks import apply_mask, causal_mask
 from .prepare import prepare_attention
 from .tiled import tiled_attention
-from .tiled_memory import check_block_size
+from .tiled_memory import tile_plan
 from .tiles import SKIPPED, causal_tiles
 
 __all__ = ["tiled_attention_gradients"]
@@ -61,10 +60,8 @@ def tiled_attention_gradients(query, key, value, grad_output, *, block_size=None
     q, k, v, mask, scale, xp, out_dtype, g = prepare_attention(
         query, key, value, attn_mask, is_causal, scale, grad_output=grad_output,
         causal_as_mask=False)
-    block_q, block_k = check_block_size(block_size, xp)
+    block_q, block_k, mask = tile_plan(block_size, mask, q, k, xp)  # mask: an (…, n, m) view
     n, m = q.shape[-2], k.shape[-2]
-    if mask is not None:
-        mask = xp.broadcast_to(mask, np.broadcast_shapes(mask.shape, (n, m)))  # a view
     output, logsumexp = tiled_attention(q, k, v, block_size=block_size, attn_mask=mask,
                                         is_causal=is_causal, scale=scale,
                                         return_logsumexp=True)  # (..., n, d_v), (..., n)

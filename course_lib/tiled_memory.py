@@ -4,7 +4,7 @@ import numpy as np
 
 from .validation import check_count
 
-__all__ = ["DEFAULT_BLOCK", "attention_memory", "check_block_size"]
+__all__ = ["DEFAULT_BLOCK", "attention_memory", "check_block_size", "tile_plan"]
 
 DEFAULT_BLOCK = {"numpy": 512, "cupy": 4096}  # a 512×512 float32 block is 1 MiB: fits in cache
 
@@ -23,6 +23,21 @@ def check_block_size(block_size, xp=np):
         raise ValueError(f"block_size must be one int or a pair (block_q, block_k); got "
                          f"{block_size!r}")
     return tuple(check_count(size, "block_size (rows per block)") for size in pair)
+
+
+def tile_plan(block_size, mask, query, key, xp=np):
+    """The block sizes and the mask as an (…, n, m) view a tile can be cut from (or None).
+
+    >>> block_q, block_k, mask = tile_plan(2, np.ones((1, 3), dtype=bool), np.ones((4, 2)),
+    ...                                    np.ones((3, 2)))
+    >>> (block_q, block_k), mask.shape
+    ((2, 2), (4, 3))
+    """
+    block_q, block_k = check_block_size(block_size, xp)
+    if mask is not None:
+        n, m = query.shape[-2], key.shape[-2]
+        mask = xp.broadcast_to(mask, np.broadcast_shapes(mask.shape, (n, m)))  # a view
+    return block_q, block_k, mask
 
 
 def attention_memory(n, m, d_k, d_v, block_size=512, itemsize=4, batch=1, threads=1):
