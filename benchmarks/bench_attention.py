@@ -6,25 +6,23 @@ n = m ∈ {2048, 4096}. Targets for ``fast.attention``: at most 1.3× PyTorch's
 ``scaled_dot_product_attention`` (where installed) and at most 1.3× the two products QKᵀ and
 AV. The plain formula is what a learner reads: it has no target, it is shown for scale.
 
-The contenders run interleaved, each the best of several repeats, so that a noisy machine
+The contenders run in interleaved rounds, each the best of its calls, so that a noisy machine
 slows them alike; compare the ratios of one run, not seconds across runs. A busy machine
 spoils wall-clock ratios, so the table adds CPU-time ratios (``time.process_time``, all
-threads): they count work, not waiting, and move little with the load. Each timed call starts
-after a short pause: OpenBLAS's idle threads spin for about 0.1 s after a product and would
-steal a core from whatever runs next.
+threads): they count work, not waiting, and move little with the load. How each call is timed
+(rounds of bursts) is in ``benchmarks/timing.py``.
 """
 
 import os
-import time
 
 import numpy as np
+from timing import best_of_bursts
 
 from course_lib import fast, scaled_dot_product_attention
 
 D = 64
 SIZES = (2048, 4096)
 REPEATS = {2048: 9, 4096: 5}
-PAUSE = 0.15  # seconds before each timed call
 TARGET = 1.3
 
 
@@ -33,16 +31,12 @@ def _inputs(n, seed=0):
     return [rng.standard_normal((n, D), dtype=np.float32) for _ in range(3)]
 
 
-def _timed(func):
-    """(wall seconds, CPU seconds of every thread of this process) for one call."""
-    time.sleep(PAUSE)
-    wall, cpu = time.perf_counter(), time.process_time()
-    func()
-    return time.perf_counter() - wall, time.process_time() - cpu
-
-
 def _torch_sdpa(query, key, value):
     """PyTorch's CPU attention on the same numbers, or None where PyTorch cannot be imported."""
+    # PyTorch's OpenMP threads spin for a while after each call by default (Intel's runtime
+    # for 200 ms), taking the cores from whatever runs next; passive waiting ends that.
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    os.environ.setdefault("KMP_BLOCKTIME", "0")
     try:
         import torch
         import torch.nn.functional as F
@@ -77,15 +71,8 @@ def contenders(n):
 
 
 def time_one_size(n, repeats):
-    """Best wall and best CPU seconds per contender: {name: (wall, cpu)}."""
-    runs = contenders(n)
-    for func in runs.values():  # warm up: threads, BLAS buffers, page faults
-        func()
-    times = {name: [] for name in runs}
-    for _ in range(repeats):
-        for name, func in runs.items():
-            times[name].append(_timed(func))
-    return {name: (min(t[0] for t in ts), min(t[1] for t in ts)) for name, ts in times.items()}
+    """Best wall and best CPU seconds per contender: {name: (wall, cpu)} (benchmarks/timing)."""
+    return best_of_bursts(contenders(n), repeats)
 
 
 def main(sizes=SIZES):

@@ -4,7 +4,7 @@ Run with ``python benchmarks/bench_tiled.py`` (or ``make bench``). float32, d = 
 block size. Targets:
 
 * ``course_lib.fast.tiled_attention`` at n = m ∈ {2048, 4096}: at most 1.5× the two products
-  QKᵀ and AV, measured in the same run (best of interleaved repeats, wall and CPU time);
+  QKᵀ and AV, measured in the same run (rounds of bursts, benchmarks/timing.py; wall and CPU);
 * both tiled functions (the teaching ``course_lib.tiled_attention`` and the fast one) at
   n = m = 32768: peak extra memory under 64 MiB, where the plain formula's score grid alone is
   32768² × 4 bytes = 4 GiB. NumPy reports its allocations to ``tracemalloc``.
@@ -12,10 +12,10 @@ block size. Targets:
 The teaching function has no speed target (it is what a learner reads); its ratio is shown.
 """
 
-import time
 import tracemalloc
 
 import numpy as np
+from timing import best_of_bursts, timed
 
 from course_lib import fast, tiled_attention
 
@@ -25,20 +25,11 @@ MEMORY_SIZE = 32768
 RATIO_TARGET = 1.5
 MEMORY_TARGET_MIB = 64
 REPEATS = 5
-PAUSE = 0.15  # OpenBLAS's idle threads spin for about 0.1 s after a product
 
 
 def _inputs(n, seed=0):
     rng = np.random.default_rng(seed)
     return [rng.standard_normal((n, D), dtype=np.float32) for _ in range(3)]
-
-
-def _timed(func):
-    """(wall seconds, CPU seconds of every thread of this process) for one call."""
-    time.sleep(PAUSE)
-    wall, cpu = time.perf_counter(), time.process_time()
-    func()
-    return time.perf_counter() - wall, time.process_time() - cpu
 
 
 def time_against_products(n, repeats=REPEATS):
@@ -54,13 +45,7 @@ def time_against_products(n, repeats=REPEATS):
     runs = {"products": products,
             "fast tiled": lambda: fast.tiled_attention(query, key, value),
             "teaching tiled": lambda: tiled_attention(query, key, value)}
-    for func in runs.values():  # warm up: threads, BLAS, page faults
-        func()
-    times = {name: [_timed(func) for _ in range(1)] for name, func in runs.items()}
-    for _ in range(repeats - 1):
-        for name, func in runs.items():
-            times[name].append(_timed(func))
-    return {name: (min(t[0] for t in ts), min(t[1] for t in ts)) for name, ts in times.items()}
+    return best_of_bursts(runs, repeats)  # benchmarks/timing.py
 
 
 def peak_extra_memory(function, n):
@@ -70,7 +55,7 @@ def peak_extra_memory(function, n):
     try:
         tracemalloc.reset_peak()
         before = tracemalloc.get_traced_memory()[0]
-        seconds = _timed(lambda: function(query, key, value))[0]
+        seconds = timed(lambda: function(query, key, value))[0]
         peak = tracemalloc.get_traced_memory()[1] - before
     finally:
         tracemalloc.stop()
@@ -79,7 +64,7 @@ def peak_extra_memory(function, n):
 
 def main():
     """Print the table; return the targets as (what, value, limit) triples."""
-    print(f"tiled attention, float32, d = {D}, default block size; best of {REPEATS}")
+    print(f"tiled attention, float32, d = {D}, default block size; best of {REPEATS} rounds")
     print(f"{'n = m':>6} {'2 products':>11} {'fast tiled':>11} {'ratio':>6} {'CPU ratio':>10} "
           f"{'teaching':>10} {'ratio':>6}")
     targets = []

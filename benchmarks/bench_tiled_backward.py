@@ -6,18 +6,18 @@ tile: Q Kᵀ and A V) and then the backward (five per tile: Q Kᵀ again, Aᵀ G
 (∂L/∂S)ᵀ Q). Targets:
 
 * ``course_lib.fast.tiled_attention_gradients`` at n = m ∈ {2048, 4096}: at most 2.5× those
-  seven products done on the whole grids, measured in the same run (best of interleaved
-  repeats). The teaching ``course_lib.tiled_attention_gradients`` (one core, new arrays at
-  every step) has no speed target; its ratio is shown;
+  seven products done on the whole grids, measured in the same run (rounds of bursts,
+  benchmarks/timing.py). The teaching ``course_lib.tiled_attention_gradients`` (one core,
+  new arrays at every step) has no speed target; its ratio is shown;
 * both at n = m = 32768: peak extra memory under 64 MiB (tracemalloc; NumPy reports its
   allocations), the returned gradients included, where one score grid alone is 4 GiB and
   ``attention_gradients`` holds several.
 """
 
-import time
 import tracemalloc
 
 import numpy as np
+from timing import best_of_bursts, timed
 
 from course_lib import fast
 from course_lib.tiled_backward import tiled_attention_gradients
@@ -28,19 +28,11 @@ MEMORY_SIZE = 32768
 RATIO_TARGET = 2.5
 MEMORY_TARGET_MIB = 64
 REPEATS = 5
-PAUSE = 0.15  # OpenBLAS's idle threads spin for about 0.1 s after a product
 
 
 def _inputs(n, seed=0):
     rng = np.random.default_rng(seed)
     return [rng.standard_normal((n, D), dtype=np.float32) for _ in range(4)]  # Q, K, V, G
-
-
-def _seconds(func):
-    time.sleep(PAUSE)
-    start = time.perf_counter()
-    func()
-    return time.perf_counter() - start
 
 
 def time_against_products(n, repeats=REPEATS):
@@ -60,13 +52,7 @@ def time_against_products(n, repeats=REPEATS):
     runs = {"products": products,
             "fast": lambda: fast.tiled_attention_gradients(query, key, value, grad),
             "teaching": lambda: tiled_attention_gradients(query, key, value, grad)}
-    for func in runs.values():  # warm up: threads, BLAS, page faults
-        func()
-    times = {name: [] for name in runs}
-    for _ in range(repeats):
-        for name, func in runs.items():
-            times[name].append(_seconds(func))
-    return {name: min(seconds) for name, seconds in times.items()}
+    return {name: wall for name, (wall, _) in best_of_bursts(runs, repeats).items()}
 
 
 def peak_extra_memory(function, n):
@@ -76,7 +62,7 @@ def peak_extra_memory(function, n):
     try:
         tracemalloc.reset_peak()
         before = tracemalloc.get_traced_memory()[0]
-        seconds = _seconds(lambda: function(query, key, value, grad))
+        seconds = timed(lambda: function(query, key, value, grad))[0]
         peak = tracemalloc.get_traced_memory()[1] - before
     finally:
         tracemalloc.stop()

@@ -30,7 +30,10 @@ def benchmark_files(words=()):
 
 
 def load(path):
-    """Import a benchmark file as a module without putting the folder on sys.path."""
+    """Import a benchmark file as a module; its folder goes on sys.path, as when a benchmark
+    runs on its own, so that it finds ``timing.py`` beside it."""
+    if str(path.parent) not in sys.path:
+        sys.path.insert(0, str(path.parent))
     spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -73,6 +73,28 @@ def test_fast_tiled_attention_equals_the_teaching_one(problem, block):
                                rtol=tolerance(q.dtype), atol=tolerance(q.dtype))
 
 
+@pytest.mark.parametrize("size, mask_value", [(0.5, None), (0.5, 30.0), (40.0, None),
+                                              (0.5, 100.0), (40.0, -500.0)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_unshifted_exp_is_taken_only_where_scores_are_bounded(size, mask_value, dtype):
+    """Scores within ±60 go to exp without the row-max shift (Cauchy–Schwarz bound); larger
+    ones, from big inputs or a big float mask, take the shifted route. Both give the formula."""
+    rng = np.random.default_rng(11)
+    q, k, v = (size * rng.standard_normal((40, 8)).astype(dtype) for _ in range(3))
+    mask = None
+    if mask_value is not None:
+        mask = np.where(rng.random((40, 40)) < 0.3, mask_value, 0.0).astype(dtype)
+        mask[:, 3] = -np.inf  # a blocked key
+    scaled = q / np.sqrt(8)
+    bound = (np.linalg.norm(scaled, axis=1).max() * np.linalg.norm(k, axis=1).max()
+             + (0.0 if mask is None else np.abs(mask[np.isfinite(mask)]).max()))
+    assert blocked._scores_bounded(scaled, k, mask) == (bound <= blocked.SAFE_EXPONENT)
+    want = scaled_dot_product_attention(q, k, v, attn_mask=mask)
+    rtol = 1e-4 if dtype == np.float32 else 1e-10
+    np.testing.assert_allclose(fast.attention(q, k, v, attn_mask=mask), want, rtol=rtol,
+                               atol=rtol * np.abs(v).max())
+
+
 def test_fully_masked_rows_are_zero_on_the_threaded_path(monkeypatch):
     monkeypatch.setattr(blocked, "thread_count", lambda work: 4)  # force our threads
     rng = np.random.default_rng(1)
