@@ -75,6 +75,8 @@ def test_moving_the_first_control_changes_the_picture_and_the_readout(make):
     assert dash.values()[name] == control.value
     assert not np.array_equal(before_pixels, _pixels(dash)), name
     assert dash.readout_text() != before_text, name
+    # the readout is a polite live region: a screen reader reads the new numbers out
+    assert "role='status'" in dash.readout.value and "aria-live='polite'" in dash.readout.value
 
 
 MATH_CALLS = {"sqrt", "exp", "log", "dot", "sum", "mean", "var", "linalg", "cumsum", "einsum",
