@@ -8,8 +8,7 @@ matrices W_Q, W_K, W_V. Real models learn these numbers; here a reader can check
 
 import numpy as np
 
-__all__ = ["DESIGNED_WORDS", "SLOT_MEANINGS", "designed_sentence", "projection_weights",
-           "random_sentence"]
+__all__ = ["DESIGNED_WORDS", "SLOT_MEANINGS", "designed_sentence", "projection_weights"]
 
 DESIGNED_WORDS = ("the", "cat", "sat", "on", "the", "mat")
 SLOT_MEANINGS = ("a thing (noun)", "alive", "an action (verb)", "a place word")
@@ -78,22 +77,3 @@ def projection_weights(d_model=4, d_k=3, d_v=2, seed=5):
     shapes = ((d_model, d_k), (d_model, d_k), (d_model, d_v))
     return tuple(np.round(rng.standard_normal(shape) / np.sqrt(d_model), 1) + 0.0
                  for shape in shapes)
-
-
-def random_sentence(seed=24, d_k=4, d_v=2):
-    """The toy sentence with seeded random rows: one row of Q and one of K (d_k slots, one
-    decimal) and one of V (d_v whole numbers) per distinct word, so both "the"s share rows.
-    Its weights mean nothing; compare :func:`designed_sentence`.
-
-    >>> words, query, key, value = random_sentence()
-    >>> query.shape, bool((query[0] == query[4]).all())
-    ((6, 4), True)
-    """
-    rng = np.random.default_rng(seed)
-    vocabulary = list(dict.fromkeys(DESIGNED_WORDS))  # distinct words, in order of appearance
-    rows = {word: (np.round(rng.standard_normal(d_k), 1), np.round(rng.standard_normal(d_k), 1),
-                   rng.integers(-3, 4, d_v).astype(float))
-            for word in vocabulary}
-    query, key, value = (np.array([rows[w][part] for w in DESIGNED_WORDS]) + 0.0  # no −0.0
-                         for part in range(3))
-    return DESIGNED_WORDS, query, key, value

@@ -299,7 +299,9 @@ def _(fig, draw):
 def _(fig, draw):
     rng = np.random.default_rng(3)
     query, key, value = (rng.standard_normal(shape) for shape in ((2, 4), (8, 4), (8, 2)))
-    view = plot_function("tiled.online_softmax_view")(query, key, value, 2, 0, 2)
+    from course_lib.online_view import online_softmax_view
+
+    view = online_softmax_view(query, key, value, 2, 0, 2)
     grid = fig.add_gridspec(2, 2)
     axes = (fig.add_subplot(grid[0, 0]), fig.add_subplot(grid[1, 0]),
             fig.add_subplot(grid[:, 1]))

@@ -7,28 +7,23 @@ import numpy as np
 from matplotlib.patches import Rectangle
 
 from ..backend import to_numpy
-from ..examples import DESIGNED_WORDS, random_sentence
 from .grid import draw_grid, update_grid
 from .notation import subscript
 from .style import FOREGROUND, MUTED, PALETTE, ROLE_COLORS
 
 __all__ = [
-    "TOY_WORDS",
     "draw_attention_panels",
     "draw_row_weights",
     "draw_value_blend",
     "draw_weight_grid",
     "draw_weight_grids",
     "highlight_row",
-    "toy_sentence",
     "update_weight_grid",
     "update_attention_panels",
     "update_row_weights",
     "update_value_blend",
 ]
 
-TOY_WORDS = DESIGNED_WORDS
-toy_sentence = random_sentence  # the random example notebook 09 used before the designed one
 
 
 def _labels(words):

@@ -15,7 +15,6 @@ __all__ = [
     "draw_saturation_panels",
     "draw_slope_picture",
     "draw_weights",
-    "jacobian_norm",  # re-exported for notebook 07; it lives in course_lib.softmax
     "update_saturation_panels",
     "update_weights",
 ]

@@ -4,7 +4,6 @@ the online softmax walking through the keys one block at a time."""
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..online_view import online_softmax_view
 from ..tiled import attention_memory
 from .notation import fmt
 from .style import MUTED, PALETTE, ROLE_COLORS
@@ -12,7 +11,6 @@ from .style import MUTED, PALETTE, ROLE_COLORS
 __all__ = [
     "draw_memory_growth",
     "draw_online_softmax",
-    "online_softmax_view",  # re-exported; it lives in course_lib.online_view
     "update_online_softmax",
 ]
 

@@ -20,7 +20,6 @@ __all__ = [
     "draw_dartboard",
     "draw_dk_panels",
     "draw_score_histogram",
-    "spread_statistics",  # re-exported for notebook 08; it lives in course_lib.saturation
     "update_against_dk",
     "update_dk_panels",
     "update_score_histogram",
