@@ -22,14 +22,16 @@ def _rows(grid):
     return [[float(x) for x in row] for row in grid]
 
 
-def causal_mask_loop(n, m=None):
-    """Cell (i, j) is True when key j is not later than query i.
+def causal_mask_loop(n, m=None, align="top-left"):
+    """Cell (i, j) is True when key j is not later than query i; query i sits at position i
+    (top-left) or i + m − n (bottom-right).
 
-    >>> causal_mask_loop(2)
-    [[True, False], [True, True]]
+    >>> causal_mask_loop(2), causal_mask_loop(1, 3, align="bottom-right")
+    ([[True, False], [True, True]], [[True, True, True]])
     """
     m = n if m is None else m
-    return [[j <= i for j in range(m)] for i in range(n)]
+    shift = m - n if align == "bottom-right" else 0
+    return [[j <= i + shift for j in range(m)] for i in range(n)]
 
 
 def padding_mask_loop(lengths, m):

@@ -10,6 +10,7 @@ against.
 import math
 
 from .reference import attention_loop
+from .reference_beyond import causal_mask_loop  # both alignments; re-exported here for 16
 
 __all__ = [
     "causal_mask_loop",
@@ -19,18 +20,6 @@ __all__ = [
     "rotary_embedding_loop",
     "sliding_window_mask_loop",
 ]
-
-
-def causal_mask_loop(n, m=None, align="top-left"):
-    """Cell (i, j) is True when key j is not later than query i; query i sits at position i
-    (top-left) or i + m − n (bottom-right).
-
-    >>> causal_mask_loop(1, 3, align="bottom-right")
-    [[True, True, True]]
-    """
-    m = n if m is None else m
-    shift = m - n if align == "bottom-right" else 0
-    return [[j <= i + shift for j in range(m)] for i in range(n)]
 
 
 def sliding_window_mask_loop(n, window, m=None):
