@@ -17,7 +17,16 @@ below are also here: ``from course_lib.plots import labelled, numbers``.
 
 from .fast_render import figure_png
 from .notation import fmt, row_label, row_labels, row_words
-from .show import best_time, grid_text, label_point, labelled, numbers, table_row
+from .show import (
+                   best_time,
+                   grid_text,
+                   label_point,
+                   labelled,
+                   numbers,
+                   rows_text,
+                   source_body,
+                   table_row,
+)
 from .style import PALETTE, ROLE_COLORS, course_style, detached_figure
 
 __all__ = [
@@ -35,5 +44,7 @@ __all__ = [
     "row_label",
     "row_labels",
     "row_words",
+    "rows_text",
+    "source_body",
     "table_row",
 ]
