@@ -18,14 +18,14 @@ below are also here: ``from course_lib.plots import labelled, numbers``.
 from .fast_render import figure_png
 from .notation import fmt, row_label, row_labels, row_words
 from .show import (
-                   best_time,
-                   grid_text,
-                   label_point,
-                   labelled,
-                   numbers,
-                   rows_text,
-                   source_body,
-                   table_row,
+    best_time,
+    grid_text,
+    label_point,
+    labelled,
+    numbers,
+    rows_text,
+    source_body,
+    table_row,
 )
 from .style import PALETTE, ROLE_COLORS, course_style, detached_figure
 
