@@ -1,4 +1,5 @@
-"""The numbers of notebook 08's pictures: the spread of darts, and for each d_k what the spread
+"""The numbers of the saturation pictures: notebook 07's softmax of growing scores, and
+notebook 08's spread of darts, and for each d_k what the spread
 of the scores does to softmax (it saturates) and to the gradient that reaches q and k.
 
 Three scalings of the scores q·k are compared: raw (× 1), scaled (× 1/√d_k) and over-shrunk
@@ -21,12 +22,55 @@ __all__ = [
     "density",
     "query_gradient_norm",
     "scaling_multipliers",
+    "sensitivity_curve",
+    "slope_numbers",
+    "softmax_sensitivity",
     "spread",
     "spread_statistics",
 ]
 
 SCALINGS = ("raw", "scaled", "over")  # × 1, × 1/√d_k, × 1/d_k
 SATURATED = 0.99  # a row whose largest weight is at least this is called saturated (one-hot)
+
+
+def softmax_sensitivity(scores, factor):
+    """softmax(factor × scores), its Jacobian J and the sensitivity ∥J∥ (notebook 07's dashboard).
+
+    >>> weights, jacobian, size = softmax_sensitivity([1.0, 0.0], 0.0)   # equal scores
+    >>> weights.tolist(), round(size, 4)
+    ([0.5, 0.5], 0.5)
+    """
+    weights = to_numpy(softmax(factor * np.asarray(scores, dtype=float)))  # (m,)
+    return weights, to_numpy(softmax_jacobian(weights)), float(jacobian_norm(weights))
+
+
+def sensitivity_curve(scores, factors):
+    """∥J∥ of softmax(factor × scores) for every factor: (len(factors),)."""
+    weights = softmax(np.outer(factors, np.asarray(scores, dtype=float)))  # (len(factors), m)
+    return to_numpy(jacobian_norm(weights))
+
+
+def slope_numbers(scores, index, at, nudge, xs):
+    """Weight pᵢ as a curve of its own score xᵢ (the others fixed), and its slope at ``at``.
+
+    Returns a dict: ``curve`` (pᵢ at every x of ``xs``), ``weight`` (pᵢ at ``at``), ``slope``
+    (Jᵢᵢ = pᵢ(1 − pᵢ)), ``predicted`` (slope × nudge, along the tangent) and ``moved`` (the true
+    move of pᵢ when xᵢ grows by ``nudge``).
+
+    >>> numbers = slope_numbers([0.0, 0.0], 0, 0.0, 0.1, [0.0])
+    >>> numbers["weight"], numbers["slope"]
+    (0.5, 0.25)
+    """
+    scores = np.asarray(scores, dtype=float)
+    grid = np.repeat(scores[None, :], len(xs), axis=0)  # (len(xs), m)
+    grid[:, index] = xs
+    here, nudged = scores.copy(), scores.copy()
+    here[index], nudged[index] = at, at + nudge
+    weights = to_numpy(softmax(here))
+    slope = float(to_numpy(softmax_jacobian(weights))[index, index])
+    return {"curve": to_numpy(softmax(grid))[:, index], "weight": float(weights[index]),
+            "slope": slope, "predicted": slope * nudge,
+            "moved": float(to_numpy(softmax(nudged))[index]) - float(weights[index])}
 
 
 def spread(values):

@@ -123,3 +123,23 @@ def test_density_is_the_share_per_unit_in_each_bin():
     assert np.allclose(density(samples, edges), np.array(counts) / (400 * 0.5))
     inside = (np.abs(samples) <= 3.0).mean()
     assert float(np.sum(density(samples, edges) * 0.5)) == pytest.approx(inside)
+
+
+def test_notebook_07s_numbers_come_from_softmax_and_its_jacobian():
+    from course_lib import jacobian_norm, softmax, softmax_jacobian
+    from course_lib.saturation import sensitivity_curve, slope_numbers, softmax_sensitivity
+
+    scores, factors = np.array([2.0, 1.0, 0.1]), np.array([0.0, 1.0, 4.0])
+    weights, jacobian, size = softmax_sensitivity(scores, 4.0)
+    np.testing.assert_allclose(weights, softmax(4.0 * scores), rtol=1e-15)
+    np.testing.assert_allclose(jacobian, softmax_jacobian(weights), rtol=1e-15)
+    assert size == pytest.approx(float(jacobian_norm(weights)), rel=1e-15)
+    curve = sensitivity_curve(scores, factors)
+    assert curve.tolist() == pytest.approx([float(jacobian_norm(softmax(f * scores)))
+                                            for f in factors], rel=1e-12)
+    assert curve[0] > curve[1] > curve[2]  # sharper scores, smaller sensitivity
+    numbers = slope_numbers(scores, 1, 1.0, 1e-4, np.array([0.0, 1.0]))
+    p = float(softmax(scores)[1])
+    assert numbers["slope"] == pytest.approx(p * (1 - p), rel=1e-12)
+    assert numbers["moved"] == pytest.approx(numbers["predicted"], rel=1e-3)  # small nudge
+    assert numbers["curve"][1] == pytest.approx(p, rel=1e-15)

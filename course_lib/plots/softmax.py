@@ -5,8 +5,8 @@ and the Jacobian's norm collapses toward zero."""
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .. import jacobian_norm, softmax, softmax_jacobian
 from ..backend import to_numpy
+from ..saturation import sensitivity_curve, slope_numbers, softmax_sensitivity
 from .matrices import draw_matrix, matrix_labels, matrix_moving, update_matrix
 from .notation import fmt, row_labels, subscript
 from .style import MUTED, PALETTE, ROLE_COLORS
@@ -62,7 +62,8 @@ def draw_slope_picture(scores, index=0, at=None, nudge=0.25, span=6.0, ax=None):
     the move of the weight the slope predicts. An inset zooms in: over a small nudge the
     tangent and the curve are almost the same line, which is what a slope means.
 
-    The slope is Jᵢᵢ = pᵢ(1 − pᵢ) from :func:`course_lib.softmax_jacobian`.
+    The numbers come from :func:`course_lib.saturation.slope_numbers` (the slope is
+    Jᵢᵢ = pᵢ(1 − pᵢ), from :func:`course_lib.softmax_jacobian`).
 
     Returns
     -------
@@ -73,16 +74,9 @@ def draw_slope_picture(scores, index=0, at=None, nudge=0.25, span=6.0, ax=None):
     scores = np.asarray(to_numpy(scores), dtype=float)
     at = scores[index] if at is None else float(at)
     xs = np.linspace(at - span, at + span, 241)
-    grid = np.repeat(scores[None, :], len(xs), axis=0)
-    grid[:, index] = xs
-    curve = to_numpy(softmax(grid))[:, index]  # pᵢ for every value of xᵢ
-    here, nudged = scores.copy(), scores.copy()
-    here[index], nudged[index] = at, at + nudge
-    weights = to_numpy(softmax(here))
-    weight = float(weights[index])
-    slope = float(to_numpy(softmax_jacobian(weights))[index, index])
-    moved = float(to_numpy(softmax(nudged))[index]) - weight  # along the curve
-    predicted = slope * nudge  # along the tangent
+    numbers = slope_numbers(scores, index, at, nudge, xs)  # course_lib.saturation
+    curve, weight, slope = numbers["curve"], numbers["weight"], numbers["slope"]
+    predicted, moved = numbers["predicted"], numbers["moved"]  # along the tangent, the curve
     p_name, x_name = f"p{subscript(index + 1)}", f"x{subscript(index + 1)}"
     artists = {"slope": slope, "weight": weight, "predicted": predicted, "moved": moved}
     for axes, half in ((ax, 1.6), (ax.inset_axes([0.62, 0.1, 0.36, 0.42]), 3 * abs(nudge))):
@@ -117,11 +111,6 @@ def draw_slope_picture(scores, index=0, at=None, nudge=0.25, span=6.0, ax=None):
     return artists
 
 
-def _saturation_curve(scores, factors):
-    # the Jacobian norm at every factor of the x axis, one softmax per factor
-    weights = softmax(np.outer(factors, scores))  # (len(factors), m)
-    return to_numpy(jacobian_norm(weights))  # (len(factors),)
-
 
 def draw_saturation_panels(scores, factor, max_factor=10.0, fig=None):
     """Three panels for the row ``factor × scores``: its weights as bars (left), its Jacobian
@@ -138,7 +127,7 @@ def draw_saturation_panels(scores, factor, max_factor=10.0, fig=None):
     m = len(scores)
     ax_w, ax_j, ax_n = fig.subplots(1, 3, gridspec_kw={"width_ratios": (1.1, 1.2, 1.1)})
     factors = np.linspace(0.0, max_factor, 201)
-    curve = _saturation_curve(scores, factors)
+    curve = sensitivity_curve(scores, factors)
     ax_n.plot(factors, curve, color=PALETTE["black"], lw=2)
     (marker,) = ax_n.plot([factor], [0.0], "o", color=ROLE_COLORS["highlight"], ms=10,
                           clip_on=False)  # whole at the ends of the axis too
@@ -159,17 +148,14 @@ def draw_saturation_panels(scores, factor, max_factor=10.0, fig=None):
     fig.colorbar(artists["jacobian"]["cells"], ax=ax_j, shrink=0.8, label="slope")
     artists["moving"] = [*artists["weights"]["bars"], *artists["weights"]["values"],
                          *matrix_moving(artists["jacobian"]), marker]
-    update_saturation_panels(artists, factor)
+    update_saturation_panels(artists, factor, *softmax_sensitivity(scores, factor))
     fig.tight_layout()
     return artists
 
 
-def update_saturation_panels(artists, factor):
-    """Recompute the weights and the Jacobian for ``factor × scores`` and move all three
-    panels (in place). Returns ``(weights, jacobian norm)``."""
-    weights = to_numpy(softmax(factor * artists["scores"]))
+def update_saturation_panels(artists, factor, weights, jacobian, size):
+    """Move the three panels (in place) to ``factor``: the weights, their Jacobian J and the
+    sensitivity ∥J∥ (from :func:`course_lib.saturation.softmax_sensitivity`)."""
     update_weights(artists["weights"], weights)
-    update_matrix(artists["jacobian"], to_numpy(softmax_jacobian(weights)))
-    size = float(jacobian_norm(weights))
+    update_matrix(artists["jacobian"], jacobian)
     artists["marker"].set_data([factor], [size])
-    return weights, size

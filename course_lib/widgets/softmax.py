@@ -4,6 +4,7 @@ scores by a factor; the weights go one-hot and softmax's sensitivity ∥J∥ col
 from ..plots.notation import fmt
 from ..plots.softmax import draw_saturation_panels, update_saturation_panels
 from ..plots.style import course_style, detached_figure
+from ..saturation import softmax_sensitivity
 from .base import Dashboard, float_slider
 
 __all__ = [
@@ -27,10 +28,11 @@ def readout_text(factor, max_weight, size):
 
 
 def saturation_callback(artists, factor):
-    """Softmax of factor × scores, its Jacobian J and the sensitivity ∥J∥ (all from the math,
-    via :func:`course_lib.plots.softmax.update_saturation_panels`); move the three panels and
-    return the readout."""
-    weights, size = update_saturation_panels(artists, factor)
+    """Softmax of factor × scores, its Jacobian J and the sensitivity ∥J∥ from the math
+    (:func:`course_lib.saturation.softmax_sensitivity`); move the three panels and return the
+    readout."""
+    weights, jacobian, size = softmax_sensitivity(artists["scores"], factor)
+    update_saturation_panels(artists, factor, weights, jacobian, size)
     return readout_text(factor, float(weights.max()), size)
 
 
