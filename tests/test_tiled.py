@@ -248,7 +248,7 @@ def test_nan_input_rejected():
 
 @pytest.mark.parametrize("causal", [False, True])
 def test_matches_pytorch_where_installed(causal):
-    torch = pytest.importorskip("torch", reason="PyTorch is optional (pip install torch)")
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed (optional parity check)")
     query, key, value = draw(np.random.default_rng(13), (2,), 9, 14, 4, 3)
     expected = torch.nn.functional.scaled_dot_product_attention(
         *(torch.from_numpy(a) for a in (query, key, value)), is_causal=causal).numpy()
