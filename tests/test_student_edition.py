@@ -125,3 +125,12 @@ def test_autograde_marks_the_right_and_the_wrong_submission(graded):
     total = sum(counts.values()) * make_student.POINTS
     assert scores["right"] == [total, total]
     assert scores["wrong"] == [0.0, total]
+
+
+def test_a_folder_that_is_not_a_build_is_never_overwritten(tmp_path):
+    keep = tmp_path / "thesis"
+    keep.mkdir()
+    (keep / "chapter.tex").write_text("years of work", encoding="utf-8")
+    with pytest.raises((FileExistsError, FileNotFoundError)):
+        make_student.build(CHOSEN, keep, nbgrader=NBGRADER, log=lambda *args: None)
+    assert (keep / "chapter.tex").read_text(encoding="utf-8") == "years of work"

@@ -391,6 +391,9 @@ def build(out_dir=DEFAULT_OUT, notebooks_dir=NOTEBOOKS, execute=True, timeout=60
     names = {entry["source"] for entry in entries}
     exporter = HTMLExporter(template_name="course", extra_template_basedirs=[str(TEMPLATES)],
                             embed_images=True)
+    if not (MATHJAX / "tex-chtml.js").is_file():
+        raise FileNotFoundError(f"{MATHJAX} has no tex-chtml.js: the pages typeset their maths "
+                                "with it (see vendor/mathjax/README.md)")
     if out_dir.exists():
         shutil.rmtree(out_dir)
     out_dir.mkdir(parents=True)

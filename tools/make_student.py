@@ -184,7 +184,12 @@ def build(names=None, out=DEFAULT_OUT, nbgrader=NBGRADER, log=print):
         paths = [p for p in paths if p.stem in names or p.name in names or p.stem[:2] in names]
     if not paths:
         raise FileNotFoundError(f"no course notebook matches {names}")
-    if out.exists():
+    if not Path(nbgrader).exists():
+        raise FileNotFoundError(f"{nbgrader} not found: run `make instructor` first")
+    if out.exists():  # an earlier build is replaced; any other folder is left alone
+        if any(out.iterdir()) and not (out / "nbgrader_config.py").exists():
+            raise FileExistsError(f"{out} is not empty and holds no nbgrader_config.py: not a "
+                                  "student-edition build, so it is not overwritten")
         shutil.rmtree(out)
     source = out / "source" / ASSIGNMENT
     source.mkdir(parents=True)
@@ -198,8 +203,6 @@ def build(names=None, out=DEFAULT_OUT, nbgrader=NBGRADER, log=print):
         "c = get_config()  # noqa: F821\n"
         f"c.CourseDirectory.course_id = {json.dumps('attention-from-zero')}\n",
         encoding="utf-8")
-    if not Path(nbgrader).exists():
-        raise FileNotFoundError(f"{nbgrader} not found: run `make instructor` first")
     run_nbgrader(nbgrader, ["generate_assignment", ASSIGNMENT, "--force"], out)
     log(f"student edition of {len(counts)} notebooks ({sum(counts.values())} exercises) in "
         f"{out / 'release' / ASSIGNMENT}")
