@@ -9,12 +9,17 @@ Self-attention: X and Y are the same sequence. Cross-attention: queries come fro
 keys and values from another.
 """
 
-import numpy as np
 
 from .attention import scaled_dot_product_attention
 from .backend import get_array_module
 from .prepare import check_mask
-from .validation import as_float_array, check_count, check_finite
+from .validation import (
+    as_float_array,
+    batch_shape,
+    check_count,
+    check_finite,
+    check_key_value_rows,
+)
 
 __all__ = ["multi_head_attention", "split_heads"]
 
@@ -37,14 +42,6 @@ def _merge_heads(x):
     xp = get_array_module(x)
     *lead, h, n, d = x.shape
     return xp.moveaxis(x, -3, -2).reshape(*lead, n, h * d)
-
-
-def _batch_shape(x, y_k, y_v):
-    try:
-        return np.broadcast_shapes(x.shape[:-2], y_k.shape[:-2], y_v.shape[:-2])
-    except ValueError:
-        raise ValueError(f"batch axes do not broadcast: query_input {x.shape}, key_input "
-                         f"{y_k.shape}, value_input {y_v.shape}") from None
 
 
 def _check_weight(w, name, rows, rows_from):
@@ -112,11 +109,8 @@ def _check_inputs(query_input, key_input, value_input, w_q, w_k, w_v, w_o, num_h
     y_k = as_float_array(key_input, "key_input", 2)
     y_v = as_float_array(value_input, "value_input", 2)
     get_array_module(x, y_k, y_v, w_q, w_k, w_v, w_o)  # raises on a NumPy/CuPy mix
-    batch = _batch_shape(x, y_k, y_v)
-    if y_k.shape[-2] != y_v.shape[-2]:
-        raise ValueError(f"key_input has {y_k.shape[-2]} rows (m) but value_input has "
-                         f"{y_v.shape[-2]}: every key needs one value (shapes {y_k.shape} and "
-                         f"{y_v.shape})")
+    batch = batch_shape((x, y_k, y_v), ("query_input", "key_input", "value_input"))
+    check_key_value_rows(y_k, y_v, ("key_input", "value_input"))
     w_q = _check_weight(w_q, "w_q", x.shape[-1], "query_input")
     w_k = _check_weight(w_k, "w_k", y_k.shape[-1], "key_input")
     w_v = _check_weight(w_v, "w_v", y_v.shape[-1], "value_input")

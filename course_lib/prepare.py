@@ -14,9 +14,11 @@ from .backend import get_array_module
 from .masks import causal_mask
 from .validation import (
     as_float_array,
+    batch_shape,
     broadcasts_to,
     check_finite,
     check_gqa_heads,
+    check_key_value_rows,
     check_same_last_axis,
     check_scale,
     compute_dtype,
@@ -96,18 +98,11 @@ def check_attention_inputs(query, key, value, enable_gqa=False):
         key = xp.repeat(key, group, axis=-3)  # (..., H, m, d_k): head h uses head h // group
         value = xp.repeat(value, group, axis=-3)  # (..., H, m, d_v)
     check_same_last_axis(query, key, "query", "key")
-    if key.shape[-2] != value.shape[-2]:
-        raise ValueError(f"key has {key.shape[-2]} rows (m) but value has {value.shape[-2]}: every "
-                         f"key needs one value (shapes {key.shape} and {value.shape})")
+    check_key_value_rows(key, value)
     if key.shape[-2] == 0:
         raise ValueError(f"key has zero rows (m = 0, shape {key.shape}): there is nothing to "
                          "attend to")
-    try:
-        batch = np.broadcast_shapes(query.shape[:-2], key.shape[:-2], value.shape[:-2])
-    except ValueError:
-        raise ValueError(f"batch axes do not broadcast: query {query.shape}, key {key.shape}, "
-                         f"value {value.shape} (batch parts {query.shape[:-2]}, {key.shape[:-2]}, "
-                         f"{value.shape[:-2]})") from None
+    batch = batch_shape((query, key, value), ("query", "key", "value"))
     for arr, name in ((query, "query"), (key, "key"), (value, "value")):
         check_finite(arr, name)
     return query, key, value, batch

@@ -15,8 +15,10 @@ from .backend import get_array_module
 __all__ = [
     "as_float_array",
     "broadcasts_to",
+    "batch_shape",
     "check_axis",
     "check_count",
+    "check_key_value_rows",
     "check_finite",
     "check_gqa_heads",
     "check_same_last_axis",
@@ -194,3 +196,25 @@ def broadcasts_to(shape, target):
         return np.broadcast_shapes(tuple(shape), tuple(target)) == tuple(target)
     except ValueError:
         return False
+
+
+def check_key_value_rows(key, value, names=("key", "value")):
+    """Every key needs one value: the second-last axes of ``key`` and ``value`` must agree."""
+    if key.shape[-2] != value.shape[-2]:
+        raise ValueError(f"{names[0]} has {key.shape[-2]} rows (m) but {names[1]} has "
+                         f"{value.shape[-2]}: every key needs one value (shapes {key.shape} and "
+                         f"{value.shape})")
+
+
+def batch_shape(arrays, names):
+    """The broadcast shape of the arrays' batch axes (all but the last two), or explain.
+
+    >>> batch_shape([np.ones((2, 1, 3, 4)), np.ones((5, 3, 4))], ["query", "key"])
+    (2, 5)
+    """
+    try:
+        return np.broadcast_shapes(*(a.shape[:-2] for a in arrays))
+    except ValueError:
+        shapes = ", ".join(f"{name} {a.shape}" for a, name in zip(arrays, names, strict=True))
+        parts = ", ".join(str(a.shape[:-2]) for a in arrays)
+        raise ValueError(f"batch axes do not broadcast: {shapes} (batch parts {parts})") from None
