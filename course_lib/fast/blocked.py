@@ -123,8 +123,8 @@ def _in_blocks(q, k, v, mask, is_causal, return_weights):
 
 def _scores_bounded(q, k, mask):
     """Whether |𝐪ᵢ·𝐤ⱼ + mask| ≤ SAFE_EXPONENT for every score, by Cauchy–Schwarz."""
-    largest = float(np.sqrt((q * q).sum(axis=-1)).max(initial=0.0)
-                    * np.sqrt((k * k).sum(axis=-1)).max(initial=0.0))
+    squares = (np.einsum("...i,...i->...", a, a).max(initial=0.0) for a in (q, k))  # ∥row∥²
+    largest = float(np.sqrt(next(squares) * next(squares)))
     if mask is not None and mask.dtype != bool and mask.size:
         finite = mask[np.isfinite(mask)]  # −∞ only blocks; it cannot overflow
         largest += float(np.abs(finite).max(initial=0.0))
