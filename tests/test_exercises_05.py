@@ -97,6 +97,13 @@ def zeros_minus_one(v):
     return grid
 
 
+def square_zeros(vectors):
+    grid = np.zeros((len(vectors), len(vectors)))
+    for i in range(len(vectors)):
+        grid[i, :] = vectors[i]
+    return grid
+
+
 STACK_SLIPS = {
     "stacked as columns": [lambda v: np.array(v).T, np.column_stack,
                            checked(lambda v: list(zip(*v, strict=True))),
@@ -126,6 +133,7 @@ STACK_SLIPS = {
     "rounded the numbers": [checked(lambda v: np.array(v, dtype=int)),
                             checked(lambda v: np.round(np.array(v)))],
     "changed its input": [checked(appends_to_input)],
+    "grid made square": [square_zeros],
 }
 
 

@@ -21,6 +21,11 @@ DART_SLIPS = {
     "sign turned round": [-3.5],
     "decimal point moved": [35, 0.35],
     "rounded too early": [3.55],
+    "mean divided by 3": [4.5, ((1 - 4) ** 2 + (2 - 4) ** 2 + (3 - 4) ** 2 + (6 - 4) ** 2) / 4],
+    "forgot to square the mean": [9.5, 12.5 - 3],
+    "gave the range": [5, 6 - 1],
+    "squared a minus sign away wrong": [1, (-4 - 1 + 0 + 9) / 4],
+    "doubled instead of squared": [2.75, (4 + 1 + 0 + 6) / 4],
 }
 
 OVER_SLIPS = {

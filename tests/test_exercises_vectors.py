@@ -98,6 +98,8 @@ EMBED_SLIPS = {
                             lambda s, t: [t[w][-1] for w in s]],
     "returned text": [lambda s, t: str([t[w] for w in s]), lambda s, t: f"{[t[w] for w in s]}"],
     "vectors as columns": [lambda s, t: np.array([t[w] for w in s]).T.tolist()],
+    "used positions as keys": [lambda s, t: [t[i] for i in range(len(s))]],
+    "loop runs one past the end": [lambda s, t: [t[s[i]] for i in range(1, len(s) + 1)]],
     CHANGED_INPUT: [embed_pops],
 }
 

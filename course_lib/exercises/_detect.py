@@ -10,8 +10,8 @@ import numpy as np
 from .core import Mistake
 
 __all__ = ["LISTS_HINT", "everywhere_like", "first_of", "lists_used_as_arrays",
-           "matches_everywhere", "power_with_caret", "quiet", "raised", "raised_name_error",
-           "returned", "rounded", "text_back"]
+           "matches_everywhere", "power_with_caret", "quiet", "raised", "raised_everywhere",
+           "raised_name_error", "returned", "rounded", "text_back"]
 
 
 def raised(kind, words):
@@ -147,3 +147,12 @@ def rounded(outcomes):
         if found is not None:
             return found
     return None
+
+
+def raised_everywhere(kind):
+    """A detector: ``kind`` raised on every case (a loop that always runs one step too far),
+    not only on the short inputs a fixed-size answer cannot handle."""
+    def detect(outcomes):
+        return outcomes[0] if outcomes and all(isinstance(o.error, kind) for o in outcomes) \
+            else None
+    return detect

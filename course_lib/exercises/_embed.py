@@ -89,3 +89,9 @@ def numbers_per_word(outcome):
     value, sentence = outcome.value, outcome.case.args[0]
     return (isinstance(value, (list, tuple)) and len(value) == len(sentence) > 0
             and all(number(x) is not None for x in value))
+
+
+def positions_as_keys(outcomes):
+    # table[i] with i a position: a KeyError whose key is a whole number
+    return next((o for o in outcomes if isinstance(o.error, KeyError) and o.error.args
+                 and isinstance(o.error.args[0], int)), None)

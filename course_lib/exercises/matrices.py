@@ -20,6 +20,8 @@ Slips
 - rows shifted by one: ``grid[i] = vectors[i - 1]``;
 - rounded the numbers: ``dtype=int`` or ``int()`` cuts the decimals off;
 - first row left out: the loop starts at 1 (``range(1, len(vectors))``);
+- grid made square: ``np.zeros((n, n))`` filled row by row, so a one-number row is spread
+  across n columns;
 - does not reject different lengths: ragged input comes back instead of a ValueError;
 - length compared with the number of vectors: ``len(v) != len(vectors)`` refuses good grids;
 - wrong kind of error: ragged input raises, but not ValueError (``assert``, ``TypeError``);
@@ -47,6 +49,7 @@ from ._grid_rows import (
     past_the_end,
     refuses_non_square,
     shape_back,
+    square_grid,
     wrong_error,
 )
 from .by_hand import HandExercise, Slip
@@ -139,6 +142,11 @@ STACK_EXERCISE = Exercise(
                 "each vector's length with the FIRST vector's length, not with how many "
                 "vectors there are (a grid need not be square).",
                 detect=refuses_non_square),
+        Mistake("grid made square",
+                "{call} gave {got}: the grid was made n × n, np.zeros((len(vectors), "
+                "len(vectors))), so a row of one number was copied across every column. n "
+                "vectors of d numbers make an n × d grid: np.zeros((len(vectors), "
+                "len(vectors[0]))).", imitation=square_grid),
         Mistake("does not reject different lengths",
                 "your grids are right, but vectors of different lengths do not make a grid: "
                 "every row of a matrix has the same number of slots. Check every vector's "

@@ -10,6 +10,11 @@ length(q):
 - doubled instead of squared: ``x * 2`` (or ``2 * x``) where ``x ** 2`` was meant.
 - caret for power: ``x ^ 2`` is not a power in Python (TypeError on decimal numbers).
 - squared the whole list: ``q ** 2`` on a Python list (TypeError).
+- forgot the sum: ``math.sqrt(x ** 2 for x in q)``, the root of a generator (TypeError).
+- loop runs one past the end: ``range(1, len(q) + 1)`` asks for slot L + 1 (IndexError).
+- started the total at 1: ``total = 1`` instead of 0 before the loop.
+- squared the positions: ``for x in range(len(q))`` squares 0, 1, 2, … not the slots.
+- one over the length: ``total ** -0.5`` (or ``1 / sqrt``), the minus sign in the power.
 - squared instead of the root: (Σ qᵢ²)², the last step turned round.
 - no squares: the slots themselves are added, then the root taken.
 - absolute values: |q₁| + |q₂| + … (the walk along the grid lines).
@@ -39,7 +44,7 @@ import math
 import numpy as np
 
 from .. import norm
-from ._detect import raised, returned, rounded
+from ._detect import raised, raised_everywhere, returned, rounded
 from ._lengths import fixed_slots, root_each_step
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
@@ -63,6 +68,26 @@ LENGTH_EXERCISE = Exercise(
                 "{call} raised TypeError: `q ** 2` tries to square the whole list, which Python "
                 "cannot do. Square one slot at a time inside a loop: `x ** 2` for x in q.",
                 detect=raised(TypeError, "pow(): 'list'")),
+        Mistake("forgot the sum",
+                "{call} raised TypeError: math.sqrt got the squares one by one (a generator), "
+                "not their total. Add them first: math.sqrt(sum(x ** 2 for x in q)).",
+                detect=raised(TypeError, "generator")),
+        Mistake("loop runs one past the end",
+                "{call} raised IndexError: the loop asks for a position after the last one. "
+                "Positions run 0 … L − 1, so use range(len(q)), not range(1, len(q) + 1).",
+                detect=raised_everywhere(IndexError)),
+        Mistake("started the total at 1",
+                "{call} gave {got}, the root of 1 + the sum of squares: the total starts at 1. "
+                "Start it at 0 (total = 0) before the loop; expected {expected}.",
+                imitation=lambda q: math.sqrt(1 + sum(x * x for x in q))),
+        Mistake("squared the positions",
+                "{call} gave {got}: `for x in range(len(q))` gives the positions 0, 1, 2, …, not "
+                "the slots. Square q[x] (or loop `for x in q`); expected {expected}.",
+                imitation=lambda q: math.sqrt(sum(x * x for x in range(len(q))))),
+        Mistake("one over the length",
+                "{call} gave {got}, 1 / ∥q∥: a power of −0.5 divides 1 by the root. The root is "
+                "the power +0.5 (or math.sqrt); expected {expected}.",
+                imitation=lambda q: 1 / float(norm(q))),
         Mistake("no square root",
                 "{call} gave {got}: you added the squares but did not take the square root at "
                 "the end (the length of [3, 4] is √25 = 5, not 25). Use math.sqrt(total); "

@@ -12,6 +12,11 @@ Darts at 1, 2, 3, 6 (answer 3.5):
 - signed distances: averaged the distances xᵢ − x̄ with their signs (they always add up to 0).
 - forgot to divide: stopped at the sum of the squared distances.
 - gave the mean: stopped after the first step.
+- mean divided by 3: x̄ = 12 / 3 = 4 (the sum divided by N − 1), then the right steps (4.5).
+- forgot to square the mean: the mean of the squares minus x̄, 12.5 − 3 = 9.5.
+- gave the range: the largest dart minus the smallest, 6 − 1 = 5.
+- squared a minus sign away wrong: (−2)² taken as −4 and (−1)² as −1, giving 1.
+- doubled instead of squared: 3² taken as 6 (3 × 2), giving 11 / 4 = 2.75.
 
 Scores of variance 16 divided by d_k = 16 (answer 1/16):
 
@@ -54,6 +59,21 @@ DART_VARIANCE = HandExercise(
         Slip("gave the mean", 3.0,
              "{got} is the mean x̄, the first step. Go on: square each distance from it, "
              "then average the squares."),
+        Slip("mean divided by 3", 4.5,
+             "{got} comes from the mean 12 / 3 = 4: the mean divides the sum 1 + 2 + 3 + 6 "
+             "by all N = 4 darts, x̄ = 3. Then square the distances and average them."),
+        Slip("forgot to square the mean", 9.5,
+             "{got} is 12.5 − 3, the mean of the squares minus x̄. Either average the squared "
+             "distances from x̄, or subtract x̄² = 9: 12.5 − 9."),
+        Slip("gave the range", 5.0,
+             "{got} is 6 − 1, the range, largest minus smallest. The variance averages the "
+             "squared distances from the mean x̄ = 3: (4 + 1 + 0 + 9) / 4."),
+        Slip("squared a minus sign away wrong", 1.0,
+             "{got} takes (−2)² as −4 and (−1)² as −1: a negative number times itself is "
+             "positive, (−2) × (−2) = +4. Every squared distance is ≥ 0."),
+        Slip("doubled instead of squared", 2.75,
+             "{got} takes 3² as 6: a square is the number times ITSELF, 3 × 3 = 9, not 3 × 2. "
+             "The squared distances are 4, 1, 0, 9."),
     ])
 
 OVER_SHRUNK_VARIANCE = HandExercise(

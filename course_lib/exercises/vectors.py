@@ -19,6 +19,10 @@ embed(sentence, table):
 - returned pairs: (word, vector) pairs instead of the vectors.
 - one vector: a single vector instead of the list of the sentence's vectors.
 - other order: the right vectors in another order (e.g. ``sentence[i - 1]``).
+- used positions as keys: ``table[i]`` with i = 0, 1, … looks up a number, not a word
+  (KeyError).
+- loop runs one past the end: ``range(1, len(sentence) + 1)`` asks for a word after the last
+  (IndexError).
 - quoted the variable: ``table["word"]`` looks up the text 'word' (KeyError).
 - returned the whole table: every vector of the table, whatever the sentence.
 - reversed: the vectors in reverse order.
@@ -29,13 +33,14 @@ embed(sentence, table):
 - changed its input: the sentence or the table was changed in place (named by the framework).
 """
 
-from ._detect import raised, returned, text_back
+from ._detect import raised, raised_everywhere, returned, text_back
 from ._embed import (
     dropped_repeats,
     numbers_per_word,
     one_vector,
     other_order,
     pairs,
+    positions_as_keys,
     quoted_key,
     whole_table,
     words_back,
@@ -68,6 +73,14 @@ EMBEDDING_EXERCISE = Exercise(
                 "{call} raised AttributeError: the sentence is already a list of words, so "
                 "there is nothing to `.split()`. Loop over it directly.",
                 detect=raised(AttributeError, "split")),
+        Mistake("used positions as keys",
+                "{call} raised KeyError: {got}. The table's keys are words, not positions: "
+                "look up the word at that position, `table[sentence[i]]` (or loop "
+                "`for word in sentence`).", detect=positions_as_keys),
+        Mistake("loop runs one past the end",
+                "{call} raised IndexError: the loop asks for a word after the last one. "
+                "Positions run 0 … len(sentence) − 1: use range(len(sentence)).",
+                detect=raised_everywhere(IndexError)),
         Mistake("quoted the variable",
                 "{call} raised KeyError: {got}. `table[\"word\"]` looks up the text "
                 "'word' itself; without quotes, `table[word]`, it looks up the word the "
