@@ -110,7 +110,8 @@ LENGTH_SLIPS = {
     "root inside the loop": [length_root_each_step],
     "power 1 // 2": [lambda q: sum(x * x for x in q) ** (1 // 2)],
     "forgot the sum": [lambda q: math.sqrt(x * x for x in q)],
-    "loop runs one past the end": [lambda q: math.sqrt(sum(q[i] ** 2 for i in range(1, len(q) + 1)))],
+    "loop runs one past the end": [
+        lambda q: math.sqrt(sum(q[i] ** 2 for i in range(1, len(q) + 1)))],
     "started the total at 1": [lambda q: math.sqrt(1 + sum(x * x for x in q))],
     "squared the positions": [lambda q: math.sqrt(sum(i ** 2 for i in range(len(q))))],
     "one over the length": [lambda q: sum(x * x for x in q) ** -0.5],
