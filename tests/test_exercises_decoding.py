@@ -173,6 +173,10 @@ GENERATE_SLIPS = {
     "keys cached as values": [keys_as_values],
     "not scaled": [not_scaled, not_scaled_by_hand],
     "scaled by √d_v": [scaled_by_d_v],
+    "scaled by d_k": [lambda q, k, v: _loop(q, k, v, lambda t: k[:t + 1], lambda t: v[:t + 1],
+                                            scale=1 / q.shape[1])],
+    "queries cached as values": [lambda q, k, v: _loop(q, k, v, lambda t: k[:t + 1],
+                                                       lambda t: q[:t + 1])],
     "return inside the loop": [returns_in_loop],
     "only the last output": [last_only, last_row_only],
     "rows kept as 1-row grids": [one_row_grids],
@@ -258,6 +262,15 @@ def rope_in_place(x, position, base=10000.0):
     return rope_ok(x, position, base)
 
 
+def rope_overwrites_a(x, position, base=10000.0):
+    x, d = np.array(x, dtype=float), len(x)
+    for t in range(d // 2):
+        phi = position * base ** (-2 * t / d)
+        x[t] = x[t] * math.cos(phi) - x[t + d // 2] * math.sin(phi)
+        x[t + d // 2] = x[t] * math.sin(phi) + x[t + d // 2] * math.cos(phi)
+    return x
+
+
 ROPE_SLIPS = {
     "neighbouring pairs": [rope_with(pairs="next"), rope_neighbours_numpy],
     "turned the wrong way": [rope_with(sign=-1)],
@@ -270,6 +283,7 @@ ROPE_SLIPS = {
     "cos and sin swapped": [rope_with(swap=True)],
     "rotate_half without the minus": [rope_no_minus],
     "only the first half": [rope_with(half_only=True)],
+    "updated a before b": [rope_overwrites_a],
     CHANGED_INPUT: [rope_in_place],
 }
 
@@ -299,6 +313,8 @@ MEMORY_SLIPS = {
     "bits instead of bytes": [2048],
     "KiB as 1000 bytes": [262.144, 262],
     "bytes, not KiB": [262144],
+    "MiB, not KiB": [0.25],
+    "query and key/value heads": [1280],
     "sign turned round": [-256],
     "decimal point moved": [25.6, 2560],
 }

@@ -27,6 +27,8 @@ SLIPS = {
     "multiplied by 2³⁰": [lambda n, m, b: n * m * b * 2**30],
     "integer division": [lambda n, m, b: n * m * b // 2**30,
                          lambda n, m, b: n * m * b // 1024 // 1024 // 1024],
+    "times instead of power": [lambda n, m, b: n * m * b / (1024 * 3)],
+    "rounded the result": [lambda n, m, b: round(n * m * b / 2**30, 2)],
 }
 
 
@@ -58,6 +60,8 @@ GRID_MIB_SLIPS = {  # 8192 × 2048 float16 scores = 32 MiB
     "numbers, not bytes": [16], "MB, not MiB": [33.55, "33.554"],
     "GiB, not MiB": [0.03125], "KiB, not MiB": [32768], "decimal point moved": [3.2, 320],
     "sign turned round": [-32],
+    "n + m, not n × m": [(8192 + 2048) * 2 / 2**20], "divided by 8": [4],
+    "MiB as 1024 × 1000": [32.768],
 }
 
 INTENSITY_SLIPS = {  # 2·1024·2048·64 FLOP over (1024·64 + 2048·64 + 1024·2048)·4 bytes
@@ -65,6 +69,7 @@ INTENSITY_SLIPS = {  # 2·1024·2048·64 FLOP over (1024·64 + 2048·64 + 1024·
     "n × n grid": [53.9], "forgot K": [31.03], "forgot Q": [30.12],
     "bytes per FLOP": [0.0342], "bits": [3.657], "decimal point moved": [292.6],
     "rounded too early": [29.0],
+    "float16's 2 bytes": [58.51], "forgot d_k in the FLOPs": [0.457], "only writing S": [32],
 }
 
 

@@ -134,6 +134,11 @@ def no_shift_numpy(scores, values, block_size):
         return float(e @ np.asarray(values) / e.sum())
 
 
+def over_the_key_count(scores, values, block_size):
+    top = max(scores)
+    return sum(math.exp(s - top) * v for s, v in zip(scores, values, strict=True)) / len(scores)
+
+
 SLIPS = {
     "forgot to rescale the accumulator": [loop(rescale_o=False)],
     "forgot to rescale the sum": [loop(rescale_l=False)],
@@ -154,6 +159,7 @@ SLIPS = {
     "averaged the blocks' outputs": [block_average],
     "forgot the final division": [loop(final=False)],
     "stopped after the first block": [loop(early=True)],
+    "divided by the number of keys": [over_the_key_count],
 }
 
 

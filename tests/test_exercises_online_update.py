@@ -18,7 +18,10 @@ HAND_SLIPS = {  # M = 2, l = 1.5, new block 3, 1: l′ = 1.5 e^(2 − 3) + e^0 +
     "added the factor": [1.5 + E(-1) + 1 + E(-2), 3.003],
     "forgot the exponential": [1.5 * E(-1) - 2, -1.448],
     "sign turned round": [-1.687],
-    "rounded too early": [1.5 * 0.37 + 1 + 0.14],  # e^−1 ≈ 0.37, e^−2 ≈ 0.14
+    "rounded too early": [1.5 * 0.37 + 1 + 0.14],
+    "dropped the old sum": [1 + E(-2), 1.135],
+    "exponent sign flipped": [1.5 * E(-1) + 1 + E(2), 8.941],
+    "minus sign outside the power": [1.5 * E(-1) + 1 - E(2), -5.837],  # e^−1 ≈ 0.37, e^−2 ≈ 0.14
 }
 
 

@@ -146,6 +146,14 @@ def block_slice_short(blocks):
     return M, l
 
 
+def never_stores_the_max(blocks):
+    M, l = -math.inf, 0.0
+    for block in blocks:
+        new_M = max(M, max(block))
+        l = l * math.exp(M - new_M) + sum(math.exp(s - new_M) for s in block)
+    return M, l
+
+
 SLIPS = {
     "returned (l, M)": [loop(swap=True), lambda blocks: tuple(reversed(good_numpy(blocks)))],
     "rescale factor upside down": [loop(factor="new - old"), upside_down_numpy,
@@ -162,6 +170,7 @@ SLIPS = {
     "skipped the first block": [skipped_first],
     "skipped the last block": [loop(blocks_end=-1)],
     "skipped each block's last score": [loop(scores_end=-1), block_slice_short],
+    "never updated M": [never_stores_the_max],
 }
 
 

@@ -18,6 +18,8 @@ SKIPPED_SHARE_SLIPS = {  # n = m = 640, tiles of 128: 10 of 25 tiles skipped
     "rounded too early": [0.41, 0.398],
     "sign turned round": [-0.4],
     "decimal point moved": [4.0, 0.04],
+    "counted the tiles": [25, 5 * 5],
+    "six tiles a side": [15 / 36, 0.417],
 }
 
 

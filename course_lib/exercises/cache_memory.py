@@ -14,6 +14,8 @@ Slips (by hand, KiB per token):
 - bits instead of bytes: 32 bits per number instead of 4 bytes (2048).
 - KiB as 1000 bytes: 262144 / 1000 (262.144).
 - bytes, not KiB: the answer left in bytes (262144).
+- MiB, not KiB: divided by 1024 twice (0.25).
+- query and key/value heads: 32 + 8 heads counted for keys and values (1280).
 """
 
 from .by_hand import HandExercise, Slip
@@ -44,6 +46,11 @@ CACHE_MEMORY = HandExercise(
              "{got} divides by 1000. A KiB is 1024 bytes (2¹⁰); divide the bytes by 1024."),
         Slip("bytes, not KiB", float(_BYTES),
              "{got} is the right count in BYTES; the question asks for KiB: divide by 1024."),
+        Slip("MiB, not KiB", _BYTES / 2**20,
+             "{got} is in MiB: you divided by 1024 twice. 262144 bytes / 1024 gives KiB."),
+        Slip("query and key/value heads", 2 * 32 * (32 + 8) * 128 * 4 / 1024,
+             "{got} KiB counts the 32 query heads as well as the 8 key/value heads. Only keys "
+             "and values are cached, 8 heads each: the query row is used once and thrown away."),
     ],
     tolerance=0.5,
 )

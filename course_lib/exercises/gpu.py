@@ -15,15 +15,20 @@ Slips of ``grid_gib(n, m, bytes_per_number)`` (each hint shows the hidden case w
 * ^ is not a power — ``2^30`` (or ``1024^3``) is XOR in Python: 28 (1027);
 * 2 * 30 — ``/ 2*30`` or ``/ (2*30)`` instead of ``/ 2**30``;
 * multiplied by 2³⁰ — the unit change the wrong way round;
-* integer division — ``//`` rounds 0.0078 GiB down to 0.
+* integer division — ``//`` rounds 0.0078 GiB down to 0;
+* times instead of power — ``1024*3`` (3072) instead of ``1024**3``;
+* rounded the result — ``round(…, 2)`` turns 0.0078 GiB into 0.01.
 
 Slips of the by-hand grid size in MiB (:data:`GRID_MIB_BY_HAND`): float32's 4 bytes; bits;
-n × n; m × m; numbers, not bytes; MB, not MiB; GiB, not MiB; KiB, not MiB.
+n × n; m × m; numbers, not bytes; MB, not MiB; GiB, not MiB; KiB, not MiB;
+n + m, not n × m; divided by 8; MiB as 1024 × 1000.
 
 Slips of the by-hand arithmetic intensity of S = QKᵀ (:data:`INTENSITY_BY_HAND`): no factor 2;
-forgot writing S; numbers, not bytes; n × n grid; forgot K; forgot Q; bytes per FLOP; bits.
+forgot writing S; numbers, not bytes; n × n grid; forgot K; forgot Q; bytes per FLOP; bits;
+float16's 2 bytes; forgot d_k in the FLOPs; only writing S.
 """
 
+from ._detect import rounded
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
 
@@ -73,6 +78,8 @@ _GRID_SLIPS = [  # (name, hint after _GOT, imitation)
      "divide by 2³⁰.", lambda n, m, b: n * m * b * GIB),
     ("integer division", "`//` rounds down to a whole number of GiB; use `/`.",
      lambda n, m, b: n * m * b // GIB),
+    ("times instead of power", "`1024*3` is 3072; a GiB is 1024 × 1024 × 1024 = `1024**3` "
+     "bytes.", lambda n, m, b: n * m * b / (1024 * 3)),
 ]
 
 def _xor_on_a_float(outcomes):
@@ -92,7 +99,9 @@ GRID_MEMORY_EXERCISE = Exercise(
                       "XOR, not a power, and `x / 2^30` even reads as `(x / 2) ^ 30`. Write "
                       "powers with `**`: 2**30.", detect=_xor_on_a_float),
               *[Mistake(name, _GOT + " " + hint, imitation=imitation)
-                for name, hint, imitation in _GRID_SLIPS]],
+                for name, hint, imitation in _GRID_SLIPS],
+              Mistake("rounded the result", "{call} gave {got}, rounded: keep every decimal "
+                      "(round only when you print); the answer is {expected}.", detect=rounded)],
 )
 
 
@@ -124,6 +133,12 @@ GRID_MIB_BY_HAND = HandExercise("the float16 score grid of n = 8192, m = 2048, i
          "for MiB (÷ 2²⁰)."),
     Slip("KiB, not MiB", _N * _M * 2 / 2**10, "{got} is in KiB (÷ 2¹⁰); one MiB is 2²⁰ "
          "bytes."),
+    Slip("n + m, not n × m", (_N + _M) * 2 / _MIB, "{got} counts n + m scores; the grid has "
+         "one score per query AND key: n × m."),
+    Slip("divided by 8", _N * _M * 2 / 8 / _MIB, "{got} divides by 8, as if bits were to be "
+         "turned into bytes; float16 is already 2 bytes a score."),
+    Slip("MiB as 1024 × 1000", _N * _M * 2 / 1024 / 1000, "{got} divides by 1024 × 1000; one "
+         "MiB is 1024 × 1024 = 2²⁰ bytes."),
 ], tolerance=0.01)
 
 
@@ -153,6 +168,12 @@ INTENSITY_BY_HAND = HandExercise("the arithmetic intensity of S = QKᵀ, in FLOP
          "operation; the intensity is operations ÷ bytes."),
     Slip("bits", _FLOPS / ((_READ_Q + _READ_K + _WRITE_S) * 8), "{got} divides by bits; "
          "count bytes (4 per float32)."),
+    Slip("float16's 2 bytes", _FLOPS / ((_READ_Q + _READ_K + _WRITE_S) / 2), "{got} counts 2 "
+         "bytes a number; the grids here are float32, 4 bytes."),
+    Slip("forgot d_k in the FLOPs", 2 * 1024 * 2048 / (_READ_Q + _READ_K + _WRITE_S), "{got} "
+         "counts 2·n·m operations; each of the n·m dot products has d_k = 64 terms: 2·n·m·d_k."),
+    Slip("only writing S", _FLOPS / _WRITE_S, "{got} counts only writing S; Q and K must be "
+         "read too: (n·d_k + m·d_k + n·m) × 4 bytes."),
 ], tolerance=0.05)
 
 

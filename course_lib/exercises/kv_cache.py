@@ -14,6 +14,8 @@ Slips (``generate(query, key, value)``):
 - queries cached as keys: the cache collects query rows instead of key rows.
 - keys cached as values: the value cache collects key rows.
 - not scaled: the scores are not divided by √d_k.
+- scaled by d_k: divided by d_k instead of √d_k.
+- queries cached as values: the value cache collects query rows.
 - scaled by √d_v: the value width instead of d_k.
 - return inside the loop: only the first output row comes back.
 - only the last output: the last step's row, not all n rows.
@@ -116,6 +118,15 @@ KV_CACHE_EXERCISE = Exercise(
         Mistake("not scaled",
                 "on {call} the scores were not divided by √d_k (d_k = query.shape[1]).",
                 imitation=lambda q, k, v: _steps(q, k, v, lambda t: slice(0, t + 1), scale=1.0)),
+        Mistake("scaled by d_k",
+                "on {call} the scores were divided by d_k; the scale is 1/√d_k, the square "
+                "root (d_k = query.shape[1]).",
+                imitation=lambda q, k, v: _steps(q, k, v, lambda t: slice(0, t + 1),
+                                                 scale=1 / q.shape[1])),
+        Mistake("queries cached as values",
+                "on {call} the value cache collected QUERY rows: append value row t to the "
+                "value cache (the outputs mix values, not queries).",
+                imitation=lambda q, k, v: _steps(q, k, q, lambda t: slice(0, t + 1))),
         Mistake("scaled by √d_v",
                 "on {call} the scores were divided by √d_v, the VALUE width; the scale is "
                 "1/√d_k with d_k = query.shape[1].",

@@ -21,6 +21,7 @@ Slips of ``online_output`` (each recognised, each hint shows the hidden case whe
 * forgot the values — o summed the weights alone (every answer 1);
 * averaged the blocks' outputs — each block's own softmax output, then their mean;
 * forgot the final division — returned o instead of o / l;
+* divided by the number of keys — o / m instead of o / l;
 * stopped after the first block — a ``return`` inside the loop.
 """
 
@@ -176,9 +177,10 @@ ONLINE_OUTPUT_EXERCISE = Exercise(
     rtol=1e-9,
     atol=1e-12,
     mistakes=[
-        Mistake("rescale factor upside down", "{call} gave {got}. The factor is e^(M − M′), "
-                "old max minus new. Written e^(M′ − M), on the first block it is "
-                "e^(M′ − (−∞)) = ∞, and 0 · ∞ is NaN.", detect=_all_nan),
+        Mistake("rescale factor upside down", "{call} gave {got}: on the first block, where "
+                "M = −∞, something became e^(… − (−∞)) = ∞, and 0 · ∞ is NaN. The factor is "
+                "e^(M − M′), old max minus new (not e^(M′ − M)), and the new terms use the new "
+                "max, e^(s − M′).", detect=_all_nan),
         Mistake("rescale factor upside down", _GOT + " The factor is e^(M − M′), old max "
                 "minus new, at most 1.", imitation=_from_first_block),
         *[Mistake(name, _GOT + " " + hint, imitation=_imitation(keywords))
@@ -186,6 +188,11 @@ ONLINE_OUTPUT_EXERCISE = Exercise(
         Mistake("forgot the values", _GOT + " Every answer is 1: o summed the weights "
                 "e^(s − M′) alone. The running output adds each weight times its value, "
                 "e^(s − M′) · vⱼ.", imitation=lambda scores, values, block_size: 1.0),
+        Mistake("divided by the number of keys", _GOT + " You divided o by m, the number of "
+                "keys; the weights add up to l, not m: return o / l.",
+                imitation=lambda scores, values, block_size: math.fsum(
+                    math.exp(s - max(scores)) * v
+                    for s, v in zip(scores, values, strict=True)) / len(scores)),
         Mistake("averaged the blocks' outputs", _GOT + " You averaged each block's own softmax "
                 "output; blocks with a larger max must count more. Keep one running M, l and o "
                 "across the blocks and divide once at the end.", imitation=_block_average),

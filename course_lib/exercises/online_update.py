@@ -11,6 +11,9 @@ Slips (each a wrong value the checker names, with the step that went wrong):
 * left out e^0 — the block's largest score gives e^0 = 1, not 0;
 * added the factor — l + e^(M − M′) instead of l · e^(M − M′);
 * forgot the exponential — the new terms s − M′ added without e^.
+* dropped the old sum — l′ = Σ e^(s − M′), the new block alone;
+* exponent sign flipped — e^(M′ − s) instead of e^(s − M′) for the new terms;
+* minus sign outside the power — e^−2 taken as −e².
 """
 
 import math
@@ -38,6 +41,12 @@ UPDATE_BY_HAND = HandExercise("the new running sum l′", 1.5 * _E(-1) + 1 + _E(
          "l · e^(M − M′)."),
     Slip("forgot the exponential", 1.5 * _E(-1) + (3 - 3) + (1 - 3), "{got} adds s − M′ for "
          "the new scores; each term is e^(s − M′)."),
+    Slip("dropped the old sum", 1 + _E(-2), "{got} is the new block's terms alone: the old "
+         "sum l = 1.5 stays in, rescaled: l · e^(M − M′) + Σ e^(s − M′)."),
+    Slip("exponent sign flipped", 1.5 * _E(-1) + 1 + _E(2), "{got} uses e^(M′ − s) = e² for "
+         "the score 1; each term is e^(s − M′) = e^(1 − 3) = e^−2, at most 1."),
+    Slip("minus sign outside the power", 1.5 * _E(-1) + 1 - _E(2), "{got} takes e^−2 as −e²: "
+         "e^−2 = 1 / e² ≈ 0.135, a positive number (every e^x is positive)."),
 ], tolerance=0.005)
 
 

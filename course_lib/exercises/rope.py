@@ -16,6 +16,7 @@ Slips (``rope(x, position, base)``):
 - cos and sin swapped: (a sin φ − b cos φ, a cos φ + b sin φ).
 - rotate_half without the minus: x cos φ + (b, a) sin φ, which is no rotation.
 - only the first half: the d/2 new first slots returned, the partners dropped.
+- updated a before b: slot t overwritten first, then its new value used to turn slot t + d/2.
 - changed its input (the framework's): the row written in place.
 """
 
@@ -57,6 +58,16 @@ def _no_minus(x, p, base):
     phi = np.tile(p * base ** (-np.arange(0, d, 2) / d), 2)
     swapped = np.concatenate([x[d // 2:], x[: d // 2]])  # (b, a): the minus sign left out
     return x * np.cos(phi) + swapped * np.sin(phi)
+
+
+def _overwrote_first(x, p, base):
+    x = np.array(x, dtype=float)
+    d = x.shape[-1]
+    for t in range(d // 2):
+        phi = p * base ** (-2 * t / d)
+        x[t] = x[t] * np.cos(phi) - x[t + d // 2] * np.sin(phi)
+        x[t + d // 2] = x[t] * np.sin(phi) + x[t + d // 2] * np.cos(phi)  # uses the new x[t]
+    return x
 
 
 ROPE_EXERCISE = Exercise(
@@ -104,6 +115,10 @@ ROPE_EXERCISE = Exercise(
                 "length). rotate_half gives (−b, a): the second half with a minus, then the "
                 "first half.",
                 imitation=_no_minus),
+        Mistake("updated a before b",
+                "{call} → {got}: slot t was overwritten with a cos φ − b sin φ, and that NEW "
+                "value then used for slot t + d/2. Keep a and b first (a, b = x[t], x[t + d//2]), "
+                "then write both slots.", imitation=_overwrote_first),
         Mistake("only the first half",
                 "{call} → {got}: only d/2 numbers. Both slots of each pair move: return all d.",
                 imitation=lambda x, p, b: _pairs(x, p, b, half=True)),

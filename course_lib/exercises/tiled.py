@@ -16,7 +16,8 @@ Slips (each recognised, each with a hint that shows the hidden case where it sho
 * stopped after the first block — a ``return`` inside the loop;
 * skipped the first block — ``range(1, len(blocks))``;
 * skipped the last block — ``range(len(blocks) - 1)``;
-* skipped each block's last score — ``range(len(block) - 1)``.
+* skipped each block's last score — ``range(len(block) - 1)``;
+* never updated M — M′ computed but M never set to it (M stays −∞).
 """
 
 import math
@@ -203,6 +204,10 @@ RUNNING_STATS_EXERCISE = Exercise(
         Mistake("skipped each block's last score", _GOT + " Each block's last score is "
                 "missing from the sum: range(len(block) - 1) stops one early; `for s in "
                 "block:` visits all.", imitation=_without_last_terms),
+        Mistake("never updated M", _GOT + " M stayed −∞: the new max M′ was computed but "
+                "never stored, so every block's factor e^(−∞ − M′) = 0 wiped the old sum. End "
+                "each block with M = M′.",
+                imitation=lambda blocks: (-math.inf, _stats(blocks[-1:])[1])),
         Mistake("no shift by the max", "{call} gave {got}; the answer is {expected}. e^s "
                 "overflows past s ≈ 709 and underflows to 0 below −745: subtract the running "
                 "max, l = Σ e^(s − M).", detect=_wrong_only_at_extremes),

@@ -15,6 +15,8 @@ Slips of the by-hand skipped share (:data:`SKIPPED_SHARE_BY_HAND`):
 * 128 tiles a side — the tile's 128 rows taken as the number of tiles: 127 / 256;
 * skipped over computed — 10 / 15 instead of 10 / 25;
 * the diagonal's share — 5 / 25: the tiles the mask cuts through;
+* counted the tiles — 25, the number of tiles, not the share skipped;
+* six tiles a side — 6 · 5 / 2 = 15 of 36 (640 / 128 rounded up, or counted from 0 to 5);
 * rounded too early — a value near 0.4 but outside ±0.001.
 """
 
@@ -44,6 +46,10 @@ SKIPPED_SHARE_BY_HAND = HandExercise(
              "skipped tiles by the 15 computed; the share is out of all 25."),
         Slip("the diagonal's share", _T / _T**2, "{got} is the share of the 5 diagonal tiles, "
              "which are computed; the skipped ones lie above them."),
+        Slip("counted the tiles", _T**2, "{got} is the number of tiles, 5 × 5; the question "
+             "asks for the share skipped: the 10 above the diagonal out of the 25."),
+        Slip("six tiles a side", 15 / 36, "{got} is 15 / 36, six tiles a side: 640 / 128 = 5 "
+             "exactly, so 5 × 5 = 25 tiles, 10 of them above the diagonal."),
     ], tolerance=0.001)
 
 
