@@ -97,6 +97,13 @@ def zeros_minus_one(v):
     return grid
 
 
+def checks_against_row_two(vectors):
+    for v in vectors:
+        if len(v) != len(vectors[1]):
+            raise ValueError("rows of different lengths")
+    return np.array(vectors, dtype=float)
+
+
 def square_zeros(vectors):
     grid = np.zeros((len(vectors), len(vectors)))
     for i in range(len(vectors)):
@@ -134,6 +141,7 @@ STACK_SLIPS = {
                             checked(lambda v: np.round(np.array(v)))],
     "changed its input": [checked(appends_to_input)],
     "grid made square": [square_zeros],
+    "needs a second row": [checks_against_row_two],
 }
 
 

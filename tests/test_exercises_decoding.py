@@ -175,6 +175,10 @@ GENERATE_SLIPS = {
     "scaled by √d_v": [scaled_by_d_v],
     "scaled by d_k": [lambda q, k, v: _loop(q, k, v, lambda t: k[:t + 1], lambda t: v[:t + 1],
                                             scale=1 / q.shape[1])],
+    "softmax over the wrong axis": [lambda q, k, v: np.cumsum(v, axis=0)],
+    "scaled by √n": [lambda q, k, v: _loop(q, k, v, lambda t: k[:t + 1], lambda t: v[:t + 1],
+                                           scale=1 / math.sqrt(len(q)))],
+    "transposed the output": [lambda q, k, v: generate_ok(q, k, v).T],
     "queries cached as values": [lambda q, k, v: _loop(q, k, v, lambda t: k[:t + 1],
                                                        lambda t: q[:t + 1])],
     "return inside the loop": [returns_in_loop],
@@ -284,6 +288,9 @@ ROPE_SLIPS = {
     "rotate_half without the minus": [rope_no_minus],
     "only the first half": [rope_with(half_only=True)],
     "updated a before b": [rope_overwrites_a],
+    "angles in degrees": [rope_with(angle=lambda t, d, p, b: math.radians(p * b ** (-2 * t / d)))],
+    "pairs counted from 1": [rope_with(angle=lambda t, d, p, b: p * b ** (-2 * (t + 1) / d))],
+    "exponent 4t/d": [rope_with(angle=lambda t, d, p, b: p * b ** (-2 * t / (d // 2)))],
     CHANGED_INPUT: [rope_in_place],
 }
 
@@ -315,6 +322,7 @@ MEMORY_SLIPS = {
     "bytes, not KiB": [262144],
     "MiB, not KiB": [0.25],
     "query and key/value heads": [1280],
+    "float64's 8 bytes": [512], "one key/value head": [32], "numbers, not KiB": [65536],
     "sign turned round": [-256],
     "decimal point moved": [25.6, 2560],
 }

@@ -1,6 +1,8 @@
 """Notebook 15's checkers: ``grid_gib`` names the unit and operator slips, the two by-hand
 numbers (a grid in MiB, the arithmetic intensity of QKᵀ) name the arithmetic slips."""
 
+import math
+
 from exercise_helpers import assert_never_crashes, assert_slips_named
 
 from course_lib.exercises.gpu import (
@@ -29,6 +31,11 @@ SLIPS = {
                          lambda n, m, b: n * m * b // 1024 // 1024 // 1024],
     "times instead of power": [lambda n, m, b: n * m * b / (1024 * 3)],
     "rounded the result": [lambda n, m, b: round(n * m * b / 2**30, 2)],
+    "always 2 bytes": [lambda n, m, b: n * m * 2 / 2**30],
+    "used m × m": [lambda n, m, b: m * m * b / 2**30],
+    "divided by the bytes": [lambda n, m, b: n * m / b / 2**30],
+    "divisor far too big": [lambda n, m, b: n * m * b / 2e30, lambda n, m, b: n * m * b / 2**10**3],
+    "rounded up": [lambda n, m, b: math.ceil(n * m * b / 2**30)],
 }
 
 
@@ -61,7 +68,7 @@ GRID_MIB_SLIPS = {  # 8192 × 2048 float16 scores = 32 MiB
     "GiB, not MiB": [0.03125], "KiB, not MiB": [32768], "decimal point moved": [3.2, 320],
     "sign turned round": [-32],
     "n + m, not n × m": [(8192 + 2048) * 2 / 2**20], "divided by 8": [4],
-    "MiB as 1024 × 1000": [32.768],
+    "MiB as 1024 × 1000": [32.768], "bytes, not MiB": [33554432],
 }
 
 INTENSITY_SLIPS = {  # 2·1024·2048·64 FLOP over (1024·64 + 2048·64 + 1024·2048)·4 bytes

@@ -115,6 +115,11 @@ LENGTH_SLIPS = {
     "started the total at 1": [lambda q: math.sqrt(1 + sum(x * x for x in q))],
     "squared the positions": [lambda q: math.sqrt(sum(i ** 2 for i in range(len(q))))],
     "one over the length": [lambda q: sum(x * x for x in q) ** -0.5],
+    "single slot left signed": [
+        lambda q: q[0] if len(q) == 1 else math.sqrt(sum(x * x for x in q))],
+    "power the wrong way round": [lambda q: math.sqrt(sum(2 ** x for x in q))],
+    "started the total at the first slot": [lambda q: math.sqrt(q[0] + sum(x * x for x in q))],
+    "@ on lists": [lambda q: math.sqrt(q @ q)],
     CHANGED_INPUT: [length_sorts],
 }
 

@@ -134,6 +134,18 @@ def no_shift_numpy(scores, values, block_size):
         return float(e @ np.asarray(values) / e.sum())
 
 
+def multiplies_the_sums(scores, values, block_size):
+    M, l, o = -math.inf, 0.0, 0.0
+    for start in range(0, len(scores), block_size):
+        s, v = scores[start:start + block_size], values[start:start + block_size]
+        new_M = max(M, max(s))
+        w = [math.exp(x - new_M) for x in s]
+        l = l * math.exp(M - new_M) + sum(w)
+        o = o * math.exp(M - new_M) + sum(w) * sum(v)
+        M = new_M
+    return o / l
+
+
 def over_the_key_count(scores, values, block_size):
     top = max(scores)
     return sum(math.exp(s - top) * v for s, v in zip(scores, values, strict=True)) / len(scores)
@@ -160,6 +172,7 @@ SLIPS = {
     "forgot the final division": [loop(final=False)],
     "stopped after the first block": [loop(early=True)],
     "divided by the number of keys": [over_the_key_count],
+    "multiplied the sums": [multiplies_the_sums],
 }
 
 

@@ -146,6 +146,24 @@ def block_slice_short(blocks):
     return M, l
 
 
+def loop_adding_the_factor(blocks):
+    M, l = -math.inf, 0.0
+    for block in blocks:
+        new_M = max(M, max(block))
+        l += math.exp(M - new_M) + sum(math.exp(s - new_M) for s in block)
+        M = new_M
+    return M, l
+
+
+def skips_first_scores(blocks):
+    M, l = -math.inf, 0.0
+    for block in blocks:
+        new_M = max(M, max(block))
+        l = l * math.exp(M - new_M) + sum(math.exp(s - new_M) for s in block[1:])
+        M = new_M
+    return M, l
+
+
 def never_stores_the_max(blocks):
     M, l = -math.inf, 0.0
     for block in blocks:
@@ -171,6 +189,8 @@ SLIPS = {
     "skipped the last block": [loop(blocks_end=-1)],
     "skipped each block's last score": [loop(scores_end=-1), block_slice_short],
     "never updated M": [never_stores_the_max],
+    "added the factor": [loop_adding_the_factor],
+    "skipped each block's first score": [skips_first_scores],
 }
 
 

@@ -56,6 +56,15 @@ def refuses_non_square(outcomes):
     return found
 
 
+def needs_two_rows(outcomes):
+    """Right on every grid of two rows or more; an IndexError on a grid of one row
+    (``vectors[1]`` read for the length check)."""
+    wrong = [o for o in grids(outcomes) if not o.correct]
+    if wrong and all(len(o.case.args[0]) == 1 and isinstance(o.error, IndexError) for o in wrong):
+        return wrong[0]
+    return None
+
+
 def flat(vectors):
     return np.array([x for row in vectors for x in row], float)  # (n·d,)
 

@@ -13,6 +13,15 @@ def root_each_step(q):
     return total
 
 
+def signed_single_slot(outcomes):
+    # the one-slot case special-cased as q[0]: right everywhere except a negative single slot
+    wrong = [o for o in outcomes if not o.correct]
+    if wrong and all(len(o.case.args[0]) == 1 and o.error is None and o.value == o.case.args[0][0]
+                     for o in wrong):
+        return wrong[0]
+    return None
+
+
 def fixed_slots(outcomes):
     # Pythagoras with a fixed number of slots (2 or 3): right where q has exactly that many,
     # the length of the first few slots where q has more, an IndexError where it has fewer

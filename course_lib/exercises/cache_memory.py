@@ -15,6 +15,7 @@ Slips (by hand, KiB per token):
 - KiB as 1000 bytes: 262144 / 1000 (262.144).
 - bytes, not KiB: the answer left in bytes (262144).
 - MiB, not KiB: divided by 1024 twice (0.25).
+- float64's 8 bytes (512); one key/value head (32); numbers, not KiB (65536).
 - query and key/value heads: 32 + 8 heads counted for keys and values (1280).
 """
 
@@ -51,6 +52,12 @@ CACHE_MEMORY = HandExercise(
         Slip("query and key/value heads", 2 * 32 * (32 + 8) * 128 * 4 / 1024,
              "{got} KiB counts the 32 query heads as well as the 8 key/value heads. Only keys "
              "and values are cached, 8 heads each: the query row is used once and thrown away."),
+        Slip("float64's 8 bytes", _BYTES * 2 / 1024, "{got} counts 8 bytes a number (float64); "
+             "the cache is float32, 4 bytes."),
+        Slip("one key/value head", _BYTES / 8 / 1024, "{got} KiB is one key/value head; the "
+             "model has 8 of them in every layer."),
+        Slip("numbers, not KiB", _BYTES / 4, "{got} is the count of numbers, 2 × 32 × 8 × 128: "
+             "times 4 bytes, then ÷ 1024 for KiB."),
     ],
     tolerance=0.5,
 )

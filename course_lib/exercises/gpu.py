@@ -17,16 +17,22 @@ Slips of ``grid_gib(n, m, bytes_per_number)`` (each hint shows the hidden case w
 * multiplied by 2³⁰ — the unit change the wrong way round;
 * integer division — ``//`` rounds 0.0078 GiB down to 0;
 * times instead of power — ``1024*3`` (3072) instead of ``1024**3``;
-* rounded the result — ``round(…, 2)`` turns 0.0078 GiB into 0.01.
+* rounded the result — ``round(…, 2)`` turns 0.0078 GiB into 0.01;
+* always 2 bytes — float16's 2 hard-coded; used m × m — the grid taken as m × m;
+* divided by the bytes — ``/ bytes_per_number`` instead of ``*``;
+* divisor far too big — ``2e30`` (2 × 10³⁰) or ``2**10**3`` for 2³⁰: practically 0;
+* rounded up — ``math.ceil`` gives a whole number of GiB.
 
 Slips of the by-hand grid size in MiB (:data:`GRID_MIB_BY_HAND`): float32's 4 bytes; bits;
 n × n; m × m; numbers, not bytes; MB, not MiB; GiB, not MiB; KiB, not MiB;
-n + m, not n × m; divided by 8; MiB as 1024 × 1000.
+n + m, not n × m; divided by 8; MiB as 1024 × 1000; bytes, not MiB.
 
 Slips of the by-hand arithmetic intensity of S = QKᵀ (:data:`INTENSITY_BY_HAND`): no factor 2;
 forgot writing S; numbers, not bytes; n × n grid; forgot K; forgot Q; bytes per FLOP; bits;
 float16's 2 bytes; forgot d_k in the FLOPs; only writing S.
 """
+
+import math
 
 from ._detect import rounded
 from .by_hand import HandExercise, Slip
@@ -76,8 +82,12 @@ _GRID_SLIPS = [  # (name, hint after _GOT, imitation)
      lambda n, m, b: n * m * b / (2 * 30)),
     ("multiplied by 2³⁰", "Going from bytes to the bigger unit GiB makes the number smaller: "
      "divide by 2³⁰.", lambda n, m, b: n * m * b * GIB),
-    ("integer division", "`//` rounds down to a whole number of GiB; use `/`.",
-     lambda n, m, b: n * m * b // GIB),
+    ("always 2 bytes", "You used 2 bytes a score whatever bytes_per_number says: multiply by "
+     "bytes_per_number.", lambda n, m, b: n * m * 2 / GIB),
+    ("used m × m", "The grid has one score per (query, key) pair: n × m numbers, not m × m.",
+     lambda n, m, b: m * m * b / GIB),
+    ("divided by the bytes", "Each score TAKES bytes_per_number bytes: multiply by it, do not "
+     "divide.", lambda n, m, b: n * m / b / GIB),
     ("times instead of power", "`1024*3` is 3072; a GiB is 1024 × 1024 × 1024 = `1024**3` "
      "bytes.", lambda n, m, b: n * m * b / (1024 * 3)),
 ]
@@ -87,6 +97,33 @@ def _xor_on_a_float(outcomes):
     errors = [o.error for o in outcomes]
     if all(isinstance(e, TypeError) and "^" in str(e) for e in errors):
         return outcomes[0]
+    return None
+
+
+def _whole(outcomes, rounding):
+    """Every answer the true size rounded to a whole number by ``rounding``, one of them wrong."""
+    try:
+        if all(o.error is None and float(o.value) == rounding(o.case.expected) for o in outcomes):
+            return next((o for o in outcomes if not o.correct), None)
+    except (TypeError, ValueError):
+        return None
+    return None
+
+
+def _whole_down(outcomes):
+    return _whole(outcomes, math.floor)
+
+
+def _whole_up(outcomes):
+    return _whole(outcomes, math.ceil)
+
+
+def _practically_zero(outcomes):
+    try:
+        if all(o.error is None and 0 < abs(float(o.value)) < 1e-12 for o in outcomes):
+            return outcomes[0]
+    except (TypeError, ValueError):
+        return None
     return None
 
 
@@ -100,6 +137,13 @@ GRID_MEMORY_EXERCISE = Exercise(
                       "powers with `**`: 2**30.", detect=_xor_on_a_float),
               *[Mistake(name, _GOT + " " + hint, imitation=imitation)
                 for name, hint, imitation in _GRID_SLIPS],
+              Mistake("divisor far too big", "{call} gave {got}, practically 0: the divisor is "
+                      "far too big (2e30 is 2 × 10³⁰; 2**10**3 is 2¹⁰⁰⁰). A GiB is 2**30 = "
+                      "1024**3 bytes; the answer is {expected}.", detect=_practically_zero),
+              Mistake("integer division", _GOT + " The answer was rounded down to a whole "
+                      "number of GiB (`//` or int()); use `/`.", detect=_whole_down),
+              Mistake("rounded up", _GOT + " math.ceil rounded the size UP to a whole number of "
+                      "GiB; keep the decimals.", detect=_whole_up),
               Mistake("rounded the result", "{call} gave {got}, rounded: keep every decimal "
                       "(round only when you print); the answer is {expected}.", detect=rounded)],
 )
@@ -133,6 +177,8 @@ GRID_MIB_BY_HAND = HandExercise("the float16 score grid of n = 8192, m = 2048, i
          "for MiB (÷ 2²⁰)."),
     Slip("KiB, not MiB", _N * _M * 2 / 2**10, "{got} is in KiB (÷ 2¹⁰); one MiB is 2²⁰ "
          "bytes."),
+    Slip("bytes, not MiB", _N * _M * 2, "{got} is the size in bytes: divide by 2²⁰ for "
+         "MiB."),
     Slip("n + m, not n × m", (_N + _M) * 2 / _MIB, "{got} counts n + m scores; the grid has "
          "one score per query AND key: n × m."),
     Slip("divided by 8", _N * _M * 2 / 8 / _MIB, "{got} divides by 8, as if bits were to be "

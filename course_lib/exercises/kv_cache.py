@@ -17,6 +17,9 @@ Slips (``generate(query, key, value)``):
 - scaled by d_k: divided by d_k instead of √d_k.
 - queries cached as values: the value cache collects query rows.
 - scaled by √d_v: the value width instead of d_k.
+- softmax over the wrong axis: over the single query row, so every weight is 1.
+- scaled by √n: the number of tokens instead of d_k.
+- transposed the output: (d_v, n) instead of (n, d_v).
 - return inside the loop: only the first output row comes back.
 - only the last output: the last step's row, not all n rows.
 - rows kept as 1-row grids: n outputs of shape (1, d_v) stacked into (n, 1, d_v).
@@ -127,6 +130,21 @@ KV_CACHE_EXERCISE = Exercise(
                 "on {call} the value cache collected QUERY rows: append value row t to the "
                 "value cache (the outputs mix values, not queries).",
                 imitation=lambda q, k, v: _steps(q, k, q, lambda t: slice(0, t + 1))),
+        Mistake("softmax over the wrong axis",
+                "on {call} every weight was 1 (output row t = the sum of value rows 0 … t): the "
+                "softmax ran over an axis of length 1, the query's own row. Take it over the "
+                "keys (the last axis of the (1, t + 1) scores).",
+                imitation=lambda q, k, v: np.cumsum(v, axis=0)),
+        Mistake("scaled by √n",
+                "on {call} the scores were divided by √n, the number of tokens; the scale is "
+                "1/√d_k with d_k = query.shape[1].",
+                imitation=lambda q, k, v: _steps(q, k, v, lambda t: slice(0, t + 1),
+                                                 scale=1 / math.sqrt(q.shape[0]))),
+        Mistake("transposed the output",
+                "on {call} the output came back as (d_v, n), {got}: stack the n output rows "
+                "as rows, np.array(rows), without .T.",
+                imitation=lambda q, k, v: np.asarray(
+                    scaled_dot_product_attention(q, k, v, is_causal=True)).T),
         Mistake("scaled by √d_v",
                 "on {call} the scores were divided by √d_v, the VALUE width; the scale is "
                 "1/√d_k with d_k = query.shape[1].",

@@ -20,6 +20,7 @@ Slips
 - rows shifted by one: ``grid[i] = vectors[i - 1]``;
 - rounded the numbers: ``dtype=int`` or ``int()`` cuts the decimals off;
 - first row left out: the loop starts at 1 (``range(1, len(vectors))``);
+- needs a second row: the length check reads ``vectors[1]``, so one vector raises IndexError;
 - grid made square: ``np.zeros((n, n))`` filled row by row, so a one-number row is spread
   across n columns;
 - does not reject different lengths: ragged input comes back instead of a ValueError;
@@ -46,6 +47,7 @@ from ._grid_rows import (
     STACK_CASES,
     accepts_ragged,
     flat,
+    needs_two_rows,
     past_the_end,
     refuses_non_square,
     shape_back,
@@ -142,6 +144,10 @@ STACK_EXERCISE = Exercise(
                 "each vector's length with the FIRST vector's length, not with how many "
                 "vectors there are (a grid need not be square).",
                 detect=refuses_non_square),
+        Mistake("needs a second row",
+                "{call} raised IndexError: your length check reads vectors[1], and one vector "
+                "has no second row. Compare every vector with vectors[0] in a loop (a grid may "
+                "have a single row).", detect=needs_two_rows),
         Mistake("grid made square",
                 "{call} gave {got}: the grid was made n × n, np.zeros((len(vectors), "
                 "len(vectors))), so a row of one number was copied across every column. n "

@@ -30,6 +30,10 @@ length(q):
 - root of the mean: √((Σ qᵢ²) / L), the root-mean-square, not the length.
 - rounded the result: ``round(…, 2)`` or ``int``, so the decimals are lost.
 - root inside the loop: the root taken at every step, not once after the loop.
+- single slot left signed: one slot returned as q[0] itself, so ∥[−2]∥ came out −2.
+- power the wrong way round: ``2 ** x`` instead of ``x ** 2``.
+- started the total at the first slot: ``total = q[0]`` and then every square added.
+- @ on lists: ``q @ q`` on Python lists (TypeError; it works on NumPy arrays).
 - returned a list: one number per slot (e.g. √(x²) for each x) instead of one length.
 - changed its input: q was changed in place (named by the framework).
 
@@ -45,7 +49,7 @@ import numpy as np
 
 from .. import norm
 from ._detect import raised, raised_everywhere, returned, rounded
-from ._lengths import fixed_slots, root_each_step
+from ._lengths import fixed_slots, root_each_step, signed_single_slot
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
 
@@ -80,6 +84,21 @@ LENGTH_EXERCISE = Exercise(
                 "{call} gave {got}, the root of 1 + the sum of squares: the total starts at 1. "
                 "Start it at 0 (total = 0) before the loop; expected {expected}.",
                 imitation=lambda q: math.sqrt(1 + sum(x * x for x in q))),
+        Mistake("single slot left signed",
+                "{call} gave {got}: a single slot was returned as it is, sign and all. A length "
+                "is never negative: ∥[−2]∥ = √((−2)²) = 2; use the same formula for one slot.",
+                detect=signed_single_slot),
+        Mistake("power the wrong way round",
+                "{call} gave {got}: `2 ** x` is 2 to the power x; the square of x is `x ** 2`; "
+                "expected {expected}.", imitation=lambda q: math.sqrt(sum(2.0 ** x for x in q))),
+        Mistake("started the total at the first slot",
+                "{call} gave {got}: the total started at q[0] and then every square was added "
+                "(q[0] counted unsquared). Start at 0; expected {expected}.",
+                imitation=lambda q: math.sqrt(q[0] + sum(x * x for x in q))),
+        Mistake("@ on lists",
+                "{call} raised TypeError: `@` works on NumPy arrays, not on Python lists. Use "
+                "np.asarray(q) first, or add the squares in a loop.",
+                detect=raised(TypeError, "@")),
         Mistake("squared the positions",
                 "{call} gave {got}: `for x in range(len(q))` gives the positions 0, 1, 2, …, not "
                 "the slots. Square q[x] (or loop `for x in q`); expected {expected}.",

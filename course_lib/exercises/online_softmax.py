@@ -22,11 +22,13 @@ Slips of ``online_output`` (each recognised, each hint shows the hidden case whe
 * averaged the blocks' outputs — each block's own softmax output, then their mean;
 * forgot the final division — returned o instead of o / l;
 * divided by the number of keys — o / m instead of o / l;
+* multiplied the sums — (Σ weights) · (Σ values) per block;
 * stopped after the first block — a ``return`` inside the loop.
 """
 
 import math
 
+from ._online import multiplied_sums
 from .core import Case, Exercise, Mistake
 
 __all__ = ["ONLINE_OUTPUT_EXERCISE", "check_online_output", "evaluate_online_output"]
@@ -193,6 +195,9 @@ ONLINE_OUTPUT_EXERCISE = Exercise(
                 imitation=lambda scores, values, block_size: math.fsum(
                     math.exp(s - max(scores)) * v
                     for s, v in zip(scores, values, strict=True)) / len(scores)),
+        Mistake("multiplied the sums", _GOT + " You added (Σ weights) · (Σ values) per block; "
+                "each weight multiplies ITS OWN value: o += Σ e^(s − M′) · vⱼ.",
+                imitation=multiplied_sums),
         Mistake("averaged the blocks' outputs", _GOT + " You averaged each block's own softmax "
                 "output; blocks with a larger max must count more. Keep one running M, l and o "
                 "across the blocks and divide once at the end.", imitation=_block_average),

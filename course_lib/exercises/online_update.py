@@ -13,7 +13,9 @@ Slips (each a wrong value the checker names, with the step that went wrong):
 * forgot the exponential — the new terms s − M′ added without e^.
 * dropped the old sum — l′ = Σ e^(s − M′), the new block alone;
 * exponent sign flipped — e^(M′ − s) instead of e^(s − M′) for the new terms;
-* minus sign outside the power — e^−2 taken as −e².
+* minus sign outside the power — e^−2 taken as −e²;
+* left out the last new term; multiplied instead of added; no shift for the new terms;
+  e^−1 taken as −e.
 """
 
 import math
@@ -47,6 +49,14 @@ UPDATE_BY_HAND = HandExercise("the new running sum l′", 1.5 * _E(-1) + 1 + _E(
          "the score 1; each term is e^(s − M′) = e^(1 − 3) = e^−2, at most 1."),
     Slip("minus sign outside the power", 1.5 * _E(-1) + 1 - _E(2), "{got} takes e^−2 as −e²: "
          "e^−2 = 1 / e² ≈ 0.135, a positive number (every e^x is positive)."),
+    Slip("left out the last new term", 1.5 * _E(-1) + 1, "{got} leaves out the score 1's term "
+         "e^(1 − 3) = e^−2: add one term per new score."),
+    Slip("multiplied instead of added", 1.5 * _E(-1) * (1 + _E(-2)), "{got} multiplies the "
+         "rescaled old sum by the new terms; ADD them: l · e^(M − M′) + Σ e^(s − M′)."),
+    Slip("no shift for the new terms", 1.5 * _E(-1) + _E(3) + _E(1), "{got} adds e³ and e¹: "
+         "the new terms are shifted by the new max too, e^(s − M′) = e⁰ and e^−2."),
+    Slip("e^−1 taken as −e", -1.5 * _E(1) + 1 + _E(-2), "{got} takes e^−1 as −e; e^−1 = 1/e "
+         "≈ 0.368, positive."),
 ], tolerance=0.005)
 
 

@@ -16,6 +16,9 @@ Slips (``rope(x, position, base)``):
 - cos and sin swapped: (a sin φ − b cos φ, a cos φ + b sin φ).
 - rotate_half without the minus: x cos φ + (b, a) sin φ, which is no rotation.
 - only the first half: the d/2 new first slots returned, the partners dropped.
+- angles in degrees: φ converted with radians() as if it were in degrees.
+- pairs counted from 1: base^(−2(t + 1)/d).
+- exponent 4t/d: d/2 used for d in base^(−2t/d).
 - updated a before b: slot t overwritten first, then its new value used to turn slot t + d/2.
 - changed its input (the framework's): the row written in place.
 """
@@ -115,6 +118,21 @@ ROPE_EXERCISE = Exercise(
                 "length). rotate_half gives (−b, a): the second half with a minus, then the "
                 "first half.",
                 imitation=_no_minus),
+        Mistake("angles in degrees",
+                "{call} → {got}: the angle was turned from degrees into radians; φ = p · "
+                "base^(−2t/d) is already in radians, as np.cos and np.sin expect.",
+                imitation=lambda x, p, b: _pairs(x, p, b, angle=lambda t, d: np.radians(
+                    p * b ** (-2 * t / d)))),
+        Mistake("pairs counted from 1",
+                "{call} → {got}: pair t turned by p · base^(−2(t + 1)/d). Pairs count from 0, "
+                "so pair 0 turns by p itself (base⁰ = 1).",
+                imitation=lambda x, p, b: _pairs(x, p, b, angle=lambda t, d: p * b ** (
+                    -2 * (t + 1) / d))),
+        Mistake("exponent 4t/d",
+                "{call} → {got}: the frequency was base^(−2t/(d/2)) = base^(−4t/d), the number "
+                "of pairs used for d. Divide by d, the row's full length: base^(−2t/d).",
+                imitation=lambda x, p, b: _pairs(x, p, b, angle=lambda t, d: p * b ** (
+                    -4 * t / d))),
         Mistake("updated a before b",
                 "{call} → {got}: slot t was overwritten with a cos φ − b sin φ, and that NEW "
                 "value then used for slot t + d/2. Keep a and b first (a, b = x[t], x[t + d//2]), "

@@ -17,11 +17,14 @@ Slips (each recognised, each with a hint that shows the hidden case where it sho
 * skipped the first block — ``range(1, len(blocks))``;
 * skipped the last block — ``range(len(blocks) - 1)``;
 * skipped each block's last score — ``range(len(block) - 1)``;
+* added the factor — l + e^(M − M′) instead of l · e^(M − M′);
+* skipped each block's first score — ``block[1:]``;
 * never updated M — M′ computed but M never set to it (M stays −∞).
 """
 
 import math
 
+from ._online import added_factor, without_first_scores
 from .core import Case, Exercise, Mistake
 
 __all__ = ["RUNNING_STATS_EXERCISE", "check_running_stats", "evaluate_running_stats"]
@@ -204,6 +207,11 @@ RUNNING_STATS_EXERCISE = Exercise(
         Mistake("skipped each block's last score", _GOT + " Each block's last score is "
                 "missing from the sum: range(len(block) - 1) stops one early; `for s in "
                 "block:` visits all.", imitation=_without_last_terms),
+        Mistake("added the factor", _GOT + " You ADDED e^(M − M′) to the old sum; multiply "
+                "it: l′ = l · e^(M − M′) + Σ e^(s − M′).", imitation=added_factor),
+        Mistake("skipped each block's first score", _GOT + " Each block's first score is "
+                "missing from the sum (block[1:] or range(1, len(block))): `for s in block:` "
+                "visits all.", imitation=without_first_scores),
         Mistake("never updated M", _GOT + " M stayed −∞: the new max M′ was computed but "
                 "never stored, so every block's factor e^(−∞ − M′) = 0 wiped the old sum. End "
                 "each block with M = M′.",

@@ -17,6 +17,7 @@ Slips of the by-hand skipped share (:data:`SKIPPED_SHARE_BY_HAND`):
 * the diagonal's share — 5 / 25: the tiles the mask cuts through;
 * counted the tiles — 25, the number of tiles, not the share skipped;
 * six tiles a side — 6 · 5 / 2 = 15 of 36 (640 / 128 rounded up, or counted from 0 to 5);
+* two tiles fewer — 6 / 25; tiles a side — 5; ten of 36 — 10 / 36;
 * rounded too early — a value near 0.4 but outside ±0.001.
 """
 
@@ -50,6 +51,12 @@ SKIPPED_SHARE_BY_HAND = HandExercise(
              "asks for the share skipped: the 10 above the diagonal out of the 25."),
         Slip("six tiles a side", 15 / 36, "{got} is 15 / 36, six tiles a side: 640 / 128 = 5 "
              "exactly, so 5 × 5 = 25 tiles, 10 of them above the diagonal."),
+        Slip("two tiles fewer", 6 / 25, "{got} is (5 − 1)(5 − 2)/2 = 6 tiles: above the "
+             "diagonal, row r of tiles has 5 − 1 − r of them: 4 + 3 + 2 + 1 = 10."),
+        Slip("tiles a side", _T, "{got} is the number of tiles a side, 640 / 128; the question "
+             "asks for the share of all 25 tiles that is skipped."),
+        Slip("ten of 36", 10 / 36, "{got} is 10 / 36: a side of 640 holds 640 / 128 = 5 tiles, "
+             "so 25 tiles in all."),
     ], tolerance=0.001)
 
 

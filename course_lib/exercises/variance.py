@@ -17,6 +17,11 @@ Darts at 1, 2, 3, 6 (answer 3.5):
 - gave the range: the largest dart minus the smallest, 6 − 1 = 5.
 - squared a minus sign away wrong: (−2)² taken as −4 and (−1)² as −1, giving 1.
 - doubled instead of squared: 3² taken as 6 (3 × 2), giving 11 / 4 = 2.75.
+- root of the sum: √14 ≈ 3.74, the root taken and the division forgotten.
+- squared the variance: 3.5² = 12.25, a square too many at the end.
+- squared the mean distance: (average |xᵢ − x̄|)² = 1.5² = 2.25.
+- divided by N²: 14 / 16 = 0.875.
+- left out a dart: the variance of 1, 2, 3 alone (2/3).
 
 Scores of variance 16 divided by d_k = 16 (answer 1/16):
 
@@ -71,6 +76,20 @@ DART_VARIANCE = HandExercise(
         Slip("squared a minus sign away wrong", 1.0,
              "{got} takes (−2)² as −4 and (−1)² as −1: a negative number times itself is "
              "positive, (−2) × (−2) = +4. Every squared distance is ≥ 0."),
+        Slip("divided by N − 1", 4.7, "{got} is 14 / 3 rounded: divide the sum of squared "
+             "distances, 14, by all N = 4 darts (and keep the decimals until the end)."),
+        Slip("gave the spread", 1.9, "{got} is the spread √3.5 ≈ 1.87 (rounded): the variance "
+             "is the number before the root."),
+        Slip("root of the sum", 14 ** 0.5, "{got} is √14: the sum of squared distances is "
+             "divided by N = 4, not rooted. The variance has no square root."),
+        Slip("squared the variance", 12.25, "{got} is 3.5²: the distances are squared once, "
+             "then averaged; nothing is squared at the end."),
+        Slip("squared the mean distance", 2.25, "{got} is 1.5², the average distance squared: "
+             "square each distance FIRST (4, 1, 0, 9), then average."),
+        Slip("divided by N²", 0.875, "{got} is 14 / 16: divide the sum of squared distances "
+             "by N = 4 once, not by N² = 16."),
+        Slip("left out a dart", 2 / 3, "{got} is the variance of 1, 2, 3: the dart at 6 counts "
+             "too (mean (1 + 2 + 3 + 6) / 4 = 3)."),
         Slip("doubled instead of squared", 2.75,
              "{got} takes 3² as 6: a square is the number times ITSELF, 3 × 3 = 9, not 3 × 2. "
              "The squared distances are 4, 1, 0, 9."),

@@ -30,6 +30,9 @@ embed(sentence, table):
 - = instead of append: ``vectors = table[word]`` keeps only the last word's vector.
 - returned the words: the words come back instead of their vectors.
 - returned a dict: a dict word → vector instead of a list in the sentence's order.
+- = instead of append, in a list: ``vectors = [table[word]]`` keeps the last word's vector.
+- looked up a missing key: ``table.get("word")`` gives None for every word.
+- first word every time: ``table[sentence[0]]`` inside the loop.
 - changed its input: the sentence or the table was changed in place (named by the framework).
 """
 
@@ -130,6 +133,18 @@ EMBEDDING_EXERCISE = Exercise(
                 "{call} gave {got}, the last word's vector alone: `vectors = table[word]` "
                 "replaces the list at every step. Add to it: `vectors.append(table[word])`.",
                 imitation=lambda sentence, table: table[sentence[-1]]),
+        Mistake("= instead of append, in a list",
+                "{call} gave {got}, the last word's vector alone: `vectors = [table[word]]` "
+                "replaces the list at every step. Add to it: `vectors.append(table[word])`.",
+                imitation=lambda sentence, table: [table[sentence[-1]]]),
+        Mistake("looked up a missing key",
+                "{call} gave {got}: `table.get(...)` found no such key and gave None. Look up "
+                "the word the loop variable holds, `table[word]` (no quotes).",
+                detect=returned(lambda o: any(x is None for x in o.value))),
+        Mistake("first word every time",
+                "{call} gave {got}: every entry is the FIRST word's vector (sentence[0] inside "
+                "the loop). Look up the loop's own word: `table[word]`; expected {expected}.",
+                imitation=lambda sentence, table: [table[sentence[0]] for _ in sentence]),
         Mistake("one vector",
                 "{call} gave {got}, a single vector. The sentence has one vector per word: "
                 "return the list of them, {expected}.", detect=returned(one_vector)),
