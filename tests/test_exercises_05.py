@@ -142,6 +142,7 @@ STACK_SLIPS = {
     "changed its input": [checked(appends_to_input)],
     "grid made square": [square_zeros],
     "needs a second row": [checks_against_row_two],
+    "transposed then reshaped": [lambda v: np.array(v).T.reshape(len(v), len(v[0]))],
 }
 
 

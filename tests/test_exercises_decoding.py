@@ -179,6 +179,11 @@ GENERATE_SLIPS = {
     "scaled by √n": [lambda q, k, v: _loop(q, k, v, lambda t: k[:t + 1], lambda t: v[:t + 1],
                                            scale=1 / math.sqrt(len(q)))],
     "transposed the output": [lambda q, k, v: generate_ok(q, k, v).T],
+    "scaled by √(cache length)": [lambda q, k, v: np.array([cl.scaled_dot_product_attention(
+        q[t:t + 1], k[:t + 1], v[:t + 1], scale=1 / math.sqrt(t + 1))[0] for t in range(len(q))])],
+    "query 0 every step": [lambda q, k, v: _loop(q[:1].repeat(len(q), axis=0), k, v,
+                                                 lambda t: k[:t + 1], lambda t: v[:t + 1])],
+    "looked at the future": [lambda q, k, v: _loop(q, k, v, lambda t: k[t:], lambda t: v[t:])],
     "queries cached as values": [lambda q, k, v: _loop(q, k, v, lambda t: k[:t + 1],
                                                        lambda t: q[:t + 1])],
     "return inside the loop": [returns_in_loop],
@@ -275,6 +280,21 @@ def rope_overwrites_a(x, position, base=10000.0):
     return x
 
 
+def _halves_turned(x, phi):
+    d = len(x)
+    return x * np.cos(phi) + np.concatenate([-x[d // 2:], x[:d // 2]]) * np.sin(phi)
+
+
+def rope_slotwise(x, position, base=10000.0):
+    x = np.asarray(x, dtype=float)
+    return _halves_turned(x, position * base ** (-2 * np.arange(len(x)) / len(x)))
+
+
+def rope_untiled(x, position, base=10000.0):
+    x = np.asarray(x, dtype=float)
+    return _halves_turned(x, position * base ** (-2 * np.arange(len(x) // 2) / len(x)))
+
+
 ROPE_SLIPS = {
     "neighbouring pairs": [rope_with(pairs="next"), rope_neighbours_numpy],
     "turned the wrong way": [rope_with(sign=-1)],
@@ -290,6 +310,9 @@ ROPE_SLIPS = {
     "updated a before b": [rope_overwrites_a],
     "angles in degrees": [rope_with(angle=lambda t, d, p, b: math.radians(p * b ** (-2 * t / d)))],
     "pairs counted from 1": [rope_with(angle=lambda t, d, p, b: p * b ** (-2 * (t + 1) / d))],
+    "each slot its own angle": [rope_slotwise],
+    "angles not repeated": [rope_untiled],
+    "turned only pair 0": [rope_with(angle=lambda t, d, p, b: p if t == 0 else 0.0)],
     "exponent 4t/d": [rope_with(angle=lambda t, d, p, b: p * b ** (-2 * t / (d // 2)))],
     CHANGED_INPUT: [rope_in_place],
 }

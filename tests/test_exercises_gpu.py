@@ -32,6 +32,8 @@ SLIPS = {
     "times instead of power": [lambda n, m, b: n * m * b / (1024 * 3)],
     "rounded the result": [lambda n, m, b: round(n * m * b / 2**30, 2)],
     "always 2 bytes": [lambda n, m, b: n * m * 2 / 2**30],
+    "always 8 bytes": [lambda n, m, b: n * m * 8 / 2**30],
+    "forgot m": [lambda n, m, b: n * b / 2**30],
     "used m × m": [lambda n, m, b: m * m * b / 2**30],
     "divided by the bytes": [lambda n, m, b: n * m / b / 2**30],
     "divisor far too big": [lambda n, m, b: n * m * b / 2e30, lambda n, m, b: n * m * b / 2**10**3],
@@ -69,6 +71,7 @@ GRID_MIB_SLIPS = {  # 8192 × 2048 float16 scores = 32 MiB
     "sign turned round": [-32],
     "n + m, not n × m": [(8192 + 2048) * 2 / 2**20], "divided by 8": [4],
     "MiB as 1024 × 1000": [32.768], "bytes, not MiB": [33554432],
+    "numbers, in KiB": [16384],
 }
 
 INTENSITY_SLIPS = {  # 2·1024·2048·64 FLOP over (1024·64 + 2048·64 + 1024·2048)·4 bytes

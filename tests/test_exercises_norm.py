@@ -84,6 +84,13 @@ def unit_return_in_loop(q):
         return result
 
 
+def length_drops_the_sum(q):
+    total = 0.0
+    for x in q:
+        total + x ** 2  # noqa: B018 (the slip: the sum is computed and thrown away)
+    return math.sqrt(total)
+
+
 LENGTH_SLIPS = {
     "no square root": [lambda q: sum(x * x for x in q), lambda q: sum(x ** 2 for x in q)],
     "halved instead of the root": [length_halved, lambda q: sum(x * x for x in q) / 2],
@@ -120,6 +127,8 @@ LENGTH_SLIPS = {
     "power the wrong way round": [lambda q: math.sqrt(sum(2 ** x for x in q))],
     "started the total at the first slot": [lambda q: math.sqrt(q[0] + sum(x * x for x in q))],
     "@ on lists": [lambda q: math.sqrt(q @ q)],
+    "forgot to store the sum": [length_drops_the_sum],
+    "root of the number of slots": [lambda q: len(q) ** 0.5],
     CHANGED_INPUT: [length_sorts],
 }
 

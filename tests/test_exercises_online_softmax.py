@@ -134,6 +134,20 @@ def no_shift_numpy(scores, values, block_size):
         return float(e @ np.asarray(values) / e.sum())
 
 
+def loop_from(begin, extra_step):
+    def online_output(scores, values, block_size):
+        M, l, o = -math.inf, 0.0, 0.0
+        for start in range(begin, len(scores), block_size + extra_step):
+            s, v = scores[start:start + block_size], values[start:start + block_size]
+            new_M = max(M, max(s))
+            w = [math.exp(x - new_M) for x in s]
+            l = l * math.exp(M - new_M) + sum(w)
+            o = o * math.exp(M - new_M) + sum(a * b for a, b in zip(w, v, strict=True))
+            M = new_M
+        return o / l
+    return online_output
+
+
 def multiplies_the_sums(scores, values, block_size):
     M, l, o = -math.inf, 0.0, 0.0
     for start in range(0, len(scores), block_size):
@@ -173,6 +187,8 @@ SLIPS = {
     "stopped after the first block": [loop(early=True)],
     "divided by the number of keys": [over_the_key_count],
     "multiplied the sums": [multiplies_the_sums],
+    "skipped the first key": [loop_from(1, 0)],
+    "step one too big": [loop_from(0, 1)],
 }
 
 

@@ -23,7 +23,8 @@ HAND_SLIPS = {  # M = 2, l = 1.5, new block 3, 1: l′ = 1.5 e^(2 − 3) + e^0 +
     "exponent sign flipped": [1.5 * E(-1) + 1 + E(2), 8.941],
     "minus sign outside the power": [1.5 * E(-1) + 1 - E(2), -5.837],
     "left out the last new term": [1.552], "multiplied instead of added": [0.6265],
-    "no shift for the new terms": [23.36], "e^−1 taken as −e": [-2.942],  # e^−1 ≈ 0.37, e^−2 ≈ 0.14
+    "no shift for the new terms": [23.36], "e^−1 taken as −e": [-2.942],
+    "rescaled everything": [0.9695],  # e^−1 ≈ 0.37, e^−2 ≈ 0.14
 }
 
 

@@ -29,6 +29,7 @@ DART_SLIPS = {
     "root of the sum": [3.74, 14 ** 0.5], "squared the variance": [12.25, 3.5 ** 2],
     "squared the mean distance": [2.25, 1.5 ** 2], "divided by N²": [0.875, 14 / 16],
     "left out a dart": [0.667, 2 / 3],
+    "divided by N + 1": [2.8, 14 / 5], "divided by 2": [7, 14 / 2],
 }
 
 OVER_SLIPS = {

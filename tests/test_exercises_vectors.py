@@ -76,7 +76,7 @@ EMBED_SLIPS = {
                         lambda s, t: [t[w] for w in set(s)]],
     "round brackets": [lambda s, t: [t(w) for w in s]],
     "split a list": [lambda s, t: [t[w] for w in s.split()]],
-    "first slot only": [lambda s, t: [t[w][0] for w in s]],
+    "first slot only": [lambda s, t: [t[w][0] for w in s], lambda s, t: [t[w][:1] for w in s]],
     "quoted the variable": [lambda s, t: [t["word"] for word in s]],
     "returned the whole table": [lambda s, t: list(t.values()), lambda s, t: [t.values()]],
     "reversed": [lambda s, t: [t[w] for w in reversed(s)]],
@@ -101,6 +101,9 @@ EMBED_SLIPS = {
     "= instead of append, in a list": [lambda s, t: [t[s[-1]]]],
     "looked up a missing key": [lambda s, t: [t.get("word") for word in s]],
     "first word every time": [lambda s, t: [t[s[0]] for _ in s]],
+    "changed the word": [lambda s, t: [t[w.upper()] for w in s],
+                         lambda s, t: [t[w.title()] for w in s]],
+    "a table per word": [lambda s, t: [t for w in s]],
     "used positions as keys": [lambda s, t: [t[i] for i in range(len(s))]],
     "loop runs one past the end": [lambda s, t: [t[s[i]] for i in range(1, len(s) + 1)]],
     CHANGED_INPUT: [embed_pops],
@@ -124,6 +127,8 @@ SLOT_SLIPS = {
     "rounded the number": [lambda q, i: int(q[i - 1]), lambda q, i: round(q[i - 1])],
     "refused the last slot": [slot_check_one_short],
     CHANGED_INPUT: [slot_pops, lambda q, i: q.pop(i - 1)],
+    "always the last slot": [lambda q, i: q[-1]],
+    "always the first slot": [lambda q, i: q[0]],
 }
 
 HAND_SLIPS = {"counted from 0": [2, "2", 2.0], "counted from the end": [8.0, "8"],

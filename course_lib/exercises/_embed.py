@@ -95,3 +95,16 @@ def positions_as_keys(outcomes):
     # table[i] with i a position: a KeyError whose key is a whole number
     return next((o for o in outcomes if isinstance(o.error, KeyError) and o.error.args
                  and isinstance(o.error.args[0], int)), None)
+
+
+def changed_the_word(outcomes):
+    # table[word.upper()] (or .title(), a stray space): a KeyError for a changed sentence word
+    return next((o for o in outcomes if isinstance(o.error, KeyError) and o.error.args
+                 and isinstance(o.error.args[0], str) and o.error.args[0] not in o.case.args[0]
+                 and o.error.args[0].strip().lower() in o.case.args[0]), None)
+
+
+def tables_back(outcome):
+    # the whole table once per word: a list of dicts
+    return isinstance(outcome.value, list) and outcome.value and all(
+        isinstance(x, dict) for x in outcome.value)

@@ -39,3 +39,17 @@ def multiplied_sums(scores, values, block_size):
         acc = acc * factor + math.fsum(weights) * math.fsum(vals)
         top = new_top
     return acc / total
+
+
+def walk_from(scores, values, block_size, begin=0, step=None):
+    """online_output whose loop starts at ``begin`` and moves by ``step`` (a key skipped at the
+    start, or one skipped between blocks)."""
+    top, total, acc = -math.inf, 0.0, 0.0
+    for first in range(begin, len(scores), step or block_size):
+        block, vals = scores[first:first + block_size], values[first:first + block_size]
+        new_top = max(top, max(block))
+        factor, weights = math.exp(top - new_top), [math.exp(s - new_top) for s in block]
+        total = total * factor + math.fsum(weights)
+        acc = acc * factor + math.fsum(w * v for w, v in zip(weights, vals, strict=True))
+        top = new_top
+    return acc / total

@@ -18,14 +18,16 @@ Slips of ``grid_gib(n, m, bytes_per_number)`` (each hint shows the hidden case w
 * integer division — ``//`` rounds 0.0078 GiB down to 0;
 * times instead of power — ``1024*3`` (3072) instead of ``1024**3``;
 * rounded the result — ``round(…, 2)`` turns 0.0078 GiB into 0.01;
-* always 2 bytes — float16's 2 hard-coded; used m × m — the grid taken as m × m;
+* always 2 bytes / always 8 bytes — one size hard-coded;
+* forgot m — n · bytes only; used m × m — the grid taken as m × m;
 * divided by the bytes — ``/ bytes_per_number`` instead of ``*``;
 * divisor far too big — ``2e30`` (2 × 10³⁰) or ``2**10**3`` for 2³⁰: practically 0;
 * rounded up — ``math.ceil`` gives a whole number of GiB.
 
 Slips of the by-hand grid size in MiB (:data:`GRID_MIB_BY_HAND`): float32's 4 bytes; bits;
 n × n; m × m; numbers, not bytes; MB, not MiB; GiB, not MiB; KiB, not MiB;
-n + m, not n × m; divided by 8; MiB as 1024 × 1000; bytes, not MiB.
+n + m, not n × m; divided by 8; MiB as 1024 × 1000; bytes, not MiB;
+numbers, in KiB.
 
 Slips of the by-hand arithmetic intensity of S = QKᵀ (:data:`INTENSITY_BY_HAND`): no factor 2;
 forgot writing S; numbers, not bytes; n × n grid; forgot K; forgot Q; bytes per FLOP; bits;
@@ -84,6 +86,10 @@ _GRID_SLIPS = [  # (name, hint after _GOT, imitation)
      "divide by 2³⁰.", lambda n, m, b: n * m * b * GIB),
     ("always 2 bytes", "You used 2 bytes a score whatever bytes_per_number says: multiply by "
      "bytes_per_number.", lambda n, m, b: n * m * 2 / GIB),
+    ("always 8 bytes", "You used 8 bytes a score whatever bytes_per_number says: multiply by "
+     "bytes_per_number.", lambda n, m, b: n * m * 8 / GIB),
+    ("forgot m", "The grid has n × m scores; you left out m, the number of keys.",
+     lambda n, m, b: n * b / GIB),
     ("used m × m", "The grid has one score per (query, key) pair: n × m numbers, not m × m.",
      lambda n, m, b: m * m * b / GIB),
     ("divided by the bytes", "Each score TAKES bytes_per_number bytes: multiply by it, do not "
@@ -177,6 +183,8 @@ GRID_MIB_BY_HAND = HandExercise("the float16 score grid of n = 8192, m = 2048, i
          "for MiB (÷ 2²⁰)."),
     Slip("KiB, not MiB", _N * _M * 2 / 2**10, "{got} is in KiB (÷ 2¹⁰); one MiB is 2²⁰ "
          "bytes."),
+    Slip("numbers, in KiB", _N * _M / 2**10, "{got} counts the scores and divides by "
+         "2¹⁰: times 2 bytes, then ÷ 2²⁰ for MiB."),
     Slip("bytes, not MiB", _N * _M * 2, "{got} is the size in bytes: divide by 2²⁰ for "
          "MiB."),
     Slip("n + m, not n × m", (_N + _M) * 2 / _MIB, "{got} counts n + m scores; the grid has "

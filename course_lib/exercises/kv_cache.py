@@ -17,6 +17,9 @@ Slips (``generate(query, key, value)``):
 - scaled by d_k: divided by d_k instead of √d_k.
 - queries cached as values: the value cache collects query rows.
 - scaled by √d_v: the value width instead of d_k.
+- scaled by √(cache length): √(t + 1) instead of √d_k.
+- query 0 every step: query row 0 used at every step.
+- looked at the future: keys t … n − 1 instead of 0 … t.
 - softmax over the wrong axis: over the single query row, so every weight is 1.
 - scaled by √n: the number of tokens instead of d_k.
 - transposed the output: (d_v, n) instead of (n, d_v).
@@ -145,6 +148,19 @@ KV_CACHE_EXERCISE = Exercise(
                 "as rows, np.array(rows), without .T.",
                 imitation=lambda q, k, v: np.asarray(
                     scaled_dot_product_attention(q, k, v, is_causal=True)).T),
+        Mistake("scaled by √(cache length)",
+                "on {call} the scores were divided by the square root of the cache's length "
+                "(t + 1 rows); the scale is 1/√d_k with d_k = query.shape[1], the same at "
+                "every step.", imitation=lambda q, k, v: np.array([_attend(
+                    q[t], k[:t + 1], v[:t + 1], 1 / math.sqrt(t + 1)) for t in range(len(q))])),
+        Mistake("query 0 every step",
+                "on {call} every step attended with query row 0: at step t use query row t.",
+                imitation=lambda q, k, v: _steps(np.repeat(q[:1], len(q), axis=0), k, v,
+                                                 lambda t: slice(0, t + 1))),
+        Mistake("looked at the future",
+                "on {call} query row t attended to keys t … n − 1, the FUTURE tokens. The cache "
+                "holds the past: keys 0 … t.", imitation=lambda q, k, v: _steps(
+                    q, k, v, lambda t: slice(t, len(q)))),
         Mistake("scaled by √d_v",
                 "on {call} the scores were divided by √d_v, the VALUE width; the scale is "
                 "1/√d_k with d_k = query.shape[1].",

@@ -16,6 +16,7 @@ Slips
   left at 0;
 - last column left out: each vector's last number dropped (a slice ending one early);
 - reshaped instead of transposed: ``reshape(d, n)`` cuts the numbers into rows of n;
+- transposed then reshaped: ``.T.reshape(n, d)`` scrambles the rows;
 - first vector only: one vector instead of the grid;
 - rows shifted by one: ``grid[i] = vectors[i - 1]``;
 - rounded the numbers: ``dtype=int`` or ``int()`` cuts the decimals off;
@@ -116,6 +117,10 @@ STACK_EXERCISE = Exercise(
                 "them into rows of n; it does not turn rows into columns (and here nothing needs "
                 "turning): np.array(vectors) is the n × d grid; expected {expected}.",
                 imitation=lambda v: np.array(v, float).reshape(len(v[0]), len(v))),
+        Mistake("transposed then reshaped",
+                "{call} gave {got}: `.T.reshape(n, d)` reads the numbers column by column, so "
+                "the rows are scrambled. The vectors are already the rows: np.array(vectors).",
+                imitation=lambda v: np.array(v, float).T.reshape(len(v), len(v[0]))),
         Mistake("first vector only",
                 "{call} gave {got}, the first vector alone. The grid has one row per vector: "
                 "np.array(vectors), shape (n, d); expected {expected}.",

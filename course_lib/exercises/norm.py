@@ -33,6 +33,8 @@ length(q):
 - single slot left signed: one slot returned as q[0] itself, so ∥[−2]∥ came out −2.
 - power the wrong way round: ``2 ** x`` instead of ``x ** 2``.
 - started the total at the first slot: ``total = q[0]`` and then every square added.
+- forgot to store the sum: ``total + x ** 2`` without ``+=`` (0 every time).
+- root of the number of slots: √L.
 - @ on lists: ``q @ q`` on Python lists (TypeError; it works on NumPy arrays).
 - returned a list: one number per slot (e.g. √(x²) for each x) instead of one length.
 - changed its input: q was changed in place (named by the framework).
@@ -99,6 +101,13 @@ LENGTH_EXERCISE = Exercise(
                 "{call} raised TypeError: `@` works on NumPy arrays, not on Python lists. Use "
                 "np.asarray(q) first, or add the squares in a loop.",
                 detect=raised(TypeError, "@")),
+        Mistake("forgot to store the sum",
+                "{call} gave {got}: `total + x ** 2` computes a sum and throws it away. Store "
+                "it: `total += x ** 2`; expected {expected}.", imitation=lambda q: 0.0),
+        Mistake("root of the number of slots",
+                "{call} gave {got}, √L, the root of the number of slots: the squares of the "
+                "slots' NUMBERS are added; expected {expected}.",
+                imitation=lambda q: math.sqrt(len(q))),
         Mistake("squared the positions",
                 "{call} gave {got}: `for x in range(len(q))` gives the positions 0, 1, 2, …, not "
                 "the slots. Square q[x] (or loop `for x in q`); expected {expected}.",

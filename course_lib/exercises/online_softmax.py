@@ -22,13 +22,15 @@ Slips of ``online_output`` (each recognised, each hint shows the hidden case whe
 * averaged the blocks' outputs — each block's own softmax output, then their mean;
 * forgot the final division — returned o instead of o / l;
 * divided by the number of keys — o / m instead of o / l;
+* skipped the first key — ``range(1, m, block_size)``;
+* step one too big — ``range(0, m, block_size + 1)``;
 * multiplied the sums — (Σ weights) · (Σ values) per block;
 * stopped after the first block — a ``return`` inside the loop.
 """
 
 import math
 
-from ._online import multiplied_sums
+from ._online import multiplied_sums, walk_from
 from .core import Case, Exercise, Mistake
 
 __all__ = ["ONLINE_OUTPUT_EXERCISE", "check_online_output", "evaluate_online_output"]
@@ -198,6 +200,14 @@ ONLINE_OUTPUT_EXERCISE = Exercise(
         Mistake("multiplied the sums", _GOT + " You added (Σ weights) · (Σ values) per block; "
                 "each weight multiplies ITS OWN value: o += Σ e^(s − M′) · vⱼ.",
                 imitation=multiplied_sums),
+        Mistake("skipped the first key", _GOT + " The loop starts at 1, so key 1 (Python "
+                "position 0) is never seen: range(0, m, block_size).",
+                imitation=lambda scores, values, block_size: walk_from(scores, values,
+                                                                       block_size, begin=1)),
+        Mistake("step one too big", _GOT + " The loop moves by block_size + 1, so one key "
+                "between blocks is never seen: range(0, m, block_size).",
+                imitation=lambda scores, values, block_size: walk_from(
+                    scores, values, block_size, step=block_size + 1)),
         Mistake("averaged the blocks' outputs", _GOT + " You averaged each block's own softmax "
                 "output; blocks with a larger max must count more. Keep one running M, l and o "
                 "across the blocks and divide once at the end.", imitation=_block_average),

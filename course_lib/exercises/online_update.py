@@ -15,7 +15,7 @@ Slips (each a wrong value the checker names, with the step that went wrong):
 * exponent sign flipped — e^(M′ − s) instead of e^(s − M′) for the new terms;
 * minus sign outside the power — e^−2 taken as −e²;
 * left out the last new term; multiplied instead of added; no shift for the new terms;
-  e^−1 taken as −e.
+  e^−1 taken as −e; rescaled everything — the new terms multiplied by e^(M − M′) too.
 """
 
 import math
@@ -57,6 +57,8 @@ UPDATE_BY_HAND = HandExercise("the new running sum l′", 1.5 * _E(-1) + 1 + _E(
          "the new terms are shifted by the new max too, e^(s − M′) = e⁰ and e^−2."),
     Slip("e^−1 taken as −e", -1.5 * _E(1) + 1 + _E(-2), "{got} takes e^−1 as −e; e^−1 = 1/e "
          "≈ 0.368, positive."),
+    Slip("rescaled everything", (1.5 + 1 + _E(-2)) * _E(-1), "{got} multiplies the new "
+         "terms by e^(M − M′) too; only the old sum l needs it."),
 ], tolerance=0.005)
 
 

@@ -19,6 +19,9 @@ Slips (``rope(x, position, base)``):
 - angles in degrees: φ converted with radians() as if it were in degrees.
 - pairs counted from 1: base^(−2(t + 1)/d).
 - exponent 4t/d: d/2 used for d in base^(−2t/d).
+- turned only pair 0: the loop stops after the first pair.
+- each slot its own angle: p · base^(−2i/d) for every slot i, not one per pair.
+- angles not repeated: d/2 angles times d slots (ValueError).
 - updated a before b: slot t overwritten first, then its new value used to turn slot t + d/2.
 - changed its input (the framework's): the row written in place.
 """
@@ -61,6 +64,13 @@ def _no_minus(x, p, base):
     phi = np.tile(p * base ** (-np.arange(0, d, 2) / d), 2)
     swapped = np.concatenate([x[d // 2:], x[: d // 2]])  # (b, a): the minus sign left out
     return x * np.cos(phi) + swapped * np.sin(phi)
+
+
+def _slotwise(x, p, base):
+    x = np.asarray(x, dtype=float)
+    d = x.shape[-1]
+    phi = p * base ** (-2 * np.arange(d) / d)  # one angle per slot, not per pair
+    return x * np.cos(phi) + np.concatenate([-x[d // 2:], x[: d // 2]]) * np.sin(phi)
 
 
 def _overwrote_first(x, p, base):
@@ -133,6 +143,20 @@ ROPE_EXERCISE = Exercise(
                 "of pairs used for d. Divide by d, the row's full length: base^(−2t/d).",
                 imitation=lambda x, p, b: _pairs(x, p, b, angle=lambda t, d: p * b ** (
                     -4 * t / d))),
+        Mistake("turned only pair 0",
+                "{call} → {got}: only the first pair turned. Every pair t turns, by p · "
+                "base^(−2t/d): loop over all d/2 pairs.",
+                imitation=lambda x, p, b: _pairs(x, p, b, angle=lambda t, d: p if t == 0 else 0.0)),
+        Mistake("each slot its own angle",
+                "{call} → {got}: slot i of the second half turned by its own p · base^(−2i/d). "
+                "Both slots of pair t share ONE angle: repeat the d/2 angles for the two halves "
+                "(np.concatenate([phi, phi])).", imitation=_slotwise),
+        Mistake("angles not repeated",
+                "{call} raised ValueError: the d/2 angles were multiplied with all d slots. "
+                "Repeat them for the two halves, np.concatenate([phi, phi]), so both slots of a "
+                "pair use the same angle.", detect=lambda outcomes: next((
+                    o for o in outcomes if isinstance(o.error, ValueError)
+                    and "broadcast" in str(o.error)), None)),
         Mistake("updated a before b",
                 "{call} → {got}: slot t was overwritten with a cos φ − b sin φ, and that NEW "
                 "value then used for slot t + d/2. Keep a and b first (a, b = x[t], x[t + d//2]), "

@@ -10,6 +10,7 @@ slot(q, i):
 - returned the position: ``i - 1`` comes back instead of the number at that position.
 - searched for the value: ``q.index(i)`` looks for the number i in q (ValueError).
 - shifted slots: ``q[i - 2]``, ``q[i + 1]``, …: right-looking code, a slot or two off.
+- always the last slot / always the first slot: q[-1] or q[0] whatever i is.
 - slot 0 wraps round: ``q[i - 1]`` with i = 0 quietly gives the last slot, ``q[-1]``.
 - returned a list: a one-slot slice ``q[i - 1:i]`` instead of the number.
 - round brackets: ``q(i)`` calls the list like a function (TypeError).
@@ -110,6 +111,12 @@ SLOT_EXERCISE = Exercise(
         Mistake("returned the slot number",
                 "{call} gave {got}, the slot number i itself. Return the number sitting in "
                 "slot i, q[i - 1]; expected {expected}.", imitation=lambda q, i: float(i)),
+        Mistake("always the last slot",
+                "{call} gave {got}, the LAST slot: q[-1] does not depend on i. Read slot i at "
+                "q[i - 1]; expected {expected}.", imitation=lambda q, i: q[-1]),
+        Mistake("always the first slot",
+                "{call} gave {got}, the FIRST slot: q[0] does not depend on i. Read slot i at "
+                "q[i - 1]; expected {expected}.", imitation=lambda q, i: q[0]),
         Mistake("shifted slots",
                 "{call} gave {got}, the number in another slot: slot i lives at Python position "
                 "i − 1, so return q[i - 1]; expected {expected}.",

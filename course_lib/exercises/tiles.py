@@ -18,6 +18,7 @@ Slips of the by-hand skipped share (:data:`SKIPPED_SHARE_BY_HAND`):
 * counted the tiles — 25, the number of tiles, not the share skipped;
 * six tiles a side — 6 · 5 / 2 = 15 of 36 (640 / 128 rounded up, or counted from 0 to 5);
 * two tiles fewer — 6 / 25; tiles a side — 5; ten of 36 — 10 / 36;
+* counted the computed tiles — 15;
 * rounded too early — a value near 0.4 but outside ±0.001.
 """
 
@@ -57,6 +58,8 @@ SKIPPED_SHARE_BY_HAND = HandExercise(
              "asks for the share of all 25 tiles that is skipped."),
         Slip("ten of 36", 10 / 36, "{got} is 10 / 36: a side of 640 holds 640 / 128 = 5 tiles, "
              "so 25 tiles in all."),
+        Slip("counted the computed tiles", 15, "{got} counts the tiles that are computed (on "
+             "and below the diagonal); the question asks for the share SKIPPED, 10 / 25."),
     ], tolerance=0.001)
 
 

@@ -22,6 +22,8 @@ Darts at 1, 2, 3, 6 (answer 3.5):
 - squared the mean distance: (average |xᵢ − x̄|)² = 1.5² = 2.25.
 - divided by N²: 14 / 16 = 0.875.
 - left out a dart: the variance of 1, 2, 3 alone (2/3).
+- divided by N + 1: 14 / 5 = 2.8.
+- divided by 2: 14 / 2 = 7.
 
 Scores of variance 16 divided by d_k = 16 (answer 1/16):
 
@@ -90,6 +92,10 @@ DART_VARIANCE = HandExercise(
              "by N = 4 once, not by N² = 16."),
         Slip("left out a dart", 2 / 3, "{got} is the variance of 1, 2, 3: the dart at 6 counts "
              "too (mean (1 + 2 + 3 + 6) / 4 = 3)."),
+        Slip("divided by N + 1", 2.8, "{got} is 14 / 5: there are N = 4 darts; divide the "
+             "sum of squared distances by 4."),
+        Slip("divided by 2", 7.0, "{got} is 14 / 2: divide the sum of squared distances by "
+             "the number of darts, N = 4."),
         Slip("doubled instead of squared", 2.75,
              "{got} takes 3² as 6: a square is the number times ITSELF, 3 × 3 = 9, not 3 × 2. "
              "The squared distances are 4, 1, 0, 9."),

@@ -32,12 +32,15 @@ embed(sentence, table):
 - returned a dict: a dict word → vector instead of a list in the sentence's order.
 - = instead of append, in a list: ``vectors = [table[word]]`` keeps the last word's vector.
 - looked up a missing key: ``table.get("word")`` gives None for every word.
+- changed the word: ``table[word.upper()]`` (KeyError).
+- a table per word: the whole table once per word.
 - first word every time: ``table[sentence[0]]`` inside the loop.
 - changed its input: the sentence or the table was changed in place (named by the framework).
 """
 
 from ._detect import raised, raised_everywhere, returned, text_back
 from ._embed import (
+    changed_the_word,
     dropped_repeats,
     numbers_per_word,
     one_vector,
@@ -45,6 +48,7 @@ from ._embed import (
     pairs,
     positions_as_keys,
     quoted_key,
+    tables_back,
     whole_table,
     words_back,
 )
@@ -84,6 +88,13 @@ EMBEDDING_EXERCISE = Exercise(
                 "{call} raised IndexError: the loop asks for a word after the last one. "
                 "Positions run 0 … len(sentence) − 1: use range(len(sentence)).",
                 detect=raised_everywhere(IndexError)),
+        Mistake("changed the word",
+                "{call} raised KeyError: {got}. The word was changed before the lookup "
+                "(.upper(), .title(), a space): the table's keys are the words exactly as the "
+                "sentence writes them, `table[word]`.", detect=changed_the_word),
+        Mistake("a table per word",
+                "{call} gave the whole table once per word. Look each word up IN the table: "
+                "`table[word]`; expected {expected}.", detect=returned(tables_back)),
         Mistake("quoted the variable",
                 "{call} raised KeyError: {got}. `table[\"word\"]` looks up the text "
                 "'word' itself; without quotes, `table[word]`, it looks up the word the "
@@ -152,6 +163,10 @@ EMBEDDING_EXERCISE = Exercise(
                 "{call} gave the right vectors in another order, {got}. Position matters: the "
                 "i-th vector belongs to the i-th word of the sentence (for word in sentence, "
                 "or sentence[i] with i from 0); expected {expected}.", detect=other_order),
+        Mistake("first slot only",
+                "{call} gave {got}: `table[word][0:1]` keeps only the first slot of each "
+                "vector. Keep the whole vector, `table[word]`; expected {expected}.",
+                imitation=lambda sentence, table: [table[w][:1] for w in sentence]),
         Mistake("first slot only",
                 "{call} gave {got}, one number per word: `table[word][0]` is only the first "
                 "slot of the word's vector. Keep the whole vector, `table[word]`.",
