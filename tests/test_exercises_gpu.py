@@ -36,7 +36,8 @@ SLIPS = {
     "forgot m": [lambda n, m, b: n * b / 2**30],
     "used m × m": [lambda n, m, b: m * m * b / 2**30],
     "divided by the bytes": [lambda n, m, b: n * m / b / 2**30],
-    "divisor far too big": [lambda n, m, b: n * m * b / 2e30, lambda n, m, b: n * m * b / 2**10**3],
+    "divisor far too big": [lambda n, m, b: n * m * b / 2e30, lambda n, m, b: n * m * b / 2**10**3,
+                            lambda n, m, b: n * m * b / 2**3**10],
     "rounded up": [lambda n, m, b: math.ceil(n * m * b / 2**30)],
 }
 

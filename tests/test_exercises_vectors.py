@@ -104,6 +104,8 @@ EMBED_SLIPS = {
     "changed the word": [lambda s, t: [t[w.upper()] for w in s],
                          lambda s, t: [t[w.title()] for w in s]],
     "a table per word": [lambda s, t: [t for w in s]],
+    "looked up letters": [lambda s, t: [t[c] for c in " ".join(s)],
+                          lambda s, t: [t[c] for w in s for c in w]],
     "used positions as keys": [lambda s, t: [t[i] for i in range(len(s))]],
     "loop runs one past the end": [lambda s, t: [t[s[i]] for i in range(1, len(s) + 1)]],
     CHANGED_INPUT: [embed_pops],

@@ -56,9 +56,17 @@ def number(x):
 
 
 def quoted_key(outcomes):
-    # table["word"]: a KeyError for a key that is not a word of the sentence
+    # table["word"]: a KeyError for a key that is not a word of the sentence (nor one letter)
     return next((o for o in outcomes if isinstance(o.error, KeyError) and o.error.args
-                 and o.error.args[0] not in o.case.args[0]), None)
+                 and o.error.args[0] not in o.case.args[0]
+                 and not looked_up_letters([o])), None)
+
+
+def looked_up_letters(outcomes):
+    # a loop over one string (the sentence joined, or a word): a KeyError for one letter
+    return next((o for o in outcomes if isinstance(o.error, KeyError) and o.error.args
+                 and isinstance(o.error.args[0], str) and len(o.error.args[0]) == 1
+                 and any(o.error.args[0] in w for w in o.case.args[0])), None)
 
 
 def dropped_repeats(outcomes):

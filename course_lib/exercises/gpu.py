@@ -126,7 +126,7 @@ def _whole_up(outcomes):
 
 def _practically_zero(outcomes):
     try:
-        if all(o.error is None and 0 < abs(float(o.value)) < 1e-12 for o in outcomes):
+        if all(o.error is None and abs(float(o.value)) < 1e-12 for o in outcomes):
             return outcomes[0]
     except (TypeError, ValueError):
         return None

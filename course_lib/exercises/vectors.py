@@ -32,6 +32,7 @@ embed(sentence, table):
 - returned a dict: a dict word → vector instead of a list in the sentence's order.
 - = instead of append, in a list: ``vectors = [table[word]]`` keeps the last word's vector.
 - looked up a missing key: ``table.get("word")`` gives None for every word.
+- looked up letters: a loop over a string gives one letter at a time (KeyError).
 - changed the word: ``table[word.upper()]`` (KeyError).
 - a table per word: the whole table once per word.
 - first word every time: ``table[sentence[0]]`` inside the loop.
@@ -42,6 +43,7 @@ from ._detect import raised, raised_everywhere, returned, text_back
 from ._embed import (
     changed_the_word,
     dropped_repeats,
+    looked_up_letters,
     numbers_per_word,
     one_vector,
     other_order,
@@ -95,6 +97,10 @@ EMBEDDING_EXERCISE = Exercise(
         Mistake("a table per word",
                 "{call} gave the whole table once per word. Look each word up IN the table: "
                 "`table[word]`; expected {expected}.", detect=returned(tables_back)),
+        Mistake("looked up letters",
+                "{call} raised KeyError: {got}, a single letter. A loop over a string (the "
+                "sentence joined, or one word) gives letters; loop over the LIST of words: "
+                "`for word in sentence`.", detect=looked_up_letters),
         Mistake("quoted the variable",
                 "{call} raised KeyError: {got}. `table[\"word\"]` looks up the text "
                 "'word' itself; without quotes, `table[word]`, it looks up the word the "
