@@ -34,9 +34,8 @@ forgot writing S; numbers, not bytes; n × n grid; forgot K; forgot Q; bytes per
 float16's 2 bytes; forgot d_k in the FLOPs; only writing S.
 """
 
-import math
-
 from ._detect import rounded
+from ._units import practically_zero, whole_down, whole_up, xor_on_a_float
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
 
@@ -98,41 +97,6 @@ _GRID_SLIPS = [  # (name, hint after _GOT, imitation)
      "bytes.", lambda n, m, b: n * m * b / (1024 * 3)),
 ]
 
-def _xor_on_a_float(outcomes):
-    """``x / 2^30`` reads as ``(x / 2) ^ 30``: XOR of a float, a TypeError on every case."""
-    errors = [o.error for o in outcomes]
-    if all(isinstance(e, TypeError) and "^" in str(e) for e in errors):
-        return outcomes[0]
-    return None
-
-
-def _whole(outcomes, rounding):
-    """Every answer the true size rounded to a whole number by ``rounding``, one of them wrong."""
-    try:
-        if all(o.error is None and float(o.value) == rounding(o.case.expected) for o in outcomes):
-            return next((o for o in outcomes if not o.correct), None)
-    except (TypeError, ValueError):
-        return None
-    return None
-
-
-def _whole_down(outcomes):
-    return _whole(outcomes, math.floor)
-
-
-def _whole_up(outcomes):
-    return _whole(outcomes, math.ceil)
-
-
-def _practically_zero(outcomes):
-    try:
-        if all(o.error is None and abs(float(o.value)) < 1e-12 for o in outcomes):
-            return outcomes[0]
-    except (TypeError, ValueError):
-        return None
-    return None
-
-
 GRID_MEMORY_EXERCISE = Exercise(
     "grid_gib(n, m, bytes_per_number)",
     cases=[Case(args) for args in _GRID_CASES],
@@ -140,16 +104,16 @@ GRID_MEMORY_EXERCISE = Exercise(
     rtol=1e-9,
     mistakes=[Mistake("^ is not a power", "{call} raised TypeError: in Python `^` is bitwise "
                       "XOR, not a power, and `x / 2^30` even reads as `(x / 2) ^ 30`. Write "
-                      "powers with `**`: 2**30.", detect=_xor_on_a_float),
+                      "powers with `**`: 2**30.", detect=xor_on_a_float),
               *[Mistake(name, _GOT + " " + hint, imitation=imitation)
                 for name, hint, imitation in _GRID_SLIPS],
               Mistake("divisor far too big", "{call} gave {got}, practically 0: the divisor is "
                       "far too big (2e30 is 2 × 10³⁰; 2**10**3 is 2¹⁰⁰⁰). A GiB is 2**30 = "
-                      "1024**3 bytes; the answer is {expected}.", detect=_practically_zero),
+                      "1024**3 bytes; the answer is {expected}.", detect=practically_zero),
               Mistake("integer division", _GOT + " The answer was rounded down to a whole "
-                      "number of GiB (`//` or int()); use `/`.", detect=_whole_down),
+                      "number of GiB (`//` or int()); use `/`.", detect=whole_down),
               Mistake("rounded up", _GOT + " math.ceil rounded the size UP to a whole number of "
-                      "GiB; keep the decimals.", detect=_whole_up),
+                      "GiB; keep the decimals.", detect=whole_up),
               Mistake("rounded the result", "{call} gave {got}, rounded: keep every decimal "
                       "(round only when you print); the answer is {expected}.", detect=rounded)],
 )
