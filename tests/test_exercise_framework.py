@@ -32,6 +32,13 @@ def test_ragged_hidden_inputs_do_not_crash_the_smallest_case_search():
     assert feedback.status == "failed" and "square(" in feedback.message
 
 
+def test_numbers_as_text_are_not_numbers():
+    ex = Exercise("double(x)", [Case((2.0,)), Case((3.0,))], reference=lambda x: 2 * x)
+    assert not ex.evaluate(lambda x: str(2 * x)).passed
+    assert not ex.evaluate(lambda x: np.array([2 * x]).astype(str)[0]).passed
+    assert ex.evaluate(lambda x: np.float32(2 * x)).passed
+
+
 def test_passing_the_result_instead_of_the_function_is_explained():
     feedback = SQUARE.evaluate(4.0)
     assert feedback.status == "failed" and "function itself" in feedback.message
