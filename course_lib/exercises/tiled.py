@@ -25,57 +25,14 @@ Slips (each recognised, each with a hint that shows the hidden case where it sho
 import math
 
 from ._online import added_factor, without_first_scores
+from ._running_stats import no_shift as _no_shift
+from ._running_stats import running_stats as _running_stats
+from ._running_stats import stats as _stats
+from ._running_stats import without_last_scores as _without_last_scores
+from ._running_stats import without_last_terms as _without_last_terms
 from .core import Case, Exercise, Mistake
 
 __all__ = ["RUNNING_STATS_EXERCISE", "check_running_stats", "evaluate_running_stats"]
-
-
-def _stats(blocks, start=-math.inf, factor=lambda old, new: math.exp(old - new),
-           on_new_block=False, shift_new_by_old=False, block_max=False, sign=1, keep=True,
-           from_first=False):
-    """One pass over the blocks; the keywords switch on one slip each (all off: the answer).
-    ``from_first``: start from the first block's own numbers (as some learners do)."""
-    top, total = start, 0.0
-    if from_first:
-        top, total = _stats(blocks[:1])
-        blocks = blocks[1:]
-    for block in blocks:
-        new_top = max(block) if block_max else max(top, max(block))
-        shift = top if shift_new_by_old else new_top
-        terms = math.fsum(math.exp(sign * (s - shift)) for s in block)
-        if on_new_block:
-            total = total + factor(top, new_top) * terms
-        else:
-            total = (total * factor(top, new_top) if keep else 0.0) + terms
-        top = new_top
-    return top, total
-
-
-def _running_stats(blocks):
-    """The reference: one pass over the blocks, two numbers kept between them."""
-    return _stats(blocks)
-
-
-def _without_last_scores(blocks):
-    if any(len(block) < 2 for block in blocks):
-        raise ValueError("a block of one score: such a case cannot tell this slip")
-    return _stats([block[:-1] for block in blocks])
-
-
-def _without_last_terms(blocks):
-    # the max over the whole block, but the sum's loop stops one score early
-    top, total = -math.inf, 0.0
-    for block in blocks:
-        new_top = max(top, max(block))
-        total = total * math.exp(top - new_top) + math.fsum(math.exp(s - new_top)
-                                                            for s in block[:-1])
-        top = new_top
-    return top, total
-
-
-def _no_shift(blocks):
-    scores = [s for block in blocks for s in block]
-    return max(scores), math.fsum(math.exp(s) for s in scores)
 
 
 def _close(a, b):
