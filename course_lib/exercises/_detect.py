@@ -9,9 +9,9 @@ import numpy as np
 
 from .core import Mistake
 
-__all__ = ["LISTS_HINT", "everywhere_like", "first_of", "lists_used_as_arrays",
-           "matches_everywhere", "power_with_caret", "quiet", "raised", "raised_everywhere",
-           "raised_name_error", "returned", "rounded", "text_back"]
+__all__ = ["CARET_RAISED", "LISTS_HINT", "LIST_SQUARED", "everywhere_like", "first_of",
+           "lists_used_as_arrays", "matches_everywhere", "power_with_caret", "quiet", "raised",
+           "raised_everywhere", "raised_name_error", "returned", "rounded", "text_back"]
 
 
 def raised(kind, words):
@@ -156,3 +156,15 @@ def raised_everywhere(kind):
         return outcomes[0] if outcomes and all(isinstance(o.error, kind) for o in outcomes) \
             else None
     return detect
+
+
+# Two slips of squaring the slots of a list q, shared by length(q) and sum_of_squares(q).
+CARET_RAISED = Mistake(
+    "caret for power",
+    "{call} raised TypeError: `^` is not a power in Python (it is a bitwise operation on whole "
+    "numbers). Write x ** 2 or x * x for a square.", detect=raised(TypeError, "^"))
+LIST_SQUARED = Mistake(
+    "squared the whole list",
+    "{call} raised TypeError: `q ** 2` tries to square the whole list, which Python cannot do. "
+    "Square one slot at a time inside a loop: `x ** 2` for x in q.",
+    detect=raised(TypeError, "pow(): 'list'"))

@@ -50,7 +50,7 @@ import math
 import numpy as np
 
 from .. import norm
-from ._detect import raised, raised_everywhere, returned, rounded
+from ._detect import CARET_RAISED, LIST_SQUARED, raised, raised_everywhere, returned, rounded
 from ._lengths import fixed_slots, root_each_step, signed_single_slot
 from .by_hand import HandExercise, Slip
 from .core import Case, Exercise, Mistake
@@ -66,14 +66,8 @@ LENGTH_EXERCISE = Exercise(
         [1.0, 1.0, 1.0, 1.0], [2.0, -1.0, 2.0, -4.0, 2.0], [-1.0, -2.0, -2.0], [4.0, 3.0])],
     reference=lambda q: float(norm(q)),
     mistakes=[
-        Mistake("caret for power",
-                "{call} raised TypeError: `^` is not a power in Python (it is a bitwise "
-                "operation on whole numbers). Write x ** 2 or x * x for a square.",
-                detect=raised(TypeError, "^")),
-        Mistake("squared the whole list",
-                "{call} raised TypeError: `q ** 2` tries to square the whole list, which Python "
-                "cannot do. Square one slot at a time inside a loop: `x ** 2` for x in q.",
-                detect=raised(TypeError, "pow(): 'list'")),
+        CARET_RAISED,
+        LIST_SQUARED,
         Mistake("forgot the sum",
                 "{call} raised TypeError: math.sqrt got the squares one by one (a generator), "
                 "not their total. Add them first: math.sqrt(sum(x ** 2 for x in q)).",

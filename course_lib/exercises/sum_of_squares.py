@@ -29,7 +29,7 @@ sum_of_squares(q):
 
 import math
 
-from ._detect import raised, rounded
+from ._detect import CARET_RAISED, LIST_SQUARED, raised, rounded
 from .core import Case, Exercise, Mistake
 
 __all__ = ["SQUARES_EXERCISE", "check_sum_of_squares", "evaluate_sum_of_squares"]
@@ -42,14 +42,8 @@ SQUARES_EXERCISE = Exercise(
         [2.0, 1.0, 3.0, 1.0, 2.0], [-1.0, -1.0, -1.0], [0.3, -1.25])],
     reference=lambda q: sum(x * x for x in q),
     mistakes=[
-        Mistake("caret for power",
-                "{call} raised TypeError: `^` is not a power in Python (it is a bitwise "
-                "operation on whole numbers). Write x ** 2 or x * x for a square.",
-                detect=raised(TypeError, "^")),
-        Mistake("squared the whole list",
-                "{call} raised TypeError: `q ** 2` tries to square the whole list, which Python "
-                "cannot do. Square one slot at a time inside a loop: `x ** 2` for x in q.",
-                detect=raised(TypeError, "pow(): 'list'")),
+        CARET_RAISED,
+        LIST_SQUARED,
         Mistake("squared the whole list",
                 "{call} raised TypeError: `q * q` tries to multiply a list by a list, which "
                 "Python cannot do. Square one slot at a time: `x * x` for x in q.",
