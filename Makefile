@@ -13,7 +13,7 @@ PYTEST_ARGS ?=
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .DEFAULT_GOAL := help
-.PHONY: help venv install lab test lint bench gpu-check notebooks html baselines fixtures clean instructor student
+.PHONY: help venv install lab test lint bench gpu-check notebooks html baselines fixtures clean instructor student slips
 
 help:
 	@echo "make lab        install (first time only) and open JupyterLab on the start notebook"
@@ -25,6 +25,7 @@ help:
 	@echo "make html       build the static HTML edition"
 	@echo "make baselines  redraw tests/baseline/*.png, the plot functions' reference pictures"
 	@echo "make fixtures   re-record PyTorch's answers in tests/data/torch_*.npz (needs torch)"
+	@echo "make slips      rewrite docs/SLIPS.md, the catalogue of slips, from the exercise tables"
 	@echo "make install    create $(VENV) and install the locked requirements and course_lib"
 	@echo "make student    build the student edition for nbgrader into build/student/"
 	@echo "make instructor create $(IVENV) with nbgrader (apart from the learners' $(VENV))"
@@ -110,6 +111,9 @@ notebooks: install
 
 html: install
 	$(BIN)/python tools/build_html.py
+
+slips: install
+	$(BIN)/python tools/slip_catalogue.py
 
 # The plot functions' reference pictures, drawn with this .venv's matplotlib (it must be the
 # lock's newest: tests/test_figures.py checks). Look at them before committing.

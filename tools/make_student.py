@@ -37,7 +37,9 @@ NOTEBOOKS = ROOT / "notebooks"
 DEFAULT_OUT = ROOT / "build" / "student"
 ASSIGNMENT = "attention"
 NBGRADER = ROOT / ".venv-instructor" / "bin" / "nbgrader"
-CHECK_CALL = re.compile(r"^(check_\w+)\((.+)\)\s*$", re.MULTILINE)
+# check("name", answer) or check("name", answer, solution=True); the older check_x(answer)
+CHECK_CALL = re.compile(r'^(check\(\s*"[^"]+"\s*,|check_\w+\()\s*(.+?)\s*'
+                        r'(?:,\s*solution=True\s*)?\)\s*$', re.MULTILINE)
 POINTS = 1
 
 
@@ -120,10 +122,17 @@ def hand_exercise(source, solution, where):
 
 
 def autograder_cell(checker, name, grade_id):
-    source = (f"# Autograder ({POINTS} point): the course's checker must say Correct.\n"
-              "import contextlib\nimport io\n\n_said = io.StringIO()\n"
-              f"with contextlib.redirect_stdout(_said):\n    {checker}({name})\n"
-              "assert _said.getvalue().startswith(\"Correct\"), _said.getvalue()")
+    if checker.startswith("check("):  # check("length", …): the registry's verdict
+        exercise = checker[len("check("):].rstrip(", ")
+        source = (f"# Autograder ({POINTS} point): the course's checker must accept it.\n"
+                  "from course_lib.exercises import evaluate\n\n"
+                  f"_verdict = evaluate({exercise}, {name})\n"
+                  "assert _verdict.passed, str(_verdict)")
+    else:
+        source = (f"# Autograder ({POINTS} point): the course's checker must say Correct.\n"
+                  "import contextlib\nimport io\n\n_said = io.StringIO()\n"
+                  f"with contextlib.redirect_stdout(_said):\n    {checker.rstrip('(')}({name})\n"
+                  "assert _said.getvalue().startswith(\"Correct\"), _said.getvalue()")
     cell = nbformat.v4.new_code_cell(source)
     cell.metadata["nbgrader"] = {"grade": True, "solution": False, "locked": True,
                                  "points": POINTS, "grade_id": grade_id, "schema_version": 3}

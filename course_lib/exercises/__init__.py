@@ -1,13 +1,82 @@
-"""Exercises with feedback: one module per notebook, on the framework in ``core``.
+"""Exercises with feedback that names the slip: one entry point for every notebook.
 
-Each module has ``check_x(func)`` (prints one paragraph of feedback) and ``evaluate_x(func)``
-(returns the :class:`~course_lib.exercises.core.Feedback` object tests inspect). A new
-exercise is an :class:`~course_lib.exercises.core.Exercise`: hidden cases, a reference, and
-the typical mistakes with their hints; a number worked out by hand is a
-:class:`~course_lib.exercises.by_hand.HandExercise` with its typical :class:`Slip` values.
+In a notebook::
+
+    from course_lib.exercises import check
+
+    check("length", length)              # a function the learner wrote
+    check("length by hand", 7)           # a number worked out by hand
+    check("length", length_solution, solution=True)   # a worked solution: says only "passes"
+
+Each table module (one per notebook, named after its idea) lists its exercises in
+``EXERCISES``: :class:`~course_lib.exercises.engine.CodeExercise` and
+:class:`~course_lib.exercises.hand.HandExercise` objects whose slips are rows of data
+(:class:`~course_lib.exercises.feedback.Slip`). The registry finds them by name;
+:mod:`~course_lib.exercises.relations` names what no table lists.
 """
 
-from .by_hand import HandExercise, Slip
-from .core import Case, Exercise, Feedback, Mistake
+import difflib
+import importlib
+import pkgutil
 
-__all__ = ["Case", "Exercise", "Feedback", "HandExercise", "Mistake", "Slip"]
+from .engine import Case, CodeExercise
+from .feedback import FAILED, Feedback, Slip
+from .hand import HandExercise
+
+__all__ = ["Case", "CodeExercise", "Feedback", "HandExercise", "Slip", "check", "evaluate",
+           "exercise", "names"]
+
+_FRAMEWORK = {"engine", "feedback", "hand", "relations"}
+_REGISTRY = {}
+
+
+def _registry():
+    """{name: exercise} over every table module of the package (imported on first use)."""
+    if not _REGISTRY:
+        for info in pkgutil.iter_modules(__path__):
+            if info.name.startswith("_") or info.name in _FRAMEWORK:
+                continue
+            module = importlib.import_module(f"{__name__}.{info.name}")
+            for ex in getattr(module, "EXERCISES", ()):
+                if ex.name in _REGISTRY:
+                    raise ValueError(f"two exercises are called {ex.name!r}")
+                _REGISTRY[ex.name] = ex
+    return _REGISTRY
+
+
+def names():
+    """The names of every exercise, for ``check(name, …)``."""
+    return sorted(_registry())
+
+
+def exercise(name):
+    """The exercise called ``name``; a clear error, with the nearest names, for a typo."""
+    registry = _registry()
+    if name not in registry:
+        near = difflib.get_close_matches(str(name), registry, n=3)
+        hint = f" Did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
+        raise KeyError(f"there is no exercise called {name!r}.{hint}")
+    return registry[name]
+
+
+def evaluate(name, answer):
+    """The :class:`Feedback` on ``answer`` (a function or a number) for exercise ``name``."""
+    try:
+        ex = exercise(name)
+    except KeyError as exc:
+        return Feedback(FAILED, f"Not yet: {exc.args[0]} Copy the name from the cell above.")
+    return ex.evaluate(answer)
+
+
+def check(name, answer, *, solution=False):
+    """Print the feedback on ``answer`` for exercise ``name``.
+
+    With ``solution=True`` (a worked-solution cell) the verdict shows no number: a learner who
+    runs every cell sees that the solution passes, not the answer.
+    """
+    feedback = evaluate(name, answer)
+    if solution:
+        print("The worked solution passes." if feedback.passed
+              else f"The worked solution does NOT pass: {feedback}")
+    else:
+        print(feedback)

@@ -1,22 +1,27 @@
-"""The verdict on one attempt, and the sentence for a wrong answer no slip explains."""
+"""The verdict on one attempt, the slip row every table is made of, and the one rule that picks
+the explanation when several fit."""
 
+import re
 from dataclasses import dataclass, field
 
-from .cases import Case, show
-
-__all__ = ["FAILED", "MISTAKE", "NOT_ATTEMPTED", "PASSED", "Feedback", "describe_failure"]
+__all__ = ["FAILED", "MISTAKE", "NOT_ATTEMPTED", "PASSED", "Feedback", "NoPrediction", "Slip",
+           "fill", "pick"]
 
 PASSED, NOT_ATTEMPTED, MISTAKE, FAILED = "passed", "not attempted", "mistake", "failed"
 
 
 @dataclass
 class Feedback:
-    """The verdict on one attempt; ``str(feedback)`` is the paragraph the learner reads."""
+    """The verdict on one attempt; ``str(feedback)`` is the paragraph the learner reads.
+
+    ``mistake`` is the name of the slip named (several joined by " / " when they tie), ``case``
+    the hidden case that showed it, ``outcomes`` what the function did on every case.
+    """
 
     status: str
     message: str
     mistake: str | None = None
-    case: Case | None = None
+    case: object = None
     outcomes: list = field(default_factory=list, repr=False)
 
     @property
@@ -27,8 +32,98 @@ class Feedback:
         return self.message
 
 
-def describe_failure(outcome, call):
+class NoPrediction(Exception):
+    """Raised by a slip's or a relation's formula when it says nothing about a case (the slip
+    cannot be made there); any other exception is what the slip itself would raise."""
+
+
+@dataclass(frozen=True)
+class Slip:
+    """One row of a slip table: a typical slip, how to see it, and what to tell the learner.
+
+    Give one way to see it:
+
+    ``gives``
+        what the slip returns, as a function of the case's inputs (a code exercise's arguments,
+        a by-hand exercise's givens as keywords), or a tuple of such functions for several forms
+        of one slip. The slip is seen when the learner's answer equals it on every case where it
+        differs from the right answer (and on at least one case).
+    ``raises``
+        an exception class, or ``(class, "words in its message")``: seen on the cases where the
+        learner's function raised it.
+    ``when``
+        a predicate on an :class:`~course_lib.exercises.engine.Outcome`, for a slip that is not
+        one formula: seen on the wrong outcomes where it holds.
+
+    ``hint`` is what is specific to the slip; the framework writes the framing ("{call} gave
+    {got}; expected {expected}.") before it. It may use ``{call}``, ``{got}``, ``{expected}`` and
+    the exercise's named quantities or givens. ``example`` is a learner-style answer that makes
+    the slip (the tests check it is named by this row and by no other); a ``gives`` row is its
+    own example.
+    """
+
+    name: str
+    hint: str
+    gives: object = None
+    raises: object = None
+    when: object = None
+    example: object = None
+
+    def __post_init__(self):
+        if sum(x is not None for x in (self.gives, self.raises, self.when)) != 1:
+            raise ValueError(f"slip {self.name!r}: give exactly one of gives, raises or when")
+
+    def forms(self):
+        """The functions that compute this slip's answer (several forms of one slip)."""
+        if self.gives is None:
+            return ()
+        return tuple(self.gives) if isinstance(self.gives, (tuple, list)) else (self.gives,)
+
+
+_PLACEHOLDER = re.compile(r"\{([^{}\s]+)\}")
+
+
+def fill(text, values):
+    """Put ``values`` into the ``{name}`` placeholders of ``text``; unknown names stay as they
+    are (a hint may show braces of its own).
+
+    >>> fill("{got} is not {answer} {x}", {"got": "49", "answer": "7"})
+    '49 is not 7 {x}'
+    """
+    return _PLACEHOLDER.sub(lambda m: str(values.get(m.group(1), m.group(0))), text)
+
+
+def pick(candidates):
+    """THE rule that decides between explanations that fit the same answer.
+
+    ``candidates`` are (explained, tier, name, payload): ``explained`` how many wrong
+    outcomes the explanation accounts for, ``tier`` 0 for the exercise's own table, 1 for a
+    general relation, 2 for a plain statement about the answer's form. The explanation that
+    accounts for the most wins; at a tie the lower tier (the more specific words); explanations
+    still tied are all named, so a tie is never broken by the order of a table.
+
+    >>> [c[2] for c in pick([(2, 1, "sign", None), (2, 0, "no root", None),
+    ...                      (1, 0, "other", None)])]
+    ['no root']
+    >>> [c[2] for c in pick([(3, 0, "a", None), (3, 0, "b", None)])]
+    ['a', 'b']
+    """
+    candidates = [c for c in candidates if c[0] > 0]
+    if not candidates:
+        return []
+    best = max((c[0], -c[1]) for c in candidates)
+    chosen, names = [], set()
+    for c in candidates:
+        if (c[0], -c[1]) == best and c[2] not in names:
+            chosen.append(c)
+            names.add(c[2])
+    return chosen
+
+
+def describe_failure(outcome, call):  # used by core.py until every table is migrated
     """The message for a wrong answer no slip explains: the failing call and the answer."""
+    from ._values import show
+
     case = outcome.case
     if case.raises is not None:
         got = (f"returned {show(outcome.value)}" if outcome.error is None

@@ -1,0 +1,146 @@
+"""What every checker does to a value: compare it with the answer (one rule), write it for the
+learner, copy a case's arguments, and read numbers out of whatever the learner gave — without
+ever raising, whatever that is (ragged lists, ``None``, text, NaN, generators, objects)."""
+
+import copy
+import math
+
+import numpy as np
+
+__all__ = ["as_numbers", "copy_args", "frozen_array", "numeric", "same", "same_value", "show"]
+
+
+def numeric(x):
+    """``x`` as a float array, or None when it is not numbers (text, ragged rows, None, …).
+
+    >>> numeric([[1, 2], [3, 4]]).shape, numeric("0.5"), numeric([[1], [2, 3]])
+    ((2, 2), None, None)
+    """
+    if x is None or x is Ellipsis or isinstance(x, (str, bytes, dict)):
+        return None
+    try:
+        array = np.asarray(x)
+        if array.dtype.kind not in "biuf":  # text, objects, complex: not an answer's numbers
+            return None
+        return array.astype(float)
+    except Exception:
+        return None
+
+
+def same(got, expected, rtol=1e-9, atol=1e-9):
+    """THE comparison of every checker: the same shape and the same numbers within
+    ``rtol``/``atol`` (NaN equals NaN, so an expected NaN can be asked for).
+
+    >>> same([3.0, 4.0], (3, 4)), same([[3, 4]], [3, 4]), same("5", 5), same(0.1 + 0.2, 0.3)
+    (True, False, False, True)
+    """
+    a, b = numeric(got), numeric(expected)
+    if a is None or b is None or a.shape != b.shape:
+        return False
+    return bool(np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=True))
+
+
+def copy_args(args):
+    """A fresh deep copy per call, so a function that changes its input cannot spoil later
+    cases. Read-only arrays (:func:`frozen_array`) are passed as they are: writing into one
+    raises, which the checker names."""
+    return tuple(a if isinstance(a, np.ndarray) and not a.flags.writeable else copy.deepcopy(a)
+                 for a in args)
+
+
+def frozen_array(rows):
+    """A read-only float array for a hidden case.
+
+    >>> frozen_array([[1, 2]]).flags.writeable
+    False
+    """
+    array = np.array(rows, dtype=float)
+    array.setflags(write=False)
+    return array
+
+
+def same_value(a, b):
+    """Exact equality for arrays, nested lists and NaN (to notice an input changed in place).
+
+    >>> same_value([1.0, [2.0, float("nan")]], [1.0, [2.0, float("nan")]])
+    True
+    """
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        try:
+            return bool(np.array_equal(np.asarray(a), np.asarray(b), equal_nan=True))
+        except (TypeError, ValueError):
+            return False
+    if isinstance(a, (list, tuple)):
+        return (type(a) is type(b) and len(a) == len(b)
+                and all(same_value(x, y) for x, y in zip(a, b, strict=True)))
+    if isinstance(a, dict):
+        return (isinstance(b, dict) and a.keys() == b.keys()
+                and all(same_value(a[k], b[k]) for k in a))
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    try:
+        return bool(a == b)
+    except Exception:  # an object whose == misbehaves
+        return False
+
+
+def show(x, depth=0, digits=4):
+    """Short, readable text for a value: numbers with up to ``digits`` significant digits,
+    lists in brackets, a long text cut; never raises.
+
+    >>> show([1.0, 2.5, [3, None]]), show(np.array([[0.12345, 2]])), show(-0.0)
+    ('[1, 2.5, [3, None]]', '[[0.1235, 2]]', '0')
+    """
+    try:
+        if depth > 4:
+            return "…"
+        if isinstance(x, str):
+            return repr(x) if len(x) < 60 else repr(x[:57]) + "…"
+        if isinstance(x, dict):
+            return "{" + ", ".join(f"{show(k, depth + 1)}: {show(v, depth + 1)}"
+                                   for k, v in list(x.items())[:8]) + "}"
+        if isinstance(x, np.ndarray) and x.ndim == 0:
+            return show(x.item(), depth, digits)
+        if isinstance(x, (list, tuple, np.ndarray)):
+            items = [show(v, depth + 1, digits) for v in list(x)[:12]]
+            more = ", …" if len(x) > 12 else ""
+            return "[" + ", ".join(items) + more + "]"
+        if isinstance(x, (bool, np.bool_)):
+            return str(bool(x))
+        if isinstance(x, (int, float, np.integer, np.floating)):
+            value = float(x)
+            if math.isfinite(value) and value == round(value) and abs(value) < 1e15:
+                return str(int(value))
+            return f"{value:.{digits}g}"
+        text = repr(x)
+        return text if len(text) < 60 else text[:57] + "…"
+    except Exception:
+        return f"<a {type(x).__name__}>"
+
+
+def as_numbers(value, shape):
+    """What a learner typed for a by-hand answer of ``shape``, as (array, None), or (None,
+    the sentence that says what is wrong with it). Text such as "7", "3/4" or "-0.5" counts.
+
+    >>> as_numbers("3/4", ())[0], as_numbers(True, ())[1]
+    (array(0.75), 'True is a truth value; type one number.')
+    """
+    from fractions import Fraction
+
+    want = "one number" if shape == () else f"{shape[0]} numbers, like (2, 3)"
+    if isinstance(value, (bool, np.bool_)):
+        return None, f"{value} is a truth value; type {want}."
+    if isinstance(value, str):
+        try:
+            text = value.strip().replace(" ", "").replace("−", "-")
+            return np.asarray(float(Fraction(text))), None
+        except (ValueError, ZeroDivisionError):
+            return None, f"the text {show(value)} is not a number: type {want}, without quotes."
+    got = numeric(value)
+    if got is None:
+        return None, f"{show(value)} is not {want}."
+    if got.shape != shape:
+        return None, f"you gave {show(value)}, but the answer is {want}."
+    if not np.all(np.isfinite(got)):
+        return None, f"{show(value)} is not a finite number: type {want}."
+    return got, None

@@ -1,0 +1,176 @@
+"""The checker of every by-hand exercise: the learner works a number (or a few) out with pen and
+paper from the givens and types it in.
+
+The answer and every slip are formulas of the givens, so the same exercise can pose a fresh
+variant with new numbers (``variant(seed)``) and still name the slips. A slip is named when the
+number typed is within half the tolerance of the slip's value (a slip worked to the decimals the
+prompt asks for lands there; a number farther off is not claimed). The verdict on a right answer
+states the true value and the tolerance; it never echoes a near miss as the answer.
+"""
+
+import math
+
+import numpy as np
+
+from . import relations
+from ._values import as_numbers, show
+from .feedback import FAILED, MISTAKE, NOT_ATTEMPTED, PASSED, Feedback, fill, pick
+
+__all__ = ["HandExercise", "ROUNDED"]
+
+ROUNDED = "rounded too early"
+
+
+class HandExercise:
+    """A number (or a tuple of numbers) computed by hand from ``givens``.
+
+    Parameters
+    ----------
+    name : the name the notebook checks it by, e.g. ``"length by hand"``.
+    prompt : what is asked, with the givens as placeholders: ``"∥q∥ for q = {q}"``.
+    answer : function of the givens (keywords) -> the right number or tuple of numbers.
+    givens : the notebook's numbers, a dict.
+    slips : the slip table, :class:`~course_lib.exercises.feedback.Slip` rows whose ``gives``
+        is a function of the givens.
+    draw : function(rng) -> new givens, for a fresh variant; None if the exercise has none.
+    tolerance : the largest accepted distance from the answer (the prompt announces it).
+
+    >>> ex = HandExercise("len", "∥{q}∥", lambda q: math.hypot(*q), {"q": [3, 4]},
+    ...                   [Slip("no root", "take the root.", gives=lambda q: 25.0)])
+    >>> ex.evaluate(5).status, ex.evaluate("5.004").status, ex.evaluate(25).mistake
+    ('passed', 'passed', 'no root')
+    >>> ex.evaluate(-5).mistake, ex.evaluate(None).status
+    ('sign turned round', 'not attempted')
+    """
+
+    def __init__(self, name, prompt, answer, givens, slips=(), *, draw=None, tolerance=0.01,
+                 base=None):
+        self.name, self.prompt, self.formula = name, prompt, answer
+        self.givens, self.slips, self.draw = dict(givens), list(slips), draw
+        self.tolerance, self.base = float(tolerance), base
+        self.answer = np.asarray(answer(**self.givens), dtype=float)
+        problem = self._clash()
+        if problem:
+            raise ValueError(f"{name}: {problem}")
+
+    @property
+    def title(self):
+        """The prompt with this variant's numbers, e.g. "∥q∥ for q = [2, −3, 6]"."""
+        return fill(self.prompt, {k: _text(v) for k, v in self.givens.items()})
+
+    def slip_values(self):
+        """(slip, its value on these givens) for every slip that can be computed here."""
+        found = []
+        for slip in self.slips:
+            try:
+                value = np.asarray(slip.gives(**self.givens), dtype=float)
+            except Exception:
+                continue
+            if value.shape == self.answer.shape and np.all(np.isfinite(value)):
+                found.append((slip, value))
+        return found
+
+    def _clash(self):
+        """What makes these givens unfit: a slip that cannot be told from the answer or from
+        another slip (None when every value stands apart)."""
+        if not np.all(np.isfinite(self.answer)):
+            return f"the answer {self.answer} is not finite"
+        values = self.slip_values()
+        for i, (slip, value) in enumerate(values):
+            if _close(value, self.answer, 2 * self.tolerance):
+                return f"slip {slip.name!r} gives {show(value)}, too close to the answer"
+            for other, other_value in values[:i]:
+                if other.name != slip.name and _close(value, other_value, self.tolerance):
+                    return f"slips {other.name!r} and {slip.name!r} both give {show(value)}"
+        return None
+
+    def variant(self, seed):
+        """The same exercise with fresh givens drawn from ``seed`` (the same seed, the same
+        numbers); givens on which two slips or a slip and the answer coincide are drawn again."""
+        if self.draw is None:
+            raise ValueError(f"{self.name} has no variants (no draw function)")
+        rng = np.random.default_rng(seed)
+        for _ in range(200):
+            try:
+                return HandExercise(self.name, self.prompt, self.formula, self.draw(rng),
+                                    self.slips, draw=self.draw, tolerance=self.tolerance,
+                                    base=self.base or self)
+            except (ValueError, ArithmeticError):
+                continue
+        raise RuntimeError(f"{self.name}: no fit variant in 200 draws from seed {seed}")
+
+    def evaluate(self, value):
+        """The :class:`Feedback` on what the learner typed; never raises."""
+        try:
+            return self._evaluate(value)
+        except Exception as exc:
+            return Feedback(FAILED, f"Not yet: the checker could not read {show(value)} "
+                            f"({type(exc).__name__}): type a number, like 1.25.")
+
+    def _evaluate(self, value):
+        if value is None or value is Ellipsis:
+            what = "number" if self.answer.shape == () else "numbers"
+            return Feedback(NOT_ATTEMPTED, f"Not attempted yet: replace the `...` with the "
+                            f"{what} you worked out for {self.title}, then run the cell again.")
+        got, problem = as_numbers(value, self.answer.shape)
+        if problem:
+            return Feedback(FAILED, f"Not yet: {problem}")
+        shown, answer = show(got.tolist()), self._shown(self.answer)
+        if _close(got, self.answer, self.tolerance):
+            exact = _close(got, self.answer, 1e-9 + 1e-9 * float(np.max(np.abs(self.answer))))
+            tail = "" if exact else (f"; your {shown} is within the ±{self.tolerance:g} this "
+                                     "exercise allows")
+            return Feedback(PASSED, f"Correct: {self.title} = {answer}{tail}.")
+        chosen = pick(self._explanations(got))
+        lead = f"Not yet: {shown} is not {self.title}. "
+        if chosen:
+            names = [c[2] for c in chosen]
+            hints = " ".join(f"{c[2][:1].upper()}{c[2][1:]}: {fill(c[3], self._values(shown))}"
+                             for c in chosen)
+            many = "This fits more than one slip. " if len(chosen) > 1 else ""
+            return Feedback(MISTAKE, lead + many + hints, mistake=" / ".join(names))
+        distance = float(np.max(np.abs(got - self.answer)))
+        if distance <= min(10 * self.tolerance, 0.05 * float(np.max(np.abs(self.answer)))):
+            return Feedback(MISTAKE, lead + f"It is close but not within ±{self.tolerance:g}: "
+                            "keep more decimals in the middle steps and round only the final "
+                            "result.", mistake=ROUNDED)
+        return Feedback(FAILED, lead + "Go through it again one step at a time, writing down "
+                        "each number in between.")
+
+    def _explanations(self, got):
+        """(1, tier, name, hint) for every slip and relation the number typed lands on."""
+        near = self.tolerance / 2
+        found = [(1, 0, slip.name, slip.hint) for slip, value in self.slip_values()
+                 if _close(got, value, near)]
+        own = [value for _, value in self.slip_values()]
+        for name, value, hint in relations.for_numbers(self.answer, self.tolerance):
+            if _close(got, value, near) and not any(_close(value, v, near) for v in own):
+                found.append((1, 1, name, hint))
+        if self.base is not None and _close(got, self.base.answer, near) \
+                and not _close(self.base.answer, self.answer, 2 * self.tolerance):
+            found.append((1, 1, "the notebook's numbers", "{got} is the answer for the "
+                          "notebook's own numbers; this one has new numbers: work it again "
+                          "with them."))
+        return found
+
+    def _values(self, shown):
+        return {"got": shown, **{k: _text(v) for k, v in self.givens.items()}}
+
+    def _shown(self, value):
+        decimals = max(0, math.ceil(-math.log10(self.tolerance)) + 1)
+        rounded = np.round(value, decimals)
+        return show(rounded.tolist(), digits=12)
+
+    def check(self, value):
+        """Print the feedback on ``value`` as one paragraph."""
+        print(self.evaluate(value))
+
+
+def _close(a, b, within):
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return a.shape == b.shape and bool(np.all(np.abs(a - b) <= within))
+
+
+def _text(value):
+    """A given as the learner reads it in the prompt: true minus signs, lists in brackets."""
+    return show(value).replace("-", "−")

@@ -1,0 +1,548 @@
+"""The general relations: slips nobody listed, named in plain words.
+
+An exercise's own table names the slips its author foresaw. These relations name the rest by
+how the learner's answer relates to the right one, whatever the exercise: the right answer
+transposed, multiplied by a constant (and which: √d_k, d_k, 2, ½, the number of rows …), with
+the sign turned round, moved one position, normalised along the other axis, cut to whole
+numbers or rounded, a percentage for a fraction, the reciprocal, squared or square-rooted, the
+answer of another case, the input given back, and answers of the wrong kind or shape. Each
+states what the answer IS before it suggests a cause, so it stays true whatever the cause.
+
+A relation is seen exactly like a table row (``CodeExercise.follows``): it must hold on every
+case where it differs from the right answer. The tier says how specific its words are (1: a
+relation; 2: a plain statement about the answer's form); the table always comes first at a tie.
+"""
+
+import math
+import types
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._values import copy_args, numeric, same, show
+from .feedback import NoPrediction
+
+__all__ = ["CHANGED_INPUT", "PRINTED", "Relation", "for_code", "for_numbers"]
+
+PRINTED = "printed instead of returning"
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A general relation. ``transform(expected, case, exercise)`` gives the answer the
+    relation predicts; or ``test(outcome, exercise)`` says whether one wrong outcome shows it.
+    ``hint`` is text, or a function ``(exercise, outcome) -> text``."""
+
+    name: str
+    hint: object
+    transform: object = None
+    test: object = None
+
+    def seen(self, exercise, outcomes, wrong):
+        """The wrong outcomes this relation accounts for ([] if it does not fit)."""
+        if self.transform is not None:
+            return exercise.follows(
+                lambda case: self.transform(numeric(case.expected), case, exercise), outcomes)
+        return [o for o in wrong if _safe(self.test, o, exercise)]
+
+
+def _safe(test, outcome, exercise):
+    try:
+        return bool(test(outcome, exercise))
+    except Exception:
+        return False
+
+
+def _value(outcome):
+    return numeric(outcome.value) if outcome.error is None else None
+
+
+def _expected(outcome):
+    return numeric(outcome.case.expected)
+
+
+# --- the answer transformed ----------------------------------------------------------------
+
+def _needs_2d(e):
+    if e.ndim < 2:
+        raise NoPrediction
+    return np.swapaxes(e, -1, -2)
+
+
+def _shift(axis, step):
+    def transform(e, case, exercise):
+        if e.ndim <= axis or e.shape[axis] < 2:
+            raise NoPrediction
+        return np.roll(e, step, axis=axis)
+    return transform
+
+
+def _drop(axis, which):
+    def transform(e, case, exercise):
+        if e.ndim <= axis or e.shape[axis] < 2:
+            raise NoPrediction
+        index = [slice(None)] * e.ndim
+        index[axis] = slice(1, None) if which == "first" else slice(None, -1)
+        return e[tuple(index)]
+    return transform
+
+
+def _decimals(d):
+    return {0: "whole numbers", 1: "1 decimal"}.get(d, f"{d} decimals")
+
+
+def _rounded(decimals):
+    def transform(e, case, exercise):
+        return np.round(e, decimals)
+    return transform
+
+
+_AXES = {0: "the first axis (rows)", 1: "the second axis (columns)"}
+
+TRANSFORMED = [
+    Relation("sign turned round", "every number has the right size and the wrong sign: look "
+             "for a subtraction the wrong way round or a minus sign too many.",
+             transform=lambda e, case, ex: -e),
+    Relation("transposed", "your answer is the right one transposed, rows and columns "
+             "swapped: check the order of a product (A @ B is not B @ A) and each `.T`.",
+             transform=lambda e, case, ex: _needs_2d(e)),
+    Relation("cut to whole numbers", "your numbers are the right ones with the decimals cut "
+             "off: something made them whole numbers (int(…), `//`, or an array created with "
+             "dtype=int, such as np.zeros(…, dtype=int)). Keep them as decimals.",
+             transform=lambda e, case, ex: np.trunc(e)),
+    Relation("rounded down", "your numbers are the right ones rounded down to whole numbers "
+             "(math.floor or `//`): keep every decimal.",
+             transform=lambda e, case, ex: np.floor(e) if np.any((e < 0) & (e % 1 != 0))
+             else _no()),
+    *[Relation(f"rounded to {_decimals(d)}", f"your numbers are the right ones rounded to "
+               f"{_decimals(d)}: keep every decimal (round only when you print).",
+               transform=_rounded(d)) for d in range(4)],
+    Relation("twice the answer", "every number is twice the right one: something is counted "
+             "twice, or multiplied by 2 where it should be squared or halved.",
+             transform=lambda e, case, ex: 2 * e),
+    Relation("half the answer", "every number is half the right one: a division by 2 too "
+             "many (`** 1/2` divides by 2: write `** 0.5`).",
+             transform=lambda e, case, ex: e / 2),
+    Relation("ten times the answer", "every number is 10 times the right one: a decimal "
+             "point moved one place.", transform=lambda e, case, ex: 10 * e),
+    Relation("a tenth of the answer", "every number is a tenth of the right one: a decimal "
+             "point moved one place.", transform=lambda e, case, ex: e / 10),
+    Relation("a percentage", "every number is 100 times the right one: a percentage where a "
+             "fraction was asked, or a decimal point moved two places.",
+             transform=lambda e, case, ex: 100 * e),
+    Relation("a hundredth of the answer", "every number is a hundredth of the right one: a "
+             "fraction where a percentage was asked, or a decimal point moved two places.",
+             transform=lambda e, case, ex: e / 100),
+    Relation("the reciprocal", "every number is 1 divided by the right one: a division the "
+             "wrong way round, or a power of −1 too many.",
+             transform=lambda e, case, ex: 1 / e if np.all(e != 0) else _no()),
+    Relation("squared", "every number is the square of the right one: a square (or a "
+             "product of a thing with itself) too many, or a square root forgotten.",
+             transform=lambda e, case, ex: e * e),
+    Relation("square-rooted", "every number is the square root of the right one: a square "
+             "root too many.",
+             transform=lambda e, case, ex: np.sqrt(e) if np.all(e >= 0) else _no()),
+    *[Relation(f"moved one place along {_AXES[axis].split(' (')[0]}",
+               f"your numbers are the right ones moved one place along {_AXES[axis]}: an "
+               "index off by one (i + 1 or i − 1, or a loop that starts at 1).",
+               transform=_shift(axis, step)) for axis in (0, 1) for step in (1, -1)],
+    Relation("first entry left out", "your answer is the right one without its first entry "
+             "(row): a loop that starts at 1, or a slice [1:], skips position 0.",
+             transform=_drop(0, "first")),
+    Relation("last entry left out", "your answer is the right one without its last entry "
+             "(row): range(len(x) - 1) or a slice [:-1] stops one early.",
+             transform=_drop(0, "last")),
+    Relation("first column left out", "your answer is the right one without its first "
+             "column: a loop over the columns starts at 1.", transform=_drop(1, "first")),
+    Relation("last column left out", "your answer is the right one without its last column: "
+             "a loop over the columns stops one early.", transform=_drop(1, "last")),
+]
+
+
+def _no():
+    raise NoPrediction
+
+
+def _quantity_relations(quantities):
+    """× and ÷ each named quantity of a case, its square root and its square ("divided by
+    √d_k"), with the value it had on the case that shows it."""
+    found = []
+    for key in quantities:
+        for label, power in ((key, 1.0), (f"√{key}", 0.5), (f"{key}²", 2.0)):
+            def factor(case, ex, key=key, power=power):
+                value = float(ex.quantity_values(case)[key]) ** power
+                if value in (0.0, 1.0) or not math.isfinite(value):
+                    raise NoPrediction
+                return value
+
+            def hint(ex, outcome, label=label, factor=factor, word="multiplied by"):
+                return (f"every number is the right one {word} {label} (here {label} = "
+                        f"{show(factor(outcome.case, ex))}): look for an extra {label}, or one on "
+                        "the wrong side of a division.")
+
+            found.append(Relation(f"multiplied by {label}", hint,
+                                  transform=lambda e, case, ex, f=factor: e * f(case, ex)))
+            found.append(Relation(f"divided by {label}",
+                                  lambda ex, o, h=hint: h(ex, o, word="divided by"),
+                                  transform=lambda e, case, ex, f=factor: e / f(case, ex)))
+    return found
+
+
+def _input_dropped(axis, which, all_args):
+    """The solution run on the input without its first or last entry along ``axis``: a loop
+    that starts at 1 or stops one early, written once for every exercise."""
+    def transform(e, case, ex):
+        args = list(copy_args(case.args))
+        first = numeric(args[0])
+        if first is None or first.ndim < (1 if axis == 0 else 2) or first.shape[axis] < 2:
+            raise NoPrediction
+        size = first.shape[axis]
+        cut = slice(1, None) if which == "first" else slice(None, -1)
+        changed = 0
+        for i, a in enumerate(args):
+            arr = np.asarray(a) if isinstance(a, (list, tuple, np.ndarray)) else None
+            if arr is None or arr.dtype.kind not in "biuf" or arr.ndim == 0:
+                continue
+            if axis >= arr.ndim or arr.shape[axis] != size or (i and not all_args):
+                continue
+            index = [slice(None)] * arr.ndim
+            index[axis] = cut
+            part = arr[tuple(index)]
+            args[i] = part.tolist() if isinstance(a, list) else part
+            changed += 1
+        if changed == 0 or (all_args and changed < 2):
+            raise NoPrediction
+        try:
+            return ex.solution(*args)
+        except Exception as exc:
+            raise NoPrediction from exc
+    return transform
+
+
+def _dropped(axis, which, all_args):
+    thing = "entry" if axis == 0 else "column"
+    where = "every input" if all_args else "the input"
+    name = f"the {which} {thing} of {where} left out"
+    cause = ("a loop that starts at position 1 skips position 0 (Python counts from 0)"
+             if which == "first" else
+             "a loop that stops one early (range(len(x) - 1)) leaves the last one out")
+    return Relation(name, f"your answer is what {where} gives without its {which} "
+                    f"{'slot or row' if axis == 0 else 'column'}: {cause}.",
+                    transform=_input_dropped(axis, which, all_args))
+
+
+INPUT_SIDE = [_dropped(axis, which, all_args) for axis in (0, -1)
+              for which in ("first", "last") for all_args in (False, True)]
+
+
+# --- what one wrong outcome shows ----------------------------------------------------------
+
+def _error(kind, *words):
+    def test(outcome, exercise):
+        return (isinstance(outcome.error, kind) and outcome.case.raises is None
+                and any(w in str(outcome.error) for w in words))
+    return test
+
+
+def _rows_sum_to_one(e):
+    return e is not None and e.ndim >= 2 and e.shape[-1] > 1 and np.allclose(e.sum(-1), 1)
+
+
+def _other_axis(outcome, exercise):
+    v, e = _value(outcome), _expected(outcome)
+    return (_rows_sum_to_one(e) and v is not None and v.shape == e.shape and e.shape[-2] > 1
+            and np.allclose(v.sum(-2), 1) and not np.allclose(v.sum(-1), 1))
+
+
+def _whole_grid(outcome, exercise):
+    v, e = _value(outcome), _expected(outcome)
+    return (_rows_sum_to_one(e) and v is not None and v.shape == e.shape and e.shape[-2] > 1
+            and np.isclose(v.sum(), 1) and not np.allclose(v.sum(-1), 1))
+
+
+def _another_case(outcome, exercise):
+    if outcome.error is not None or outcome.case.raises is not None:
+        return False
+    return any(o.raises is None and o is not outcome.case and not exercise.same(
+        o.expected, outcome.case.expected) and exercise.same(outcome.value, o.expected)
+        for o in exercise.cases)
+
+
+def _pair(outcome, exercise):
+    v = outcome.value
+    return (outcome.error is None and isinstance(v, (tuple, list)) and 2 <= len(v) <= 3
+            and any(exercise.same(x, outcome.case.expected) for x in v))
+
+
+def _name_error(outcome, exercise):
+    return isinstance(outcome.error, NameError)
+
+
+def _name_hint(exercise, outcome):
+    name = getattr(outcome.error, "name", None) or str(outcome.error).split("'")[1:2]
+    name = name[0] if isinstance(name, list) and name else name
+    which = f"`{name}`" if isinstance(name, str) and name else "a name"
+    return (f"your function uses {which}, which is not defined where it runs: define it "
+            "inside the function from its arguments, or run the cell that imports it.")
+
+
+def _not_finite(outcome, exercise):
+    v, e = _value(outcome), _expected(outcome)
+    return (v is not None and e is not None and v.shape == e.shape
+            and np.all(np.isfinite(e)) and not np.all(np.isfinite(v)))
+
+
+def _returned_for_raise(outcome, exercise):
+    return (outcome.case.raises is not None and outcome.error is None
+            and not isinstance(outcome.value, str))
+
+
+def _text_for_raise(outcome, exercise):
+    return (outcome.case.raises is not None and outcome.error is None
+            and isinstance(outcome.value, str))
+
+
+def _other_error(outcome, exercise):
+    return (outcome.case.raises is not None and outcome.error is not None
+            and not isinstance(outcome.error, outcome.case.raises))
+
+
+def _raise_hint(exercise, outcome):
+    kind = outcome.case.raises.__name__
+    return (f"for these arguments the function must refuse: `raise {kind}(\"…\")` with a "
+            "message that says what is wrong, instead of returning an answer.")
+
+
+def _text_raise_hint(exercise, outcome):
+    kind = outcome.case.raises.__name__
+    return (f"it returned the message as text. A message that stops the program is raised: "
+            f"`raise {kind}(\"…\")`.")
+
+
+def _kind_hint(exercise, outcome):
+    return (f"it raised {type(outcome.error).__name__}, but this exercise asks for "
+            f"{outcome.case.raises.__name__}: raise that one.")
+
+
+SEEN_IN_ONE = [
+    Relation("a name never defined", _name_hint, test=_name_error),
+    Relation("^ for a power", "in Python `^` is not a power (it works on the bits of whole "
+             "numbers): write x ** 2 for a square, x ** 0.5 for a square root.",
+             test=_error(TypeError, "^", "bitwise_xor")),
+    Relation("arithmetic on lists", "the inputs are Python lists, and lists do no arithmetic "
+             "(`a * b` and `a - b` fail; `a + b` glues them together). Turn them into arrays "
+             "first, np.asarray(a), or work number by number in a loop.",
+             test=_error(TypeError, "'list'", "can't multiply sequence", "can only concatenate")),
+    Relation("divided by zero", "a division by zero: check what you divide by on this case.",
+             test=_error(ZeroDivisionError, "")),
+    Relation("a position past the end", "an index went past the end: positions run from 0 to "
+             "len(x) − 1, so a loop over positions is range(len(x)).",
+             test=_error(IndexError, "")),
+    Relation("returned text", "it returned text: return the numbers themselves (str(…) and "
+             "f-strings are for printing).",
+             test=lambda o, ex: o.error is None and isinstance(o.value, str)
+             and o.case.raises is None),
+    Relation("returned a generator", "it returned a generator (a `(… for …)` without "
+             "brackets, map or filter): collect it in a list, [… for …] or list(…).",
+             test=lambda o, ex: o.error is None and isinstance(
+                 o.value, (types.GeneratorType, map, filter, range, zip))),
+    Relation("no return on some path", "it returned None here: some path through your function "
+             "ends without `return` (an `if` without an `else`, or a return inside a loop that "
+             "never ran).",
+             test=lambda o, ex: o.error is None and o.value is None and o.case.raises is None),
+    Relation("returned more than the answer", "it returned several things, and one of them "
+             "is the answer: return only that one.", test=_pair),
+    Relation("not a finite number", "it gave nan or ∞ where every number should be finite: "
+             "something overflowed (e^x passes float's limit near x = 709) or 0 was divided by 0.",
+             test=_not_finite),
+    Relation("normalised along the other axis", "your COLUMNS add up to 1; each ROW should "
+             "(the softmax or the division by the total goes along the last axis, axis=-1).",
+             test=_other_axis),
+    Relation("normalised over the whole grid", "all your numbers together add up to 1; each "
+             "row should, on its own (divide by each row's total, keepdims=True).",
+             test=_whole_grid),
+    Relation("returned instead of raising", _raise_hint, test=_returned_for_raise),
+    Relation("returned the message", _text_raise_hint, test=_text_for_raise),
+    Relation("raised another kind of error", _kind_hint, test=_other_error),
+]
+
+
+# --- plain statements about the answer's form (tier 2) -------------------------------------
+
+def _input_back(outcome, exercise):
+    v = _value(outcome)
+    return v is not None and any(
+        same(v, numeric(a)) and not exercise.same(a, outcome.case.expected)
+        for a in outcome.case.args)
+
+
+def _input_hint(exercise, outcome):
+    v = numeric(outcome.value)
+    pairs = zip(exercise.arg_names, outcome.case.args, strict=False)
+    names = [n for n, a in pairs if same(v, numeric(a))]
+    which = f"its input {names[0]}" if names else "one of its inputs"
+    return (f"it gave back {which} unchanged: the function must compute something from it "
+            "and return that.")
+
+
+def _shape_wrong(outcome, exercise):
+    v, e = _value(outcome), _expected(outcome)
+    return v is not None and e is not None and v.shape != e.shape
+
+
+def _shape_hint(exercise, outcome):
+    v, e = numeric(outcome.value), numeric(outcome.case.expected)
+    return f"the answer has {_describe(e)}, and yours has {_describe(v)}."
+
+
+def _describe(a):
+    if a.ndim == 0:
+        return "one number"
+    if a.ndim == 1:
+        return f"{a.shape[0]} number{'s' if a.shape[0] != 1 else ''} in a row"
+    return f"shape {tuple(int(s) for s in a.shape)}"
+
+
+def _not_numbers(outcome, exercise):
+    return (outcome.error is None and outcome.case.raises is None and outcome.value is not None
+            and not isinstance(outcome.value, str) and numeric(outcome.value) is None)
+
+
+class _ConstantFactor:
+    """Every wrong answer is the right one times the same number c (not one of the named
+    factors): said as it is, with c."""
+
+    name = "off by a constant factor"
+
+    def seen(self, exercise, outcomes, wrong):
+        self_ratio = None
+        for o in wrong:
+            v, e = _value(o), _expected(o)
+            if v is None or e is None or v.shape != e.shape or not np.any(e):
+                return []
+            mask = e != 0
+            if not np.allclose(v[~mask], 0):
+                return []
+            ratios = v[mask] / e[mask]
+            if not np.allclose(ratios, ratios.flat[0], rtol=1e-6):
+                return []
+            if self_ratio is None:
+                self_ratio = float(ratios.flat[0])
+            elif not math.isclose(self_ratio, ratios.flat[0], rel_tol=1e-6):
+                return []
+        if self_ratio is None or self_ratio in (0.0, 1.0):
+            return []
+        return wrong
+
+    def hint(self, exercise, outcome):
+        v, e = numeric(outcome.value), numeric(outcome.case.expected)
+        mask = e != 0
+        c = float((v[mask] / e[mask]).flat[0])
+        return (f"every number is the right one multiplied by {show(c)}, on every case: one "
+                "factor is wrong (a scale, a count or a division).")
+
+
+class _OnEveryWrong(Relation):
+    """A relation that is only said when it holds on every wrong outcome, two at least (one
+    coincidence is too easy for it)."""
+
+    def seen(self, exercise, outcomes, wrong):
+        hits = [o for o in wrong if _safe(self.test, o, exercise)]
+        return hits if len(hits) == len(wrong) >= 2 else []
+
+
+def _input_times(outcome, exercise):
+    v, a = _value(outcome), numeric(outcome.case.args[0]) if outcome.case.args else None
+    if v is None or a is None or v.shape != a.shape or not np.any(a):
+        return False
+    mask = a != 0
+    ratios = v[mask] / a[mask]
+    return bool(np.allclose(v[~mask], 0) and np.allclose(ratios, ratios.flat[0]))
+
+
+class _FixedFactorOfInput:
+    """The first input times one same number on every wrong case."""
+
+    name = "the input times a fixed number"
+
+    def seen(self, exercise, outcomes, wrong):
+        if len(wrong) < 2 or not all(_input_times(o, exercise) for o in wrong):
+            return []
+        ratios = set()
+        for o in wrong:
+            v, a = numeric(o.value), numeric(o.case.args[0])
+            ratios.add(round(float((v[a != 0] / a[a != 0]).flat[0]), 9))
+        return wrong if len(ratios) == 1 and ratios != {1.0} else []
+
+    def hint(self, exercise, outcome):
+        v, a = numeric(outcome.value), numeric(outcome.case.args[0])
+        c = float((v[a != 0] / a[a != 0]).flat[0])
+        return (f"on every case your answer is the input times the same number, {show(c)}: "
+                "what the input is multiplied or divided by must be worked out from the input "
+                "itself, case by case.")
+
+
+class _ChangedInput:
+    name = "changed its input"
+    hint = ("it changed its input in place (a line like `x[i] = …`, `x += …`, `x.sort()` or "
+            "`x.append(…)` writes into the caller's data, which the caller still needs). Build "
+            "a new result, or work on a copy (`x = list(x)` or `x = x.copy()`).")
+
+    def seen(self, exercise, outcomes, wrong):
+        return [o for o in outcomes if o.changed_input]
+
+
+CHANGED_INPUT = _ChangedInput()
+
+STATEMENTS = [
+    _OnEveryWrong("the answer of another case", "on every wrong case it gave the answer of a "
+                  "different hidden case: does your function use a variable from outside (an "
+                  "earlier cell) instead of its own arguments?", test=_another_case),
+    _FixedFactorOfInput(),
+    Relation("the input given back", _input_hint, test=_input_back),
+    Relation("the wrong shape", _shape_hint, test=_shape_wrong),
+    Relation("not numbers", "it returned something that is not numbers: return a number, a "
+             "list of numbers or an array.", test=_not_numbers),
+    _ConstantFactor(),
+]
+
+
+def for_code(quantities=()):
+    """The relations of a code exercise with these named quantities, as (tier, relation)."""
+    return ([(1, r) for r in TRANSFORMED + _quantity_relations(quantities) + INPUT_SIDE
+             + SEEN_IN_ONE] + [(2, r) for r in STATEMENTS])
+
+
+# --- relations of a number worked out by hand ----------------------------------------------
+
+def _significant_digits(x):
+    text = f"{abs(float(x)):.10g}".replace(".", "").lstrip("0").rstrip("0")
+    return len(text)
+
+
+def for_numbers(answer, tolerance):
+    """The relations of a by-hand answer: (name, value, hint), those that could be told apart
+    from the answer. A decimal point moved is only said of an answer with two significant
+    digits or more: 5 and 0.5 are too often two different slips."""
+    a = np.asarray(answer, dtype=float)
+    found = [("sign turned round", -a, "the right size with the wrong sign: check each minus "
+              "sign, one step at a time (a negative times a negative is positive).")]
+    if a.ndim == 0 and _significant_digits(a) >= 2:
+        for factor, words in ((10, "ten times"), (100, "100 times"), (0.1, "a tenth of"),
+                              (0.01, "a hundredth of")):
+            found.append(("decimal point moved", a * factor, f"{{got}} is {words} the answer: "
+                          "the digits are right but the decimal point moved (check a step "
+                          "where you multiply or divide by 10, 100 or a square root)."))
+    if a.ndim == 0:
+        found.append(("squared", a * a, "{got} is the square of the answer: a square root "
+                      "forgotten, or a square too many."))
+        if a > 0:
+            found.append(("square-rooted", math.sqrt(a), "{got} is the square root of the "
+                          "answer: a square root too many."))
+        if a != 0:
+            found.append(("the reciprocal", 1 / a, "{got} is 1 divided by the answer: a "
+                          "division turned round."))
+    elif a.ndim == 1 and a.size > 1:
+        found.append(("the numbers in the wrong order", a[::-1], "the right numbers in the "
+                      "wrong order."))
+    return [(n, v, h) for n, v, h in found if np.all(np.abs(v - a) > 2 * tolerance)]

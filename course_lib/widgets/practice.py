@@ -1,0 +1,72 @@
+""""Another one": a fresh variant of a by-hand exercise, with new numbers, checked the same way.
+
+The box shows the question with this variant's numbers, a field for the answer, a "Check"
+button and an "Another one" button. Its handlers call plain methods (:meth:`Practice.check`,
+:meth:`Practice.another`) that tests call without a browser; the feedback line is a live
+region, read out by a screen reader when it changes.
+"""
+
+import html
+
+import ipywidgets as widgets
+
+from ..exercises import exercise
+
+__all__ = ["Practice", "another_one"]
+
+
+class Practice(widgets.VBox):
+    """Fresh variants of one by-hand exercise, numbered from ``seed``."""
+
+    def __init__(self, name, seed=1):
+        self.base = exercise(name)
+        if getattr(self.base, "draw", None) is None:
+            raise ValueError(f"{name!r} has no fresh variants (it is not a by-hand exercise "
+                             "with a draw function)")
+        self.seed = seed
+        self.question = widgets.HTMLMath()
+        self.answer = widgets.Text(placeholder="your number", description="Answer:",
+                                   continuous_update=False)
+        self.feedback = widgets.HTML()
+        check = widgets.Button(description="Check", tooltip="Check this answer")
+        fresh = widgets.Button(description="Another one", tooltip="New numbers, same question")
+        check.on_click(lambda _button: self.check())
+        fresh.on_click(lambda _button: self.another())
+        self.answer.observe(lambda _change: self.check(), names="value")
+        super().__init__(children=[self.question, widgets.HBox([self.answer, check, fresh]),
+                                   self.feedback],
+                         layout={"border": "1px solid #b0b0b0", "padding": "0.4em"})
+        self._show(self.base.variant(self.seed))
+
+    def _show(self, variant):
+        self.variant = variant
+        self.question.value = f"<b>Another one:</b> work out {html.escape(variant.title)}."
+        self.answer.value = ""
+        self.feedback.value = ""
+
+    def check(self, text=None):
+        """Check ``text`` (or what the field holds) against this variant; returns the
+        feedback sentence."""
+        text = self.answer.value if text is None else text
+        if not str(text).strip():
+            return ""
+        message = str(self.variant.evaluate(str(text)))
+        self.feedback.value = (f"<span role='status' aria-live='polite'>"
+                               f"{html.escape(message)}</span>")
+        return message
+
+    def another(self):
+        """A new variant (the next seed); returns its question."""
+        self.seed += 1
+        self._show(self.base.variant(self.seed))
+        return self.variant.title
+
+    def __repr__(self):
+        # what nbval compares and a reader without a kernel sees
+        return (f"[Another one: fresh numbers for \"{self.base.name}\", checked the same way. "
+                "Run the notebook to use it.]")
+
+
+def another_one(name, seed=1):
+    """The "Another one" box for the by-hand exercise ``name``."""
+    return Practice(name, seed)

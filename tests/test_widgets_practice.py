@@ -1,0 +1,40 @@
+"""The "Another one" box: fresh numbers, the same checker, driven without a browser."""
+
+import pytest
+
+from course_lib.exercises import exercise
+from course_lib.widgets.practice import another_one
+
+
+def test_a_fresh_variant_is_checked_like_the_notebook_one():
+    box = another_one("length by hand")
+    assert box.variant.title != exercise("length by hand").title
+    answer = float(box.variant.answer)
+    assert box.check(str(answer)).startswith("Correct")
+    squares = sum(x * x for x in box.variant.givens["q"])
+    said = box.check(str(squares))
+    assert said.startswith("Not yet") and "No square root" in said
+    assert "role='status'" in box.feedback.value  # a live region
+
+
+def test_another_one_draws_new_numbers_and_clears_the_answer():
+    box = another_one("length by hand", seed=3)
+    first = box.variant.title
+    box.answer.value = "1"
+    assert box.another() != first
+    assert box.answer.value == "" and box.feedback.value == ""
+
+
+def test_typing_in_the_field_checks_it():
+    box = another_one("length by hand")
+    box.answer.value = str(float(box.variant.answer))
+    assert "Correct" in box.feedback.value
+
+
+def test_only_exercises_with_variants():
+    with pytest.raises(ValueError, match="no fresh variants"):
+        another_one("length")
+
+
+def test_its_plain_text_says_what_it_is():
+    assert "Another one" in repr(another_one("length by hand"))
