@@ -140,8 +140,8 @@ class HandExercise:
     def _explanations(self, got):
         """(1, tier, name, hint) for every slip and relation the number typed lands on."""
         near = self.tolerance / 2
-        found = [(1, 0, slip.name, slip.hint) for slip, value in self.slip_values()
-                 if _close(got, value, near)]
+        found = [(1, 0, slip.name, slip.hint(**self.givens) if callable(slip.hint) else slip.hint)
+                 for slip, value in self.slip_values() if _close(got, value, near)]
         own = [value for _, value in self.slip_values()]
         for name, value, hint in relations.for_numbers(self.answer, self.tolerance):
             if _close(got, value, near) and not any(_close(value, v, near) for v in own):

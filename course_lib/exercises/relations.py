@@ -146,6 +146,10 @@ TRANSFORMED = [
                f"your numbers are the right ones moved one place along {_AXES[axis]}: an "
                "index off by one (i + 1 or i − 1, or a loop that starts at 1).",
                transform=_shift(axis, step)) for axis in (0, 1) for step in (1, -1)],
+    Relation("in reverse order", "your numbers are the right ones in reverse order: a loop or "
+             "an index that runs from the end (or a [::-1], or a product turned round).",
+             transform=lambda e, case, ex: e[::-1] if e.ndim >= 1 and e.shape[0] > 1
+             else _no()),
     Relation("first entry left out", "your answer is the right one without its first entry "
              "(row): a loop that starts at 1, or a slice [1:], skips position 0.",
              transform=_drop(0, "first")),
