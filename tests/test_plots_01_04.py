@@ -17,7 +17,7 @@ from course_lib.plots.dot_product import (
     update_slot_products,
 )
 from course_lib.plots.norm import draw_pythagoras, update_pythagoras
-from course_lib.plots.notation import fmt
+from course_lib.plots.notation import fmt, short
 from course_lib.plots.shadows import draw_shadow, draw_unit_circle, update_shadow
 from course_lib.plots.style import course_style, detached_figure
 from course_lib.plots.summation import (
@@ -66,7 +66,7 @@ def test_pythagoras_shows_the_norm(ax):
     update_pythagoras(artists, [-1.0, 2.0])
     assert artists["circle"].get_radius() == pytest.approx(float(norm([-1.0, 2.0])))
     assert "(−1.0)²" in artists["title"].get_text()
-    assert artists["area_x"].get_text() == "q₁² = 1.0"
+    assert artists["area_x"].get_text() == "q₁² = 1"
     square = artists["square_y"].get_xy()
     assert np.ptp(square[:, 0]) == pytest.approx(2.0) and np.ptp(square[:, 1]) == pytest.approx(2.0)
 
@@ -83,7 +83,16 @@ def test_the_square_on_the_long_side_is_the_sum_of_the_other_two(ax, q):
     right_angle_side = np.sign(_turn(q, (q[0], 0.0)))
     square_side = np.sign(_turn(q, corners[2]))
     assert right_angle_side == 0 or square_side == -right_angle_side
-    assert artists["area_q"].get_text() == f"∥q∥² = {fmt(float(norm(q)) ** 2, 1)}"
+    assert artists["area_q"].get_text() == f"∥q∥² = {short(float(norm(q)) ** 2)}"
+
+
+@pytest.mark.parametrize("q", [(1.5, 2.5), (-0.5, 3.5), (2.5, -2.5)])
+def test_the_area_labels_add_up_as_printed(ax, q):
+    # half-steps square to quarters: labels rounded to one decimal would not add up
+    artists = draw_pythagoras(q, ax=ax)
+    value = [float(artists[k].get_text().split("= ")[1].replace("−", "-"))
+             for k in ("area_x", "area_y", "area_q")]
+    assert value[0] + value[1] == pytest.approx(value[2])
 
 
 def test_sum_terms_marks_the_added_slots_and_the_running_total(ax):

@@ -43,7 +43,7 @@ def test_norm_dashboard_shows_the_norm_from_the_math():
     assert "(−1.5)²" in dash.readout_text()
     assert dash.artists["circle"].get_radius() == pytest.approx(length)
     assert dash.artists["q"]["arrow"].xy == (3.0, -1.5)
-    assert dash.artists["area_q"].get_text() == f"∥q∥² = {fmt(length ** 2, 1)}"
+    assert dash.artists["area_q"].get_text() == "∥q∥² = 11.25"  # 9 + 2.25, as the labels add
 
 
 def test_summation_dashboard_writes_the_sum_out():

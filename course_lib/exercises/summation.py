@@ -1,184 +1,138 @@
-"""Exercises of notebook 03: Σᵢ₌ₐᵇ qᵢ as a loop, with slots counted from 1 as in the maths,
-and the same sum by hand.
-
-Slips
------
-sum_from_to(q, a, b):
-
-- counted from 0: ``q[i]`` for slot i, so every term is one slot too far right (and an
-  IndexError when b is the last slot).
-- left out the last slot: the range or slice stops before slot b.
-- started one late: slot a is left out.
-- added everything: every slot of q, not just a to b.
-- one slot past the end: the slice ``q[a - 1:b + 1]`` adds slot b + 1 too.
-- = instead of +=: ``total = q[i - 1]`` keeps only the last term, q_b.
-- only the two ends: q_a + q_b, the slots between left out.
-- shifted slots: slots a + s to b + s for a shift s of −1 or 2 (a slice off by more than one).
-- started at slot 1: ``sum(q[:b])``, the slots before a added too.
-- return inside the loop: the function stops after the first term, q_a.
-- multiplied instead of added: the terms multiplied together.
-- divided by the number of terms: the mean instead of the sum.
-- added the slot numbers: a + … + b instead of q_a + … + q_b.
-- returned the terms: the list of terms, never added.
-- changed its input: q was changed in place (named by the framework).
-
-By hand, Σᵢ₌₂⁴ qᵢ for q = [5, 1, 4, 2, 3]: counted from 0 (9), left out the last slot (5),
-started one late (6), added everything (15), multiplied instead of added (8),
-only the two ends (3), started at slot 1 (12), one slot past the end (10).
-"""
+"""Exercises of notebook 03: Σᵢ₌ₐᵇ qᵢ by hand and as a loop, with slots counted from 1 as in
+the maths, and the sum of squares under the norm's root."""
 
 import math
 
-from ..summation import sigma
-from ._detect import returned
-from .by_hand import HandExercise, Slip
-from .core import Case, Exercise, Mistake
+from .engine import CodeExercise
+from .feedback import NoPrediction, Slip
+from .hand import HandExercise
 
-__all__ = ["SUM_EXERCISE", "SUM_HAND", "check_sum_by_hand", "check_sum_from_to",
-           "evaluate_sum_from_to"]
-
-def _from_zero(outcomes):
-    # q[i] for i in a..b: one slot to the right, and an IndexError when b is the last slot
-    telling = None
-    for o in outcomes:
-        q, a, b = o.case.args
-        if b >= len(q) and isinstance(o.error, IndexError):
-            telling = telling or o
-            continue
-        try:
-            if o.error is not None or abs(float(o.value) - sum(q[a:b + 1])) > 1e-9:
-                return None
-        except (TypeError, ValueError):
-            return None
-        telling = telling or (None if o.correct else o)
-    return telling
+__all__ = ["EXERCISES"]
 
 
-def _shifted(outcomes):
-    # the sum of slots a + s to b + s for a small shift s (s = 1 is "counted from 0")
-    for shift in (-1, 2):
-        telling = None
-        for o in outcomes:
-            q, a, b = o.case.args
-            shifted = sum(q[a - 1 + shift:b + shift])  # as the learner sliced, negatives and all
-            try:
-                if o.error is not None or abs(float(o.value) - shifted) > 1e-9:
-                    break
-            except (TypeError, ValueError):
-                break
-            telling = telling or (None if o.correct else o)
-        else:
-            if telling is not None:
-                return telling
-    return None
+def _sum(q, a, b):
+    return sum(q[a - 1:b])
 
 
-SUM_EXERCISE = Exercise(
-    "sum_from_to(q, a, b)",
-    cases=[Case(args) for args in (
-        ([5.0, 1.0, 4.0, 2.0], 1, 4),
-        ([5.0, 1.0, 4.0, 2.0], 2, 3),
-        ([5.0, 1.0, 4.0, 2.0], 3, 3),
-        ([2.0, 7.0, 1.0, 8.0, 2.0, 8.0], 2, 5),
-        ([3.0, -1.0, 4.0, -1.0, 5.0], 1, 5),
-        ([3.0, 1.0, 4.0, 1.0, 5.0, 9.0], 4, 6),
-    )],
-    reference=sigma,
-    mistakes=[
-        Mistake("counted from 0",
-                "{call} gave {got}: your sum is shifted by one slot. The maths numbers slots "
-                "from 1, Python from 0: slot i is q[i - 1]. Loop i over range(a, b + 1) and "
-                "add q[i - 1]; expected {expected}.",
-                detect=lambda outcomes: _from_zero(outcomes)),
-        Mistake("left out the last slot",
-                "{call} gave {got}: your sum stops one slot early. Σ from a to b includes slot "
-                "b too, but a Python range or slice stops before its end: use range(a, b + 1).",
-                imitation=lambda q, a, b: sum(q[a - 1:b - 1])),
-        Mistake("started one late",
-                "{call} gave {got}: your sum leaves out slot a. Σ from a to b starts at slot a, "
-                "which Python holds at q[a - 1]; expected {expected}.",
-                imitation=lambda q, a, b: sum(q[a:b])),
-        Mistake("added everything",
-                "{call} gave {got}, the sum of every slot of q. Only slots a to b belong in "
-                "Σᵢ₌ₐᵇ qᵢ; expected {expected}.",
-                imitation=lambda q, a, b: sum(q)),
-        Mistake("one slot past the end",
-                "{call} gave {got}: your sum goes one slot past b. Slot b is q[b - 1], so the "
-                "slice is q[a - 1:b] (a slice stops before its end); expected {expected}.",
-                imitation=lambda q, a, b: sum(q[a - 1:b + 1])),
-        Mistake("shifted slots",
-                "{call} gave {got}: your sum covers other slots than a to b (shifted by one or "
-                "two). Slot i is q[i - 1]: add q[a - 1] up to q[b - 1]; expected {expected}.",
-                detect=lambda outcomes: _shifted(outcomes)),
-        Mistake("only the two ends",
-                "{call} gave {got}, q_a + q_b only: the slots between the limits count too, "
-                "q_a + q_(a+1) + … + q_b; expected {expected}.",
-                imitation=lambda q, a, b: q[a - 1] + q[b - 1]),
-        Mistake("started at slot 1",
-                "{call} gave {got}: your sum starts at slot 1 instead of slot a (a slice "
-                "q[:b] starts at the beginning). Start at q[a - 1]; expected {expected}.",
-                imitation=lambda q, a, b: sum(q[:b])),
-        Mistake("= instead of +=",
-                "{call} gave {got}, the last term q_b alone: `total = q[i - 1]` replaces the "
-                "total at every step. Add to it: `total += q[i - 1]`.",
-                imitation=lambda q, a, b: q[b - 1]),
-        Mistake("return inside the loop",
-                "{call} gave {got}, the first term q_a alone: the `return` sits inside the "
-                "loop, so it stops after one slot. Return the total after the loop ends.",
-                imitation=lambda q, a, b: q[a - 1]),
-        Mistake("= instead of +=",
-                "{call} gave {got}, one term alone: `total = q[i - 1]` replaces the total at "
-                "every step (and range(a, b) stops before b). Add to it, `total += q[i - 1]`, "
-                "for i in range(a, b + 1); expected {expected}.",
-                imitation=lambda q, a, b: q[b - 2] if b > a else 0),
-        Mistake("multiplied instead of added",
-                "{call} gave {got}, the terms multiplied: Σ ADDS them (start the total at 0 "
-                "and use +=); expected {expected}.",
-                imitation=lambda q, a, b: math.prod(q[a - 1:b])),
-        Mistake("divided by the number of terms",
-                "{call} gave {got}, the mean of the terms: Σ is their sum, with no division; "
-                "expected {expected}.", imitation=lambda q, a, b: sum(q[a - 1:b]) / (b - a + 1)),
-        Mistake("added the slot numbers",
-                "{call} gave {got}, a + (a + 1) + … + b: the slot NUMBERS i were added, not the "
-                "numbers qᵢ sitting in those slots. Add q[i - 1]; expected {expected}.",
-                imitation=lambda q, a, b: sum(range(a, b + 1))),
-        Mistake("returned the terms",
-                "{call} gave {got}, the list of terms: add them into one number and return "
-                "that; expected {expected}.",
-                detect=returned(lambda o: isinstance(o.value, (list, tuple)))),
+def _from_zero(q, a, b):
+    if b >= len(q):
+        raise IndexError("list index out of range")  # q[b] is one past the last slot
+    return sum(q[a:b + 1])
+
+
+SUM_HAND = HandExercise(
+    "sum by hand", "Σ qᵢ for i from {a} to {b}, with q = {q}",
+    answer=_sum, givens={"q": [5, 1, 4, 2, 8], "a": 2, "b": 4},
+    draw=lambda rng: {"q": [int(x) for x in rng.integers(1, 10, size=6)],
+                      "a": int(rng.integers(2, 4)), "b": int(rng.integers(4, 6))},
+    slips=[
+        Slip("counted from 0", "{got} adds the slots Python numbers {a} to {b} (from 0): the "
+             "maths counts from 1, so q₁ is the first number.",
+             gives=lambda q, a, b: sum(q[a:b + 1])),
+        Slip("left out the last slot", "{got} stops before slot {b}: both ends are in the sum.",
+             gives=lambda q, a, b: sum(q[a - 1:b - 1])),
+        Slip("started one late", "{got} starts after slot {a}: both ends are in the sum.",
+             gives=lambda q, a, b: sum(q[a:b])),
+        Slip("added everything", "{got} adds every slot: only i = {a} … {b} belong in the sum.",
+             gives=lambda q, a, b: sum(q)),
+        Slip("only the two ends", "{got} is q_a + q_b: the slots between the limits count too.",
+             gives=lambda q, a, b: q[a - 1] + q[b - 1] if b - a > 1 else _no()),
+        Slip("started at slot 1", "{got} starts at q₁: the sum starts at i = {a}.",
+             gives=lambda q, a, b: sum(q[:b])),
+        Slip("one slot past the end", "{got} goes on to slot {b} + 1: the sum stops at {b}.",
+             gives=lambda q, a, b: sum(q[a - 1:b + 1]) if b < len(q) else _no()),
+        Slip("multiplied instead of added", "{got} multiplies the terms: Σ adds them (the "
+             "product sign is Π).", gives=lambda q, a, b: math.prod(q[a - 1:b])),
+        Slip("added the slot numbers", "{got} adds the slot numbers i = {a} … {b}, not the "
+             "numbers sitting in those slots.", gives=lambda q, a, b: sum(range(a, b + 1))),
     ],
 )
 
-SUM_HAND = HandExercise("Σᵢ₌₂⁴ qᵢ for q = [5, 1, 4, 2, 3]", 7.0, [
-    Slip("counted from 0", 9.0, "{got} is 4 + 2 + 3, the slots Python numbers 2 to 4 (from 0). "
-         "The maths counts from 1: q₂ is the second number, 1."),
-    Slip("left out the last slot", 5.0, "{got} is q₂ + q₃ only: Σ from 2 to 4 includes slot 4 "
-         "too, both ends are in."),
-    Slip("started one late", 6.0, "{got} is q₃ + q₄: Σ from i = 2 starts with q₂, both ends "
-         "are in."),
-    Slip("added everything", 15.0, "{got} adds all five slots: only i = 2, 3, 4 belong in the "
-         "sum."),
-    Slip("only the two ends", 3.0, "{got} is q₂ + q₄: the slots between the limits count "
-         "too, q₂ + q₃ + q₄."),
-    Slip("started at slot 1", 12.0, "{got} is q₁ + q₂ + q₃ + q₄: the sum starts at i = 2, "
-         "so q₁ = 5 is not in it."),
-    Slip("one slot past the end", 10.0, "{got} is q₂ + q₃ + q₄ + q₅: the sum stops at slot "
-         "4, so q₅ = 3 is not in it."),
-    Slip("multiplied instead of added", 8.0, "{got} is q₂ × q₃ × q₄: Σ adds the terms (the "
-         "product sign is Π)."),
-], tolerance=0.01)
+
+def _no():
+    raise NoPrediction
 
 
-def evaluate_sum_from_to(func):
-    """The :class:`~course_lib.exercises.core.Feedback` on a learner's ``sum_from_to``."""
-    return SUM_EXERCISE.evaluate(func)
+SUM_FROM_TO = CodeExercise(
+    "sum_from_to", "sum_from_to(q, a, b)",
+    cases=[([5.0, 1.0, 4.0, 2.0], 1, 4), ([5.0, 1.0, 4.0, 2.0], 2, 3),
+           ([5.0, 1.0, 4.0, 2.0], 3, 3), ([2.0, 7.0, 1.0, 8.0, 2.0, 8.0], 2, 5),
+           ([3.0, -1.5, 4.0, -1.0, 5.0], 1, 5), ([3.0, 1.0, 4.0, 1.5, 5.0, 9.0], 4, 6),
+           ([0.5, 2.5, 1.25, 4.0, 3.0, 0.75, 6.0], 3, 6)],
+    solution=_sum,
+    quantities={"the number of terms": lambda q, a, b: b - a + 1},
+    slips=[
+        Slip("counted from 0", "every term is one slot too far right: the maths numbers slots "
+             "from 1 and Python from 0, so slot i is q[i - 1].",
+             gives=(_from_zero, lambda q, a, b: sum(q[a:b + 1]))),
+        Slip("left out the last slot", "a range or a slice stops BEFORE its end, so slot b was "
+             "left out: range(a, b + 1).", gives=lambda q, a, b: sum(q[a - 1:b - 1])),
+        Slip("started one late", "slot a was left out: it sits at q[a - 1].",
+             gives=lambda q, a, b: sum(q[a:b])),
+        Slip("added everything", "that is the sum of every slot of q: only slots a to b belong.",
+             gives=lambda q, a, b: sum(q)),
+        Slip("one slot past the end", "the sum goes on to slot b + 1: slot b is q[b - 1], and "
+             "the slice q[a - 1:b] stops there.", gives=lambda q, a, b: sum(q[a - 1:b + 1])),
+        Slip("shifted by two slots", "the sum covers slots a + 2 … b + 2: slot i is q[i - 1].",
+             gives=lambda q, a, b: sum(q[a + 1:b + 2])),
+        Slip("only the two ends", "that is q_a + q_b: the slots between them count too.",
+             gives=lambda q, a, b: q[a - 1] + q[b - 1] if b - a > 1 else _no()),
+        Slip("started at slot 1", "the sum starts at slot 1 (a slice q[:b] starts at the "
+             "beginning): start at q[a - 1].", gives=lambda q, a, b: sum(q[:b])),
+        Slip("= instead of +=", "`total = q[i - 1]` replaces the total at every step, so one "
+             "term is left: add to it, `total += q[i - 1]`.",
+             gives=(lambda q, a, b: q[b - 1], lambda q, a, b: q[b - 2] if b > a else 0.0)),
+        Slip("return inside the loop", "only the first term came back: the `return` sits "
+             "inside the loop; return after it ends.", gives=lambda q, a, b: q[a - 1]),
+        Slip("multiplied instead of added", "the terms were multiplied: Σ adds them (start the "
+             "total at 0, use +=).", gives=lambda q, a, b: math.prod(q[a - 1:b])),
+        Slip("added the slot numbers", "the slot NUMBERS a, a + 1, …, b were added, not the "
+             "numbers q[i - 1] in those slots.", gives=lambda q, a, b: sum(range(a, b + 1))),
+        Slip("started the total at 1", "the total starts at 1: start it at 0.",
+             gives=lambda q, a, b: 1 + _sum(q, a, b)),
+    ],
+)
 
 
-def check_sum_from_to(func):
-    """Print feedback on a learner's ``sum_from_to(q, a, b)``."""
-    SUM_EXERCISE.check(func)
+def _squares(q):
+    return sum(x * x for x in q)
 
 
-def check_sum_by_hand(value):
-    """Print feedback on the number typed for Σᵢ₌₂⁴ qᵢ."""
-    SUM_HAND.check(value)
+SUM_OF_SQUARES = CodeExercise(
+    "sum_of_squares", "sum_of_squares(q)",
+    cases=[([3.0, 4.0],), ([-2.0],), ([1.0, -2.0, 2.0],), ([0.5, 1.5],), ([0.0, 0.0],),
+           ([2.5, -1.5, 1.0, 3.0],), ([1.0, 1.0, 1.0, 1.0, 1.0],), ([-1.25, 2.0, 0.4],)],
+    solution=_squares,
+    quantities={"L": len},
+    slips=[
+        Slip("forgot to square", "each slot was added as it is: square it first, x ** 2.",
+             gives=lambda q: sum(q)),
+        Slip("doubled instead of squared", "`x * 2` doubles x; a square is `x ** 2` or x * x.",
+             gives=lambda q: sum(2 * x for x in q)),
+        Slip("two to the power", "`2 ** x` is 2 to the power x; the square of x is `x ** 2`.",
+             gives=lambda q: sum(2 ** x for x in q)),
+        Slip("squared the sum", "the slots were added first and the total squared: square "
+             "each slot, then add.", gives=lambda q: sum(q) ** 2),
+        Slip("absolute values", "the sizes |x| were added: square each slot instead.",
+             gives=lambda q: sum(abs(x) for x in q)),
+        Slip("took the square root", "that is ∥q∥, the root of the sum: this exercise stops "
+             "before the root.", gives=lambda q: math.sqrt(_squares(q))),
+        Slip("return inside the loop", "only the first slot's square came back: the `return` "
+             "sits inside the loop.", gives=lambda q: q[0] ** 2),
+        Slip("= instead of +=", "`total = x ** 2` keeps only the last square: `total += x ** 2`.",
+             gives=lambda q: q[-1] ** 2),
+        Slip("multiplied instead of added", "the squares were multiplied: Σ adds them.",
+             gives=lambda q: math.prod(x * x for x in q)),
+        Slip("largest square", "that is the biggest square alone: add every slot's square.",
+             gives=lambda q: max(x * x for x in q)),
+        Slip("returned the squares", "that is the list of squares: add them into one number.",
+             gives=lambda q: [x * x for x in q]),
+        Slip("squared the whole list", "`q ** 2` (or q * q) on a Python list fails: square "
+             "one slot at a time.", raises=(TypeError, "'list'"),
+             example=lambda q: sum(q * q)),
+        Slip("started the total at 1", "the total starts at 1: start it at 0.",
+             gives=lambda q: 1 + _squares(q)),
+    ],
+)
+
+EXERCISES = [SUM_HAND, SUM_FROM_TO, SUM_OF_SQUARES]

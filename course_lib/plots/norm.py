@@ -5,7 +5,7 @@ from matplotlib.patches import Circle, Polygon
 
 from .. import norm
 from ..backend import to_numpy
-from .notation import bracketed, fmt
+from .notation import bracketed, fmt, short
 from .style import MUTED, PALETTE, ROLE_COLORS
 from .vectors import draw_vector, set_square_view, update_vector
 
@@ -81,11 +81,11 @@ def update_pythagoras(artists, q):
     side_x = _square_on_x(q1, q2)[2][1]
     out_y = _square_on_y(q1, q2)[2][0]
     artists["area_x"].set_position((q1 / 2, side_x / 2))
-    artists["area_x"].set_text(f"q₁² = {fmt(q1 * q1, 1)}" if abs(q1) > 1e-9 else "")
+    artists["area_x"].set_text(f"q₁² = {short(q1 * q1)}" if abs(q1) > 1e-9 else "")
     artists["area_y"].set_position(((q1 + out_y) / 2, q2 / 2))
-    artists["area_y"].set_text(f"q₂² = {fmt(q2 * q2, 1)}" if abs(q2) > 1e-9 else "")
+    artists["area_y"].set_text(f"q₂² = {short(q2 * q2)}" if abs(q2) > 1e-9 else "")
     far_corner = _square_on_q(q1, q2)[2]
     artists["area_q"].set_position((far_corner[0] / 2, far_corner[1] / 2))  # the centre
-    artists["area_q"].set_text(f"∥q∥² = {fmt(length * length, 1)}" if length > 1e-9 else "")
+    artists["area_q"].set_text(f"∥q∥² = {short(length * length)}" if length > 1e-9 else "")
     artists["title"].set_text(
         f"∥q∥ = √({bracketed(q1, 1)}² + {bracketed(q2, 1)}²) = {fmt(length, 3)}")

@@ -2,8 +2,8 @@
 and quiz cards: it renders the same in a figure, a widget, an HTML page and offline.
 """
 
-__all__ = ["bracketed", "fmt", "row_label", "row_labels", "row_words", "subscript", "superscript",
-           "written_sum"]
+__all__ = ["bracketed", "fmt", "row_label", "row_labels", "row_words", "short", "subscript",
+           "superscript", "written_sum"]
 
 _SUB = str.maketrans("0123456789+-=()ijkmnL", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ᵢⱼₖₘₙₗ")
 _SUP = str.maketrans("0123456789+-=()ijkmnL", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁱʲᵏᵐⁿᴸ")
@@ -37,6 +37,17 @@ def fmt(x, digits=2):
     if float(text) == 0:
         text = text.lstrip("-")
     return text.replace("-", "−")
+
+
+def short(x, digits=2):
+    """A number with as few decimals as it needs, at most ``digits``, and a true minus sign:
+    the squares of half-steps (2.25, 6.25) are shown whole, so labels that add up read so.
+
+    >>> short(2.25), short(9.0), short(-0.5), short(1 / 3)
+    ('2.25', '9', '−0.5', '0.33')
+    """
+    text = fmt(x, digits)
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def bracketed(x, digits=2):

@@ -50,18 +50,18 @@ def draw_sum_terms(q, count, ax=None):
     slots = range(1, len(q) + 1)
     bars = ax.bar(slots, q, color=ROLE_COLORS["query"], width=0.6, label="slot value qᵢ")
     (running,) = ax.plot([], [], "o-", color=PALETTE["orange"], lw=2.5, ms=7,
-                         label="running total", zorder=3)
-    total_line = ax.axhline(0.0, color=PALETTE["orange"], lw=1, ls="--")
+                         label="sum so far (running total)", zorder=3)
+    total_line = ax.axhline(0.0, color=PALETTE["orange"], lw=1, ls="--", label="the sum")
     ax.axhline(0.0, color=MUTED, lw=1)
     ax.set_xticks(list(slots), labels=[f"q{subscript(i)}" for i in slots])
     ax.set_xlabel("slot i")
-    ax.set_ylabel("value")
+    ax.set_ylabel("slot value, or sum so far")
     totals = partial_sums(q)
     low = min(0.0, float(q.min()), float(totals.min()))
     high = max(0.0, float(q.max()), float(totals.max()))
     pad = 0.15 * (high - low or 1.0)
     ax.set_ylim(low - pad, high + pad)
-    ax.legend(loc="upper left")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)  # off the bars
     artists = {"bars": bars, "running": running, "total_line": total_line, "q": q,
                "title": ax.set_title("", fontsize=12)}
     update_sum_terms(artists, count)

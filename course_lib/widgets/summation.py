@@ -1,4 +1,4 @@
-"""Dashboard of notebook 03: a slider chooses how many slots Σ adds; the sum is written out
+"""Dashboard of notebook 03: a slider chooses b, the last slot Σ adds; the sum is written out
 term by term and the running total drawn."""
 
 from ..plots.style import course_style, detached_figure
@@ -26,10 +26,10 @@ def summation_figure(q=EXAMPLE_SLOTS, count=3):
 
 
 def summation_dashboard(q=EXAMPLE_SLOTS, count=3):
-    """A slider for L (how many slots to add) beside the bars of q and its running total."""
+    """A slider for b (Σ adds slots 1 to b) beside the bars of q and its running total."""
     fig, artists = summation_figure(q, count)
-    controls = {"count": int_slider("L: how many slots Σ adds", count, 1, len(q))}
+    controls = {"count": int_slider("b: Σ adds slots 1 to b", count, 1, len(q))}
     return Dashboard(fig, controls, lambda count: summation_callback(artists, q, count),
-                     description=("[Summation dashboard: a slider for L writes the sum out. "
+                     description=("[Summation dashboard: a slider for b writes the sum out. "
                                   "Run the notebook to use it.]"),
                      artists=artists)
