@@ -14,8 +14,9 @@ from course_lib.plots.matrices import (
     draw_shape_panels,
     matrix_labels,
 )
-from course_lib.plots.notation import fmt, row_labels
+from course_lib.plots.notation import row_labels
 from course_lib.projections import projections
+from course_lib.text import fmt
 from course_lib.widgets.matrices import product_example, shapes_example
 
 
