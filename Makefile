@@ -62,8 +62,10 @@ instructor: $(ISTAMP)
 student: install instructor
 	$(BIN)/python tools/make_student.py
 
+# Lab's root is the repository, as on Binder: README.md and docs/ are in its file browser and a
+# notebook's address is lab/tree/notebooks/…. Given only the file, Lab would serve notebooks/.
 lab: install
-	$(BIN)/jupyter lab $(ROOT_FLAG) $(START)
+	$(BIN)/jupyter lab $(ROOT_FLAG) --ServerApp.root_dir=. $(START)
 
 # Under CI the student-edition test must run, so CI also builds the instructor environment.
 test: install $(if $(filter true,$(CI)),instructor,)

@@ -3,11 +3,13 @@
 (``tests/conftest.py`` holds the fixtures; a conftest in ``tests/`` would not reach the
 notebooks' items, hence this file at the root.)
 
-1. **No skip hides a failure in CI.** Under ``CI=true`` a skipped test fails, unless its
-   reason line starts with one of ``CI_ALLOWED_SKIPS``: the CuPy cases, the live PyTorch
-   comparisons (``tests/data`` holds PyTorch's recorded answers, compared in every run), and
-   the image comparisons on a matplotlib other than the baselines' (the Python 3.10 job's).
-   ``tests/test_no_silent_skips.py`` checks the source for the same rules.
+1. **No skip hides a failure in CI.** Under ``CI=true`` a skipped test fails, unless it needs
+   something optional that this machine really lacks (:func:`lacking`): a test marked ``gpu``
+   where CuPy reaches no CUDA device, one marked ``torch`` where PyTorch is not installed (the
+   live comparisons: ``tests/data`` holds PyTorch's recorded answers, compared in every run),
+   and a picture comparison (pytest-mpl's ``mpl_image_compare``) on a matplotlib other than
+   the baselines' (the Python 3.10 job's). The marker and the machine decide, not the words
+   of the reason. ``tests/test_no_silent_skips.py`` checks the source for the same rules.
 2. **A notebook cannot keep a stale picture.** nbval runs every notebook in a fresh kernel and
    compares the stored outputs, but never ``image/png``. After nbval has checked a cell,
    ``pytest_runtest_call`` compares that cell's stored figures with the ones of the same
@@ -22,13 +24,6 @@ from pathlib import Path
 import pytest
 
 ON_CI = os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
-CI_ALLOWED_SKIPS = (
-    "GPU case skipped:",  # the xp fixture's CuPy cases
-    "needs a working CuPy",  # test_errors' CuPy-only cases
-    "PyTorch is not installed",  # live PyTorch comparisons (the fixtures cover them)
-    "could not import 'torch'",  # the same, from an importorskip without a reason
-    "figure baselines are for matplotlib",  # another matplotlib draws other pixels
-)
 
 
 # What the run compared, printed above pytest's closing line (CI logs show the counts).
@@ -52,25 +47,41 @@ def _skip_reason(report):
     return text.removeprefix("Skipped: ")
 
 
-def _fail_skip_on_ci(report):
+def lacking(node):
+    """The optional thing a test (or a collected module) needs and this machine lacks, or
+    None: what makes a skip honest under CI=true."""
+    if node.get_closest_marker("gpu") is not None:
+        from course_lib.backend import gpu_status
+
+        if not gpu_status()[0]:
+            return "a CUDA device that CuPy can use"
+    if node.get_closest_marker("torch") is not None and importlib.util.find_spec("torch") is None:
+        return "PyTorch"
+    if node.get_closest_marker("mpl_image_compare") is not None \
+            and figure_check().version_mismatch() is not None:
+        return "the baselines' matplotlib"
+    return None
+
+
+def _fail_skip_on_ci(report, node):
     """Under CI=true, turn a skip that CI does not allow into a failure (with its reason)."""
-    if ON_CI and report.skipped and not hasattr(report, "wasxfail"):
-        reason = _skip_reason(report)
-        if not reason.startswith(CI_ALLOWED_SKIPS):
-            report.outcome = "failed"
-            report.longrepr = (f"CI=true: this may not skip here ({reason}); only the CuPy cases "
-                               "and the live PyTorch comparisons may (conftest.CI_ALLOWED_SKIPS)")
+    if ON_CI and report.skipped and not hasattr(report, "wasxfail") and lacking(node) is None:
+        report.outcome = "failed"
+        report.longrepr = (f"CI=true: this may not skip here ({_skip_reason(report)}); only a "
+                           "test marked gpu or torch, or a picture comparison, may skip, and "
+                           "only where CuPy's device, PyTorch or the baselines' matplotlib is "
+                           "missing (conftest.lacking)")
     return report
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
-    return _fail_skip_on_ci((yield))
+    return _fail_skip_on_ci((yield), item)
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_make_collect_report(collector):
-    return _fail_skip_on_ci((yield))
+    return _fail_skip_on_ci((yield), collector)
 
 
 @pytest.hookimpl(wrapper=True)

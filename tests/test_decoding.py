@@ -112,6 +112,7 @@ def test_bottom_right_matches_its_loop_twin(n, m):
     assert to_numpy(causal_mask(n, m)).tolist() == causal_mask_loop(n, m)
 
 
+@pytest.mark.torch
 @pytest.mark.filterwarnings("ignore:Lower right causal bias")  # n > m: rows with no key
 @pytest.mark.parametrize(("n", "m"), [(1, 5), (3, 6), (4, 4), (6, 3)])
 def test_bottom_right_matches_pytorch_causal_lower_right(torch, n, m):
@@ -156,6 +157,7 @@ def test_grouped_query_attention_matches_its_loop_twin(heads, kv_heads):
     np.testing.assert_allclose(tiled, want, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.torch
 @pytest.mark.parametrize("is_causal", [False, True])
 def test_grouped_query_attention_matches_pytorch(torch, is_causal):
     q, k, v = rows(6, (2, 8, 5, 4), (2, 2, 5, 4), (2, 2, 5, 3))

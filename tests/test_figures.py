@@ -399,7 +399,8 @@ def figure_comparison_ready(config):
 @pytest.fixture
 def comparison_ready(request):
     reason = figure_comparison_ready(request.config)
-    if reason and ON_CI and not reason.startswith("figure baselines are for matplotlib"):
+    # another matplotlib draws other pixels: the one skip CI allows here
+    if reason and ON_CI and version_mismatch() is None:
         pytest.fail(f"CI=true: the figures must be compared, but {reason}", pytrace=False)
     if reason:
         pytest.skip(reason)
@@ -431,6 +432,6 @@ def test_a_stale_notebook_figure_is_named():
     assert stale_figures(outputs(first, second), outputs(first, second)) == []
     assert stale_figures([], []) == []
     problems = stale_figures(outputs(first, second), outputs(first, first))
-    assert len(problems) == 1 and problems[0].startswith("figure 2 is not what the current code")
-    assert stale_figures(outputs(first), outputs(first, second)) == [
-        "1 stored figure(s), 2 in the fresh run"]
+    assert len(problems) == 1 and "figure 2 " in problems[0]  # the stale one, by its number
+    (counts,) = stale_figures(outputs(first), outputs(first, second))
+    assert re.findall(r"\d+", counts) == ["1", "2"]  # stored, then fresh

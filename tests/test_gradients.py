@@ -300,6 +300,7 @@ def test_rejects_what_attention_rejects():
 # ---------------------------------------------------------------------------------------------
 # PyTorch's autograd, where installed
 
+@pytest.mark.torch
 @pytest.mark.parametrize("name", sorted(FD_CASES))
 def test_matches_pytorch_autograd(name):
     torch = pytest.importorskip("torch", reason="PyTorch is not installed (optional parity check)")

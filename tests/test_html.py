@@ -238,6 +238,40 @@ def test_dashboards_have_a_static_fallback_picture(site, notebooks):
     assert dashboards >= 4
 
 
+# A 1×1 PNG: the figure whose caption the next test puts in its alt.
+TINY_PNG = ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAA"
+            "AABJRU5ErkJggg==")
+
+
+def test_a_caption_with_quotes_and_markup_characters_is_the_whole_alt(tmp_path):
+    caption = """a "quoted" word, q < k & k > 0, it's 'here'"""
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# 01 · Alt text"),
+        nbformat.v4.new_code_cell("draw()", outputs=[nbformat.v4.new_output(
+            "display_data", data={"image/png": TINY_PNG, "text/plain": "<Figure>"})]),
+        nbformat.v4.new_markdown_cell(f"*Figure: {caption}.*"),
+    ])
+    source = tmp_path / "notebooks"
+    source.mkdir()
+    nbformat.write(nb, source / "01_alt.ipynb")
+    (entry,) = build_html.build(tmp_path / "site", source, execute=False, log=lambda *a: None)
+
+    class Images(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=True)
+            self.attrs = []
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "img":
+                self.attrs.append(attrs)
+
+    parser = Images()
+    parser.feed((tmp_path / "site" / entry["page"]).read_text(encoding="utf-8"))
+    assert [dict(attrs) for attrs in parser.attrs] == [  # one image, these two attributes
+        {"src": f"data:image/png;base64,{TINY_PNG}", "alt": f"{caption}."}]
+    assert [len(attrs) for attrs in parser.attrs] == [2]
+
+
 @pytest.mark.slow
 def test_build_executes_the_notebooks(tmp_path):
     """The default path: run the notebooks in a copy, then write the pages from that run."""

@@ -256,6 +256,7 @@ def test_self_attention_of_a_shuffled_sentence_is_the_shuffled_output(xp):
 # ---------------------------------------------------------------------------------------------
 # PyTorch, where installed: the same masks under its conventions
 
+@pytest.mark.torch
 def test_masks_match_pytorch():
     torch = pytest.importorskip("torch", reason="PyTorch is not installed (optional parity check)")
     functional = torch.nn.functional

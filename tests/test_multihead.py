@@ -286,6 +286,7 @@ def _torch_mha(torch, ws, h, d_q, d_kv, batch_first):
     return layer
 
 
+@pytest.mark.torch
 @pytest.mark.parametrize(("d_kv", "batch_first"), [(8, True), (8, False), (5, True)])
 def test_matches_pytorch_multihead_attention(d_kv, batch_first):
     torch = pytest.importorskip("torch", reason="PyTorch is not installed (optional parity check)")

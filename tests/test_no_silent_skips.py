@@ -19,6 +19,7 @@ file catches the patterns before they run:
 """
 
 import ast
+import importlib.util
 import re
 from pathlib import Path
 
@@ -240,3 +241,58 @@ def test_no_silent_skips(path):
     assert SOURCES and path.exists()
     problems = violations(path.read_text(encoding="utf-8"), path.relative_to(ROOT))
     assert not problems, "\n".join(problems)
+
+
+# ---------------------------------------------------------------------------------------------
+# The run-time rule (root conftest.py): under CI=true the marker and the machine decide
+
+
+def root_conftest():
+    spec = importlib.util.spec_from_file_location("root_conftest", ROOT / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class Node:
+    """A collected test as the rule sees it: its markers."""
+
+    def __init__(self, *markers):
+        self.markers = set(markers)
+
+    def get_closest_marker(self, name):
+        return name if name in self.markers else None
+
+
+class SkipReport:
+    def __init__(self, reason):
+        self.skipped, self.outcome = True, "skipped"
+        self.longrepr = ("tests/test_x.py", 1, f"Skipped: {reason}")
+
+
+def verdict(rule, node, reason):
+    return rule._fail_skip_on_ci(SkipReport(reason), node).outcome
+
+
+def test_under_ci_a_skip_passes_only_for_what_this_machine_lacks(monkeypatch):
+    rule = root_conftest()
+    monkeypatch.setattr(rule, "ON_CI", True)
+    monkeypatch.setattr("course_lib.backend.gpu_status", lambda: (False, "no CUDA device"))
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "torch" else real_find_spec(name, *a))
+    # any words: the marker and the machine decide
+    assert verdict(rule, Node("gpu"), "whatever the words") == "skipped"
+    assert verdict(rule, Node("torch"), "whatever the words") == "skipped"
+    assert verdict(rule, Node(), "GPU case skipped: PyTorch is not installed") == "failed"
+    assert verdict(rule, Node("slow"), "too slow today") == "failed"
+    monkeypatch.setattr("course_lib.backend.gpu_status", lambda: (True, ""))
+    assert verdict(rule, Node("gpu"), "needs a working CuPy") == "failed"  # it has one here
+    version = rule.figure_check().version_mismatch() is not None
+    assert verdict(rule, Node("mpl_image_compare"), "x") == ("skipped" if version else "failed")
+
+
+def test_outside_ci_every_skip_stays_a_skip(monkeypatch):
+    rule = root_conftest()
+    monkeypatch.setattr(rule, "ON_CI", False)
+    assert verdict(rule, Node(), "too slow today") == "skipped"

@@ -5,8 +5,18 @@ tests make sure the three agree with each other and with the lock, so that a for
 version bump cannot quietly break the first five minutes.
 """
 
+import json
 import os
 import re
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -20,6 +30,7 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
+ON_CI = os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
 LOCK = ROOT / "requirements-lock.txt"
 SUPPORTED = ["3.10", "3.11", "3.12", "3.13"]
 LEARNER_PACKAGES = {"numpy", "matplotlib", "ipywidgets", "jupyterlab", "threadpoolctl",
@@ -202,6 +213,83 @@ def test_binder_post_build_stops_on_errors():
     assert lines and lines[0].startswith("set -e")
 
 
+# --- make lab -------------------------------------------------------------------------
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def opened_address(record, timeout=120.0):
+    """The address `make lab` asked the browser to open, once it has (redirect file read)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and not record.exists():
+        time.sleep(0.25)
+    assert record.exists(), f"make lab opened no browser within {timeout:.0f} s"
+    address = record.read_text(encoding="utf-8").strip()
+    if address.startswith("file:"):  # Lab's redirect page, which carries the token
+        page = Path(urllib.request.url2pathname(urllib.parse.urlparse(address).path))
+        address = re.search(r'url=([^"]+)"', page.read_text(encoding="utf-8")).group(1)
+    return address
+
+
+def not_ready(reason):
+    """Skip on a user's machine, fail under CI=true (where `make test` has installed)."""
+    if ON_CI:
+        pytest.fail(f"CI=true: make lab must be tried, but {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def test_make_lab_serves_the_repository_root_and_opens_the_start_notebook(tmp_path):
+    make = shutil.which("make")
+    if make is None:
+        not_ready("make is not on PATH (Windows: the README's plain lines)")
+    if subprocess.run([make, "-q", "install"], cwd=ROOT).returncode != 0:
+        not_ready("make install has not run here (or a requirement changed): make lab would "
+                  "install first")
+    token, port = "t" + os.urandom(8).hex(), free_port()
+    folders = {name: tmp_path / name for name in ("config", "data", "runtime", "settings",
+                                                  "workspaces")}
+    for folder in folders.values():
+        folder.mkdir()
+    # the user's Jupyter folders stay untouched: Lab reads this configuration only
+    (folders["config"] / "jupyter_server_config.json").write_text(json.dumps({
+        "ServerApp": {"ip": "127.0.0.1", "port": port, "port_retries": 0},
+        "IdentityProvider": {"token": token},
+        "LabApp": {"user_settings_dir": str(folders["settings"]),
+                   "workspaces_dir": str(folders["workspaces"])},
+    }), encoding="utf-8")
+    # the "browser" writes down the address it is given (Python's webbrowser reads BROWSER)
+    record, recorder = tmp_path / "opened.txt", tmp_path / "browser.py"
+    recorder.write_text(f"import sys\nopen({str(record)!r}, 'w').write(sys.argv[1])\n",
+                        encoding="utf-8")
+    browser = shlex.join([sys.executable, str(recorder)]) + " %s"
+    env = dict(os.environ, BROWSER=browser, JUPYTER_CONFIG_DIR=str(folders["config"]),
+               JUPYTER_DATA_DIR=str(folders["data"]),
+               JUPYTER_RUNTIME_DIR=str(folders["runtime"]), JUPYTER_PLATFORM_DIRS="1")
+    with open(tmp_path / "lab.log", "wb") as log:
+        lab = subprocess.Popen([make, "--no-print-directory", "lab"], cwd=ROOT, env=env,
+                               stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                               start_new_session=True)  # its own group: ended below, alone
+    try:
+        address = urllib.parse.urlparse(opened_address(record))
+        assert address.path == "/lab/tree/notebooks/00_start_here.ipynb", address
+        for path, kind in (("README.md", "file"), ("docs", "directory"),
+                           ("notebooks/00_start_here.ipynb", "notebook")):
+            url = f"http://127.0.0.1:{port}/api/contents/{path}?content=0&token={token}"
+            with urllib.request.urlopen(url, timeout=30) as response:
+                assert json.loads(response.read())["type"] == kind, path
+    finally:
+        os.killpg(lab.pid, signal.SIGTERM)
+        try:
+            lab.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(lab.pid, signal.SIGKILL)
+            lab.wait(timeout=30)
+
+
 # --- README ---------------------------------------------------------------------------
 
 
@@ -263,9 +351,16 @@ def test_readme_gives_the_two_commands_and_the_command_table():
     for target in ("lab", "test", "lint", "bench", "gpu-check", "notebooks", "html"):
         assert f"| `make {target}` |" in text, f"README's table lacks make {target}"
         assert re.search(rf"^{re.escape(target)}:", makefile, re.MULTILINE), target
-    for windows_line in ("python -m venv .venv", "-c requirements-lock.txt", "-e .",
-                         "jupyter lab notebooks/00_start_here.ipynb"):
+    for windows_line in ("python -m venv .venv", "-c requirements-lock.txt", "-e ."):
         assert windows_line in text
+
+
+def test_the_readme_starts_lab_on_windows_as_make_lab_does():
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    start = re.search(r"^START := (\S+)$", makefile, re.MULTILINE).group(1)
+    recipe = re.search(r"^lab:.*\n\t\$\(BIN\)/jupyter lab \$\(ROOT_FLAG\) (.+)$", makefile,
+                       re.MULTILINE).group(1)
+    assert ".venv\\Scripts\\jupyter lab " + recipe.replace("$(START)", start) in readme()
 
 
 def test_readme_states_both_licences():

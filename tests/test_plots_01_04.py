@@ -17,7 +17,6 @@ from course_lib.plots.dot_product import (
     update_slot_products,
 )
 from course_lib.plots.norm import draw_pythagoras, update_pythagoras
-from course_lib.plots.notation import fmt, short
 from course_lib.plots.shadows import draw_shadow, draw_unit_circle, update_shadow
 from course_lib.plots.style import course_style, detached_figure
 from course_lib.plots.summation import (
@@ -28,6 +27,7 @@ from course_lib.plots.summation import (
 )
 from course_lib.plots.vectors import draw_embedding_table, draw_vector_scene, update_vector_scene
 from course_lib.summation import partial_sums
+from course_lib.text import fmt, short
 
 
 @pytest.fixture

@@ -16,9 +16,9 @@ from course_lib.plots.attention import (
     update_attention_panels,
     update_value_blend,
 )
-from course_lib.plots.notation import fmt
 from course_lib.plots.style import course_style, detached_figure
 from course_lib.reference import attention_loop
+from course_lib.text import fmt
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ from matplotlib.figure import Figure
 
 from course_lib import jacobian_norm, softmax, softmax_jacobian
 from course_lib.plots import softmax as softmax_plots
-from course_lib.plots.notation import fmt
 from course_lib.plots.softmax import draw_saturation_panels, draw_slope_picture, draw_weights
+from course_lib.text import fmt
 
 
 def test_the_jacobian_norm_lives_in_the_math():

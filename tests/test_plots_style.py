@@ -1,7 +1,10 @@
 """The course's look: opaque light figures (readable in light and dark themes), restored
 settings, the colour-blind-safe palette; and the course map of notebook 00."""
 
+import itertools
+
 import matplotlib as mpl
+import numpy as np
 import pytest
 from matplotlib.colors import to_rgb
 
@@ -11,7 +14,14 @@ from course_lib.plots.course_map import (
     COURSE_NODES,
     draw_course_map,
 )
-from course_lib.plots.style import BACKGROUND, FOREGROUND, PALETTE, course_style, detached_figure
+from course_lib.plots.style import (
+    BACKGROUND,
+    FOREGROUND,
+    PALETTE,
+    ROLE_COLORS,
+    course_style,
+    detached_figure,
+)
 
 
 def _luminance(color):
@@ -32,9 +42,51 @@ def test_course_style_is_opaque_light_and_restored_afterwards():
     assert dict(mpl.rcParams) == before
 
 
-def test_palette_is_okabe_ito():
-    assert len(PALETTE) == 8
-    assert PALETTE["blue"] == "#0072B2" and PALETTE["vermillion"] == "#D55E00"
+# Colour-vision deficiency as Machado, Oliveira & Fernandes (2009) simulate it at full
+# severity: a 3 × 3 matrix on linear RGB.
+DEFICIENCIES = {
+    "protanopia": [[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216],
+                   [-0.003882, -0.048116, 1.051998]],
+    "deuteranopia": [[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413],
+                     [-0.011820, 0.042940, 0.968881]],
+    "tritanopia": [[1.255528, -0.076749, -0.178779], [-0.078411, 0.930809, 0.147602],
+                   [0.004733, 0.691367, 0.303900]],
+    "typical vision": np.eye(3).tolist(),
+}
+APART = 12.0  # CIELAB distance (ΔE): about 2 is just noticeable, over 10 clearly different
+
+
+def seen_as(color, deficiency):
+    """The CIELAB colour (D65) that a viewer with ``deficiency`` sees for ``color``."""
+    srgb = np.asarray(to_rgb(color))
+    linear = np.where(srgb <= 0.04045, srgb / 12.92, ((srgb + 0.055) / 1.055) ** 2.4)
+    linear = np.clip(np.asarray(DEFICIENCIES[deficiency]) @ linear, 0.0, 1.0)
+    xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722],
+                    [0.0193, 0.1192, 0.9505]]) @ linear / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+def closest_pair(colors, deficiency):
+    """The smallest ΔE between two of ``colors`` (a dict) for that viewer, and the pair."""
+    return min((float(np.linalg.norm(seen_as(a, deficiency) - seen_as(b, deficiency))), (x, y))
+               for (x, a), (y, b) in itertools.combinations(colors.items(), 2))
+
+
+@pytest.mark.parametrize("deficiency", sorted(DEFICIENCIES))
+def test_role_colours_stay_apart_for_common_colour_blindness(deficiency):
+    assert len(ROLE_COLORS) >= 3 and set(ROLE_COLORS.values()) <= set(PALETTE.values())
+    distance, pair = closest_pair(ROLE_COLORS, deficiency)
+    assert distance > APART, f"{pair} look alike under {deficiency} (ΔE {distance:.1f})"
+    for role, color in ROLE_COLORS.items():  # and each stands out from the page
+        on_page = np.linalg.norm(seen_as(color, deficiency) - seen_as(BACKGROUND, deficiency))
+        assert on_page > 3 * APART, f"{role} fades into the background under {deficiency}"
+
+
+def test_the_check_tells_red_from_green_apart_only_for_typical_vision():
+    red_green = {"red": "#d62728", "green": "#2ca02c"}  # matplotlib's default red and green
+    assert closest_pair(red_green, "typical vision")[0] > APART
+    assert closest_pair(red_green, "deuteranopia")[0] < APART
 
 
 @pytest.fixture

@@ -60,11 +60,16 @@ def test_questions_for_filters_in_order():
     assert questions_for(12) == []
 
 
+def tally(deck):
+    """The numbers the tally line shows: knew, of how many, not yet, not graded."""
+    return [int(n) for n in re.findall(r"\d+", deck.tally_text())]
+
+
 def test_cards_reveal_and_tally_without_a_browser():
     deck = self_test(CHECKLIST[:3])
     assert isinstance(deck, Deck)
     assert len(deck.cards) == 3
-    assert deck.tally_text() == "Knew 0 of 3 · not yet 0 · not graded 3"
+    assert tally(deck) == [0, 3, 0, 3]
     assert all(a.layout.display == "none" for a in deck.answers)
     show, knew, not_yet = deck.cards[1].children[1].children
     show.click()
@@ -72,10 +77,11 @@ def test_cards_reveal_and_tally_without_a_browser():
     assert deck.answers[0].layout.display == "none"
     knew.click()
     deck.cards[2].children[1].children[2].click()  # "Not yet" on card 3
-    assert deck.tally_text() == "Knew 1 of 3 · not yet 1 · not graded 1"
-    assert "Knew 1 of 3" in deck.tally.value
+    assert deck.grades == [None, True, False]
+    assert tally(deck) == [1, 3, 1, 1]
+    assert deck.tally_text() in deck.tally.value  # the widget shows the new tally
     not_yet.click()  # changing your mind: the last click counts
-    assert deck.tally_text() == "Knew 0 of 3 · not yet 2 · not graded 1"
+    assert deck.grades == [None, False, False] and tally(deck) == [0, 3, 2, 1]
 
 
 def test_cards_announce_their_state_to_a_screen_reader():
@@ -83,9 +89,9 @@ def test_cards_announce_their_state_to_a_screen_reader():
     live = 'role="status" aria-live="polite"'
     assert live in deck.tally.value
     deck.cards[1].children[1].children[0].click()
-    assert live in deck.status.value and "card 2 shown" in deck.status.value
+    assert live in deck.status.value and "card 2" in deck.status.value
     deck.cards[0].children[1].children[1].click()
-    assert live in deck.tally.value and "Knew 1 of 2" in deck.tally.value
+    assert live in deck.tally.value and deck.tally_text() in deck.tally.value
     for card in deck.cards:  # every control is a button with a tooltip naming its card
         buttons = card.children[1].children
         assert all(isinstance(b, widgets.Button) and b.tooltip for b in buttons)

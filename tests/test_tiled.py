@@ -246,6 +246,7 @@ def test_nan_input_rejected():
         tiled_attention(query, np.ones((4, 3)), np.ones((4, 2)))
 
 
+@pytest.mark.torch
 @pytest.mark.parametrize("causal", [False, True])
 def test_matches_pytorch_where_installed(causal):
     torch = pytest.importorskip("torch", reason="PyTorch is not installed (optional parity check)")

@@ -50,7 +50,10 @@ def live_torch():
     return torch
 
 
-needs_torch = pytest.mark.usefixtures("live_torch")
+def needs_torch(test):
+    """A live comparison: marked ``torch`` and skipped where PyTorch is not installed."""
+    return pytest.mark.torch(pytest.mark.usefixtures("live_torch")(test))
+
 F = None if torch is None else torch.nn.functional
 
 

@@ -10,8 +10,8 @@ from PIL import Image
 
 from course_lib import dot, norm
 from course_lib.geometry import angle_between
-from course_lib.plots.notation import fmt
 from course_lib.summation import partial_sums, sigma
+from course_lib.text import fmt
 from course_lib.widgets.base import Dashboard
 from course_lib.widgets.dot_product import MAX_LENGTH, Q_DIRECTION, dot_dashboard, dot_vectors
 from course_lib.widgets.norm import norm_dashboard

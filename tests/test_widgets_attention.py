@@ -9,8 +9,8 @@ from PIL import Image
 
 from course_lib import scaled_dot_product_attention
 from course_lib.examples import designed_sentence
-from course_lib.plots.notation import fmt
 from course_lib.reference import attention_loop
+from course_lib.text import fmt
 from course_lib.widgets.attention import (
     D_K_CHOICES,
     READOUT_CLASS,

@@ -22,10 +22,10 @@ from course_lib import (
 )
 from course_lib.examples import designed_sentence
 from course_lib.online_view import online_softmax_view
-from course_lib.plots.notation import fmt
 from course_lib.reference import attention_loop, dot_loop
 from course_lib.saturation import scaling_multipliers, spread_statistics
 from course_lib.summation import sigma
+from course_lib.text import fmt
 
 
 def _call(dash, **values):

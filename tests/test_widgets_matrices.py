@@ -9,8 +9,8 @@ from PIL import Image
 
 from course_lib import score_grid
 from course_lib.plots.grid import shown_cells
-from course_lib.plots.notation import fmt
 from course_lib.reference import dot_loop
+from course_lib.text import fmt
 from course_lib.widgets.base import Dashboard
 from course_lib.widgets.matrices import (
     MAX_SIZES,

@@ -8,8 +8,8 @@ import pytest
 from PIL import Image
 
 from course_lib import softmax, softmax_jacobian
-from course_lib.plots.notation import fmt
 from course_lib.reference import softmax_loop
+from course_lib.text import fmt
 from course_lib.widgets.softmax import (
     MAX_FACTOR,
     SATURATION_SCORES,

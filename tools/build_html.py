@@ -320,13 +320,15 @@ def navigation(entries, index):
     parts = []
     if index > 0:
         prev = entries[index - 1]
-        parts.append(f'<a rel="prev" href="{prev["page"]}">← {html.escape(prev["title"])}</a>')
+        parts.append(f'<a rel="prev" href="{html.escape(prev["page"])}">'
+                     f'← {html.escape(prev["title"])}</a>')
     else:
         parts.append("<span></span>")
     parts.append('<a rel="contents" href="index.html">Contents</a>')
     if index + 1 < len(entries):
         nxt = entries[index + 1]
-        parts.append(f'<a rel="next" href="{nxt["page"]}">{html.escape(nxt["title"])} →</a>')
+        parts.append(f'<a rel="next" href="{html.escape(nxt["page"])}">'
+                     f'{html.escape(nxt["title"])} →</a>')
     else:
         parts.append("<span></span>")
     return '<nav class="course-nav">' + "\n".join(parts) + "</nav>"
@@ -350,7 +352,7 @@ def decorate(page, nav):
 
 
 def contents_page(entries):
-    items = "\n".join(f'<li><a href="{e["page"]}">{html.escape(e["title"])}</a></li>'
+    items = "\n".join(f'<li><a href="{html.escape(e["page"])}">{html.escape(e["title"])}</a></li>'
                       for e in entries)  # the titles carry their numbers
     return f"""<!DOCTYPE html>
 <html lang="en">

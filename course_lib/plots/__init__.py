@@ -5,46 +5,28 @@ if None) with plain matplotlib and returns the artists it drew; the matching
 ``update_x(artists, ...)`` moves them in place, which is what the dashboards do at every
 slider move. Every number a picture shows comes from the math in ``course_lib``.
 
-Modules: ``style`` (palette, ``course_style()``), ``notation`` (Unicode maths for labels),
-``grid`` (the one grid-with-numbers drawer), ``show`` (one-line helpers for notebook cells),
-``fast_render`` (the dashboards' speed trick, used only by ``course_lib.widgets``), and one
-module per topic: ``course_map``, ``vectors``, ``norm``, ``summation``, ``dot_product``,
-``shadows``, ``matrices``, ``softmax``, ``variance``, ``attention``, ``masks``,
-``multihead``, ``gradients``, ``tiled``, ``tiles``, ``low_precision``, ``gpu``.
-Import what you need, e.g. ``from course_lib.plots.style import course_style``; the helpers
-below are also here: ``from course_lib.plots import labelled, numbers``.
+Modules: ``style`` (palette, ``course_style()``, ``label_point``), ``notation`` (Unicode
+maths for labels), ``grid`` (the one grid-with-numbers drawer), ``fast_render`` (the
+dashboards' speed trick, used only by ``course_lib.widgets``), and one module per topic:
+``course_map``, ``vectors``, ``norm``, ``summation``, ``dot_product``, ``shadows``,
+``matrices``, ``softmax``, ``variance``, ``attention``, ``masks``, ``multihead``,
+``gradients``, ``tiled``, ``tiles``, ``low_precision``, ``gpu``. Import what you need, e.g.
+``from course_lib.plots.style import course_style``; the names below are also here. Numbers
+as printed text are ``course_lib.text``, not pictures.
 """
 
 from .fast_render import figure_png
-from .notation import fmt, row_label, row_labels, row_words
-from .show import (
-    best_time,
-    grid_text,
-    label_point,
-    labelled,
-    numbers,
-    rows_text,
-    source_body,
-    table_row,
-)
-from .style import PALETTE, ROLE_COLORS, course_style, detached_figure
+from .notation import row_label, row_labels, row_words
+from .style import PALETTE, ROLE_COLORS, course_style, detached_figure, label_point
 
 __all__ = [
     "PALETTE",
     "ROLE_COLORS",
-    "best_time",
     "course_style",
     "detached_figure",
     "figure_png",
-    "fmt",
-    "grid_text",
     "label_point",
-    "labelled",
-    "numbers",
     "row_label",
     "row_labels",
     "row_words",
-    "rows_text",
-    "source_body",
-    "table_row",
 ]

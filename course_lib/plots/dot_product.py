@@ -9,7 +9,8 @@ from .. import dot, norm
 from ..backend import to_numpy
 from ..geometry import angle_between, direction, from_polar
 from ..shadows import shadow
-from .notation import fmt, subscript
+from ..text import fmt
+from .notation import subscript
 from .style import MUTED, PALETTE, ROLE_COLORS
 from .vectors import draw_vector, set_square_view, update_vector
 

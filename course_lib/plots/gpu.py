@@ -3,7 +3,7 @@ whether the score grids fit in a GPU's memory."""
 
 import matplotlib.pyplot as plt
 
-from .notation import fmt
+from ..text import fmt
 from .style import MUTED, PALETTE, ROLE_COLORS
 
 __all__ = ["draw_memory_fit", "draw_timings", "update_memory_fit"]

@@ -5,8 +5,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ..backend import to_numpy
+from ..text import table_row
 from .grid import draw_grid, update_grid
-from .show import table_row
 
 __all__ = ["draw_annotated_grid", "draw_mask", "mask_table", "update_annotated_grid"]
 

@@ -5,7 +5,8 @@ from matplotlib.patches import Circle, Polygon
 
 from .. import norm
 from ..backend import to_numpy
-from .notation import bracketed, fmt, short
+from ..text import fmt, short
+from .notation import bracketed
 from .style import MUTED, PALETTE, ROLE_COLORS
 from .vectors import draw_vector, set_square_view, update_vector
 

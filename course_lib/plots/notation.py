@@ -2,8 +2,10 @@
 and quiz cards: it renders the same in a figure, a widget, an HTML page and offline.
 """
 
-__all__ = ["bracketed", "fmt", "row_label", "row_labels", "row_words", "short", "subscript",
-           "superscript", "written_sum"]
+from ..text import fmt
+
+__all__ = ["bracketed", "row_label", "row_labels", "row_words", "subscript", "superscript",
+           "written_sum"]
 
 _SUB = str.maketrans("0123456789+-=()ijkmnL", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ᵢⱼₖₘₙₗ")
 _SUP = str.maketrans("0123456789+-=()ijkmnL", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁱʲᵏᵐⁿᴸ")
@@ -27,31 +29,9 @@ def superscript(text):
     return str(text).translate(_SUP)
 
 
-def fmt(x, digits=2):
-    """A number with a fixed number of decimals and a true minus sign (−), never '-0.00'.
-
-    >>> fmt(-1.5), fmt(2, 1), fmt(-0.0001)
-    ('−1.50', '2.0', '0.00')
-    """
-    text = f"{float(x):.{digits}f}"
-    if float(text) == 0:
-        text = text.lstrip("-")
-    return text.replace("-", "−")
-
-
-def short(x, digits=2):
-    """A number with as few decimals as it needs, at most ``digits``, and a true minus sign:
-    the squares of half-steps (2.25, 6.25) are shown whole, so labels that add up read so.
-
-    >>> short(2.25), short(9.0), short(-0.5), short(1 / 3)
-    ('2.25', '9', '−0.5', '0.33')
-    """
-    text = fmt(x, digits)
-    return text.rstrip("0").rstrip(".") if "." in text else text
-
-
 def bracketed(x, digits=2):
-    """:func:`fmt`, with a negative number in brackets so that '(−3.0)²' reads right.
+    """``fmt`` (``course_lib.text``), with a negative number in brackets so that '(−3.0)²'
+    reads right.
 
     >>> bracketed(-3, 1), bracketed(4, 1)
     ('(−3.0)', '4.0')

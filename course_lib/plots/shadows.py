@@ -7,7 +7,7 @@ from .. import dot, norm
 from ..backend import to_numpy
 from ..geometry import from_polar
 from ..shadows import shadow, shadow_length
-from .notation import fmt
+from ..text import fmt
 from .style import MUTED, PALETTE, ROLE_COLORS
 from .vectors import draw_vector, set_square_view, update_vector
 

@@ -7,8 +7,9 @@ import numpy as np
 
 from ..backend import to_numpy
 from ..saturation import sensitivity_curve, slope_numbers, softmax_sensitivity
+from ..text import fmt
 from .matrices import draw_matrix, matrix_labels, matrix_moving, update_matrix
-from .notation import fmt, row_labels, subscript
+from .notation import row_labels, subscript
 from .style import MUTED, PALETTE, ROLE_COLORS
 
 __all__ = [

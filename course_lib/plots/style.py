@@ -21,6 +21,7 @@ __all__ = [
     "course_rc",
     "course_style",
     "detached_figure",
+    "label_point",
 ]
 
 # Okabe & Ito's palette: distinguishable with every common kind of colour blindness.
@@ -112,3 +113,9 @@ def detached_figure(figsize=(6.4, 4.0), **kwargs):
     fig = Figure(figsize=figsize, **kwargs)
     FigureCanvasAgg(fig)
     return fig
+
+
+def label_point(ax, text, xy, offset=(6, 6), **kwargs):
+    """Write ``text`` beside the point ``xy``, ``offset`` points away (right and up by
+    default); keyword arguments go to ``ax.annotate`` (e.g. ``ha="right"``)."""
+    return ax.annotate(text, xy, xytext=offset, textcoords="offset points", **kwargs)

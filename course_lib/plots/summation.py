@@ -4,7 +4,8 @@ import matplotlib.pyplot as plt
 
 from ..backend import to_numpy
 from ..summation import partial_sums, sigma
-from .notation import bracketed, fmt, subscript, superscript, written_sum
+from ..text import fmt
+from .notation import bracketed, subscript, superscript, written_sum
 from .style import MUTED, PALETTE, ROLE_COLORS
 
 __all__ = ["draw_sum_terms", "products_written_out", "sum_written_out", "update_sum_terms"]

@@ -4,8 +4,8 @@ the online softmax walking through the keys one block at a time."""
 import matplotlib.pyplot as plt
 import numpy as np
 
+from ..text import fmt
 from ..tiled import attention_memory
-from .notation import fmt
 from .style import MUTED, PALETTE, ROLE_COLORS
 
 __all__ = [

@@ -4,7 +4,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ..backend import to_numpy
-from .notation import fmt, subscript
+from ..text import fmt
+from .notation import subscript
 from .style import MUTED, ROLE_COLORS
 
 __all__ = [

@@ -8,9 +8,10 @@ import ipywidgets as widgets
 from .. import scaled_dot_product_attention
 from ..examples import designed_sentence
 from ..plots.attention import draw_attention_panels, update_attention_panels
-from ..plots.notation import fmt, subscript
+from ..plots.notation import subscript
 from ..plots.style import course_style, detached_figure
 from ..saturation import scaling_multipliers
+from ..text import fmt
 from .base import Dashboard
 
 __all__ = ["D_K_CHOICES", "READOUT_CLASS", "SCALE_CHOICES", "attention_callback",

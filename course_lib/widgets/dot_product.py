@@ -4,8 +4,8 @@ the raw score q·k on a fixed meter, and the two ways of computing q·k side by 
 from .. import dot
 from ..geometry import dot_from_angle, from_polar
 from ..plots.dot_product import draw_dot_panels, update_dot_panels
-from ..plots.notation import fmt
 from ..plots.style import course_style, detached_figure
+from ..text import fmt
 from .base import Dashboard, float_slider
 
 __all__ = ["MAX_LENGTH", "Q_DIRECTION", "dot_callback", "dot_dashboard", "dot_figure",

@@ -10,8 +10,9 @@ from ..plots.matrices import (
     update_product_panels,
     update_shape_panels,
 )
-from ..plots.notation import bracketed, fmt, row_words, subscript
+from ..plots.notation import bracketed, row_words, subscript
 from ..plots.style import course_style, detached_figure
+from ..text import fmt
 from .base import Dashboard, int_slider
 
 __all__ = [

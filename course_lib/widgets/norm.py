@@ -3,8 +3,9 @@ follow."""
 
 from .. import norm
 from ..plots.norm import draw_pythagoras, update_pythagoras
-from ..plots.notation import bracketed, fmt
+from ..plots.notation import bracketed
 from ..plots.style import course_style, detached_figure
+from ..text import fmt
 from .base import Dashboard, float_slider
 
 __all__ = ["norm_callback", "norm_dashboard", "norm_figure"]

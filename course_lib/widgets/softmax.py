@@ -1,10 +1,10 @@
 """Dashboard of notebook 07, the saturation dashboard: a slider multiplies a row of attention
 scores by a factor; the weights go one-hot and softmax's sensitivity ∥J∥ collapses to zero."""
 
-from ..plots.notation import fmt
 from ..plots.softmax import draw_saturation_panels, update_saturation_panels
 from ..plots.style import course_style, detached_figure
 from ..saturation import softmax_sensitivity
+from ..text import fmt
 from .base import Dashboard, float_slider
 
 __all__ = [

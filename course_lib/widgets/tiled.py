@@ -4,9 +4,9 @@ softmax's running max, running sum and partial output converge to the full resul
 from .. import scaled_scores
 from ..backend import example_rng, to_numpy
 from ..online_view import online_softmax_view
-from ..plots.notation import fmt
 from ..plots.style import course_style, detached_figure
 from ..plots.tiled import draw_online_softmax, update_online_softmax
+from ..text import fmt
 from .base import Dashboard, int_slider
 
 __all__ = ["online_softmax_figure", "tiled_callback", "tiled_dashboard", "tiled_example"]

@@ -4,10 +4,10 @@ reaches q starves under ÷ d_k."""
 
 import ipywidgets as widgets
 
-from ..plots.notation import fmt
 from ..plots.style import course_style, detached_figure
 from ..plots.variance import D_K_CHOICES, PANELS, draw_dk_panels, update_dk_panels
 from ..saturation import spread_statistics
+from ..text import fmt
 from .base import Dashboard
 
 __all__ = ["READOUT_CLASS", "dk_callback", "dk_dashboard", "dk_figure", "dk_readout"]

@@ -1,8 +1,8 @@
 """Dashboard of notebook 01: two sliders move a 2-D vector's components; the arrow follows."""
 
-from ..plots.notation import fmt
 from ..plots.style import course_style, detached_figure
 from ..plots.vectors import draw_vector_scene, update_vector_scene
+from ..text import fmt
 from .base import Dashboard, float_slider
 
 __all__ = ["vector_callback", "vector_dashboard", "vector_figure"]
