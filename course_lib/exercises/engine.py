@@ -205,8 +205,9 @@ class CodeExercise:
         found = []
         for slip in self.slips:
             telling = self._seen(slip, outcomes, wrong)
-            if telling:
-                found.append((len(telling), 0, slip.name, (slip, telling[0])))
+            if telling:  # a formula or an error says more than a predicate: it wins a tie
+                tier = 0.5 if slip.when is not None else 0
+                found.append((len(telling), tier, slip.name, (slip, telling[0])))
         for tier, rule in self.relations:
             try:
                 telling = rule.seen(self, outcomes, wrong)
@@ -223,8 +224,9 @@ class CodeExercise:
                 kind, words = (slip.raises if isinstance(slip.raises, tuple)
                                else (slip.raises, ""))
                 return [o for o in wrong if isinstance(o.error, kind) and words in str(o.error)]
-            if slip.when is not None:
-                return [o for o in wrong if _holds(slip.when, o)]
+            if slip.when is not None:  # a predicate: said only when it holds on every wrong case
+                telling = [o for o in wrong if _holds(slip.when, o)]
+                return telling if len(telling) == len(wrong) else []
             best = []
             for form in slip.forms():
                 telling = self.follows(lambda case, f=form: f(*copy_args(case.args)), outcomes)
@@ -242,6 +244,8 @@ class CodeExercise:
         telling = []
         for outcome in outcomes:
             case = outcome.case
+            if case.raises is not None and outcome.correct:
+                continue  # refused as it should: says nothing about a slip in the values
             try:
                 with _quiet():
                     wrong_answer = predict(case)

@@ -53,7 +53,8 @@ class Slip:
         learner's function raised it.
     ``when``
         a predicate on an :class:`~course_lib.exercises.engine.Outcome`, for a slip that is not
-        one formula: seen on the wrong outcomes where it holds.
+        one formula: seen when it holds on every wrong outcome (at a tie, a ``gives`` or
+        ``raises`` row is named before it).
 
     ``hint`` is what is specific to the slip; the framework writes the framing ("{call} gave
     {got}; expected {expected}.") before it. It may use ``{call}``, ``{got}``, ``{expected}`` and

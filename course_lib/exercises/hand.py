@@ -62,12 +62,13 @@ class HandExercise:
         """(slip, its value on these givens) for every slip that can be computed here."""
         found = []
         for slip in self.slips:
-            try:
-                value = np.asarray(slip.gives(**self.givens), dtype=float)
-            except Exception:
-                continue
-            if value.shape == self.answer.shape and np.all(np.isfinite(value)):
-                found.append((slip, value))
+            for form in slip.forms():  # several forms of one slip: each its own value
+                try:
+                    value = np.asarray(form(**self.givens), dtype=float)
+                except Exception:
+                    continue
+                if value.shape == self.answer.shape and np.all(np.isfinite(value)):
+                    found.append((slip, value))
         return found
 
     def _clash(self):

@@ -39,10 +39,16 @@ class Relation:
     test: object = None
 
     def seen(self, exercise, outcomes, wrong):
-        """The wrong outcomes this relation accounts for ([] if it does not fit)."""
+        """The wrong outcomes this relation accounts for ([] if it does not fit); a tuple of
+        transforms is several forms of one relation, the best-fitting one counts."""
         if self.transform is not None:
-            return exercise.follows(
-                lambda case: self.transform(numeric(case.expected), case, exercise), outcomes)
+            forms = self.transform if isinstance(self.transform, tuple) else (self.transform,)
+            best = []
+            for form in forms:
+                telling = exercise.follows(
+                    lambda case, f=form: f(numeric(case.expected), case, exercise), outcomes)
+                best = telling if len(telling) > len(best) else best
+            return best
         return [o for o in wrong if _safe(self.test, o, exercise)]
 
 
@@ -103,6 +109,9 @@ TRANSFORMED = [
     Relation("sign turned round", "every number has the right size and the wrong sign: look "
              "for a subtraction the wrong way round or a minus sign too many.",
              transform=lambda e, case, ex: -e),
+    Relation("the sign dropped", "your numbers are the sizes of the right ones: a negative "
+             "answer came out positive (an abs(…), or a square and a root, lost the sign).",
+             transform=lambda e, case, ex: np.abs(e)),
     Relation("transposed", "your answer is the right one transposed, rows and columns "
              "swapped: check the order of a product (A @ B is not B @ A) and each `.T`.",
              transform=lambda e, case, ex: _needs_2d(e)),
@@ -235,8 +244,30 @@ def _dropped(axis, which, all_args):
                     transform=_input_dropped(axis, which, all_args))
 
 
+def _input_rolled(index, step):
+    """The solution run with one input moved one position round (``x[i - 1]`` for ``x[i]``)."""
+    def transform(e, case, ex):
+        args = list(copy_args(case.args))
+        if index >= len(args):
+            raise NoPrediction
+        arr = numeric(args[index])
+        if arr is None or arr.ndim == 0 or arr.shape[0] < 2:
+            raise NoPrediction
+        rolled = np.roll(arr, step, axis=0)
+        args[index] = rolled.tolist() if isinstance(args[index], list) else rolled
+        try:
+            return ex.solution(*args)
+        except Exception as exc:
+            raise NoPrediction from exc
+    return transform
+
+
 INPUT_SIDE = [_dropped(axis, which, all_args) for axis in (0, -1)
-              for which in ("first", "last") for all_args in (False, True)]
+              for which in ("first", "last") for all_args in (False, True)] + [
+    Relation("an input read one position off", "your answer is what you get when one input is "
+             "read one position off (x[i - 1] or x[i + 1] where x[i] was meant): check each "
+             "index.", transform=tuple(_input_rolled(index, step) for index in range(3)
+                                       for step in (1, -1)))]
 
 
 # --- what one wrong outcome shows ----------------------------------------------------------
@@ -442,8 +473,8 @@ class _ConstantFactor:
         v, e = numeric(outcome.value), numeric(outcome.case.expected)
         mask = e != 0
         c = float((v[mask] / e[mask]).flat[0])
-        return (f"every number is the right one multiplied by {show(c)}, on every case: one "
-                "factor is wrong (a scale, a count or a division).")
+        return (f"on every case it gets wrong, every number is the right one multiplied by "
+                f"{show(c)}: one factor is wrong (a scale, a count or a division).")
 
 
 class _OnEveryWrong(Relation):
