@@ -85,8 +85,7 @@ def attend_with_cache(query, cache, *, enable_gqa=False, return_weights=False):
     >>> attend_with_cache(np.array([[0.0, 0.0]]), cache).tolist()   # the newest sees both keys
     [[2.0]]
     """
-    query = as_float_array(query, "query", 2)
-    key, value = _cache_rows(cache)
+    query, key, value = _check_query_and_cache(query, cache)  # arrays (..., rows, columns)
     n, m = query.shape[-2], key.shape[-2]
     if n > m:
         raise ValueError(f"{n} new queries but only {m} cached keys: append the new tokens' keys "
@@ -96,14 +95,16 @@ def attend_with_cache(query, cache, *, enable_gqa=False, return_weights=False):
                                         enable_gqa=enable_gqa, return_weights=return_weights)
 
 
-def _cache_rows(cache):
-    """The cache's keys (..., m, d_k) and values (..., m, d_v) as arrays, or explain."""
+def _check_query_and_cache(query, cache):
+    """The query (..., n, d_k), the cache's keys (..., m, d_k) and values (..., m, d_v) as
+    arrays, or explain."""
     try:
         key, value = cache
     except (TypeError, ValueError):
         raise TypeError(f"cache must be a KVCache(key, value) (or a pair of arrays); got "
                         f"{type(cache).__name__}") from None
-    return as_float_array(key, "cache.key", 2), as_float_array(value, "cache.value", 2)
+    return (as_float_array(query, "query", 2), as_float_array(key, "cache.key", 2),
+            as_float_array(value, "cache.value", 2))
 
 
 class DecodeStep(NamedTuple):
