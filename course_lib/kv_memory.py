@@ -60,7 +60,7 @@ LLAMA_2_70B = ModelShape("Llama 2 70B", num_layers=80, num_heads=64, num_kv_head
 LLAMA_3_8B = ModelShape("Llama 3 8B", num_layers=32, num_heads=32, num_kv_heads=8,
                         head_dim=128, width=4096, ffn_width=14336, vocab_size=128256,
                         rope_base=500000.0)
-# SmolLM2-135M (Hugging Face, 2024), as its GGUF file states (notebook 17): 30 layers, width
+# SmolLM2-135M (Hugging Face, 2024), as its GGUF file's llama.* metadata states: 30 layers, width
 # 576, 9 query heads over 3 key/value heads of 64, SwiGLU 1536, vocabulary 49152, the output
 # head tied to the embedding, rope freq_base 100000.
 SMOLLM2_135M = ModelShape("SmolLM2-135M", num_layers=30, num_heads=9, num_kv_heads=3,

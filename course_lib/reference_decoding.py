@@ -2,9 +2,8 @@
 grouped-query attention, decoding with a cache, and attention over a server's (paged) cache.
 
 Like :mod:`course_lib.reference`, plain Python floats, ``for`` loops and the ``math`` module,
-one 2-D grid at a time (nested lists in, nested lists out): the independent reference the tests
-compare the vectorised versions in ``masks``, ``sliding_window``, ``rotary`` and ``decoding``
-against (and ``serving``'s :func:`~course_lib.serving.attention_with_kv_cache`).
+nested lists in, nested lists out: the independent reference the tests compare the vectorised
+versions in ``masks``, ``sliding_window``, ``rotary``, ``decoding`` and ``serving`` against.
 """
 
 import math

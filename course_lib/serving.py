@@ -53,7 +53,8 @@ def attention_with_kv_cache(q, k_cache, v_cache, cache_seqlens, *, k=None, v=Non
 
     Parameters
     ----------
-    q : (batch, seqlen_q, heads, d_k), the new tokens' queries.
+    q : (batch, seqlen_q, heads, d_k), the new tokens' queries (tokens before heads, as in
+        flash-attention; the course's other functions put the heads first).
     k_cache, v_cache : arrays (batch, seqlen_cache, kv_heads, d_k or d_v), or, with a
         ``block_table``, (num_blocks, page_size, kv_heads, d_k or d_v). Written in place.
     cache_seqlens : (batch,) integers, or one int for every sequence: tokens already cached.
