@@ -23,6 +23,7 @@ from .masks import additive_mask, causal_mask, padding_mask
 from .matrices import score_grid
 from .multihead import multi_head_attention
 from .scaling import default_scale, sample_dot_products, scaled_scores
+from .serving import attention_with_kv_cache
 from .shadows import shadow, shadow_length
 from .softmax import jacobian_norm, softmax, softmax_jacobian, softmax_naive
 from .tiled import tiled_attention
@@ -33,6 +34,7 @@ __all__ = [
     "additive_mask",
     "asarray",
     "attention_gradients",
+    "attention_with_kv_cache",
     "causal_mask",
     "cosine_similarity",
     "current_backend",

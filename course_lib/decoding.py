@@ -85,13 +85,26 @@ def attend_with_cache(query, cache, *, enable_gqa=False, return_weights=False):
     >>> attend_with_cache(np.array([[0.0, 0.0]]), cache).tolist()   # the newest sees both keys
     [[2.0]]
     """
-    n, m = query.shape[-2], cache.key.shape[-2]
+    query, key, value = _check_query_and_cache(query, cache)  # arrays (..., rows, columns)
+    n, m = query.shape[-2], key.shape[-2]
     if n > m:
         raise ValueError(f"{n} new queries but only {m} cached keys: append the new tokens' keys "
                          f"and values to the cache first")
-    mask = causal_mask(n, m, align="bottom-right", like=cache.key)  # (n, m)
-    return scaled_dot_product_attention(query, cache.key, cache.value, attn_mask=mask,
+    mask = causal_mask(n, m, align="bottom-right", like=key)  # (n, m)
+    return scaled_dot_product_attention(query, key, value, attn_mask=mask,
                                         enable_gqa=enable_gqa, return_weights=return_weights)
+
+
+def _check_query_and_cache(query, cache):
+    """The query (..., n, d_k), the cache's keys (..., m, d_k) and values (..., m, d_v) as
+    arrays, or explain."""
+    try:
+        key, value = cache
+    except (TypeError, ValueError):
+        raise TypeError(f"cache must be a KVCache(key, value) (or a pair of arrays); got "
+                        f"{type(cache).__name__}") from None
+    return (as_float_array(query, "query", 2), as_float_array(key, "cache.key", 2),
+            as_float_array(value, "cache.value", 2))
 
 
 class DecodeStep(NamedTuple):
@@ -108,7 +121,9 @@ def decode_steps(query, key, value, prompt_length=1, *, enable_gqa=False):
     """Yield each step of decoding: the prompt at once, then one token per step.
 
     Step 0 handles tokens 0 … prompt_length − 1 together (the "prefill"); every later step
-    appends one token's key and value to the cache and attends with its query only.
+    writes one token's key and value into the cache and attends with its query only. The cache
+    is allocated once, with room for all n tokens, and filled in place: each step's
+    ``step.cache`` is a view of the rows written so far, never a copy.
 
     Parameters
     ----------
@@ -130,10 +145,13 @@ def decode_steps(query, key, value, prompt_length=1, *, enable_gqa=False):
     prompt_length = check_count(prompt_length, "prompt_length")
     if prompt_length > n:
         raise ValueError(f"prompt_length {prompt_length} is longer than the {n} tokens")
-    cache = empty_cache(key.shape[-1], value.shape[-1], key.shape[:-2], like=key)
+    xp = get_array_module(query, key, value)
+    keys, values = xp.zeros_like(key), xp.zeros_like(value)  # room for all n tokens, filled in turn
     start = 0
     for stop in [prompt_length, *range(prompt_length + 1, n + 1)]:
-        cache = append_to_cache(cache, key[..., start:stop, :], value[..., start:stop, :])
+        keys[..., start:stop, :] = key[..., start:stop, :]  # the new tokens' rows, in place
+        values[..., start:stop, :] = value[..., start:stop, :]
+        cache = KVCache(keys[..., :stop, :], values[..., :stop, :])  # views: tokens 0 … stop − 1
         output, weights = attend_with_cache(query[..., start:stop, :], cache,
                                             enable_gqa=enable_gqa, return_weights=True)
         yield DecodeStep(start, stop, cache, output, weights)
@@ -152,5 +170,6 @@ def decode(query, key, value, prompt_length=1, *, enable_gqa=False):
     True
     """
     xp = get_array_module(query, key, value)
-    steps = list(decode_steps(query, key, value, prompt_length, enable_gqa=enable_gqa))
-    return xp.concatenate([step.output for step in steps], axis=-2)  # (..., n, d_v)
+    outputs = [step.output for step in decode_steps(query, key, value, prompt_length,
+                                                    enable_gqa=enable_gqa)]  # one step at a time
+    return xp.concatenate(outputs, axis=-2)  # (..., n, d_v)

@@ -1,10 +1,9 @@
 """Loop twins for notebook 16: causal alignment, sliding windows, rotary embeddings,
-grouped-query attention and decoding with a cache.
+grouped-query attention, decoding with a cache, and attention over a server's (paged) cache.
 
 Like :mod:`course_lib.reference`, plain Python floats, ``for`` loops and the ``math`` module,
-one 2-D grid at a time (nested lists in, nested lists out): the independent reference the tests
-compare the vectorised versions in ``masks``, ``sliding_window``, ``rotary`` and ``decoding``
-against.
+nested lists in, nested lists out: the independent reference the tests compare the vectorised
+versions in ``masks``, ``sliding_window``, ``rotary``, ``decoding`` and ``serving`` against.
 """
 
 import math
@@ -13,6 +12,7 @@ from .reference import attention_loop
 from .reference_beyond import causal_mask_loop  # both alignments; re-exported here for 16
 
 __all__ = [
+    "attention_with_kv_cache_loop",
     "causal_mask_loop",
     "decode_loop",
     "grouped_query_attention_loop",
@@ -105,3 +105,60 @@ def decode_loop(query, key, value):
         out, _ = attention_loop([q_row], key_cache, value_cache)
         outputs.append(out[0])
     return outputs
+
+
+def attention_with_kv_cache_loop(q, k_cache, v_cache, cache_seqlens, k=None, v=None,
+                                 block_table=None, causal=False, scale=None):
+    """Sequence by sequence, head by head, query by query: write the new keys and values into
+    the cache lists (in place), then attend over the sequence's first s_b keys.
+
+    Nested lists in flash-attention's layout: q[b][i][h] is a row of d_k numbers, the caches
+    k_cache[b][p][g] (or k_cache[block][slot][g] with a block table). Returns (out, lse):
+    out[b][i][h] a row of d_v numbers, lse[b][h][i] the logsumexp (−∞ when no key is seen).
+
+    >>> k_cache, v_cache = [[[[0.0]], [[0.0]]]], [[[[0.0]], [[0.0]]]]
+    >>> out, lse = attention_with_kv_cache_loop([[[[1.0]]]], k_cache, v_cache, [1],
+    ...                                         k=[[[[0.0]]]], v=[[[[6.0]]]])
+    >>> out, v_cache   # keys 0 and 1 both score 0: the mean of 0 and 6
+    ([[[[3.0]]]], [[[[0.0]], [[6.0]]]])
+    """
+    def slot(b, p):  # (sequence or block, slot) where sequence b keeps position p
+        if block_table is None:
+            return b, p
+        page_size = len(k_cache[0])
+        return block_table[b][p // page_size], p % page_size
+
+    out, lse = [], []
+    for b, queries in enumerate(q):
+        cached = int(cache_seqlens[b])
+        new = [] if k is None else k[b]
+        for r in range(len(new)):  # append first: the new tokens see themselves
+            block, at = slot(b, cached + r)
+            k_cache[block][at] = [[float(x) for x in head] for head in k[b][r]]
+            v_cache[block][at] = [[float(x) for x in head] for head in v[b][r]]
+        length, n, heads = cached + len(new), len(queries), len(queries[0])
+        group = heads // len(k_cache[0][0])  # query heads per key/value head
+        out_b = [[None] * heads for _ in range(n)]
+        lse_b = [[None] * n for _ in range(heads)]
+        for h in range(heads):
+            for i in range(n):
+                row = [float(x) for x in queries[i][h]]
+                scale_i = 1 / math.sqrt(len(row)) if scale is None else scale
+                seen = [j for j in range(length) if not causal or j <= i + length - n]
+                keys = [k_cache[blk][at][h // group] for blk, at in (slot(b, j) for j in seen)]
+                values = [v_cache[blk][at][h // group] for blk, at in (slot(b, j) for j in seen)]
+                d_v = len(v_cache[0][0][0])
+                if not seen:
+                    out_b[i][h], lse_b[h][i] = [0.0] * d_v, -math.inf
+                    continue
+                scores = [scale_i * sum(a * c for a, c in zip(row, key, strict=True))
+                          for key in keys]
+                top = max(scores)
+                weights = [math.exp(s - top) for s in scores]
+                total = sum(weights)
+                out_b[i][h] = [sum(w * value[t] for w, value in zip(weights, values, strict=True))
+                               / total for t in range(d_v)]
+                lse_b[h][i] = top + math.log(total)
+        out.append(out_b)
+        lse.append(lse_b)
+    return out, lse

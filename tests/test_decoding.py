@@ -3,6 +3,7 @@ bottom-right causal alignment and sliding windows against their loop twins (and 
 installed), grouped-query attention's head sharing, and the cache's memory per token."""
 
 import math
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -100,6 +101,49 @@ def test_cache_errors_are_explained():
         decode(np.ones((2, 2)), np.ones((2, 2)), np.ones((2, 1)), prompt_length=3)
     with pytest.raises(ValueError, match="one key and one value row per token"):
         decode(np.ones((2, 2)), np.ones((3, 2)), np.ones((3, 1)))
+
+
+def test_attend_with_cache_takes_lists_and_explains_a_bad_cache():
+    cache = KVCache([[1.0, 0.0], [0.0, 1.0]], [[1.0], [3.0]])  # nested lists, not arrays
+    got = attend_with_cache([[0.0, 0.0]], cache)
+    assert got.tolist() == [[2.0]]
+    assert attend_with_cache([[0.0, 0.0]], (np.eye(2), np.array([[1.0], [3.0]]))).tolist() == \
+        [[2.0]]  # any (key, value) pair
+    with pytest.raises(ValueError, match=r"query must have at least 2 axes .*\(2,\)"):
+        attend_with_cache([0.0, 0.0], cache)
+    with pytest.raises(TypeError, match="cache must be a KVCache"):
+        attend_with_cache([[0.0, 0.0]], np.eye(3))
+    with pytest.raises(TypeError, match="query must hold real numbers"):
+        attend_with_cache([["a", "b"]], cache)
+
+
+def _decode_peak_bytes(n, width=8):
+    """Peak bytes allocated while ``decode`` writes n tokens (inputs made beforehand)."""
+    q, k, v = rows(9, (n, width), (n, width), (n, width))
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        before = tracemalloc.get_traced_memory()[0]
+        decode(q, k, v)
+        return tracemalloc.get_traced_memory()[1] - before
+    finally:
+        tracemalloc.stop()
+
+
+def test_decode_memory_grows_linearly_with_the_tokens():
+    inputs = 3 * 400 * 8 * 8  # q, k, v of 400 tokens × 8 float64 slots
+    small, large = _decode_peak_bytes(200), _decode_peak_bytes(400)
+    assert large < 5 * inputs  # one cache and the outputs: a few copies of the inputs
+    assert large / small < 2.6  # twice the tokens, about twice the memory (a cache per step: 4×)
+
+
+def test_each_step_sees_the_tokens_so_far_through_one_cache():
+    q, k, v = rows(10, (5, 3), (5, 3), (5, 2))
+    steps = list(decode_steps(q, k, v, prompt_length=2))
+    assert [s.cache.key.shape[0] for s in steps] == [2, 3, 4, 5]
+    np.testing.assert_array_equal(steps[0].cache.key, k[:2])  # earlier views still right
+    assert all(np.shares_memory(s.cache.key, steps[-1].cache.key) for s in steps)  # one buffer
+    assert not np.shares_memory(steps[-1].cache.key, k)  # the cache is its own, written in turn
 
 
 # ---------------------------------------------------------------------------------------------

@@ -105,6 +105,12 @@ def _(fig, draw):
     draw(ax=fig.add_subplot())
 
 
+@case("decoding.draw_block_table", figsize=(8.0, 3.4))
+def _(fig, draw):
+    draw(np.array([[0, 3, 6, 8], [1, 4, -1, -1], [2, 5, 7, -1]]), [7, 3, 5], 2, num_blocks=10,
+         ax=fig.add_subplot())
+
+
 @case("decoding.draw_cache_memory", figsize=(7.0, 2.6))
 def _(fig, draw):
     draw({"multi-head": 80.0, "grouped-query": 10.0, "multi-query": 1.25}, 40,

@@ -1,5 +1,6 @@
-"""Notebook 16's pictures: the cache growing step by step, the head groups, the rotating pairs
-and the memory bars. Every number drawn is checked against the math."""
+"""Notebook 16's pictures: the cache growing step by step, the head groups, the rotating pairs,
+the memory bars and a paged cache's block table. Every number drawn is checked against the
+math."""
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -7,6 +8,7 @@ import pytest
 
 from course_lib import scaled_dot_product_attention
 from course_lib.plots.decoding import (
+    draw_block_table,
     draw_cache_memory,
     draw_cache_step,
     draw_head_groups,
@@ -16,6 +18,7 @@ from course_lib.plots.decoding import (
 )
 from course_lib.plots.grid import shown_cells
 from course_lib.rotary import rotary_embedding
+from course_lib.serving import allocate_blocks
 
 
 @pytest.fixture
@@ -79,4 +82,26 @@ def test_memory_bars_follow_the_sizes_and_the_budget():
     assert [bar.get_width() for bar in artists["bars"]] == [20.0, 2.5]
     assert list(artists["budget"].get_xdata()) == [100, 100]
     assert ax.get_xlim()[1] >= 100 and "too big" not in artists["labels"][0].get_text()
+    plt.close(fig)
+
+
+def test_block_table_joins_each_logical_block_to_its_physical_block():
+    lengths, page_size = [7, 3, 5], 2
+    table = allocate_blocks(lengths, page_size)  # blocks taken in turn: scattered
+    fig, ax = plt.subplots()
+    artists = draw_block_table(table, lengths, page_size, num_blocks=10, ax=ax)
+    assert len(artists["logical"]) == len(artists["links"]) == 4 + 2 + 3
+    assert len(artists["physical"]) == 10
+    used = [(b, i) for b, n in enumerate(lengths) for i in range(-(-n // page_size))]
+    for (b, i), fill, link in zip(used, artists["logical"], artists["links"], strict=True):
+        xs, _ = link.get_data()
+        physical = artists["physical"][table[b, i]]
+        assert xs[0] == pytest.approx(fill.get_x() + 0.5)  # from logical block i of sequence b
+        assert xs[1] == pytest.approx(physical.get_x() + 0.5)  # to physical block table[b, i]
+        filled = min(page_size, lengths[b] - i * page_size) / page_size
+        assert fill.get_width() == physical.get_width() == pytest.approx(filled)
+    assert artists["physical"][9].get_width() == 0  # block 9: free
+    texts = [t.get_text() for t in artists["labels"]]
+    assert "free" in texts and "→ 8" in texts and "s0, 3" in texts
+    assert "9 of 10 in use" in artists["title"].get_text()
     plt.close(fig)

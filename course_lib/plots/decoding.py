@@ -1,7 +1,7 @@
 """Pictures of decoding (notebook 16): the KV cache growing step by step, query heads sharing
-key/value heads, rotary pairs turning with the position, and the cache's memory per layout.
-Every number comes from :mod:`course_lib.decoding`, :mod:`course_lib.kv_memory` and
-:mod:`course_lib.rotary`."""
+key/value heads, rotary pairs turning with the position, the cache's memory per layout, and a
+paged cache's block table. Every number comes from :mod:`course_lib.decoding`,
+:mod:`course_lib.kv_memory`, :mod:`course_lib.rotary` and :mod:`course_lib.serving`."""
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -10,11 +10,15 @@ from matplotlib.patches import Rectangle
 from .. import causal_mask, scaled_dot_product_attention
 from ..backend import to_numpy
 from ..rotary import rotary_embedding
+from ..serving import used_blocks
 from .grid import draw_grid, update_grid
-from .style import MUTED, PALETTE, ROLE_COLORS
+from .style import BACKGROUND, FOREGROUND, MUTED, PALETTE, ROLE_COLORS
 
-__all__ = ["draw_cache_memory", "draw_cache_step", "draw_head_groups", "draw_rotating_pair",
-           "update_cache_memory", "update_cache_step"]
+__all__ = ["draw_block_table", "draw_cache_memory", "draw_cache_step", "draw_head_groups",
+           "draw_rotating_pair", "update_cache_memory", "update_cache_step"]
+
+SEQUENCE_COLORS = [PALETTE[name] for name in ("blue", "vermillion", "green", "orange", "purple",
+                                               "sky_blue")]
 
 
 def draw_cache_step(query, key, value, step, axes, tokens=None):
@@ -137,4 +141,61 @@ def update_cache_memory(artists, gib_by_layout, budget_gib):
         label.set_text(f"  {size:,.1f} GiB" + ("" if size <= budget_gib else "  ✕ too big"))
     artists["budget"].set_xdata([budget_gib, budget_gib])
     artists["bars"][0].axes.set_xlim(0, 1.45 * max(max(sizes), budget_gib))
+    return artists
+
+
+def draw_block_table(block_table, lengths, page_size, num_blocks=None, ax=None):
+    """A paged KV cache: each sequence's logical blocks (top rows, "→ p": held in physical
+    block p) and the pool of physical blocks (bottom row, "s b, i": logical block i of
+    sequence b), joined by a line per block-table entry.
+
+    A box's coloured part is its filled slots (the last block of a sequence is partly full);
+    physical blocks no sequence uses are drawn empty ("free"). ``num_blocks``: the size of the
+    pool (default: the largest block in use + 1). Returns the artists.
+    """
+    ax = plt.gca() if ax is None else ax
+    blocks = used_blocks(block_table, lengths, page_size)  # (sequence, logical, physical, filled)
+    num_blocks = max((p for *_, p, _ in blocks), default=-1) + 1 if num_blocks is None else \
+        num_blocks
+    batch, step, pool_y = len(lengths), 1.25, -1.6  # box pitch; the physical row's height
+    artists = {"logical": [], "physical": [], "links": [], "labels": []}
+
+    def box(x, y, color, fraction, label):
+        ax.add_patch(Rectangle((x, y), 1, 0.8, facecolor=BACKGROUND, edgecolor=MUTED, lw=1.2,
+                               zorder=1))  # opaque: the links pass behind the boxes
+        fill = ax.add_patch(Rectangle((x, y), fraction, 0.8, color=color, alpha=0.5, lw=0,
+                                      zorder=2))
+        artists["labels"].append(ax.text(x + 0.5, y + 0.4, label, ha="center", va="center",
+                                         fontsize=9, zorder=3,
+                                         color=FOREGROUND if fraction else MUTED))
+        return fill
+
+    owner = {}
+    for b, i, p, filled in blocks:
+        y = batch - 1 - b
+        color = SEQUENCE_COLORS[b % len(SEQUENCE_COLORS)]
+        artists["logical"].append(box(i * step, y, color, filled / page_size, f"→ {p}"))
+        owner[p] = (color, filled / page_size, f"s{b}, {i}")
+        artists["links"].append(ax.plot([i * step + 0.5, p * step + 0.5], [y, pool_y + 0.8],
+                                        color=color, lw=1.2, alpha=0.7, zorder=0)[0])
+    for p in range(num_blocks):
+        color, fraction, label = owner.get(p, (MUTED, 0.0, "free"))
+        artists["physical"].append(box(p * step, pool_y, color, fraction, label))
+        artists["labels"].append(ax.text(p * step + 0.5, pool_y - 0.1, str(p), ha="center",
+                                         va="top", fontsize=9))
+    logical = max((i for _, i, _, _ in blocks), default=-1) + 1
+    artists["labels"] += [ax.text(i * step + 0.5, batch + 0.05, str(i), ha="center",
+                                  va="center", fontsize=9) for i in range(logical)]
+    ax.set_xlim(-0.2, max(num_blocks, logical, 1) * step)
+    ax.set_ylim(pool_y - 0.7, batch + 0.35)
+    ax.set_yticks([batch + 0.05] + [batch - 1 - b + 0.4 for b in range(batch)] + [pool_y + 0.4],
+                  ["logical block"] + [f"sequence {b} ({int(n)} tokens)"
+                                       for b, n in enumerate(lengths)] + ["physical blocks"])
+    ax.set_xticks([])
+    ax.grid(False)
+    for side in ("left", "bottom"):
+        ax.spines[side].set_visible(False)
+    ax.tick_params(axis="y", length=0)
+    artists["title"] = ax.set_title(f"paged KV cache: blocks of {page_size} slots, "
+                                    f"{len(blocks)} of {num_blocks} in use")
     return artists
