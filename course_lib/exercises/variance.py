@@ -34,10 +34,14 @@ def _distance(x):
     return sum(abs(v - _mean(x)) for v in x) / len(x)
 
 
+_DARTS = [1, 2, 3, 6]
+
+
 def _draw_darts(rng):
     while True:
-        darts = sorted(int(v) for v in rng.choice(10, size=4, replace=False))
-        if sum(darts) % 4 == 0:  # a whole-number mean keeps the steps short
+        darts = sorted(int(v) for v in rng.choice(np.arange(-3, 10), size=4, replace=False))
+        # a whole-number mean keeps the steps short; a new answer keeps the variant fresh
+        if sum(darts) % 4 == 0 and _var(darts) != _var(_DARTS):
             return {"darts": darts}
 
 
@@ -47,7 +51,7 @@ def _darts(slip, hint, gives):
 
 DART_VARIANCE = HandExercise(
     "variance by hand", "the variance of the darts {darts}",
-    answer=lambda darts: _var(darts), givens={"darts": [1, 2, 3, 6]}, draw=_draw_darts,
+    answer=lambda darts: _var(darts), givens={"darts": _DARTS}, draw=_draw_darts,
     tolerance=0.01,
     slips=[
         _darts("forgot the mean", "is the average of the squares x²: square the distances "
@@ -88,6 +92,13 @@ DART_VARIANCE = HandExercise(
 
 # --- by hand: scores of variance d_k divided by d_k ------------------------------------------
 
+def _draw_width(rng):
+    while True:
+        d_k = int(rng.integers(3, 13)) ** 2  # a square, so that √d_k is a whole number
+        if d_k != 16:  # not the notebook's own
+            return {"d_k": d_k}
+
+
 def _width(slip, hint, gives):
     return Slip(slip, "{got} " + hint, gives=lambda d_k: float(gives(d_k)))
 
@@ -95,7 +106,7 @@ def _width(slip, hint, gives):
 OVER_SHRUNK = HandExercise(
     "over-shrunk by hand", "Var(q·k / {d_k}) when Var(q·k) = {d_k}",
     answer=lambda d_k: 1 / d_k, givens={"d_k": 16}, tolerance=0.0005,
-    draw=lambda rng: {"d_k": int(rng.choice([9, 16, 25, 36, 49, 64, 100]))},
+    draw=_draw_width,
     slips=[
         _width("divided by c, not c²", "is the variance divided by c = {d_k} once (as ÷ √d_k "
                "gives): scores ÷ c make the variance ÷ c².", lambda d_k: 1),
