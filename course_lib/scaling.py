@@ -12,7 +12,8 @@ __all__ = ["default_scale", "sample_dot_products", "scaled_scores"]
 
 
 def default_scale(d_k):
-    """The multiplier 1/√d_k (dividing by √d_k). d_k is the query/key length, not the model width.
+    """The multiplier 1/√d_k (dividing by √d_k). d_k is the number of slots of a
+    query or key, not the model width.
 
     >>> default_scale(64)
     0.125

@@ -1,91 +1,207 @@
-"""By-hand checkers of notebook 08: the right number passes (also typed as text or a fraction),
-and each typical arithmetic slip is named."""
+"""Notebook 08's exercises (course_lib/exercises/variance.py): wrong answers written the way
+beginners write them, each named by its own slip or relation, and right answers in other
+styles accepted."""
 
-import pytest
-from exercise_helpers import assert_never_crashes, assert_slips_named
+import math
 
-from course_lib.exercises.variance import (
-    DART_VARIANCE,
-    OVER_SHRUNK_VARIANCE,
-    check_dart_variance,
-)
+import numpy as np
+from slip_checks import assert_named, assert_passes
 
-DART_SLIPS = {
-    "forgot the mean": [12.5, (1 + 4 + 9 + 36) / 4],
-    "divided by N − 1": [4.667, 14 / 3, "14/3"],
-    "gave the spread": [1.87, 3.5 ** 0.5],
-    "forgot to square": [1.5, (2 + 1 + 0 + 3) / 4],
-    "signed distances": [0, (-2 - 1 + 0 + 3) / 4],
-    "forgot to divide": [14],
-    "gave the mean": [3, 3.0],
-    "sign turned round": [-3.5],
-    "decimal point moved": [35, 0.35],
-    "rounded too early": [3.55],
-    "mean divided by 3": [4.5, ((1 - 4) ** 2 + (2 - 4) ** 2 + (3 - 4) ** 2 + (6 - 4) ** 2) / 4],
-    "forgot to square the mean": [9.5, 12.5 - 3],
-    "gave the range": [5, 6 - 1],
-    "squared a minus sign away wrong": [1, (-4 - 1 + 0 + 9) / 4],
-    "doubled instead of squared": [2.75, (4 + 1 + 0 + 6) / 4],
-    "root of the sum": [3.74, 14 ** 0.5], "squared the variance": [12.25, 3.5 ** 2],
-    "squared the mean distance": [2.25, 1.5 ** 2], "divided by N²": [0.875, 14 / 16],
-    "left out a dart": [0.667, 2 / 3],
-    "divided by N + 1": [2.8, 14 / 5], "divided by 2": [7, 14 / 2],
-}
-
-OVER_SLIPS = {
-    "divided the variance by c, not c²": [1, 16 / 16, "1"],
-    "gave the spread": [0.25, (1 / 16) ** 0.5],
-    "no scaling": [16],
-    "multiplied by c²": [4096, 16 * 16 ** 2],
-    "divided the variance by √d_k": [4, 16 / 16 ** 0.5],
-    "started from variance 1": [1 / 256, 0.0039],
-    "decimal point moved": [0.625, 6.25],
-    "sign turned round": [-0.0625],
-}
+from course_lib import softmax
+from course_lib.exercises import evaluate, exercise
 
 
-@pytest.mark.parametrize("value", [3.5, "3.5", "7/2", 3.505])
-def test_dart_variance_accepts_the_answer(value):
-    assert DART_VARIANCE.evaluate(value).passed
+def _draw(d_k, size, seed):
+    rng = np.random.default_rng(seed)
+    return rng.standard_normal((size, d_k)), rng.standard_normal((size, d_k))
 
 
-@pytest.mark.parametrize("value", [0.0625, 1 / 16, "1/16", 0.063])
-def test_over_shrunk_variance_accepts_the_answer(value):
-    assert OVER_SHRUNK_VARIANCE.evaluate(value).passed
+def _scores(d_k, size, seed):
+    q, k = _draw(d_k, size, seed)
+    return (q * k).sum(axis=1)
 
 
-def test_dart_slips_are_named():
-    assert_slips_named(DART_VARIANCE.evaluate, DART_SLIPS)
+def _products(d_k, size, seed):
+    q, k = _draw(d_k, size, seed)
+    return q * k  # (size, d_k)
 
 
-def test_over_shrunk_slips_are_named():
-    assert_slips_named(OVER_SHRUNK_VARIANCE.evaluate, OVER_SLIPS)
+def dot_variance_loops(d_k, size, seed):
+    rng = np.random.default_rng(seed)
+    q = rng.standard_normal((size, d_k))
+    k = rng.standard_normal((size, d_k))
+    scores = [sum(q[i, j] * k[i, j] for j in range(d_k)) for i in range(size)]
+    mean = sum(scores) / len(scores)
+    return sum((s - mean) ** 2 for s in scores) / len(scores)
 
 
-@pytest.mark.parametrize("exercise", [DART_VARIANCE, OVER_SHRUNK_VARIANCE])
-def test_every_own_slip_is_in_the_test(exercise):
-    slips = DART_SLIPS if exercise is DART_VARIANCE else OVER_SLIPS
-    assert exercise.slips
-    assert {s.name for s in exercise.slips} <= set(slips)
+def dot_variance_n_minus_1(d_k, size, seed):
+    scores = _scores(d_k, size, seed)
+    return sum((s - scores.mean()) ** 2 for s in scores) / (len(scores) - 1)
 
 
-def test_the_slip_values_are_the_arithmetic_they_claim():
-    darts = [1, 2, 3, 6]
-    mean = sum(darts) / 4
-    squares = [(x - mean) ** 2 for x in darts]
-    value = {}
-    for slip in DART_VARIANCE.slips:  # a slip may come twice (exact, then rounded): the first
-        value.setdefault(slip.name, slip.value)
-    assert value["divided by N − 1"] == pytest.approx(sum(squares) / 3)
-    assert value["forgot the mean"] == pytest.approx(sum(x * x for x in darts) / 4)
-    assert DART_VARIANCE.answer == pytest.approx(sum(squares) / 4)
+def dot_variance_python_sum(d_k, size, seed):
+    q, k = _draw(d_k, size, seed)
+    return np.var(sum(q * k))  # Python's sum adds the rows: one total per slot
 
 
-@pytest.mark.parametrize("exercise", [DART_VARIANCE, OVER_SHRUNK_VARIANCE])
-def test_never_crashes(exercise):
-    assert_never_crashes(exercise.evaluate, kind="number")
+def dot_variance_all_pairs(d_k, size, seed):
+    q, k = _draw(d_k, size, seed)
+    return np.var(q @ k.T)  # (size, size): every query with every key
 
 
-def test_stub_is_not_attempted(capsys):
-    check_dart_variance(...)
-    assert capsys.readouterr().out.startswith("Not attempted yet")
+def dot_variance_two_generators(d_k, size, seed):
+    q = np.random.default_rng(seed).standard_normal((size, d_k))
+    k = np.random.default_rng(seed).standard_normal((size, d_k))
+    return np.var((q * k).sum(axis=1))
+
+
+def dot_variance_pair_by_pair(d_k, size, seed):
+    rng = np.random.default_rng(seed)
+    return np.var([rng.standard_normal(d_k) @ rng.standard_normal(d_k) for _ in range(size)])
+
+
+def dot_variance_global_seed(d_k, size, seed):
+    np.random.seed(seed)  # noqa: NPY002 (the slip: the old global generator)
+    q, k = np.random.randn(size, d_k), np.random.randn(size, d_k)  # noqa: NPY002
+    return np.var((q * k).sum(axis=1))
+
+
+def dot_variance_seed_zero(d_k, size, seed):
+    rng = np.random.default_rng(0)
+    q, k = rng.standard_normal((size, d_k)), rng.standard_normal((size, d_k))
+    return np.var((q * k).sum(axis=1))
+
+
+def test_dot_variance_slips():
+    assert_named("dot_variance", {
+        "variance of q alone": [lambda d_k, size, seed: np.var(_draw(d_k, size, seed)[0])],
+        "the mean, not the variance": [lambda d_k, size, seed: _scores(d_k, size, seed).mean()],
+        "the spread, not the variance": [
+            lambda d_k, size, seed: np.std(_scores(d_k, size, seed)),
+            lambda d_k, size, seed: math.sqrt(np.var(_scores(d_k, size, seed)))],
+        "divided by N − 1": [dot_variance_n_minus_1,
+                             lambda d_k, size, seed: np.var(_scores(d_k, size, seed), ddof=1)],
+        "forgot the mean": [lambda d_k, size, seed: np.mean(_scores(d_k, size, seed) ** 2)],
+        "used the scaled scores": [
+            lambda d_k, size, seed: np.var(_scores(d_k, size, seed) / math.sqrt(d_k))],
+        "divided by d_k²": [lambda d_k, size, seed: np.var(_scores(d_k, size, seed) / d_k)],
+        "products not added": [lambda d_k, size, seed: np.var(_products(d_k, size, seed))],
+        "added down the columns": [dot_variance_python_sum],
+        "every query with every key": [dot_variance_all_pairs],
+        "a matrix product": [lambda d_k, size, seed: np.var(np.dot(*_draw(d_k, size, seed)))],
+        "a variance of 0": [lambda d_k, size, seed: np.var(_products(d_k, size, seed).sum())],
+        "a seed of its own": [dot_variance_seed_zero],
+        "the same draws for q and k": [dot_variance_two_generators],
+        "other draws": [dot_variance_pair_by_pair, dot_variance_global_seed],
+        "the wrong shape": [_scores],
+        "the input given back": [lambda d_k, size, seed: d_k],
+        "multiplied by size": [lambda d_k, size, seed: np.var(_scores(d_k, size, seed)) * size],
+        "rounded to 2 decimals": [
+            lambda d_k, size, seed: round(float(np.var(_scores(d_k, size, seed))), 2)],
+    })
+
+
+def test_dot_variance_accepts_other_right_answers():
+    assert_passes("dot_variance", [dot_variance_loops,
+                                   lambda d_k, size, seed: np.std(_scores(d_k, size, seed)) ** 2])
+
+
+def test_other_draws_is_said_only_of_a_fair_simulation():
+    """A simulation on other draws lands within the sampling error of d_k on the big cases;
+    an answer about 1 (the scaled scores' variance, on other draws) is not taken for it."""
+    def scaled_other_draws(d_k, size, seed):
+        return dot_variance_pair_by_pair(d_k, size, seed) / d_k
+
+    assert evaluate("dot_variance", dot_variance_pair_by_pair).mistake == "other draws"
+    assert evaluate("dot_variance", scaled_other_draws).mistake != "other draws"
+
+
+def test_the_checker_replays_the_case_draws():
+    ex = exercise("dot_variance")
+    for case in ex.cases:
+        assert case.expected == np.var(_scores(*case.args))
+    big = [c for c in ex.cases if c.args[1] >= 1000]
+    assert big and all(abs(c.expected - c.args[0]) < 0.2 * c.args[0] for c in big)
+
+
+def test_variance_by_hand_slips():
+    assert_named("variance by hand", {
+        "forgot the mean": [12.5], "divided by N − 1": [4.67, "14/3"],
+        "gave the spread": [1.87], "forgot to square": [1.5], "signed distances": [0],
+        "forgot to divide": [14], "gave the mean": [3], "gave the range": [5],
+        "squared a minus sign away wrong": [1], "root of the sum": [3.74],
+        "mean over N − 1": [4.5], "forgot to square the mean": [9.5],
+        "squared": [12.25], "decimal point moved": [35], "rounded too early": [3.55],
+    })
+
+
+def test_variance_by_hand_accepts_the_answer():
+    assert all(evaluate("variance by hand", v).passed for v in (3.5, "3.5", "7/2", 3.505))
+
+
+def test_a_median_is_not_taken_for_a_root():
+    """3.75 (the median 2.5 as the centre) is 0.008 from √14: no slip is claimed for it."""
+    assert evaluate("variance by hand", 3.75).mistake is None
+
+
+def test_over_shrunk_by_hand_slips():
+    assert_named("over-shrunk by hand", {
+        "divided by c, not c²": [1, "1"], "gave the spread": [0.25], "no scaling": [16],
+        "multiplied by c²": [4096], "gave c²": [256], "divided by √d_k": [4],
+        "doubled instead of squared": [0.5], "started from variance 1": [0.0039, "1/256"],
+        "decimal point moved": [0.625], "rounded too early": [0.06],
+    })
+
+
+def test_over_shrunk_by_hand_accepts_the_answer():
+    assert all(evaluate("over-shrunk by hand", v).passed for v in (0.0625, "1/16", 0.0626))
+
+
+def scale_in_place(query, key):
+    query /= math.sqrt(query.shape[-1])  # writes into the caller's array
+    return query @ key.T
+
+
+def scale_no_d_k(query, key):
+    return query @ key.T / math.sqrt(d_k)  # noqa: F821 (the slip: d_k never set)
+
+
+def scale_loops(query, key):
+    d_k = len(query[0])
+    return [[sum(q[c] * k[c] for c in range(d_k)) / math.sqrt(d_k) for k in key] for q in query]
+
+
+def test_scale_scores_slips():
+    assert_named("scale_scores", {
+        "missing scale": [lambda query, key: query @ key.T, lambda q, k: np.dot(q, k.T)],
+        "divided by d_k": [lambda query, key: query @ key.T / query.shape[1]],
+        "multiplied by d_k": [lambda query, key: query @ key.T * math.sqrt(query.shape[1])],
+        "scaled by the number of keys": [lambda query, key: query @ key.T / math.sqrt(len(key))],
+        "scaled by the number of queries": [
+            lambda query, key: query @ key.T / np.sqrt(query.shape[0])],
+        "** 1/2 without brackets": [lambda query, key: query @ key.T / query.shape[1] ** 1/2],
+        "(d_k ** 1/2) is d_k/2": [lambda query, key: query @ key.T / (query.shape[1] ** 1/2)],
+        "^ for a power": [lambda query, key: query @ key.T / (query.shape[1] ^ 0.5),
+                          lambda query, key: query @ key.T / ((query.shape[1] ^ 1) / 2)],
+        "floor division": [lambda query, key: query @ key.T // math.sqrt(query.shape[-1])],
+        "√d_k rounded to a whole number": [
+            lambda query, key: query @ key.T / int(math.sqrt(query.shape[1]))],
+        "missing transpose": [lambda query, key: query @ key / math.sqrt(query.shape[1])],
+        "Q * K.T elementwise": [lambda query, key: query * key.T / math.sqrt(query.shape[-1])],
+        "transposed": [lambda query, key: key @ query.T / math.sqrt(query.shape[-1])],
+        "Qᵀ K": [lambda query, key: query.T @ key / math.sqrt(query.shape[-1])],
+        "the whole shape as d_k": [lambda query, key: query @ key.T / math.sqrt(query.shape)],
+        "applied the softmax": [
+            lambda query, key: softmax(query @ key.T / math.sqrt(query.shape[1]), axis=-1)],
+        "rounded to 2 decimals": [
+            lambda query, key: np.round(query @ key.T / math.sqrt(query.shape[1]), 2)],
+        "divided by √n": [lambda query, key: query @ key.T / math.sqrt(query.size)],
+        "a name never defined": [scale_no_d_k],
+        "changed its input": [scale_in_place],
+    })
+
+
+def test_scale_scores_accepts_other_right_answers():
+    assert_passes("scale_scores", [
+        scale_loops, lambda query, key: np.matmul(query, key.transpose()) * query.shape[1] ** -0.5])

@@ -8,20 +8,18 @@ __all__ = ["CARDS"]
 CARDS: tuple[Card, ...] = (
     # 08 Variance and scaling
     Card("Darts land at $-2, 0, 2, 0$. What are their variance and their spread?",
-         "The mean is 0, so the variance is the average square: $(4 + 0 + 4 + 0)/4 = 2$. The "
-         "spread is $\\sqrt{2} \\approx 1.414$.", 8, computes=True),
+         "The mean is 0, so the variance is the average square, $(4 + 0 + 4 + 0)/4 = 2$, and "
+         "the spread is $\\sqrt{2} \\approx 1.41$.", 8, computes=True),
     Card("Every score is multiplied by 3. What happens to the variance, and to the spread?",
          "The variance is multiplied by $3^2 = 9$ and the spread by 3: "
          "$\\operatorname{Var}(c\\,x) = c^2 \\operatorname{Var}(x)$.", 8, computes=True),
-    Card("With $d_k = 64$ slots drawn from $\\mathcal{N}(0, 1)$, what are the variance and the "
-         "spread of $q \\cdot k$, and what do you divide the scores by?",
-         "Variance $d_k = 64$, spread $\\sqrt{64} = 8$; divide by $\\sqrt{d_k} = 8$ (PyTorch's "
-         "scale multiplier is $1/8 = 0.125$), which brings the variance back to "
-         "$64 / 8^2 = 1$.", 8, computes=True),
+    Card("Query and key have $d_k = 64$ independent slots of mean 0 and variance 1. What are "
+         "the variance and the spread of $q \\cdot k$, and what do you divide the scores by?",
+         "Variance 64 and spread 8: divide by $\\sqrt{64} = 8$ (PyTorch's scale is the "
+         "multiplier $1/8$), and the variance is $64 / 8^2 = 1$.", 8, computes=True),
     Card("What goes wrong if you divide the scores by $d_k$ instead of $\\sqrt{d_k}$?",
-         "The variance falls to $d_k / d_k^2 = 1/d_k$: the scores are nearly equal, softmax "
-         "gives every key about the same weight $1/m$, and the gradient that reaches $q$ and "
-         "$k$ carries the tiny factor $1/d_k$: it is starved.", 8),
+         "The variance falls to $d_k / d_k^2 = 1/d_k$: the scores are nearly equal, every key "
+         "gets about the weight $1/m$, and the gradient carries the tiny factor $1/d_k$.", 8),
     # 09 Attention
     Card("$Q$ is $5 \\times 64$, $K$ is $7 \\times 64$, $V$ is $7 \\times 32$. What are the "
          "shapes of $S = QK^\\top$, of the weights $A$ and of the output $AV$?",

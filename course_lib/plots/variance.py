@@ -30,6 +30,8 @@ RAW_COLOR = PALETTE["vermillion"]  # raw scores q·k
 SCALED_COLOR = PALETTE["blue"]  # q·k ÷ √d_k
 OVER_COLOR = PALETTE["purple"]  # q·k ÷ d_k (over-shrunk)
 
+# fixed axes for every d_k (a slider move redraws only the bars): the scaled histogram's
+# peak is 0.96 at d_k = 1, where a score is one product q₁k₁, sharply peaked at 0
 _RAW_LIMIT, _SCALED_LIMIT, _BINS = 75.0, 5.0, 60
 
 
@@ -139,7 +141,7 @@ def update_against_dk(artists, d_k):
 
 
 PANELS = (  # key of spread_statistics, y label, log y-axis, reference line, title
-    ("variance", "variance of the scores", True, None, "spread of the scores"),
+    ("variance", "variance of the scores", True, None, "variance (the spread squared)"),
     ("largest_weight", "largest weight (mean row)", False, (1 / 16, "uniform 1/16"),
      "how peaked softmax is"),
     ("saturated", "share of one-hot rows", False, None, f"rows with a weight ≥ {SATURATED}"),
@@ -174,7 +176,7 @@ def draw_dk_panels(d_k, fig=None, d_ks=D_K_CHOICES, table=None):
         "raw": draw_score_histogram(stats["samples"]["raw"], ax=raw_ax, limit=_RAW_LIMIT,
                                     ylim=0.32, color=RAW_COLOR, label="raw scores q·k"),
         "scaled": draw_score_histogram(stats["samples"]["scaled"], ax=scaled_ax,
-                                       limit=_SCALED_LIMIT, ylim=0.8, color=SCALED_COLOR,
+                                       limit=_SCALED_LIMIT, ylim=1.05, color=SCALED_COLOR,
                                        label="scaled scores q·k ÷ √d_k"),
         "table": table,
     }

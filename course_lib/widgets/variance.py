@@ -13,21 +13,19 @@ from .base import Dashboard
 __all__ = ["READOUT_CLASS", "dk_callback", "dk_dashboard", "dk_figure", "dk_readout"]
 
 READOUT_CLASS = "course-readout"  # the CSS class a browser test finds the readout by
+_SCALINGS = (("raw", "raw"), ("scaled", "÷√d_k"), ("over", "÷d_k"))
 
 
 def dk_readout(stats):
     """The readout line for one :func:`course_lib.saturation.spread_statistics` result: for
-    raw, ÷ √d_k and ÷ d_k scores, the variance, the share of one-hot rows, the median
-    softmax sensitivity ∥J∥ and the median gradient reaching q."""
-    d_k = stats["d_k"]
-    parts = [f"d_k = {d_k}"]
-    for name, label, theory in (("raw", "raw q·k", d_k), ("scaled", "÷ √d_k", 1),
-                                ("over", "÷ d_k", f"1/{d_k}")):
-        parts.append(f"{label}: variance {stats['variance'][name]:.3g} (theory {theory}), "
-                     f"one-hot rows {fmt(100 * stats['saturated'][name], 0)}%, "
-                     f"∥J∥ {fmt(stats['sensitivity'][name], 3)}, "
-                     f"gradient to q {fmt(stats['gradient'][name], 3)}")
-    return " · ".join(parts)
+    raw, ÷ √d_k and ÷ d_k scores, the variance, the share of one-hot rows and the median
+    gradient reaching q."""
+    def three(key, show):
+        return ", ".join(f"{label} {show(stats[key][name])}" for name, label in _SCALINGS)
+
+    return (f"d_k = {stats['d_k']} · variance: {three('variance', lambda v: f'{v:.3g}')} · "
+            f"one-hot rows: {three('saturated', lambda v: fmt(100 * v, 0) + '%')} · "
+            f"gradient to q: {three('gradient', lambda v: fmt(v, 3))}")
 
 
 def dk_callback(artists, d_k):
