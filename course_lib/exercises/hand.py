@@ -35,6 +35,7 @@ class HandExercise:
     draw : function(rng) -> new givens, for a fresh variant; None if the exercise has none.
     tolerance : the largest accepted distance from the answer (the prompt announces it).
 
+    >>> from course_lib.exercises.feedback import Slip
     >>> ex = HandExercise("len", "∥{q}∥", lambda q: math.hypot(*q), {"q": [3, 4]},
     ...                   [Slip("no root", "take the root.", gives=lambda q: 25.0)])
     >>> ex.evaluate(5).status, ex.evaluate("5.004").status, ex.evaluate(25).mistake
@@ -168,8 +169,11 @@ class HandExercise:
 
 
 def _close(a, b, within):
+    """Within ``within`` of each other, with room for the last binary digit (0.063 is within
+    0.0005 of 0.0625, though 0.063 - 0.0625 is 0.000500000000001 in floating point)."""
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    return a.shape == b.shape and bool(np.all(np.abs(a - b) <= within))
+    slack = 1e-9 * (within + np.abs(b))
+    return a.shape == b.shape and bool(np.all(np.abs(a - b) <= within + slack))
 
 
 def _text(value):

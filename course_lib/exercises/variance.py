@@ -168,11 +168,21 @@ def _drawn_by(d_k, size, seed, draw):
 
 
 def _roughly_d_k(outcome):
-    """Within four standard errors of d_k (Var of (q·k)² is 2d_k² + 6d_k), on a case big
-    enough to tell: a fair simulation on other draws than the case's."""
+    """A fair simulation on other draws than the case's: within four standard errors of d_k
+    (Var of (q·k)² is 2d_k² + 6d_k) on a case big enough to tell, and a plausible variance on
+    the smaller ones (the hidden cases include big ones, so a small case alone never decides)."""
     d_k, size, _ = outcome.case.args
+    value = float(outcome.value)
+    if not math.isfinite(value) or value <= 0:
+        return False
+    if size < 1000 or d_k < 3:
+        return True
     error = math.sqrt((2 * d_k ** 2 + 6 * d_k) / size)
-    return size >= 1000 and d_k >= 3 and abs(float(outcome.value) - d_k) <= 4 * error
+    # other draws land near d_k, never on it, and are not the replayed answer rounded
+    expected = float(outcome.case.expected)
+    far = abs(value - d_k) > 1e-9 and all(abs(value - round(expected, digits)) > 1e-12
+                                          for digits in range(5))
+    return far and abs(value - d_k) <= 4 * error
 
 
 def _pair_by_pair(d_k, size, seed):
