@@ -236,11 +236,12 @@ class CodeExercise:
         except Exception:
             return []
 
-    def follows(self, predict, outcomes):
+    def follows(self, predict, outcomes, errors_count=True):
         """The wrong outcomes that equal ``predict(case)``, when the answer equals it on EVERY
         case where it differs from the right answer ([] when one case contradicts it). Where
-        the prediction itself raises, a learner's function that raised the same kind of error
-        follows it too; :class:`NoPrediction` means the slip says nothing about that case."""
+        a slip's own formula raises, a learner's function that raised the same kind of error
+        follows it too (``errors_count``; a relation's error is only its own limit);
+        :class:`NoPrediction` means the slip says nothing about that case."""
         telling = []
         for outcome in outcomes:
             case = outcome.case
@@ -252,7 +253,7 @@ class CodeExercise:
             except NoPrediction:
                 continue
             except Exception as exc:  # the slip raises here: so may the learner's function
-                if (not outcome.correct and outcome.error is not None
+                if (errors_count and not outcome.correct and outcome.error is not None
                         and type(outcome.error) is type(exc)):
                     telling.append(outcome)
                 continue

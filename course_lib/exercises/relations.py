@@ -46,10 +46,18 @@ class Relation:
             best = []
             for form in forms:
                 telling = exercise.follows(
-                    lambda case, f=form: f(numeric(case.expected), case, exercise), outcomes)
+                    lambda case, f=form: _transformed(f, case, exercise), outcomes,
+                    errors_count=False)
                 best = telling if len(telling) > len(best) else best
             return best
         return [o for o in wrong if _safe(self.test, o, exercise)]
+
+
+def _transformed(form, case, exercise):
+    """A relation's prediction for one case: nothing where the function must refuse."""
+    if case.raises is not None:
+        raise NoPrediction
+    return form(numeric(case.expected), case, exercise)
 
 
 def _safe(test, outcome, exercise):
