@@ -148,17 +148,17 @@ def test_query_scores_accepts_other_right_answers():
                                                  for k in K]])
 
 
-def test_entries_of_k_by_hand_slips():
-    assert_named("entries of K by hand", {
+def test_numbers_in_k_by_hand_slips():
+    assert_named("numbers in K by hand", {
         "K shaped like Q": [24, "24"], "K shaped like V": [21], "rows of Q, width of V": [12],
         "the size of the score grid": [28], "the two widths": [18], "counted the keys only": [7],
         "counted one key": [6], "added rows and columns": [13], "counted Q and V": [45],
         "K as a square": [49], "sign turned round": [-42],
     })
-    assert evaluate("entries of K by hand", 42).passed
+    assert evaluate("numbers in K by hand", 42).passed
 
 
 def test_a_fresh_variant_names_the_notebooks_answer():
-    variants = [exercise("entries of K by hand").variant(seed) for seed in range(1, 9)]
+    variants = [exercise("numbers in K by hand").variant(seed) for seed in range(1, 9)]
     named = [v.evaluate(42).mistake for v in variants if v.answer != 42]
     assert named and named.count("the notebook's numbers") >= len(named) // 2, named

@@ -21,7 +21,7 @@ def _draw_sizes(rng):
 
 
 K_ENTRIES = HandExercise(
-    "entries of K by hand", "the number of entries in K when Q is {n}×{d_k} and V is {m}×{d_v}",
+    "numbers in K by hand", "the count of numbers in K when Q is {n}×{d_k} and V is {m}×{d_v}",
     answer=lambda n, m, d_k, d_v: m * d_k,
     givens={"n": 4, "m": 7, "d_k": 6, "d_v": 3}, draw=_draw_sizes, tolerance=0.01,
     slips=[
