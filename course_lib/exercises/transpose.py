@@ -57,10 +57,9 @@ SCORE_HAND = HandExercise(
         Slip("key 4 instead of key 3", "{got} is row q₂ · row k₄: counted from 1, as in the "
              "maths, k₃ is the third row of K (K[2] in Python).",
              gives=lambda Q, K: _dot(Q, 1, K, 3)),
-        Slip("query 1 instead of query 2", "{got} is row q₁ · row k₃: the first index of S₂₃, "
-             "2, picks the query, the second row of Q.", gives=lambda Q, K: _dot(Q, 0, K, 2)),
-        Slip("query 3 instead of query 2", "{got} is row q₃ · row k₃: the first index of S₂₃, "
-             "2, picks the query, the second row of Q.", gives=lambda Q, K: _dot(Q, 2, K, 2)),
+        *[Slip(f"query {i + 1} instead of query 2", f"{{got}} is row q{'₁₂₃'[i]} · row k₃: the "
+               "first index of S₂₃, 2, picks the query, the second row of Q.",
+               gives=lambda Q, K, i=i: _dot(Q, i, K, 2)) for i in (0, 2)],
         Slip("the indices swapped", "{got} is S₃₂ = row q₃ · row k₂: in S₂₃ the first index "
              "picks the query (a row of Q), the second the key (a row of K).",
              gives=lambda Q, K: _dot(Q, 2, K, 1)),
