@@ -224,11 +224,12 @@ def _(fig, draw):
     draw(query, key, 1, 2, fig=fig)
 
 
-@case("matrices.draw_projections", figsize=(11.0, 6.0), layout=None)
+@case("matrices.draw_projections", figsize=(8.5, 7.5), layout=None)
 def _(fig, draw):
     x = np.array([[1.0, 0.0, 2.0], [0.0, 1.0, -1.0], [1.0, 1.0, 0.0]])
-    w_q, w_k, w_v = (np.round(np.random.default_rng(seed).standard_normal((3, 2)), 1)
-                     for seed in (1, 2, 3))
+    w_q, w_k = (np.round(np.random.default_rng(seed).standard_normal((3, 2)), 1)
+                for seed in (1, 2))
+    w_v = np.round(np.random.default_rng(3).standard_normal((3, 3)), 1)
     draw(x, w_q, w_k, w_v, words=["the", "cat", "sat"], fig=fig)
 
 

@@ -31,17 +31,23 @@ def test_labels_count_from_one_and_rows_are_bold():
     assert row_labels("q", 2) == [r"$\mathbf{q}_{1}$", r"$\mathbf{q}_{2}$"]  # rows of Q: bold
 
 
-def test_projections_picture_shows_x_times_each_weight_matrix():
+def test_projections_picture_branches_from_x_with_one_colour_per_role():
     x = np.round(np.random.default_rng(5).standard_normal((6, 4)), 1)
     w_q, w_k, w_v = projection_weights()
-    artists = draw_projections(x, w_q, w_k, w_v, words=list("abcdef"), fig=Figure((9, 5)))
+    artists = draw_projections(x, w_q, w_k, w_v, words=list("abcdef"), fig=Figure((9, 8)))
     for letter, product in zip("QKV", projections(x, w_q, w_k, w_v), strict=True):
         assert np.allclose(artists[letter]["cells"].get_array(), product)
         assert np.allclose(product, x @ {"Q": w_q, "K": w_k, "V": w_v}[letter])
-        assert artists[letter]["title"].get_text() == f"= {letter} = XW_{letter}"
+        assert artists[letter]["title"].get_text().startswith(f"= ${letter} = XW_{letter}$")
         assert _texts(artists[letter])[0][0] == fmt(product[0, 0], 1)
+        # a weight matrix and the grid it makes share their role's colour
+        tint = artists[f"W_{letter}"]["cells"].cmap.colors
+        assert tint == artists[letter]["cells"].cmap.colors
     assert _texts(artists["X"])[1] == [fmt(v, 1) for v in x[1]]
     assert artists["Q"]["cells"].axes.get_yticklabels()[0].get_text() == "a"
+    assert len(artists["arrows"]) == 3  # three branches from X
+    labels = [t.get_text() for t in artists["legend"].get_texts()]
+    assert len(labels) == 4 and labels[1].startswith("query")
 
 
 @pytest.mark.parametrize(("n", "m", "d_k", "d_v"), [(1, 1, 1, 1), (3, 5, 4, 2), (6, 6, 5, 4),

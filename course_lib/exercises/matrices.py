@@ -1,217 +1,224 @@
-"""Exercises of notebook 05: stack vectors into a grid (code), and one entry of Q = XW_Q
-worked out by hand.
-
-Slips
------
-``stack_rows(vectors)``:
-
-- stacked as columns: each vector became a column (``np.array(v).T``, ``zip(*v)``);
-- flattened: one long list of n·d numbers (or one column) instead of n rows;
-- extra brackets: ``np.array([vectors])``, the grid inside another list (3 axes);
-- returned the shape: (n, d) instead of the grid;
-- rows in reverse order: the last vector on top;
-- loop runs one past the end: ``range(len(vectors) + 1)`` raises IndexError;
-- return inside the loop: only the first row came back;
-- last row left out: the loop stops one early (``range(len(vectors) - 1)``), the row missing or
-  left at 0;
-- last column left out: each vector's last number dropped (a slice ending one early);
-- reshaped instead of transposed: ``reshape(d, n)`` cuts the numbers into rows of n;
-- transposed then reshaped: ``.T.reshape(n, d)`` scrambles the rows;
-- first vector only: one vector instead of the grid;
-- rows shifted by one: ``grid[i] = vectors[i - 1]``;
-- rounded the numbers: ``dtype=int`` or ``int()`` cuts the decimals off;
-- first row left out: the loop starts at 1 (``range(1, len(vectors))``);
-- needs a second row: the length check reads ``vectors[1]``, so one vector raises IndexError;
-- grid made square: ``np.zeros((n, n))`` filled row by row, so a one-number row is spread
-  across n columns;
-- does not reject different lengths: ragged input comes back instead of a ValueError;
-- length compared with the number of vectors: ``len(v) != len(vectors)`` refuses good grids;
-- wrong kind of error: ragged input raises, but not ValueError (``assert``, ``TypeError``);
-- changed its input: the caller's list was modified (named by the framework).
-
-By hand, slot 2 of row 𝐪₂ of Q ("cat"), ``HAND_Q_ENTRY``:
-
-- used W_K: the dot product with column 2 of W_K instead of W_Q;
-- column 1 of W_Q / column 3 of W_Q: the neighbouring column;
-- row of word 1 / row of word 3: the wrong word (counting from 0 gives word 3, "sat");
-- added instead of multiplied: Σ (xⱼ + wⱼ) instead of Σ xⱼwⱼ;
-- minus times minus: (−0.6) × (−1) taken as −0.6;
-- dropped the minus signs: every product counted as positive;
-- last term dropped: only three of the four products added.
-"""
+"""Exercises of notebook 05: the sizes of attention's three grids (which sizes must match, what
+n, m, d_k and d_v count), by hand and in code, and the scores of one query against the rows of
+a key grid."""
 
 import numpy as np
 
-from ._detect import first_of, rounded
-from ._grid_rows import (
-    RAGGED_CASES,
-    STACK_CASES,
-    accepts_ragged,
-    flat,
-    needs_two_rows,
-    past_the_end,
-    refuses_non_square,
-    shape_back,
-    square_grid,
-    wrong_error,
-)
-from .by_hand import HandExercise, Slip
-from .core import Case, Exercise, Mistake
+from . import relations
+from ._values import frozen_array
+from .engine import Case, CodeExercise
+from .feedback import Slip
+from .hand import HandExercise
 
-__all__ = ["HAND_Q_ENTRY", "STACK_EXERCISE", "check_q_entry", "check_stack_rows",
-           "evaluate_stack_rows"]
-
-def _one_of(*imitations):
-    return lambda outcomes: first_of(STACK_EXERCISE, outcomes, *imitations)
+__all__ = ["EXERCISES"]
 
 
-STACK_EXERCISE = Exercise(
-    "stack_rows(vectors)",
-    cases=[Case((vectors,)) for vectors in STACK_CASES]
-    + [Case((vectors,), raises=ValueError) for vectors in RAGGED_CASES],
-    reference=lambda vectors: np.array(vectors, dtype=float),
-    mistakes=[
-        Mistake("stacked as columns",
-                "{call} gave {got}: each vector became a COLUMN. In this course every vector "
-                "is a ROW, so n vectors of d slots make an n×d grid; row i must be "
-                "vectors[i], here {expected}.",
-                imitation=lambda v: np.array(v, float).T),
-        Mistake("flattened",
-                "{call} gave {got}: all the numbers in one line (or one column). Keep each "
-                "vector as its own row (a list of rows, or np.array of that list): "
-                "{expected}, with 2 axes.",
-                detect=_one_of(flat, lambda v: flat(v)[:, None])),
-        Mistake("extra brackets",
-                "{call} gave {got}: one pair of brackets too many, so the grid sits inside "
-                "another list (3 axes). Return the list of rows itself: {expected}.",
-                detect=_one_of(lambda v: np.array([v], float),
-                               lambda v: np.array(v, float)[:, None])),
-        Mistake("returned the shape",
-                "{call} gave {got}, the grid's SHAPE (rows, columns). Return the grid itself, "
-                "the numbers: {expected}.",
-                detect=shape_back),
-        Mistake("rows in reverse order",
-                "{call} gave {got}: the rows are upside down. Row i must be vectors[i], in "
-                "the order given: {expected}.",
-                imitation=lambda v: np.array(v[::-1], float)),
-        Mistake("return inside the loop",
-                "{call} gave {got}: only the first row. A `return` inside the loop ends the "
-                "function on its first round; move it after the loop (one indent less).",
-                imitation=lambda v: np.array(v[:1], float)),
-        Mistake("last row left out",
-                "{call} gave {got}, without the last vector: the loop stops one early. "
-                "range(len(vectors)) already runs over all n rows, 0 to n − 1.",
-                detect=_one_of(lambda v: np.array(v[:-1], float),
-                               lambda v: np.array(v, float)[:-1])),
-        Mistake("last row left out",
-                "{call} gave {got}: the last row is still 0, so the loop that fills the grid "
-                "stopped one row early. range(len(vectors)) already ends at the last row; "
-                "expected {expected}.",
-                imitation=lambda v: np.array(v[:-1] + [[0.0] * len(v[-1])], float)),
-        Mistake("last column left out",
-                "{call} gave {got}: each row lost its last number (a slice ending one early, "
-                "`[:-1]` or `[:d - 1]`). Keep every slot of each vector; expected {expected}.",
-                imitation=lambda v: np.array(v, float)[:, :-1]),
-        Mistake("reshaped instead of transposed",
-                "{call} gave {got}: reshape(d, n) keeps the numbers in reading order and cuts "
-                "them into rows of n; it does not turn rows into columns (and here nothing needs "
-                "turning): np.array(vectors) is the n × d grid; expected {expected}.",
-                imitation=lambda v: np.array(v, float).reshape(len(v[0]), len(v))),
-        Mistake("transposed then reshaped",
-                "{call} gave {got}: `.T.reshape(n, d)` reads the numbers column by column, so "
-                "the rows are scrambled. The vectors are already the rows: np.array(vectors).",
-                imitation=lambda v: np.array(v, float).T.reshape(len(v), len(v[0]))),
-        Mistake("first vector only",
-                "{call} gave {got}, the first vector alone. The grid has one row per vector: "
-                "np.array(vectors), shape (n, d); expected {expected}.",
-                imitation=lambda v: np.array(v[0], float)),
-        Mistake("rows shifted by one",
-                "{call} gave {got}: row i holds vector i − 1 (grid[i] = vectors[i - 1] wraps "
-                "round to the last vector). Python counts from 0: grid[i] = vectors[i].",
-                imitation=lambda v: np.array([v[i - 1] for i in range(len(v))], float)),
-        Mistake("rounded the numbers",
-                "{call} gave {got}: the decimals were cut off (dtype=int, int() or round()). "
-                "Keep the numbers as they are, `np.array(vectors, dtype=float)`; expected "
-                "{expected}.", detect=rounded),
-        Mistake("loop runs one past the end",
-                "{call} raised IndexError: the loop asks for a row after the last one. "
-                "range(len(vectors)) runs 0 … n − 1, all n rows; range(len(vectors) + 1) or "
-                "range(1, n + 1) goes one too far.",
-                detect=past_the_end),
-        Mistake("first row left out",
-                "{call} gave {got}, without the first vector: Python counts from 0, so the "
-                "loop must start at 0 (range(len(vectors))), not at 1.",
-                detect=_one_of(lambda v: np.array(v[1:], float),
-                               lambda v: np.array(v, float)[1:],
-                               lambda v: np.array([[0.0] * len(v[0])] + v[1:], float))),
-        Mistake("length compared with the number of vectors",
-                "{call} raised ValueError, but that is a proper grid ({expected}). Compare "
-                "each vector's length with the FIRST vector's length, not with how many "
-                "vectors there are (a grid need not be square).",
-                detect=refuses_non_square),
-        Mistake("needs a second row",
-                "{call} raised IndexError: your length check reads vectors[1], and one vector "
-                "has no second row. Compare every vector with vectors[0] in a loop (a grid may "
-                "have a single row).", detect=needs_two_rows),
-        Mistake("grid made square",
-                "{call} gave {got}: the grid was made n × n, np.zeros((len(vectors), "
-                "len(vectors))), so a row of one number was copied across every column. n "
-                "vectors of d numbers make an n × d grid: np.zeros((len(vectors), "
-                "len(vectors[0]))).", imitation=square_grid),
-        Mistake("does not reject different lengths",
-                "your grids are right, but vectors of different lengths do not make a grid: "
-                "every row of a matrix has the same number of slots. Check every vector's "
-                "length against the first and raise ValueError with a message if one differs.",
-                detect=accepts_ragged),
-        Mistake("wrong kind of error",
-                "you refuse vectors of different lengths, which is right, but with the wrong "
-                "kind of error: write `raise ValueError(\"...\")` (an `assert` raises "
-                "AssertionError, which can be switched off).",
-                detect=wrong_error),
+# --- by hand: how many numbers K holds, from the shapes of Q and V --------------------------
+
+def _draw_sizes(rng):
+    n, m, d_k, d_v = (int(x) for x in rng.choice(np.arange(2, 10), size=4, replace=False))
+    return {"n": n, "m": m, "d_k": d_k, "d_v": d_v}
+
+
+K_ENTRIES = HandExercise(
+    "numbers in K by hand", "the count of numbers in K when Q is {n}×{d_k} and V is {m}×{d_v}",
+    answer=lambda n, m, d_k, d_v: m * d_k,
+    givens={"n": 4, "m": 7, "d_k": 6, "d_v": 3}, draw=_draw_sizes, tolerance=0.01,
+    slips=[
+        Slip("K shaped like Q", "{got} = {n} × {d_k} is Q's size. K has one row per key, and "
+             "each key has its value: m = {m} rows, as many as V.", gives=lambda n, m, d_k, d_v:
+             n * d_k),
+        Slip("K shaped like V", "{got} = {m} × {d_v} is V's size. K has V's {m} rows, but Q's "
+             "width, d_k = {d_k}: a query and a key share their slots.",
+             gives=lambda n, m, d_k, d_v: m * d_v),
+        Slip("rows of Q, width of V", "{got} = {n} × {d_v}; K has the other two sizes: V's "
+             "m = {m} rows and Q's d_k = {d_k} columns.", gives=lambda n, m, d_k, d_v: n * d_v),
+        Slip("the size of the score grid", "{got} = {n} × {m} is the size of the score grid S, "
+             "one score per query and key; K is m × d_k.", gives=lambda n, m, d_k, d_v: n * m),
+        Slip("the two widths", "{got} = {d_k} × {d_v} multiplies the two widths; K has V's "
+             "m = {m} rows of Q's d_k = {d_k} slots.", gives=lambda n, m, d_k, d_v: d_k * d_v),
+        Slip("counted the keys only", "{got} counts the keys, the rows of K; each holds "
+             "d_k = {d_k} numbers.", gives=lambda n, m, d_k, d_v: m),
+        Slip("counted one key", "{got} counts the slots of one key; K holds m = {m} of them.",
+             gives=lambda n, m, d_k, d_v: d_k),
+        Slip("added rows and columns", "{got} = {m} + {d_k}: a grid holds rows × columns "
+             "numbers.", gives=lambda n, m, d_k, d_v: m + d_k),
+        Slip("K as a square", "{got} = {m} × {m}: K's width is not its number of rows but Q's "
+             "width, d_k = {d_k}.", gives=lambda n, m, d_k, d_v: m * m),
+        Slip("counted Q and V", "{got} counts Q and V together; the question is K alone.",
+             gives=lambda n, m, d_k, d_v: n * d_k + m * d_v),
     ],
 )
 
 
-def evaluate_stack_rows(func):
-    """The :class:`~course_lib.exercises.core.Feedback` on a learner's ``stack_rows``."""
-    return STACK_EXERCISE.evaluate(func)
+# --- code: the four sizes, and a refusal when the grids do not fit ---------------------------
+
+def _misfit(Q, K, V):
+    return K.shape[1] != Q.shape[1] or K.shape[0] != V.shape[0]
 
 
-def check_stack_rows(func):
-    """Print feedback on a learner's ``stack_rows(vectors)``."""
-    STACK_EXERCISE.check(func)
+def _sizes(Q, K, V):
+    if _misfit(Q, K, V):
+        raise ValueError(f"K {K.shape} needs Q's width {Q.shape[1]} and V's rows {V.shape[0]}")
+    return (Q.shape[0], K.shape[0], Q.shape[1], V.shape[1])  # (n, m, d_k, d_v)
 
 
-# --- by hand: slot 2 of row q₂ of Q = X W_Q ------------------------------------------------
-# x₂ = [1.1, 0.1, −0.6, −0.8] ("cat"); column 2 of W_Q = [2, −1, −1, 2]
-HAND_Q_ENTRY = HandExercise(
-    "slot 2 of row q₂ of Q, x₂ · (column 2 of W_Q)",
-    1.1,
-    [
-        Slip("used W_K", -0.4, "{got} is row x₂ times column 2 of W_K. Queries are made with "
-             "W_Q: take column 2 of W_Q, [2, −1, −1, 2]."),
-        Slip("column 1 of W_Q", 0.9, "{got} uses column 1 of W_Q. Slot 2 of the query comes "
-             "from column 2 of W_Q: [2, −1, −1, 2]."),
-        Slip("column 3 of W_Q", -2.1, "{got} uses column 3 of W_Q. Slot 2 of the query comes "
-             "from column 2 of W_Q: [2, −1, −1, 2]."),
-        Slip("row of word 1", 0.7, "{got} uses row x₁ (\"the\"). Row q₂ of Q is made from "
-             "row x₂, the vector of \"cat\": [1.1, 0.1, −0.6, −0.8]."),
-        Slip("row of word 3", -2.9, "{got} uses row x₃ (\"sat\"), which is X[2] in Python. "
-             "Word 2 is X[1] = [1.1, 0.1, −0.6, −0.8]: the maths counts from 1, Python "
-             "from 0."),
-        Slip("added instead of multiplied", 1.8, "{got} adds the slots. A dot product "
-             "MULTIPLIES matching slots, then adds the four products: 1.1×2 + 0.1×(−1) + …"),
-        Slip("minus times minus", -0.1, "{got}: check (−0.6)×(−1): a negative times a "
-             "negative is positive, +0.6."),
-        Slip("dropped the minus signs", 4.5, "{got} is 2.2 + 0.1 + 0.6 + 1.6: every product "
-             "counted as positive. Keep each sign: 1.1×2 + 0.1×(−1) + (−0.6)×(−1) + (−0.8)×2."),
-        Slip("last term dropped", 2.7, "{got} adds only three products. There are four slots: "
-             "add (−0.8)×2 = −1.6 as well."),
+def _checked(answer):
+    """A slip in what is returned, behind the right test."""
+    return lambda Q, K, V: (_sizes(Q, K, V), answer(Q, K, V))[1]
+
+
+def _refusing(unfit, kind=ValueError):
+    """A learner's attention_sizes whose test is ``unfit`` (the examples of the test slips)."""
+    def attention_sizes(Q, K, V):
+        if unfit(Q, K, V):
+            raise kind("the sizes do not fit")
+        return (Q.shape[0], K.shape[0], Q.shape[1], V.shape[1])
+    return attention_sizes
+
+
+def _refused(unfit, answered=lambda Q, K, V: False):
+    """The learner's own ValueError on a case that fits where ``unfit`` holds, or an answer on
+    a case to refuse where ``answered`` holds."""
+    def test(o):
+        if o.case.raises is None:
+            return relations.refused(o, ValueError) and unfit(*o.case.args)
+        return o.error is None and answered(*o.case.args)
+    return test
+
+
+def _wrong_error(o):  # a table row: the relations take a TypeError here for a rounding
+    return o.case.raises is not None and o.error is not None and not isinstance(o.error,
+                                                                                o.case.raises)
+
+
+def _grids(*shapes):
+    """Read-only grids of these shapes (their numbers do not matter here)."""
+    return tuple(frozen_array(np.arange(r * c).reshape(r, c) % 5 * 0.5 - 1.0) for r, c in shapes)
+
+
+SIZES = CodeExercise(
+    "attention_sizes", "attention_sizes(Q, K, V)",
+    cases=[_grids((2, 3), (5, 3), (5, 4)),  # n, m, d_k, d_v all different
+           _grids((4, 2), (4, 2), (4, 3)),  # n = m: self-attention
+           _grids((3, 4), (2, 4), (2, 4)),  # d_k = d_v
+           _grids((5, 1), (3, 1), (3, 2)),
+           _grids((1, 5), (6, 5), (6, 3)),
+           Case(_grids((2, 3), (4, 2), (4, 5)), raises=ValueError),  # keys' slots differ
+           Case(_grids((3, 2), (5, 2), (4, 3)), raises=ValueError),  # V is not one row per key
+           Case(_grids((2, 4), (3, 2), (5, 1)), raises=ValueError),  # both
+           Case(_grids((3, 2), (4, 2), (3, 5)), raises=ValueError)],  # V has Q's rows, not K's
+    solution=_sizes,
+    show_args=lambda args: ", ".join(f"{name} {a.shape[0]}×{a.shape[1]}"
+                                     for name, a in zip("QKV", args, strict=False)),
+    slips=[
+        Slip("sizes in another order", "those are Q's shape then V's, (n, d_k, m, d_v): return "
+             "them in the order asked, (n, m, d_k, d_v).",
+             gives=_checked(lambda Q, K, V: (*Q.shape, *V.shape))),
+        Slip("Q's rows as m", "m counts the keys, the rows of K (and V); Q's rows are the n "
+             "queries.", gives=_checked(lambda Q, K, V: (len(Q), len(Q), Q.shape[1], V.shape[1]))),
+        Slip("K's width as d_v", "d_v is the width of V; K's width is d_k.",
+             gives=_checked(lambda Q, K, V: (len(Q), len(K), Q.shape[1], K.shape[1]))),
+        Slip("V's width as d_k", "d_k is the width Q and K share; V's width is d_v, which may "
+             "differ.", gives=_checked(lambda Q, K, V: (len(Q), len(K), V.shape[1], V.shape[1]))),
+        Slip("returned the shapes", "it returned the three shapes; the exercise asks for the "
+             "four sizes, each once: (n, m, d_k, d_v).",
+             gives=_checked(lambda Q, K, V: (Q.shape, K.shape, V.shape))),
+        Slip("refused n ≠ m", "it refused grids that fit: n queries and m keys may differ in "
+             "number (as in a translator). What must match: K's width with Q's (d_k), and V's "
+             "rows with K's (m).",
+             when=_refused(lambda Q, K, V: len(Q) != len(K), answered=lambda Q, K, V:
+                           K.shape[1] == Q.shape[1] and len(V) == len(Q)),
+             example=_refusing(lambda Q, K, V: len(Q) != len(K) or _misfit(Q, K, V))),
+        Slip("refused d_k ≠ d_v", "it refused grids that fit: a value may be wider or narrower "
+             "than a key (d_v ≠ d_k). What must match: K's width with Q's, V's rows with K's.",
+             when=_refused(lambda Q, K, V: Q.shape[1] != V.shape[1]),
+             example=_refusing(lambda Q, K, V: Q.shape[1] != V.shape[1] or _misfit(Q, K, V))),
+        Slip("no check of V's rows", "it accepted a V whose rows differ from K's: each key needs "
+             "its value, so raise ValueError when their numbers of rows differ.",
+             when=lambda o: o.case.raises is not None and o.error is None
+             and o.case.args[1].shape[1] == o.case.args[0].shape[1],
+             example=_refusing(lambda Q, K, V: K.shape[1] != Q.shape[1])),
+        Slip("no check of K's width", "it accepted a K whose rows are not as wide as Q's: a query "
+             "and a key need the same d_k slots, so raise ValueError when the widths differ.",
+             when=lambda o: o.case.raises is not None and o.error is None
+             and len(o.case.args[1]) == len(o.case.args[2]),
+             example=_refusing(lambda Q, K, V: len(K) != len(V))),
+        Slip("raised another kind of error", "the grids were refused, which is right, but this "
+             "exercise asks for `raise ValueError(\"…\")`.", when=_wrong_error,
+             example=_refusing(_misfit, kind=TypeError)),
     ],
-    tolerance=0.01,
 )
 
 
-def check_q_entry(value):
-    """Print feedback on the number worked out by hand for slot 2 of row q₂ of Q."""
-    HAND_Q_ENTRY.check(value)
+# --- code: the m scores of one query ----------------------------------------------------------
+
+def _query_scores(q, K):
+    return [float(q @ k) for k in K]  # one dot product per row of K
+
+
+def _per_slot(q, K):
+    if len(q) > len(K):
+        raise IndexError("index out of bounds")
+    return [float(q @ K[j]) for j in range(len(q))]
+
+
+def _sized_by_slots(q, K):
+    if len(K) > len(q):
+        raise IndexError("index out of bounds")
+    return _query_scores(q, K) + [0.0] * (len(q) - len(K))
+
+
+def _cosines(q, K):
+    return [float(q @ k / (np.sqrt(q @ q) * np.sqrt(k @ k))) for k in K]
+
+
+QUERY_SCORES = CodeExercise(
+    "query_scores", "query_scores(q, K)",
+    cases=[(frozen_array([1.5, -2.0, 0.5]),
+            frozen_array([[1.0, 0.5, 2.0], [-1.5, 1.0, 0.0], [0.5, 0.5, -1.0], [2.0, -0.5, 1.5]])),
+           (frozen_array([2.0, 1.0]), frozen_array([[0.5, -1.0], [1.5, 2.0], [-1.0, 0.5]])),
+           (frozen_array([0.5, -1.0, 2.0, 1.5]),
+            frozen_array([[1.0, 0.0, 0.5, -1.0], [-0.5, 1.5, 1.0, 2.0]])),
+           (frozen_array([1.0, 2.0, -1.0]),
+            frozen_array([[0.5, 1.0, 1.5], [-1.0, 0.5, 2.0], [2.0, -1.5, 0.5]])),
+           (frozen_array([-0.5, 1.5]),
+            frozen_array([[1.0, 1.0], [2.0, -0.5], [-1.5, 0.5], [0.5, 2.5], [1.0, -1.0]]))],
+    solution=_query_scores,
+    quantities={"d_k": lambda q, K: len(q), "m": lambda q, K: len(K)},
+    slips=[
+        Slip("the columns of K", "`q @ K` (or a loop over K[:, j]) pairs q with the COLUMNS of "
+             "K, and runs only when d_k = m; a key is a ROW: q @ K[j] (or K @ q).",
+             gives=lambda q, K: q @ K),
+        Slip("added up the scores", "all the scores were added into one number: return one "
+             "score per key, m numbers.", gives=lambda q, K: sum(_query_scores(q, K))),
+        Slip("products not added", "each key's slot products were kept apart: a dot product "
+             "adds them up, q @ k (or sum(q * k)).", gives=lambda q, K: q * K),
+        Slip("added along the wrong axis", "the products were added down the keys into d_k "
+             "numbers: add each key's own, along its row (axis=1), or q @ k.",
+             gives=lambda q, K: (q * K).sum(axis=0)),
+        Slip("one score per slot", "the loop ran over range(len(q)), the d_k slots, not over "
+             "the m keys: loop over the rows of K, range(len(K)).", gives=_per_slot),
+        Slip("a result of d_k places", "the result was made with len(q) = d_k places, but there "
+             "is one score per key: m = len(K) places.", gives=_sized_by_slots),
+        Slip("the first key only", "that is the score of the first key alone: the answer has "
+             "one score for every key.", gives=lambda q, K: float(q @ K[0])),
+        Slip("return inside the loop", "only the first score came back: the `return` sits "
+             "inside the loop. Return after the loop, when every score is in.",
+             gives=lambda q, K: [float(q @ K[0])]),
+        Slip("= instead of append", "only the last score came back: `scores = …` replaces "
+             "what was there. Append each score, scores.append(q @ k).",
+             gives=(lambda q, K: float(q @ K[-1]), lambda q, K: [float(q @ K[-1])])),
+        Slip("divided by the lengths", "each score was divided by ∥q∥ ∥k∥, which gives the "
+             "cosine of notebook 04; the score is the plain dot product q · k.",
+             gives=_cosines),
+        Slip("multiplied the sums", "(q₁ + q₂ + …)(k₁ + k₂ + …) is not a dot product: multiply "
+             "matching slots, then add.",
+             gives=lambda q, K: [float(sum(q) * sum(k)) for k in K]),
+        Slip("q with itself", "every score is q · q: score q against each row k of K.",
+             gives=lambda q, K: [float(q @ q)] * len(K)),
+    ],
+)
+
+
+EXERCISES = [K_ENTRIES, SIZES, QUERY_SCORES]

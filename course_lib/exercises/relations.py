@@ -13,6 +13,7 @@ case where it differs from the right answer. The tier says how specific its word
 relation; 2: a plain statement about the answer's form); the table always comes first at a tie.
 """
 
+import itertools
 import math
 import types
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ import numpy as np
 from ._values import copy_args, numeric, same, show
 from .feedback import NoPrediction
 
-__all__ = ["CHANGED_INPUT", "PRINTED", "Relation", "for_code", "for_numbers"]
+__all__ = ["CHANGED_INPUT", "PRINTED", "Relation", "for_code", "for_numbers", "refused"]
 
 PRINTED = "printed instead of returning"
 
@@ -177,6 +178,10 @@ TRANSFORMED = [
              "column: a loop over the columns starts at 1.", transform=_drop(1, "first")),
     Relation("last column left out", "your answer is the right one without its last column: "
              "a loop over the columns stops one early.", transform=_drop(1, "last")),
+    Relation("running totals", "each number is the sum of the right ones up to it: a total "
+             "that is never reset (set it back to 0 for each new entry), or stored as it grows.",
+             transform=lambda e, case, ex: np.cumsum(e, axis=-1) if e.ndim >= 1
+             and e.shape[-1] > 1 else _no()),
 ]
 
 
@@ -537,6 +542,77 @@ class _ChangedInput:
 
 CHANGED_INPUT = _ChangedInput()
 
+# messages Python or NumPy itself writes: not a refusal by the learner's own test
+_BUILT_IN_ERRORS = ("unpack", "matmul", "broadcast", "inhomogeneous", "could not convert",
+                    "invalid literal", "math domain", "truth value")
+
+
+def refused(outcome, kind):
+    """Whether ``outcome`` is a refusal by the learner's own ``raise kind(…)``, not an error
+    Python or NumPy raised on the way (an unpacking, a product of the wrong shapes)."""
+    return isinstance(outcome.error, kind) and not any(w in str(outcome.error)
+                                                       for w in _BUILT_IN_ERRORS)
+
+
+class _Refusal:
+    """Raised the exercise's own kind of error (by a `raise` of the learner's) on every case
+    that should give an answer: with some case that must be refused answered, the test before
+    ``raise`` is turned round; with none, it refuses everything."""
+
+    def __init__(self, name, answered):
+        self.name, self.answered = name, answered
+
+    def seen(self, exercise, outcomes, wrong):
+        kinds = tuple({o.case.raises for o in outcomes if o.case.raises is not None})
+        good = [o for o in outcomes if o.case.raises is None]
+        answered = any(o.case.raises is not None and o.error is None for o in outcomes)
+        if not (kinds and good and answered == self.answered):
+            return []
+        return wrong if all(refused(o, kinds) for o in good) else []
+
+    def hint(self, exercise, outcome):
+        kind = next(c.raises for c in exercise.cases if c.raises is not None).__name__
+        if self.answered:
+            return (f"it raised {kind} on every case that should give an answer, and answered a "
+                    "case it should refuse: the test before `raise` says the opposite of what "
+                    "it should (`==` where `!=` belongs?), or compares the wrong sizes.")
+        return (f"it raised {kind} on every case, also on those that should give an answer: "
+                "the test before `raise` lets nothing through. Check which two numbers it "
+                "compares, on the case above.")
+
+
+def _permutations(v, e):
+    """The orders p with v == e[p] (1-D, at most 6 numbers)."""
+    if v is None or e is None or v.ndim != 1 or v.shape != e.shape or not 2 < e.size <= 6:
+        return set()
+    return {p for p in itertools.permutations(range(e.size)) if np.allclose(v, e[list(p)])}
+
+
+class _Reordered:
+    """The right numbers in another order, the same order on every wrong case (a reversal or a
+    shift by one is named by its own relation)."""
+
+    name = "the right numbers in another order"
+
+    def seen(self, exercise, outcomes, wrong):
+        common = None
+        for o in wrong:
+            found = _permutations(_value(o), _expected(o))
+            common = found if common is None else common & found
+            if not common:
+                return []
+        if not common:
+            return []
+        size = len(next(iter(common)))
+        plain = {tuple(range(size)), tuple(range(size))[::-1],
+                 *(tuple(np.roll(range(size), k)) for k in (1, -1))}
+        return wrong if common - plain else []
+
+    def hint(self, exercise, outcome):
+        return ("your numbers are the right ones in another order, the same on every case: "
+                "check which value goes in which place of what you return.")
+
+
 STATEMENTS = [
     _OnEveryWrong("the answer of another case", "on every wrong case it gave the answer of a "
                   "different hidden case: does your function use a variable from outside (an "
@@ -547,6 +623,9 @@ STATEMENTS = [
     Relation("not numbers", "it returned something that is not numbers: return a number, a "
              "list of numbers or an array.", test=_not_numbers),
     _ConstantFactor(),
+    _Refusal("the test before raise turned round", answered=True),
+    _Refusal("refused every case", answered=False),
+    _Reordered(),
 ]
 
 

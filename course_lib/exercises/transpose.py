@@ -1,166 +1,233 @@
-"""Exercises of notebook 06: the score grid S = QKᵀ (code) and one score worked out by hand
-(the shape rule is in :mod:`course_lib.exercises.shapes`).
-
-Slips
------
-``scores(Q, K)`` (the hidden Q and K have n, m and d_k apart, and some d_k = m or n = m, so
-that a wrong product runs and shows):
-
-- K Qᵀ instead of Q Kᵀ: an m×n grid, rows belonging to the keys;
-- missing transpose: ``Q @ K`` (or ``np.dot(Q, K)``);
-- transposed Q instead of K: ``Q.T @ K`` (or ``K.T @ Q``);
-- divided by √d_k: the scaling of notebook 08, too early;
-- element-wise product: ``Q * K`` or ``Q * K.T`` instead of ``@``;
-- outer product: ``np.outer(Q, K)``, every number times every number;
-- paired query i with key i only: ``(Q * K).sum(axis=1)``, the n scores of matching rows;
-- divided by d_k: a scale that does not belong here (and the later one is √d_k);
-- applied the softmax: the weights, one step too far;
-- sign turned round: −Q Kᵀ;
-- used Q twice / used K twice: Q Qᵀ or K Kᵀ;
-- added up the grid: one number, the sum of all the scores;
-- changed its input: Q or K written into (named by the framework).
-
-By hand, S₂₃ = row 𝐪₂ · row 𝐤₃ (``HAND_SCORE``):
-
-- key 2 / key 4: the neighbouring key; query 1: the other query;
-- both indices one too low: 𝐪₁ · 𝐤₂;
-- added instead of multiplied; minus times minus; last term dropped;
-- dropped the minus signs (6); first term dropped (−5); middle term dropped (0).
-"""
+"""Exercises of notebook 06: one score S_ij worked out by hand, the shape rule of the matrix
+product, and the score grid S = QKᵀ in code."""
 
 import numpy as np
 
-from .. import score_grid, softmax
-from .by_hand import HandExercise, Slip
-from .core import Case, Exercise, Mistake, frozen_array
+from ._values import frozen_array
+from .engine import Case, CodeExercise
+from .feedback import NoPrediction, Slip
+from .hand import HandExercise
 
-__all__ = ["HAND_SCORE", "SCORES_EXERCISE", "check_score_by_hand", "check_scores",
-           "evaluate_scores"]
-
-
-def _grid(rows, cols, start):
-    values = np.arange(start, start + rows * cols, dtype=float).reshape(rows, cols)
-    return (values * 7) % 11 - 5  # small distinct integers, both signs
+__all__ = ["EXERCISES"]
 
 
-# (n, d_k) and (m, d_k); d_k = m in some (Q @ K runs), n = m in others (Q * K runs)
-_SCORE_SHAPES = [((1, 2), (3, 2)), ((2, 3), (3, 3)), ((3, 2), (3, 2)), ((2, 4), (5, 4)),
-                 ((4, 2), (2, 2)), ((3, 3), (3, 3))]
-_SCORE_CASES = [(frozen_array(_grid(*q, 1)), frozen_array(_grid(*k, 2 + q[0])))
-                for q, k in _SCORE_SHAPES]
+# --- by hand: S₂₃ = row q₂ · row k₃ ------------------------------------------------------------
+
+def _row(grid, i):
+    return np.asarray(grid, dtype=float)[i]
 
 
-def _paired_rows(q, k):
-    return (q * k).sum(axis=1)  # only q_i · k_i: needs n = m
+def _dot(Q, i, K, j):
+    return float(_row(Q, i) @ _row(K, j))
 
 
-SCORES_EXERCISE = Exercise(
-    "scores(Q, K)",
-    cases=[Case(args) for args in _SCORE_CASES],
-    reference=lambda query, key: score_grid(query, key),
-    mistakes=[
-        Mistake("K Qᵀ instead of Q Kᵀ",
-                "{call} gave {got}, an m×n grid whose rows are the keys: that is K Qᵀ. Put Q "
-                "first, S = Q Kᵀ, so that row i belongs to query i and column j to key j.",
-                imitation=lambda q, k: k @ q.T),
-        Mistake("missing transpose",
-                "{call} gave {got}: you multiplied Q by K itself. Q is n×d_k and K is m×d_k: "
-                "the inner sizes (d_k and m) only match by accident, as here. Transpose K "
-                "first (K.T is d_k×m): Q @ K.T.",
-                imitation=lambda q, k: q @ k),
-        Mistake("transposed Q instead of K",
-                "{call} gave {got}: Qᵀ K pairs up slots, not vectors. Keep the queries as "
-                "rows and turn the keys into columns: Q @ K.T.",
-                detect=lambda outcomes: _first_of(outcomes, lambda q, k: q.T @ k,
-                                                  lambda q, k: k.T @ q)),
-        Mistake("element-wise product",
-                "{call} gave {got}: `*` multiplies matching cells one by one. The matrix "
-                "product is `@` (row i of Q times column j of Kᵀ, summed): Q @ K.T.",
-                detect=lambda outcomes: _first_of(outcomes, lambda q, k: q * k,
-                                                  lambda q, k: q * k.T)),
-        Mistake("divided by √d_k",
-                "{call} gave {got}: the scores divided by √d_k. That scaling is a later step "
-                "(notebook 08); the score grid itself is S = Q Kᵀ, here {expected}.",
-                imitation=lambda q, k: q @ k.T / np.sqrt(q.shape[1])),
-        Mistake("divided by d_k",
-                "{call} gave {got}: the scores divided by d_k. No scaling belongs here (and "
-                "the one of notebook 08 is √d_k, not d_k): S = Q Kᵀ, here {expected}.",
-                imitation=lambda q, k: q @ k.T / q.shape[1]),
-        Mistake("applied the softmax",
-                "{call} gave {got}: each row adds up to 1, so a softmax was applied. The score "
-                "grid is the step before it: S = Q Kᵀ, here {expected}.",
-                imitation=lambda q, k: softmax(q @ k.T, axis=-1)),
-        Mistake("sign turned round",
-                "{call} gave {got}: every score has the wrong sign. S = +Q Kᵀ; expected "
-                "{expected}.", imitation=lambda q, k: -(q @ k.T)),
-        Mistake("used Q twice",
-                "{call} gave {got}, which is Q Qᵀ: the queries scored against themselves. "
-                "The columns belong to the KEYS: Q @ K.T.", imitation=lambda q, k: q @ q.T),
-        Mistake("used K twice",
-                "{call} gave {got}, which is K Kᵀ: the keys scored against themselves. The "
-                "rows belong to the QUERIES: Q @ K.T.", imitation=lambda q, k: k @ k.T),
-        Mistake("added up the grid",
-                "{call} gave {got}, one number: the whole grid was summed. S keeps every "
-                "score, an n×m grid: Q @ K.T, here {expected}.",
-                imitation=lambda q, k: float((q @ k.T).sum())),
-        Mistake("outer product",
-                "{call} gave {got}: np.outer multiplies every number of Q with every number "
-                "of K. A score is a dot product of a whole row of Q with a whole row of K: "
-                "Q @ K.T.",
-                imitation=lambda q, k: np.outer(q, k)),
-        Mistake("paired query i with key i only",
-                "{call} gave {got}: only the n scores of query i with key i. S holds every "
-                "pair (i, j), an n×m grid: Q @ K.T.",
-                imitation=_paired_rows),
+def _score(Q, K):
+    return _dot(Q, 1, K, 2)  # S₂₃: row q₂ (Q[1]) · row k₃ (K[2])
+
+
+def _products(Q, K):
+    return _row(Q, 1) * _row(K, 2)
+
+
+def _minus_minus(Q, K):
+    both = (_row(Q, 1) < 0) & (_row(K, 2) < 0)
+    if not both.any():
+        raise NoPrediction
+    products = _products(Q, K)
+    return float(products.sum() - 2 * products[both].sum())
+
+
+def _draw_grids(rng):
+    while True:
+        Q, K = rng.integers(-3, 4, size=(3, 3)), rng.integers(-3, 4, size=(4, 3))
+        products = Q[1] * K[2]
+        if np.all(products != 0) and np.any(products < 0) and _score(Q, K) != 0:
+            return {"Q": Q.tolist(), "K": K.tolist()}
+
+
+SCORE_HAND = HandExercise(
+    "score by hand", "S₂₃ for Q = {Q} and K = {K}",
+    answer=_score,
+    givens={"Q": [[-1, 3, -2], [-1, -1, -2], [2, 2, -1]],
+            "K": [[1, 3, 0], [3, -2, -2], [-3, 1, -3], [-2, 1, 0]]},
+    draw=_draw_grids, tolerance=0.01,
+    slips=[
+        Slip("key 2 instead of key 3", "{got} is row q₂ · row k₂: S₂₃ pairs query 2 with key "
+             "3, the third row of K.", gives=lambda Q, K: _dot(Q, 1, K, 1)),
+        Slip("key 4 instead of key 3", "{got} is row q₂ · row k₄: counted from 1, as in the "
+             "maths, k₃ is the third row of K (K[2] in Python).",
+             gives=lambda Q, K: _dot(Q, 1, K, 3)),
+        *[Slip(f"query {i + 1} instead of query 2", f"{{got}} is row q{'₁₂₃'[i]} · row k₃: the "
+               "first index of S₂₃, 2, picks the query, the second row of Q.",
+               gives=lambda Q, K, i=i: _dot(Q, i, K, 2)) for i in (0, 2)],
+        Slip("the indices swapped", "{got} is S₃₂ = row q₃ · row k₂: in S₂₃ the first index "
+             "picks the query (a row of Q), the second the key (a row of K).",
+             gives=lambda Q, K: _dot(Q, 2, K, 1)),
+        Slip("counted from 0", "{got} is row q₃ · row k₄, Python's Q[2] and K[3]: the maths "
+             "counts rows from 1, so S₂₃ is Q[1] · K[2] in Python.",
+             gives=lambda Q, K: _dot(Q, 2, K, 3)),
+        Slip("minus times minus", "{got} takes a negative times a negative as negative: "
+             "(−a) × (−b) = +ab.", gives=_minus_minus),
+        Slip("dropped the minus signs", "{got} adds every product as positive: keep each "
+             "product's sign, a negative times a positive is negative.",
+             gives=lambda Q, K: float(np.abs(_products(Q, K)).sum())),
+        Slip("added instead of multiplied", "{got} adds the slots: multiply matching slots, "
+             "then add the three products.",
+             gives=lambda Q, K: float((_row(Q, 1) + _row(K, 2)).sum())),
+        Slip("multiplied the sums", "{got} is (sum of q₂) × (sum of k₃): multiply matching "
+             "slots first, then add the products.",
+             gives=lambda Q, K: float(_row(Q, 1).sum() * _row(K, 2).sum())),
+        *[Slip(f"left out slot {t + 1}", f"{{got}} adds only two of the three products (slot "
+               f"{t + 1} is missing): d_k = 3, so add all three.",
+               gives=lambda Q, K, t=t: float(_products(Q, K).sum() - _products(Q, K)[t]))
+          for t in range(3)],
     ],
 )
 
 
-def _first_of(outcomes, *imitations):
-    for imitation in imitations:
-        found = Mistake("", "", imitation=imitation).telling_outcome(SCORES_EXERCISE, outcomes)
-        if found is not None:
-            return found
-    return None
+# --- code: the shape rule (r × c) · (c × p) → (r × p) ------------------------------------------
+
+def _product_shape(shape_a, shape_b):
+    (r, c), (c_b, p) = shape_a, shape_b
+    if c != c_b:
+        raise ValueError(f"inner sizes {c} and {c_b} differ")
+    return (r, p)
 
 
-def evaluate_scores(func):
-    """The :class:`~course_lib.exercises.core.Feedback` on a learner's ``scores(Q, K)``."""
-    return SCORES_EXERCISE.evaluate(func)
+def _checked(answer):
+    """A slip in the shape returned, behind the right test."""
+    def slip(a, b):
+        _product_shape(a, b)
+        return answer(a, b)
+    return slip
 
 
-def check_scores(func):
-    """Print feedback on a learner's ``scores(Q, K)``."""
-    SCORES_EXERCISE.check(func)
+def _tested(refuse):
+    """A slip in the test: refuses when ``refuse(a, b)``, with or without the right test too."""
+    def alone(a, b):
+        if refuse(a, b):
+            raise ValueError("sizes differ")
+        return (a[0], b[1])
+
+    def besides(a, b):
+        if refuse(a, b):
+            raise ValueError("sizes differ")
+        return _product_shape(a, b)
+    return (alone, besides)
 
 
-# --- by hand: S₂₃ = q₂ · k₃ with q₂ = [−1, 2, 1], k₃ = [−1, −2, −1] --------------------------
-HAND_SCORE = HandExercise(
-    "S₂₃ = row q₂ · row k₃",
-    -4.0,
-    [
-        Slip("key 2", -7.0, "{got} is row q₂ · row k₂. S₂₃ is column 3: key k₃ = [−1, −2, −1]."),
-        Slip("key 4", 1.0, "{got} is row q₂ · row k₄. S₂₃ is column 3: key k₃ = [−1, −2, −1]."),
-        Slip("query 1", -8.0, "{got} is row q₁ · row k₃ (or the two slot totals "
-             "multiplied, 2 × (−4)). S₂₃ is row 2, query q₂ = [−1, 2, 1], slot by slot."),
-        Slip("dropped the minus signs", 6.0, "{got} is 1 + 4 + 1: every product counted as "
-             "positive. Keep each sign: (−1)×(−1) + 2×(−2) + 1×(−1)."),
-        Slip("first term dropped", -5.0, "{got} adds only the last two products. There are "
-             "d_k = 3 slots: add (−1)×(−1) = +1 as well."),
-        Slip("middle term dropped", 0.0, "{got} leaves out 2×(−2) = −4. Add all three products."),
-        Slip("both indices one too low", 2.0, "{got} is row q₁ · row k₂. In S₂₃ the first "
-             "index, 2, picks the query and the second, 3, the key, counted from 1."),
-        Slip("added instead of multiplied", -2.0, "{got} adds the slots. Multiply matching "
-             "slots, then add the three products: (−1)×(−1) + 2×(−2) + 1×(−1)."),
-        Slip("minus times minus", -6.0, "{got}: check (−1)×(−1): a negative times a negative "
-             "is positive, +1."),
-        Slip("last term dropped", -3.0, "{got} adds only two products. There are d_k = 3 "
-             "slots: add 1×(−1) as well."),
+def _refuse_with_type_error(a, b):
+    if a[1] != b[0]:
+        raise TypeError("inner sizes differ")
+    return (a[0], b[1])
+
+
+PRODUCT_SHAPE = CodeExercise(
+    "product_shape", "product_shape(shape_a, shape_b)",
+    cases=[((2, 3), (3, 4)), ((3, 2), (2, 5)), ((1, 4), (4, 1)), ((4, 4), (4, 2)),
+           ((2, 5), (5, 2)), ((3, 4), (4, 4)),
+           Case(((2, 3), (2, 3)), raises=ValueError), Case(((3, 4), (2, 3)), raises=ValueError),
+           Case(((2, 3), (4, 2)), raises=ValueError)],
+    solution=_product_shape,
+    slips=[
+        Slip("the inner sizes", "those are the inner sizes, which must match and then "
+             "disappear: the result keeps the outer ones, (rows of A, columns of B).",
+             gives=_checked(lambda a, b: (a[1], b[0]))),
+        Slip("the outer sizes swapped", "the right sizes in the wrong order: rows come from A, "
+             "columns from B, (shape_a[0], shape_b[1]).",
+             gives=_checked(lambda a, b: (b[1], a[0]))),
+        Slip("one of the shapes", "that is the shape of one of the two grids (B's rows equal "
+             "A's columns, so (shape_a[0], shape_b[0]) is A's shape too): the product keeps A's "
+             "rows and B's columns, (shape_a[0], shape_b[1]).",
+             gives=(_checked(lambda a, b: tuple(a)), _checked(lambda a, b: tuple(b)))),
+        Slip("joined the shapes", "`shape_a + shape_b` glues the two pairs together: the "
+             "product's shape is one pair, (rows of A, columns of B).",
+             gives=_checked(lambda a, b: (*a, *b))),
+        Slip("kept the inner size", "the inner size is used up by the dot products (each cell "
+             "adds c products): the result has two sizes, (rows of A, columns of B).",
+             gives=_checked(lambda a, b: (a[0], a[1], b[1]))),
+        Slip("the number of cells", "that is how many cells the result has, rows × columns: "
+             "return its shape, the pair (rows, columns).",
+             gives=_checked(lambda a, b: a[0] * b[1])),
+        Slip("compared the outer sizes", "the test compares shape_a[0] with shape_b[1], the "
+             "outer sizes, which may differ: compare the INNER ones, shape_a[1] and shape_b[0].",
+             gives=_tested(lambda a, b: a[0] != b[1])),
+        Slip("compared the rows", "the test compares the rows of the two grids, shape_a[0] and "
+             "shape_b[0]: compare A's columns with B's rows, shape_a[1] and shape_b[0].",
+             gives=_tested(lambda a, b: a[0] != b[0])),
+        Slip("compared the columns", "the test compares the columns of the two grids, "
+             "shape_a[1] and shape_b[1]: compare A's columns with B's ROWS, shape_a[1] and "
+             "shape_b[0].", gives=_tested(lambda a, b: a[1] != b[1])),
+        Slip("raised another kind of error", "the product was refused, which is right, but with "
+             "another kind of error: this exercise asks for `raise ValueError(\"…\")`.",
+             when=lambda o: o.case.raises is not None and o.error is not None
+             and not isinstance(o.error, o.case.raises), example=_refuse_with_type_error),
     ],
-    tolerance=0.01,
 )
 
 
-def check_score_by_hand(value):
-    """Print feedback on the number worked out by hand for S₂₃."""
-    HAND_SCORE.check(value)
+# --- code: the score grid S = QKᵀ ----------------------------------------------------------------
+
+def _grid(shape, seed, halves=False):
+    values = np.random.default_rng(seed).integers(-6 if halves else -3, 7 if halves else 4, shape)
+    return frozen_array(values / 2 if halves else values)
+
+
+# (n, d_k) and (m, d_k): n, m, d_k apart in most; d_k = m in some (Q @ K runs), n = m in others
+# (Q * K and Qᵀ K run); halves where whole numbers could hide a truncation
+_SHAPES = [((1, 2), (3, 2)), ((2, 3), (3, 3)), ((3, 2), (3, 2)), ((2, 4), (5, 4)),
+           ((4, 2), (2, 2)), ((3, 3), (3, 3)), ((2, 3), (4, 3)), ((3, 2), (3, 2)),
+           ((4, 3), (3, 3))]
+
+def _square(Q, K):
+    n = Q.shape[0]
+    if n > K.shape[0]:
+        raise IndexError("index out of bounds")
+    return Q @ K[:n].T  # (n, n): the first n keys only
+
+
+def _same_index(Q, K):
+    n, m = Q.shape[0], K.shape[0]
+    if n > m:
+        raise IndexError("index out of bounds")
+    return np.repeat((Q * K[:n]).sum(axis=1)[:, None], m, axis=1)  # row i: q_i · k_i, m times
+
+
+def _diagonal(Q, K):
+    return (Q * K).sum(axis=1)  # (n,): q_i · k_i; broadcasting fails unless n = m
+
+
+SCORES = CodeExercise(
+    "scores", "scores(Q, K)",
+    cases=[(_grid(q, 2 * i, halves=i >= 5), _grid(k, 2 * i + 1, halves=i >= 5))
+           for i, (q, k) in enumerate(_SHAPES)],
+    solution=lambda Q, K: Q @ K.T,
+    quantities={"d_k": lambda Q, K: Q.shape[1], "n": lambda Q, K: Q.shape[0],
+                "m": lambda Q, K: K.shape[0]},
+    slips=[
+        Slip("no transpose", "Q @ K pairs a row of Q with a COLUMN of K (it runs only when d_k "
+             "happens to equal m); a key is a row of K. Transpose K first: Q @ K.T.",
+             gives=lambda Q, K: Q @ K),
+        Slip("Qᵀ K instead of Q Kᵀ", "Q.T @ K multiplies the columns of Q by the columns "
+             "of K: it pairs slots, not a query with a key (it runs only when n = m). Keep Q as "
+             "it is and transpose K: Q @ K.T.", gives=lambda Q, K: Q.T @ K),
+        Slip("Kᵀ Q instead of Q Kᵀ", "K.T @ Q multiplies the columns of K by the columns "
+             "of Q: it pairs slots, not a query with a key (it runs only when n = m). Put Q "
+             "first and transpose K: Q @ K.T.", gives=lambda Q, K: K.T @ Q),
+        Slip("element-wise product", "`*` multiplies matching cells one by one (it runs only "
+             "when the two shapes fit together); the matrix product is `@`: Q @ K.T.",
+             gives=(lambda Q, K: Q * K, lambda Q, K: Q * K.T)),
+        Slip("Q with itself", "that is Q @ Q.T, the queries scored against themselves: the "
+             "columns belong to the keys, Q @ K.T.", gives=lambda Q, K: Q @ Q.T),
+        Slip("K with itself", "that is K @ K.T, the keys scored against themselves: the rows "
+             "belong to the queries, Q @ K.T.", gives=lambda Q, K: K @ K.T),
+        Slip("an n×n grid", "both loops ran over the n queries: the inner loop goes over the m "
+             "keys, range(K.shape[0]), and S has m columns.", gives=_square),
+        Slip("query i with key i only", "every score pairs query i with key i, the same index: "
+             "S[i, j] is row q_i with row k_j.", gives=(_same_index, _diagonal)),
+        Slip("added up the grid", "all the scores were added into one number: S keeps every "
+             "score, an n×m grid.", gives=lambda Q, K: float((Q @ K.T).sum())),
+    ],
+)
+
+EXERCISES = [SCORE_HAND, PRODUCT_SHAPE, SCORES]

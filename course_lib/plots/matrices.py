@@ -1,17 +1,17 @@
-"""Pictures of matrices: a matrix as a spreadsheet (one row per vector), where Q, K and V come
-from (Q = XW_Q, K = XW_K, V = XW_V), their shapes beside the score grid S, and the
-row-times-column step of the product QKᵀ."""
+"""Pictures of matrices: a matrix as a spreadsheet (one row per vector), their shapes beside
+the score grid S, the row-times-column step of the product QKᵀ, and where Q, K and V come
+from (three branches from X: Q = XW_Q, K = XW_K, V = XW_V)."""
 
 import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.patches import Rectangle
+from matplotlib.patches import ConnectionPatch, Patch, Rectangle
 
 from .. import score_grid
 from ..backend import to_numpy
 from ..projections import projections
-from .grid import draw_grid, shown_cells, update_grid
+from .grid import draw_grid, shown_cells, tint_colormap, update_grid
 from .notation import row_labels, subscript
-from .style import ROLE_COLORS
+from .style import MUTED, ROLE_COLORS
 
 __all__ = [
     "draw_matrix",
@@ -94,32 +94,52 @@ def _block(rows, cols, shape):
     return shown
 
 
-def draw_projections(x, w_q, w_k, w_v, words=None, fig=None):
-    """Where Q, K and V come from: the sentence grid X (left) times each weight matrix gives
-    Q = XW_Q, K = XW_K and V = XW_V (one row each), numbers written in every cell.
+def draw_projections(x, w_q, w_k, w_v, words=None, fig=None, number_format="{:.1f}"):
+    """Where Q, K and V come from: three branches from the sentence grid X, each X times its
+    weight matrix, Q = XW_Q, K = XW_K and V = XW_V, with numbers in every cell. Colour means
+    role in every grid (a legend says which); the numbers carry the values.
 
     Returns
     -------
-    dict of grid artists: ``"X"``, ``"W_Q"``, ``"Q"``, ``"W_K"``, ``"K"``, ``"W_V"``, ``"V"``.
+    dict of grid artists (``"X"``, ``"W_Q"``, ``"Q"``, ``"W_K"``, ``"K"``, ``"W_V"``, ``"V"``),
+    ``"arrows"`` (X to each branch) and ``"legend"``.
     """
     fig = plt.gcf() if fig is None else fig
     x = np.asarray(to_numpy(x), dtype=float)
-    n = x.shape[0]
+    n, d_model = x.shape
     words = [f"word {i + 1}" for i in range(n)] if words is None else list(words)
     products = projections(x, w_q, w_k, w_v)  # Q, K, V, each (n, ·)
     weights = [np.asarray(to_numpy(w), dtype=float) for w in (w_q, w_k, w_v)]
-    # one row of panels, X then (W, XW) three times; widths follow the column counts
-    widths = [x.shape[1]] + [c for w in weights for c in (w.shape[1], w.shape[1])]
-    grid = fig.add_gridspec(1, 7, width_ratios=widths, wspace=0.35)
-    artists = {"X": draw_matrix(x, ax=fig.add_subplot(grid[0]), tint=ROLE_COLORS["other"],
-                                row_labels=words, title="X  (n × d_model)", fontsize=9)}
-    for k, (letter, role, weight, product) in enumerate(zip(
-            "QKV", ("query", "key", "value"), weights, products, strict=True)):
-        artists[f"W_{letter}"] = draw_matrix(weight, ax=fig.add_subplot(grid[1 + 2 * k]),
-                                             title=f"× W_{letter}", fontsize=9)
-        artists[letter] = draw_matrix(product, ax=fig.add_subplot(grid[2 + 2 * k]),
-                                      tint=ROLE_COLORS[role], row_labels=words, fontsize=9,
-                                      title=f"= {letter} = XW_{letter}")
+    # X on the left; one row per branch: the weight matrix, then the grid it makes from X
+    widest = max(w.shape[1] for w in weights)
+    grid = fig.add_gridspec(3, 3, width_ratios=(d_model, widest, widest), wspace=0.6,
+                            hspace=0.55)
+    ax_x = fig.add_subplot(grid[:, 0])
+    artists = {"X": draw_matrix(x, ax=ax_x, tint=ROLE_COLORS["other"], row_labels=words,
+                                number_format=number_format, title=f"X  ({n} × {d_model})"),
+               "arrows": []}
+    roles = ("query", "key", "value")
+    for k, (letter, role, weight, product) in enumerate(zip("QKV", roles, weights, products,
+                                                            strict=True)):
+        ax_w, ax_p = fig.add_subplot(grid[k, 1]), fig.add_subplot(grid[k, 2])
+        rows, cols = weight.shape
+        artists[f"W_{letter}"] = draw_matrix(weight, ax=ax_w, tint=ROLE_COLORS[role],
+                                             number_format=number_format,
+                                             title=f"× $W_{letter}$  ({rows} × {cols})")
+        artists[letter] = draw_matrix(product, ax=ax_p, tint=ROLE_COLORS[role],
+                                      row_labels=words, number_format=number_format,
+                                      title=f"= ${letter} = XW_{letter}$  ({n} × {cols})")
+        arrow = ConnectionPatch((1.02, 0.5), (-0.3, 0.5), "axes fraction", "axes fraction",
+                                axesA=ax_x, axesB=ax_w, arrowstyle="-|>", lw=1.4,
+                                color=MUTED, mutation_scale=14)
+        artists["arrows"].append(fig.add_artist(arrow))
+    names = ("X: one row per word", "query: $W_Q$ and Q", "key: $W_K$ and K",
+             "value: $W_V$ and V")
+    handles = [Patch(facecolor=tint_colormap(ROLE_COLORS[r]).colors[0], edgecolor="#9a9a9a",
+                     label=label) for r, label in zip(("other", *roles), names, strict=True)]
+    artists["legend"] = fig.legend(handles=handles, loc="lower center", ncol=4,
+                                   frameon=False, title="colour: the role of a grid (the "
+                                   "numbers are its values)")
     return artists
 
 
