@@ -100,7 +100,7 @@ def test_attention_slips():
             lambda q, k, v: softmax_rows(q @ k.T) / math.sqrt(q.shape[-1]) @ v],
         "softmax down the columns": [lambda q, k, v: softmax_rows(scaled(q, k), axis=0) @ v],
         "max down the columns": [max_columns],
-        "sum without keepdims": [sum_no_keepdims],
+        "no keepdims": [sum_no_keepdims],
         "softmax overflows": [lambda q, k, v: np.exp(scaled(q, k)) / np.exp(scaled(q, k)).sum(
             axis=-1, keepdims=True) @ v, naive_loops],
         "one max for the whole grid": [grid_max],
@@ -124,6 +124,22 @@ def test_attention_accepts_other_right_answers():
     assert_passes("attention", [
         attention_loops, lambda q, k, v: scaled_dot_product_attention(q, k, v),
         lambda q, k, v: softmax_rows(q @ k.T * (1 / math.sqrt(k.shape[1]))) @ v])
+
+
+def test_a_float32_answer_passes():
+    assert_passes("attention", [lambda q, k, v: softmax_rows(
+        q.astype(np.float32) @ k.T.astype(np.float32) / np.float32(math.sqrt(q.shape[1])))
+        @ v.astype(np.float32)])
+
+
+def exp_of_minus(query, key, value):  # wrong on every case, and nan on the large ones
+    e = np.exp(-scaled(query, key))
+    return e / e.sum(axis=-1, keepdims=True) @ value
+
+
+def test_an_answer_wrong_everywhere_is_not_only_an_overflow():
+    feedback = evaluate("attention", exp_of_minus)
+    assert feedback.status != "passed" and feedback.mistake != "softmax overflows"
 
 
 def test_every_slip_gives_a_number_on_some_hidden_case():
@@ -172,6 +188,9 @@ def test_weights_by_hand_slips():
         "e⁰ taken as 0": [(0.269, 0, 0.731)],
         "row 2 instead of row 1": [(0.155, 0.422, 0.422)],
         "multiplied by √d_k": [(0.018, 0.0, 0.982)],
+        "no scaling, not normalised": [(7.389, 1, 54.598)],
+        "all weight on the best match": [(0, 0, 1)],
+        "the keys in reverse order": [(0.665, 0.09, 0.245)],
         "sign turned round": [(-0.245, -0.09, -0.665)],
     })
 
@@ -187,6 +206,8 @@ def test_output_by_hand_slips():
         "divided by d_k": [(2.64, 2.399)],
         "row 2 instead of row 1": [(2, 2.534)],
         "the numbers in the wrong order": [(2.841, 3.15)],
+        "only the largest term": [(2.661, 2.661)],
+        "left out key 2": [(3.15, 2.661)],
     })
 
 

@@ -62,7 +62,7 @@ def test_bug_hunt_1_wrong_fixes():
     assert_named("bug hunt 1", {
         "softmax down the columns": [columns_then_rows],
         "transposed instead of fixed": [transposed_weights],
-        "sum without keepdims": [flat_total],
+        "no keepdims": [flat_total],
         "normalised over the whole grid": [
             lambda q, k, v: np.exp(scaled(q, k) - scaled(q, k).max(axis=-1, keepdims=True))
             / np.exp(scaled(q, k) - scaled(q, k).max(axis=-1, keepdims=True)).sum() @ v],

@@ -8,8 +8,7 @@ import math
 
 import numpy as np
 
-from .attention import CASES, QUANTITIES, SLIPS, attention_solution, show_shapes
-from .engine import CodeExercise
+from .attention import SLIPS, AttentionExercise
 from .feedback import NOT_ATTEMPTED, Feedback, Slip
 
 __all__ = ["BUG_HUNTS", "EXERCISES", "BugHunt"]
@@ -17,7 +16,7 @@ __all__ = ["BUG_HUNTS", "EXERCISES", "BugHunt"]
 STILL = "the bug still there"
 
 
-class BugHunt(CodeExercise):
+class BugHunt(AttentionExercise):
     """A broken attention function to fix: checked like ``"attention"``, except that the
     function as it was handed out is not attempted yet, and the table row of its own bug is
     left out (the learner's answer either still makes it, or makes another slip)."""
@@ -27,9 +26,7 @@ class BugHunt(CodeExercise):
         slips = [Slip(STILL, "", gives=broken), *(s for s in SLIPS if s.name != bug), *extra]
         if len(slips) != len(SLIPS) + len(extra):
             raise ValueError(f"{name}: {bug!r} is not a slip of the attention table")
-        super().__init__(name, f"{broken.__name__[1:]}(query, key, value)", CASES,
-                         attention_solution, slips, quantities=QUANTITIES, rtol=1e-7,
-                         show_args=show_shapes)
+        super().__init__(name, f"{broken.__name__[1:]}(query, key, value)", slips)
 
     def evaluate(self, func):
         feedback = super().evaluate(func)
