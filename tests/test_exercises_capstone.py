@@ -101,3 +101,21 @@ def test_bug_hunt_3_wrong_fixes():
 
 def test_an_empty_fix_is_still_not_attempted():
     assert evaluate("bug hunt 2", lambda q, k, v: None).status == "not attempted"
+
+
+def test_notebook_10_hands_out_these_very_functions():
+    """The broken functions are written in notebook 10's cells and in the table module: the
+    same lines, so 'not attempted yet' means 'as handed out'."""
+    import inspect
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "notebooks" / "10_checklist.ipynb"
+    cells = ["".join(c["source"]) for c in json.loads(path.read_text(encoding="utf-8"))["cells"]
+             if "bug-hunt" in c.get("metadata", {}).get("tags", [])]
+    assert len(cells) == len(BUG_HUNTS)
+    for cell, hunt in zip(cells, BUG_HUNTS, strict=True):
+        source = inspect.getsource(hunt.broken).replace(f"def {hunt.broken.__name__}(",
+                                                        f"def {hunt.function}(")
+        assert cell.startswith(source.rstrip("\n")), hunt.name
+        assert f'check("{hunt.name}", {hunt.function})' in cell
