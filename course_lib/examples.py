@@ -8,7 +8,8 @@ matrices W_Q, W_K, W_V. Real models learn these numbers; here a reader can check
 
 import numpy as np
 
-__all__ = ["DESIGNED_WORDS", "SLOT_MEANINGS", "designed_sentence", "projection_weights"]
+__all__ = ["DESIGNED_WORDS", "SLOT_MEANINGS", "VALUE_MEANINGS", "designed_sentence",
+           "projection_weights"]
 
 DESIGNED_WORDS = ("the", "cat", "sat", "on", "the", "mat")
 SLOT_MEANINGS = ("a thing (noun)", "alive", "an action (verb)", "a place word")
@@ -23,11 +24,16 @@ _LOOKS_FOR = {
     "on": (1, -1, 0, 0),  # a thing that is not alive: mat
     "mat": (0, 0, 0, 1),  # the place word that points at it: on
 }
-_VALUES = {"the": (0, 0), "cat": (3, 1), "sat": (0, 3), "on": (-1, -2), "mat": (-3, 1)}
+# What each word HANDS OVER (its value), two slots: alive (+) or lifeless (−), an action (+) or
+# a place (−). A query's output row is a blend of these, so it reads in the same two slots.
+VALUE_MEANINGS = ("alive (+) or lifeless (−)", "an action (+) or a place (−)")
+_VALUES = {"the": (0, 0), "cat": (3, 0), "sat": (0, 3), "on": (0, -3), "mat": (-3, 0)}
 
 
 def designed_sentence(d_k=4, query_strength=2.0, key_strength=3.0):
-    """The toy sentence with hand-chosen queries, keys and values (d_v = 2).
+    """The toy sentence with hand-chosen queries, keys and values (d_v = 2, one slot per
+    meaning of ``VALUE_MEANINGS``: "cat" hands over +3 alive, "mat" −3, "sat" +3 action, "on"
+    −3, a place).
 
     Slot t of a key is ``key_strength`` if its word is ``SLOT_MEANINGS[t]``; slot t of a query
     is ``query_strength`` (or its negative) if the word looks for (or avoids) that meaning. At

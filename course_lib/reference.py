@@ -100,22 +100,20 @@ def attention_loop(query, key, value, attn_mask=None, is_causal=False, scale=Non
     d_k = len(query[0]) if query else len(key[0])
     if scale is None:
         scale = 1.0 / math.sqrt(d_k)
+
+    def masked(s, i, j):  # the masks of notebook 11: −∞ where query i may not see key j
+        if is_causal and j > i:
+            return -math.inf
+        cell = attn_mask[i][j] if attn_mask is not None else True
+        if type(cell).__name__ in ("bool", "bool_"):  # Python or NumPy 1.x/2.x bools
+            return s if cell else -math.inf
+        return s + float(cell)
+
     output, weights = [], []
     for i, q in enumerate(query):
-        row = []
-        for j, k in enumerate(key):
-            s = dot_loop(q, k) * scale
-            if is_causal and j > i:
-                s = -math.inf
-            if attn_mask is not None:
-                cell = attn_mask[i][j]
-                if type(cell).__name__ in ("bool", "bool_"):  # Python or NumPy 1.x/2.x bools
-                    s = s if cell else -math.inf
-                else:
-                    s = s + float(cell)
-            row.append(s)
-        w = softmax_loop(row)
+        row = [masked(dot_loop(q, k) * scale, i, j) for j, k in enumerate(key)]  # S_ij · scale
+        w = softmax_loop(row)  # row i of A: positive, adds up to 1
         weights.append(w)
-        output.append([math.fsum(w[j] * value[j][c] for j in range(len(key)))
+        output.append([math.fsum(w[j] * value[j][c] for j in range(len(key)))  # Σⱼ A_ij v_jc
                        for c in range(len(value[0]))])
     return output, weights

@@ -8,7 +8,8 @@ The rules, data-driven so that each new notebook is checked the moment it lands:
 * the first cell is a markdown title (``# ...``);
 * ``##`` sections in this order (other sections may sit between them):
   00: What you will learn, What you need, Next;
-  10 (the checklist): What you will learn, What you need, Test yourself, Next;
+  10 (the checklist): What you will learn, What you need, Test yourself, Your turn (the
+  capstone), Next;
   every other notebook: What you will learn, What you need, Why the topic needs it,
   Your turn, Test yourself, Next;
 * "What you need" links to an earlier notebook (from 01 on); "Next" links to the next
@@ -18,7 +19,7 @@ The rules, data-driven so that each new notebook is checked the moment it lands:
   least one dashboard;
 * every figure (a code cell with a PNG output, such as a static twin) is followed directly by
   a markdown caption starting with ``*Figure``;
-* notebooks other than 00 and 10: cells tagged ``exercise`` (one at least inside "Your turn")
+* notebooks other than 00: cells tagged ``exercise`` (one at least inside "Your turn")
   whose stored output starts with "Not attempted yet", then a cell tagged ``solution`` with
   its source hidden (``metadata.jupyter.source_hidden``) whose stored output starts with "Correct";
 * "Test yourself" holds a code cell calling ``self_test(...)`` and a markdown cell that
@@ -53,12 +54,12 @@ def required_sections(n):
     if n == 0:
         return [LEARN, NEED, NEXT]
     if n == CHECKLIST_NOTEBOOK:
-        return [LEARN, NEED, TEST, NEXT]
+        return [LEARN, NEED, TEST, TURN, NEXT]
     return [LEARN, NEED, WHY, TURN, TEST, NEXT]
 
 
 def has_exercise(n):
-    return n not in (0, CHECKLIST_NOTEBOOK)
+    return n != 0  # 10's capstone included
 
 
 def needs_dashboard(n):

@@ -1,14 +1,15 @@
-"""Checker of notebook 09's code exercise, attention(query, key, value): a correct answer passes,
-the stub is "not attempted yet", and each typical slip, written the way a beginner writes it,
-gets its own name."""
+"""Notebook 09's exercises (course_lib/exercises/attention.py): wrong answers written the way
+beginners write them, each named by its own slip or relation, and right answers in other
+styles accepted."""
 
 import math
 
 import numpy as np
-import pytest
-from exercise_helpers import assert_never_crashes, assert_slips_named
+from slip_checks import assert_named, assert_passes
 
-from course_lib.exercises.attention import ATTENTION_EXERCISE, check_attention, evaluate_attention
+from course_lib import scaled_dot_product_attention
+from course_lib.exercises import evaluate, exercise
+from course_lib.exercises.feedback import NoPrediction
 
 
 def softmax_rows(x, axis=-1):
@@ -20,11 +21,7 @@ def scaled(query, key):
     return query @ key.T / math.sqrt(query.shape[-1])
 
 
-def attention_ok(query, key, value):
-    return softmax_rows(scaled(query, key)) @ value
-
-
-def attention_ok_loops(query, key, value):
+def attention_loops(query, key, value):
     d_k = len(query[0])
     out = []
     for q in query:
@@ -37,23 +34,19 @@ def attention_ok_loops(query, key, value):
     return out
 
 
-def naive(query, key, value):
-    e = np.exp(scaled(query, key))
-    return e / e.sum(axis=-1, keepdims=True) @ value
-
-
 def naive_loops(query, key, value):
     out = []
     for q in query:
-        exps = [math.exp(min(np.dot(q, k) / math.sqrt(len(q)), 800)) for k in key]
-        exps = [e if e < 1e300 else float("inf") for e in exps]
-        out.append(list(np.array(exps) / sum(exps) @ value))
+        exps = [math.exp(sum(a * b for a, b in zip(q, k, strict=True)) / math.sqrt(len(q)))
+                for k in key]
+        out.append([sum(e * v[c] for e, v in zip(exps, value, strict=True)) / sum(exps)
+                    for c in range(len(value[0]))])
     return out
 
 
-def max_no_keepdims(query, key, value):
+def grid_max(query, key, value):
     s = scaled(query, key)
-    e = np.exp(s - s.max(axis=-1))
+    e = np.exp(s - s.max())
     return e / e.sum(axis=-1, keepdims=True) @ value
 
 
@@ -63,17 +56,10 @@ def sum_no_keepdims(query, key, value):
     return e / e.sum(axis=-1) @ value
 
 
-def return_in_loop(query, key, value):
-    for q in query:
-        s = key @ q / math.sqrt(len(q))
-        w = np.exp(s - s.max())
-        return [w / w.sum() @ value]
-
-
-def return_in_loop_flat(query, key, value):
-    for q in query:
-        w = softmax_rows(key @ q / math.sqrt(query.shape[1]))
-        return w @ value
+def max_columns(query, key, value):
+    s = scaled(query, key)
+    e = np.exp(s - np.max(s, axis=0))
+    return e / e.sum(axis=1, keepdims=True) @ value
 
 
 def in_place(query, key, value):
@@ -81,116 +67,150 @@ def in_place(query, key, value):
     return softmax_rows(query @ key.T) @ value
 
 
+def whole_numbers(query, key, value):
+    out = np.zeros((query.shape[0], value.shape[1]), dtype=int)
+    weights = softmax_rows(scaled(query, key))
+    for i in range(query.shape[0]):
+        out[i] = weights[i] @ value
+    return out
+
+
+def return_in_loop(query, key, value):
+    for q in query:
+        w = softmax_rows(key @ q / math.sqrt(len(q)))
+        return [w @ value]
+
+
 def caret(query, key, value):
     d_k = query.shape[-1]
     return softmax_rows(query @ key.T / d_k ^ 0.5) @ value
 
 
-def caret_xor(query, key, value):
-    d_k = query.shape[-1]
-    return softmax_rows(query @ key.T / ((d_k ^ 1) / 2)) @ value
+def test_attention_slips():
+    assert_named("attention", {
+        "no scaling": [lambda q, k, v: softmax_rows(q @ k.T) @ v],
+        "divided by d_k": [lambda q, k, v: softmax_rows(q @ k.T / q.shape[-1]) @ v],
+        "** 1/2 without brackets": [lambda q, k, v: softmax_rows(q @ k.T / q.shape[1] ** 1/2)
+                                    @ v],
+        "√m for √d_k": [lambda q, k, v: softmax_rows(q @ k.T / len(k) ** 0.5) @ v],
+        "√d_v for √d_k": [lambda q, k, v: softmax_rows(q @ k.T / np.sqrt(v.shape[1])) @ v],
+        "multiplied by √d_k": [lambda q, k, v: softmax_rows(q @ k.T * math.sqrt(q.shape[1]))
+                               @ v],
+        "scaled after the softmax": [
+            lambda q, k, v: softmax_rows(q @ k.T) / math.sqrt(q.shape[-1]) @ v],
+        "softmax down the columns": [lambda q, k, v: softmax_rows(scaled(q, k), axis=0) @ v],
+        "max down the columns": [max_columns],
+        "no keepdims": [sum_no_keepdims],
+        "softmax overflows": [lambda q, k, v: np.exp(scaled(q, k)) / np.exp(scaled(q, k)).sum(
+            axis=-1, keepdims=True) @ v, naive_loops],
+        "one max for the whole grid": [grid_max],
+        "weights applied to K": [lambda q, k, v: softmax_rows(scaled(q, k)) @ k],
+        "returned the weights": [lambda q, k, v: softmax_rows(scaled(q, k))],
+        "no transpose": [lambda q, k, v: softmax_rows(q @ k / math.sqrt(q.shape[-1])) @ v],
+        "value @ weights": [lambda q, k, v: v @ softmax_rows(scaled(q, k))],
+        "return inside the loop": [return_in_loop],
+        "transposed": [lambda q, k, v: (softmax_rows(scaled(q, k)) @ v).T],
+        "returned more than the answer": [
+            lambda q, k, v: (softmax_rows(scaled(q, k)) @ v, softmax_rows(scaled(q, k)))],
+        "^ for a power": [caret],
+        "cut to whole numbers": [whole_numbers],
+        "rounded to 2 decimals": [lambda q, k, v: np.round(softmax_rows(scaled(q, k)) @ v, 2)],
+        "a name never defined": [lambda q, k, v: softmax_rows(q @ k.T / sqrt(4)) @ v],  # noqa: F821
+        "changed its input": [in_place],
+    })
 
 
-def no_import(query, key, value):
-    return softmax_rows(query @ key.T / mth.sqrt(query.shape[-1])) @ value  # noqa: F821
+def test_attention_accepts_other_right_answers():
+    assert_passes("attention", [
+        attention_loops, lambda q, k, v: scaled_dot_product_attention(q, k, v),
+        lambda q, k, v: softmax_rows(q @ k.T * (1 / math.sqrt(k.shape[1]))) @ v])
 
 
-def no_d_k(query, key, value):
-    return softmax_rows(query @ key.T / math.sqrt(dk)) @ value  # noqa: F821
+def test_a_float32_answer_passes():
+    assert_passes("attention", [lambda q, k, v: softmax_rows(
+        q.astype(np.float32) @ k.T.astype(np.float32) / np.float32(math.sqrt(q.shape[1])))
+        @ v.astype(np.float32)])
 
 
-def max_columns(query, key, value):
-    s = scaled(query, key)
-    e = np.exp(s - np.max(s, axis=0))
-    return e / e.sum(axis=1, keepdims=True) @ value
+def exp_of_minus(query, key, value):  # wrong on every case, and nan on the large ones
+    e = np.exp(-scaled(query, key))
+    return e / e.sum(axis=-1, keepdims=True) @ value
 
 
-SLIPS = {
-    "weights applied to K": [lambda q, k, v: softmax_rows(scaled(q, k)) @ k],
-    "softmax over the wrong axis": [lambda q, k, v: softmax_rows(scaled(q, k), axis=0) @ v],
-    "missing transpose": [lambda q, k, v: softmax_rows(q @ k / math.sqrt(q.shape[-1])) @ v],
-    "Q * K.T elementwise": [lambda q, k, v: softmax_rows(q * k.T / math.sqrt(q.shape[1])) @ v],
-    "K Qᵀ": [lambda q, k, v: softmax_rows(k @ q.T / math.sqrt(q.shape[-1])) @ v],
-    "missing scale": [lambda q, k, v: softmax_rows(q @ k.T) @ v],
-    "divided by d_k": [lambda q, k, v: softmax_rows(q @ k.T / q.shape[-1]) @ v],
-    "** 1/2 without brackets": [lambda q, k, v: softmax_rows(q @ k.T / q.shape[1] ** 1/2) @ v],
-    "d_k read from the values": [lambda q, k, v: softmax_rows(q @ k.T / np.sqrt(v.shape[1])) @ v],
-    "scaled by the number of keys": [lambda q, k, v: softmax_rows(q @ k.T / len(k) ** 0.5) @ v],
-    "scaled after the softmax": [
-        lambda q, k, v: softmax_rows(q @ k.T) / math.sqrt(q.shape[-1]) @ v],
-    "scaled twice": [lambda q, k, v: softmax_rows(scaled(q, k)) @ v / math.sqrt(q.shape[-1]),
-                     lambda q, k, v: softmax_rows(scaled(q, k)) / np.sqrt(k.shape[1]) @ v],
-    "returned the output and the weights": [
-        lambda q, k, v: (softmax_rows(scaled(q, k)) @ v, softmax_rows(scaled(q, k)))],
-    "no softmax": [lambda q, k, v: scaled(q, k) @ v],
-    "max without keepdims": [max_no_keepdims],
-    "sum without keepdims": [sum_no_keepdims],
-    "not normalised": [lambda q, k, v: np.exp(scaled(q, k)) @ v,
-                       lambda q, k, v: np.exp(scaled(q, k) - scaled(q, k).max(-1, keepdims=True))
-                       @ v],
-    "normalised over the whole grid": [
-        lambda q, k, v: np.exp(scaled(q, k) - scaled(q, k).max())
-        / np.exp(scaled(q, k) - scaled(q, k).max()).sum() @ v],
-    "returned the weights": [lambda q, k, v: softmax_rows(scaled(q, k))],
-    "return inside the loop": [return_in_loop, return_in_loop_flat],
-    "softmax overflows": [naive, naive_loops],
-    "scaled by the number of queries": [
-        lambda q, k, v: softmax_rows(q @ k.T / math.sqrt(len(q))) @ v],
-    "max over the wrong axis": [max_columns],
-    "value @ weights": [lambda q, k, v: v @ softmax_rows(scaled(q, k))],
-    "transposed the output": [lambda q, k, v: (softmax_rows(scaled(q, k)) @ v).T,
-                              lambda q, k, v: v.T @ softmax_rows(scaled(q, k)).T],
-    "^ for **": [caret, caret_xor],
-    "a name never defined": [no_import, no_d_k],
-    "rounded the result": [lambda q, k, v: np.round(attention_ok(q, k, v), 2),
-                           lambda q, k, v: [[round(x, 3) for x in row]
-                                            for row in attention_ok(q, k, v)]],
-    "changed its input": [in_place],
-}
+def test_an_answer_wrong_everywhere_is_not_only_an_overflow():
+    feedback = evaluate("attention", exp_of_minus)
+    assert feedback.status != "passed" and feedback.mistake != "softmax overflows"
 
 
-@pytest.mark.parametrize("func", [attention_ok, attention_ok_loops])
-def test_correct_answers_pass(func):
-    feedback = evaluate_attention(func)
-    assert feedback.passed, feedback.message
+def test_every_slip_gives_a_number_on_some_hidden_case():
+    """A row whose formula raised on every case would claim any function that raises the
+    same kind of error (a read-only input, say): each must give numbers somewhere."""
+    ex = exercise("attention")
+    assert ex.slips
+    for slip in ex.slips:
+        for form in slip.forms():
+            given = 0
+            for case in ex.cases:
+                try:
+                    with np.errstate(all="ignore"):
+                        given += np.asarray(form(*case.args), dtype=float).size > 0
+                except (NoPrediction, ValueError, TypeError, OverflowError):
+                    continue
+            assert given, f"{slip.name!r} gives no number on any hidden case"
 
 
-@pytest.mark.parametrize("stub", [lambda q, k, v: (_ for _ in ()).throw(NotImplementedError),
-                                  lambda q, k, v: None])
-def test_stub_is_not_attempted(stub):
-    assert evaluate_attention(stub).status == "not attempted"
+def test_the_hidden_cases_tell_the_sizes_apart_and_have_decimals():
+    cases = exercise("attention").cases
+    shapes = {(q.shape[0], k.shape[0], q.shape[1], v.shape[1]) for q, k, v in
+              (c.args for c in cases)}
+    assert any(len({n, m, d_k, d_v}) == 4 for n, m, d_k, d_v in shapes)
+    assert all(np.all(np.isfinite(c.expected)) for c in cases)
+    assert any(np.any(np.asarray(c.expected) % 1 != 0) for c in cases)
 
 
-def test_every_slip_is_named():
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        assert_slips_named(evaluate_attention, SLIPS)
+def test_the_by_hand_answers_are_the_course_s_attention():
+    weights, output = exercise("weights by hand"), exercise("output by hand")
+    q, k, v = (np.array(output.givens[x], float) for x in "QKV")
+    out, a = scaled_dot_product_attention(q, k, v, return_weights=True)
+    assert np.allclose(weights.answer, a[0]) and np.allclose(output.answer, out[0])
+    assert np.allclose(exercise("attention").cases[0].expected, out)  # the same tiny example
 
 
-def test_every_mistake_has_a_slip_in_the_test():
-    assert {m.name for m in ATTENTION_EXERCISE.mistakes} <= set(SLIPS)
+def test_weights_by_hand_slips():
+    e, e2 = math.e, math.e ** 2
+    assert_named("weights by hand", {
+        "no scaling": [(0.117, 0.016, 0.867)],
+        "divided by d_k": [(0.307, 0.186, 0.506)],
+        "the scaled scores": [(1, 0, 2)],
+        "the scores": [(2, 0, 4)],
+        "no exponential": [(0.333, 0, 0.667), (1 / 3, 0, 2 / 3)],
+        "not normalised": [(2.718, 1, 7.389), (e, 1, e2)],
+        "e⁰ taken as 0": [(0.269, 0, 0.731)],
+        "row 2 instead of row 1": [(0.155, 0.422, 0.422)],
+        "multiplied by √d_k": [(0.018, 0.0, 0.982)],
+        "no scaling, not normalised": [(7.389, 1, 54.598)],
+        "all weight on the best match": [(0, 0, 1)],
+        "the keys in reverse order": [(0.665, 0.09, 0.245)],
+        "sign turned round": [(-0.245, -0.09, -0.665)],
+    })
 
 
-def test_naive_softmax_really_overflows_on_the_big_case():
-    big = ATTENTION_EXERCISE.cases[-1]
-    with np.errstate(over="ignore", invalid="ignore"):
-        result = naive(*big.args)
-    assert not np.isfinite(result).all()
-    assert np.isfinite(big.expected).all()
+def test_output_by_hand_slips():
+    assert_named("output by hand", {
+        "no scaling": [(3.702, 3.499)],
+        "the scaled scores as weights": [(10, 8)],
+        "equal weights": [(2, 2)],
+        "added the values": [(6, 6)],
+        "only the best match": [(4, 4)],
+        "not normalised": [(34.99, 31.56)],
+        "divided by d_k": [(2.64, 2.399)],
+        "row 2 instead of row 1": [(2, 2.534)],
+        "the numbers in the wrong order": [(2.841, 3.15)],
+        "only the largest term": [(2.661, 2.661)],
+        "left out key 2": [(3.15, 2.661)],
+    })
 
 
-def test_overflow_prints_no_warning(capsys, recwarn):
-    check_attention(naive)
-    out = capsys.readouterr()
-    assert out.out.startswith("Not yet: right on every case except attention(query of shape 1×4")
-    assert out.err == ""
-    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
-
-
-def test_cases_include_the_by_hand_example():
-    by_hand = ATTENTION_EXERCISE.cases[0]
-    e = math.e
-    assert np.allclose(by_hand.expected, [[6 * e / (2 * e + 1), 2.0], [2.0, 6 * e / (2 * e + 1)]])
-
-
-def test_never_crashes():
-    assert_never_crashes(evaluate_attention)
+def test_a_by_hand_answer_of_the_wrong_size_gets_a_sentence():
+    said = str(evaluate("output by hand", 5.991))
+    assert said.startswith("Not yet") and "2 numbers" in said

@@ -1,8 +1,10 @@
 """Learning by doing, counted: every notebook 01–09 and 11–16 has at least three exercises
 (one by hand, tagged in the notebook), at least four self-test cards of which two make the
-learner compute, and the catalogue of slips (docs/SLIPS.md) is written from the tables."""
+learner compute, notebook 10 ends with its capstone, and the catalogue of slips
+(docs/SLIPS.md) is written from the tables."""
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from course_lib.cards import Card, all_cards, deck
+from course_lib.checklist import CHECKLIST
 from course_lib.quiz import details_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,6 +50,34 @@ def test_four_cards_two_that_compute(number):
 def test_the_checklist_notebook_adds_applied_cards():
     applied = [card for card in all_cards() if card.notebook == 10]
     assert len(applied) >= 4 and sum(card.computes for card in applied) >= 3
+
+
+def _sentences(text):
+    return [s.strip() for s in re.split(r"(?<=[.?!:])\s+", text) if len(s.split()) >= 5]
+
+
+def test_the_applied_cards_repeat_no_other_card():
+    """Notebook 10's applied cards put the checklist to work: none repeats a sentence of another
+    card or of the checklist word for word."""
+    applied = [card for card in all_cards() if card.notebook == 10]
+    others = [c for c in all_cards() if c.notebook != 10] + list(CHECKLIST)
+    assert applied and others
+    for card in applied:
+        for sentence in _sentences(card.question) + _sentences(card.answer):
+            for other in others:
+                assert sentence not in other.question + " " + other.answer, (sentence, other)
+
+
+def test_the_capstone_of_notebook_10():
+    """Attention from an empty cell (checked by 09's table), then three broken functions to fix,
+    each exercise followed by its worked solution."""
+    nb = notebook(10)
+    exercises = tagged(nb, "exercise")
+    sources = ["".join(c["source"]) for c in exercises]
+    assert any('check("attention", attention)' in s for s in sources)
+    hunts = [c for c in exercises if "bug-hunt" in c["metadata"]["tags"]]
+    assert len(hunts) == 3 and len(exercises) == 4
+    assert len(tagged(nb, "solution")) == len(exercises)
 
 
 @pytest.mark.parametrize("number", PRACTICE)

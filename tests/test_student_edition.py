@@ -58,6 +58,21 @@ def test_source_notebooks_mark_every_exercise_without_nbgrader(name):
     assert not any("solution" in c.metadata.get("tags", []) for c in nb.cells)
 
 
+def test_the_capstone_keeps_its_broken_functions_for_the_student():
+    """Notebook 10: attention from an empty cell becomes a solution region; each "find the
+    bug" cell stays the broken function (nbgrader would replace a region), graded like the
+    others."""
+    nb, count = make_student.source_notebook(ROOT / "notebooks" / "10_checklist.ipynb")
+    hunts = [c for c in nb.cells if "bug-hunt" in c.metadata.get("tags", [])]
+    answers = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")]
+    graders = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")]
+    assert count == 4 and len(hunts) == 3 and len(answers) == 1 and len(graders) == count
+    for cell in hunts:
+        assert "### BEGIN SOLUTION" not in cell.source and "def attention_" in cell.source
+        assert "nbgrader" not in cell.metadata
+    assert not any("_solution" in c.source for c in nb.cells if c.cell_type == "code")
+
+
 def _wrong(release_cell):
     """A wrong submission: a plausible answer instead of nbgrader's stub."""
     lines = []

@@ -8,7 +8,8 @@ them into nbgrader *source* notebooks, then runs nbgrader's ``generate_assignmen
   for a code exercise the body of the worked solution goes where the stub's
   ``raise NotImplementedError`` was; for a by-hand exercise (tag ``by-hand``) the worked value
   goes where ``answer = ...`` was. nbgrader replaces the region with its own stub, so the
-  student sees the course's stub again;
+  student sees the course's stub again. A "find the bug" cell (tag ``bug-hunt``) stays as it
+  is, a plain cell: the broken function is what the student starts from;
 * after it, a locked autograder cell (``points`` each) asserts the course's own checker's
   verdict (the checkers print and never raise, so the cell reads what they print);
 * the worked-solution cells, and the short markdown line that announces each, are dropped.
@@ -156,12 +157,16 @@ def source_notebook(path):
             raise ValueError(f"{path.name}: exercise cell {index} has no solution cell after it")
         count += 1
         where = f"{path.name}, exercise {count}"
-        maker = hand_exercise if "by-hand" in tags(cell) else code_exercise
-        text, checker, name = maker(cell.source, nb.cells[solution_at].source, where)
         grade_id = f"{path.stem}-ex{count}"
-        answer = nbformat.v4.new_code_cell(text)
-        answer.metadata["nbgrader"] = {"grade": False, "solution": True, "locked": False,
-                                       "grade_id": grade_id, "schema_version": 3}
+        if "bug-hunt" in tags(cell):  # the broken function is the student's start: kept as is
+            checker, name = _check_call(cell.source, where)
+            answer = nbformat.v4.new_code_cell(cell.source)
+        else:
+            maker = hand_exercise if "by-hand" in tags(cell) else code_exercise
+            text, checker, name = maker(cell.source, nb.cells[solution_at].source, where)
+            answer = nbformat.v4.new_code_cell(text)
+            answer.metadata["nbgrader"] = {"grade": False, "solution": True, "locked": False,
+                                           "grade_id": grade_id, "schema_version": 3}
         answer.metadata["tags"] = tags(cell)
         cells += [answer, autograder_cell(checker, name, grade_id + "-test")]
         between = nb.cells[index + 1:solution_at]  # e.g. "A worked solution (folded …)"

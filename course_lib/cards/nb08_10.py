@@ -34,28 +34,32 @@ CARDS: tuple[Card, ...] = (
          "Each row of $A$ is positive and adds up to 1, so output row $i$, "
          "$\\sum_{j=1}^{m} A_{ij}\\,\\mathbf{v}_j$, is a weighted average of the value rows.",
          9),
-    # 10 Equipment checklist: applied
-    Card("$Q \\in \\mathbb{R}^{10 \\times 64}$, $K \\in \\mathbb{R}^{12 \\times 64}$, "
-         "$V \\in \\mathbb{R}^{12 \\times 16}$. What is the shape of "
-         "$\\operatorname{softmax}(QK^\\top/\\sqrt{d_k})\\,V$?",
-         "$10 \\times 16$, that is $n \\times d_v$: one output row per query, as long as a "
-         "value row.", 10, computes=True),
-    Card("What is $\\operatorname{softmax}([0, \\ln 3])$?",
-         "$e^0 = 1$ and $e^{\\ln 3} = 3$, total 4: the weights are $[1/4, 3/4] = "
-         "[0.25, 0.75]$.", 10, computes=True),
+    # 10 Equipment checklist: applied (each card puts one checklist answer to work on numbers)
+    Card("A sentence of $n = 10$ words attends over a memory of $m = 12$ words, with "
+         "$d_k = 64$ and $d_v = 16$. What are the shapes of $Q$, $K$, $V$ and of the output?",
+         "$Q$ is $10 \\times 64$, $K$ is $12 \\times 64$, $V$ is $12 \\times 16$, and the output "
+         "is $10 \\times 16$ ($n \\times d_v$): one row per query, as wide as a value.", 10,
+         computes=True),
+    Card("A 7-word question attends over a 300-word document. How many scores does it "
+         "compute, and which of its weights add up to 1?",
+         "$7 \\times 300 = 2100$ scores in a $7 \\times 300$ grid ($n \\times m$). Each row's 300 "
+         "weights add up to 1: seven sums of 1, not one for the whole grid.", 10,
+         computes=True),
+    Card("What is $\\operatorname{softmax}([\\ln 2, \\ln 2, 0])$?",
+         "$e^{\\ln 2} = 2$, $e^{\\ln 2} = 2$, $e^0 = 1$, total 5: the weights are "
+         "$[0.4, 0.4, 0.2]$.", 10, computes=True),
+    Card("The scores $[1, 2, 3]$ become $[101, 102, 103]$. What happens to the weights?",
+         "Nothing: $e^{x + 100} = e^{100} e^x$, and the factor $e^{100}$ cancels when each "
+         "$e^x$ is divided by the total. The stable softmax relies on this when it subtracts "
+         "each row's largest score.", 10, computes=True),
     Card("With $d_k = 256$, the scores $q \\cdot k$ have variance 256. What are their "
          "variance after $\\div\\sqrt{d_k}$, and after $\\div d_k$?",
          "After $\\div 16$: $256 / 16^2 = 1$. After $\\div 256$: $256 / 256^2 = 1/256 \\approx "
          "0.0039$ (spread $1/16$): over-shrunk.", 10, computes=True),
-    Card("Four keys all get the score 3. What are the weights?",
-         "All equal, $1/4 = 0.25$ each: softmax of equal scores is the even split $1/m$.", 10,
+    Card("$q = [1, 2, 2]$ and $k = [2, 0, 1]$. What are $\\lVert q \\rVert$, "
+         "$\\lVert k \\rVert$, $q \\cdot k$ and the cosine of the angle between them?",
+         "$\\lVert q \\rVert = \\sqrt{1 + 4 + 4} = 3$, $\\lVert k \\rVert = \\sqrt{5} \\approx "
+         "2.236$, $q \\cdot k = 2 + 0 + 2 = 4$, so "
+         "$\\cos\\theta = 4 / (3\\sqrt{5}) \\approx 0.596$, an angle of about 53°.", 10,
          computes=True),
-    Card("$q = [1, 2, 3]$ and $k = [4, 0, -1]$. What are $q \\cdot k$ and "
-         "$\\lVert [3, 4] \\rVert$?",
-         "$q \\cdot k = 4 + 0 - 3 = 1$; $\\lVert [3, 4] \\rVert = \\sqrt{9 + 16} = 5$.", 10,
-         computes=True),
-    Card("Why is the score grid $n \\times m$ and not $n \\times n$ in cross-attention?",
-         "Row $i$ holds query $i$'s score against each of the $m$ keys; the keys come from "
-         "another sequence, so $m \\ne n$ in general. It is square only when queries and keys "
-         "come from the same sequence.", 10),
 )

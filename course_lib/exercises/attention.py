@@ -1,202 +1,348 @@
-"""Exercise of notebook 09: attention(query, key, value) = softmax(QKᵀ / √d_k) V.
-
-Slips
------
-- weights applied to K: blended the keys, ``weights @ key``.
-- softmax over the wrong axis: columns (axis=0) add up to 1 instead of rows.
-- missing transpose: ``query @ key``, which only runs when m = d_k.
-- Q * K.T elementwise: ``*`` instead of the matrix product ``@``.
-- K Qᵀ: ``key @ query.T``, the scores the wrong way round.
-- missing scale: no ÷ √d_k.
-- divided by d_k: ÷ d_k instead of ÷ √d_k.
-- ** 1/2 without brackets: ``scores / d_k ** 1/2`` divides by d_k, then by 2.
-- d_k read from the values: √d_v (``value.shape[-1]``) instead of √d_k.
-- scaled by the number of keys: √m (``key.shape[0]``) instead of √d_k.
-- scaled after the softmax: the weights divided by √d_k, so rows add up to 1/√d_k.
-- scaled twice: the scores scaled, and the weights or the output divided by √d_k again.
-- max without keepdims: ``scores - scores.max(axis=-1)`` subtracts row j's maximum from
-  column j (it only runs when n = m).
-- sum without keepdims: ``e / e.sum(axis=-1)`` divides column j by row j's total (n = m).
-- not normalised: the exponentials used as weights without dividing by the row total.
-- normalised over the whole grid: divided by the total of all n·m exponentials.
-- returned the output and the weights: the pair (output, A), PyTorch-style.
-- no softmax: the scaled scores used as weights.
-- returned the weights: stopped at A, the n×m grid.
-- return inside the loop: only the first query's output row came back.
-- softmax overflows: a naive ``np.exp(scores)`` gives nan or inf on the large-score case.
-- scaled by the number of queries: √n (``len(query)``) instead of √d_k.
-- max over the wrong axis: ``scores.max(axis=0)``, each column's maximum.
-- value @ weights: the product the wrong way round (it only runs when d_v = n).
-- transposed the output: returned the d_v×n grid (AV)ᵀ.
-- ^ for **: ``d_k ^ 0.5`` (a TypeError) or ``d_k ^ 1/2`` (XOR, then ÷ 2).
-- a name never defined: ``d_k`` never set, or ``math`` used without ``import math``.
-- rounded the result: the output rounded to a few decimals.
-- changed its input (named by the framework): e.g. ``query /= math.sqrt(d_k)``.
-"""
+"""Exercises of notebook 09: row 1 of the weights A and of the output AV by hand, and
+attention(query, key, value) = softmax(QKᵀ / √d_k) V in code (notebook 10's capstone is
+checked by the same table)."""
 
 import math
 
 import numpy as np
 
-from .. import scaled_dot_product_attention, softmax
-from . import _attention_parts as parts
-from ._attention_parts import scores
-from ._detect import matches_everywhere, power_with_caret, raised_name_error, rounded
-from .core import Case, Exercise, Mistake
+from ._values import frozen_array
+from .engine import CodeExercise
+from .feedback import NoPrediction, Slip
+from .hand import HandExercise
 
-__all__ = ["ATTENTION_EXERCISE", "check_attention", "evaluate_attention"]
-
-
-ATTENTION_EXERCISE = Exercise(
-    "attention(query, key, value)",
-    cases=[Case(args) for args in parts.cases()],
-    reference=lambda query, key, value: np.asarray(
-        scaled_dot_product_attention(query, key, value)),
-    show_args=parts.show_arrays,
-    rtol=1e-7, atol=1e-9,
-    mistakes=[
-        Mistake("returned the output and the weights",
-                "{call} returned a pair (output, weights), as PyTorch's attention layers do. "
-                "This function returns the output alone, the n×d_v grid A @ value.",
-                detect=parts.returned_pair),
-        Mistake("weights applied to K",
-                "on {call} you blended the KEYS with the weights (weights @ key). Keys are only "
-                "for matching; the content to retrieve is in V: the output is weights @ value.",
-                imitation=lambda q, k, v: softmax(scores(q, k)) @ k),
-        Mistake("softmax over the wrong axis",
-                "on {call} your softmax ran down the columns (axis=0), so each KEY's weights "
-                "add up to 1. Each query's row must add up to 1: take the softmax along the "
-                "last axis (axis=-1), over the m keys.",
-                imitation=lambda q, k, v: softmax(scores(q, k), axis=0) @ v),
-        Mistake("missing transpose",
-                "on {call}, query @ key multiplies rows of Q with the COLUMNS of K, which are "
-                "not keys (it only runs at all when m = d_k). Transpose K first: query @ key.T, "
-                "shape n×d_k times d_k×m gives the n×m scores.",
-                imitation=lambda q, k, v: softmax(q @ k / math.sqrt(q.shape[-1])) @ v),
-        Mistake("Q * K.T elementwise",
-                "on {call} you multiplied matching entries (`*`), which only runs when the "
-                "shapes happen to fit. A score is a dot product: use the matrix product, "
-                "query @ key.T.",
-                imitation=lambda q, k, v: softmax(q * k.T / math.sqrt(q.shape[-1])) @ v),
-        Mistake("K Qᵀ",
-                "on {call} your scores were key @ query.T, the m×n grid: row j held key j's "
-                "scores against every query. Queries are the rows: query @ key.T (n×m).",
-                imitation=lambda q, k, v: softmax(k @ q.T / math.sqrt(q.shape[-1])) @ v),
-        Mistake("missing scale",
-                f"on {{call}} you skipped the scale. {parts.ROOT}, before the softmax, or the "
-                "weights saturate as d_k grows.",
-                imitation=lambda q, k, v: softmax(scores(q, k, 1.0)) @ v),
-        Mistake("divided by d_k",
-                "on {call} you divided the scores by d_k instead of √d_k. Var(q·k) = d_k, so "
-                "the spread is √d_k; dividing by d_k over-shrinks it to 1/√d_k and the weights "
-                "go nearly uniform. Divide by math.sqrt(d_k).",
-                imitation=lambda q, k, v: softmax(scores(q, k, 1.0 / q.shape[-1])) @ v),
-        Mistake("** 1/2 without brackets",
-                "on {call} your scores came out divided by d_k and then by 2: Python reads "
-                "`scores / d_k ** 1/2` as `(scores / d_k) / 2` (** binds tighter than /). "
-                "Write math.sqrt(d_k), or d_k ** 0.5.",
-                imitation=lambda q, k, v: softmax(scores(q, k, 1.0 / q.shape[-1] / 2)) @ v),
-        Mistake("d_k read from the values",
-                f"on {{call}} you divided by the square root of value.shape[-1], which is d_v, "
-                f"the length of a value row. {parts.ROOT}.",
-                imitation=lambda q, k, v: softmax(scores(q, k, 1 / math.sqrt(v.shape[-1]))) @ v),
-        Mistake("scaled by the number of keys",
-                f"on {{call}} you divided by the square root of m = key.shape[0], the number "
-                f"of keys. {parts.ROOT}.",
-                imitation=lambda q, k, v: softmax(scores(q, k, 1 / math.sqrt(k.shape[0]))) @ v),
-        Mistake("scaled by the number of queries",
-                f"on {{call}} you divided by the square root of n = len(query), the number "
-                f"of queries. {parts.ROOT}.",
-                imitation=lambda q, k, v: softmax(scores(q, k, 1 / math.sqrt(q.shape[0]))) @ v),
-        Mistake("scaled after the softmax",
-                "on {call} you divided by √d_k AFTER the softmax, so each row of weights adds "
-                "up to 1/√d_k instead of 1. Scale the scores first, then take the softmax.",
-                imitation=lambda q, k, v: softmax(scores(q, k, 1.0)) / math.sqrt(q.shape[-1])
-                @ v),
-        Mistake("scaled twice",
-                "on {call} the output was divided by √d_k once more after the scores were "
-                "scaled (weights or output ÷ √d_k), so it is √d_k times too small. Scale the "
-                "scores once, before the softmax, and nothing after.",
-                imitation=lambda q, k, v: softmax(scores(q, k)) @ v / math.sqrt(q.shape[-1])),
-        Mistake("max without keepdims",
-                "on {call} (n = m, so it ran) `scores.max(axis=-1)` without keepdims=True "
-                "lined up the row maxima along the columns: column j lost row j's maximum. "
-                "Write scores.max(axis=-1, keepdims=True), a column of n maxima.",
-                imitation=lambda q, k, v: parts.softmax_no_keepdims_max(scores(q, k)) @ v),
-        Mistake("sum without keepdims",
-                "on {call} (n = m, so it ran) `e.sum(axis=-1)` without keepdims=True lined up "
-                "the row totals along the columns: column j was divided by row j's total. "
-                "Write e.sum(axis=-1, keepdims=True).",
-                imitation=lambda q, k, v: parts.softmax_no_keepdims_sum(scores(q, k)) @ v),
-        Mistake("max over the wrong axis",
-                "on {call} you subtracted each COLUMN's maximum (max over axis=0). Softmax may "
-                "only subtract one number per row: scores.max(axis=-1, keepdims=True).",
-                imitation=lambda q, k, v: parts.normalise(np.exp(scores(q, k)
-                                                            - scores(q, k).max(axis=0))) @ v),
-        Mistake("not normalised",
-                "on {call} your weights were the exponentials themselves: divide each row by "
-                "its total (e.sum(axis=-1, keepdims=True)) so that it adds up to 1.",
-                detect=lambda outcomes: matches_everywhere(  # with or without the row max
-                    outcomes, lambda case: parts.exp_rows(scores(*case.args[:2])) @ case.args[2])
-                or matches_everywhere(
-                    outcomes, lambda case: np.exp(scores(*case.args[:2])) @ case.args[2])),
-        Mistake("normalised over the whole grid",
-                "on {call} you divided by the total of the WHOLE grid (e.sum() with no axis), "
-                "so all n·m weights together add up to 1. Each query's row must add up to 1: "
-                "e.sum(axis=-1, keepdims=True).",
-                imitation=lambda q, k, v: parts.whole_grid(scores(q, k)) @ v),
-        Mistake("value @ weights",
-                "on {call} you multiplied value @ weights, the wrong way round (it only runs "
-                "when d_v = n). Row i of the output blends the value rows with row i of A: "
-                "weights @ value, n×m times m×d_v.",
-                imitation=lambda q, k, v: v @ softmax(scores(q, k))),
-        Mistake("transposed the output",
-                "on {call} you returned the output transposed, d_v×n. Return weights @ value "
-                "as it is: one row per query, n×d_v.",
-                imitation=lambda q, k, v: (softmax(scores(q, k)) @ v).T),
-        Mistake("no softmax",
-                "on {call} the scaled scores were used as weights without the softmax, so "
-                "rows do not add up to 1 (and can be negative). Take the softmax of each row "
-                "of QKᵀ / √d_k first.", imitation=lambda q, k, v: scores(q, k) @ v),
-        Mistake("returned the weights",
-                "on {call} you returned the weight grid A (n×m). One step is left: blend the "
-                "values, output = A @ value, an n×d_v grid whose row i is Σⱼ A_ij 𝐯ⱼ.",
-                imitation=lambda q, k, v: softmax(scores(q, k))),
-        Mistake("return inside the loop",
-                "on {call} only the first query's output row came back: the `return` sits "
-                "inside the loop over the queries, so the function stops after query 1. Collect "
-                "every row, and return after the loop.",
-                detect=parts.first_row_only),
-        Mistake("^ for **",
-                "on {call}, `^` spoilt your answer ({got}): in Python `^` is not a power but "
-                "XOR, a bitwise operation on whole numbers. Write math.sqrt(d_k), or "
-                "d_k ** 0.5.",
-                detect=lambda outcomes: power_with_caret(
-                    outcomes, lambda q, k, v: softmax(scores(q, k, 2 / (q.shape[-1] ^ 1))) @ v)),
-        Mistake("a name never defined",
-                "{call} raised NameError: your function uses a name it never defined. Set "
-                "d_k inside the function (d_k = query.shape[-1]) and import what it uses "
-                "(import math) in the same cell.",
-                detect=raised_name_error),
-        Mistake("rounded the result",
-                "on {call} you returned {got}, the answer {expected} rounded. Return the "
-                "numbers as they are: rounding is for printing only.",
-                detect=rounded),
-        Mistake("softmax overflows",
-                "right on every case except {call}, with scores near 1800, where your softmax "
-                "gave {got}: e^1800 overflows. Subtract each row's largest score before np.exp "
-                "(the stable softmax of notebook 07; it changes nothing else).",
-                detect=parts.overflows),
-    ],
-)
+__all__ = ["ATTENTION", "EXERCISES", "OUTPUT_HAND", "SLIPS", "WEIGHTS_HAND",
+           "AttentionExercise", "attention_solution"]
 
 
-def evaluate_attention(func):
-    """The Feedback on a learner's ``attention`` (overflow warnings silenced: hints explain)."""
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        return ATTENTION_EXERCISE.evaluate(func)
+def _softmax(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))  # the largest entry becomes e⁰ = 1
+    return e / e.sum(axis=axis, keepdims=True)
 
 
-def check_attention(func):
-    """Print feedback on a learner's ``attention(query, key, value)``."""
-    print(evaluate_attention(func))
+def _scores(q, k, by=None):
+    return q @ k.T / (math.sqrt(q.shape[-1]) if by is None else by)  # (n, m)
+
+
+def attention_solution(query, key, value):
+    """softmax(QKᵀ / √d_k) V, the answer every hidden case is compared with."""
+    return _softmax(_scores(query, key)) @ value  # (n, d_v)
+
+
+def _divided(by):  # the scores divided by by(q, k, v) instead of √d_k
+    return lambda q, k, v: _softmax(_scores(q, k, by(q, k, v))) @ v
+
+
+def _rows(e):
+    return e.sum(axis=-1, keepdims=True)
+
+
+def _row_max(s):
+    return s.max(axis=-1, keepdims=True)
+
+
+def _no_shift(s):
+    return 0.0
+
+
+def _shifted(shift, total=_rows, scale=None):
+    """A learner's softmax, e^(S − shift(S)) / total(e) of the scaled scores, then @ V."""
+    def attention(q, k, v):
+        s = _scores(q, k) if scale is None else scale(_scores(q, k))
+        with np.errstate(all="ignore"):
+            e = np.exp(s - shift(s))
+            return e / total(e) @ v
+    return attention
+
+
+def _then(f):  # the right weights A, then f(A, q, k, v) instead of A @ V
+    return lambda q, k, v: f(_softmax(_scores(q, k)), q, k, v)
+
+
+def _naive_loops(q, k, v):  # math.exp raises OverflowError past e^709
+    return [[sum(math.exp(s) * v[j][c] for j, s in enumerate(row))
+             / sum(math.exp(s) for s in row) for c in range(v.shape[1])]
+            for row in _scores(q, k).tolist()]
+
+
+def _first_row(q, k, v):
+    if q.shape[0] < 2:
+        raise NoPrediction
+    return attention_solution(q, k, v)[:1]
+
+
+def show_shapes(args):
+    """How a case is written in the feedback: the three shapes, not the numbers."""
+    return ", ".join(f"{name} of shape {a.shape[0]}×{a.shape[1]}"
+                     for name, a in zip(("query", "key", "value"), args, strict=True))
+
+
+_RNG = np.random.default_rng(9)
+CASES = [tuple(frozen_array(a) for a in case) for case in (
+    # notebook 09's tiny example: n = 2, m = 3, d_k = 4, d_v = 2
+    ([[1, 0, 1, 0], [0, 2, 0, 0]], [[1, 0, 1, 0], [0, 1, 0, 1], [2, 1, 2, 1]],
+     [[2, 0], [0, 2], [4, 4]]),
+    # m = d_k = d_v: query @ key (no transpose) and weights @ value.T run here
+    ([[2.0, -1.5, 1.0], [0.5, 1.0, 0.0]], [[1.0, 0.0, 2.5], [3.0, 1.0, -1.0], [0.0, 2.0, 1.5]],
+     [[1.5, 0.0, 1.0], [0.0, 1.0, -0.5], [2.0, 2.5, 0.0]]),
+    # n = m = d_k ≠ d_v: K Qᵀ, Q * Kᵀ and a missing keepdims all run here
+    ([[1.0, 2.0, 0.0], [0.0, 1.5, 3.0], [2.0, 0.0, 1.0]],
+     [[3.0, 1.0, 0.0], [1.0, 0.5, 2.0], [0.0, 2.0, 2.0]],
+     [[1.0, 0.0, 2.0, 1.0], [0.0, 3.0, 1.5, 0.0], [2.0, 1.0, 0.0, 3.0]]),
+    ([[1.0, 2.0]], [[2.0, 0.0], [0.0, 1.0]], [[10.0], [20.0]]),
+    (_RNG.standard_normal((4, 8)), _RNG.standard_normal((5, 8)), _RNG.standard_normal((5, 3))),
+    (_RNG.standard_normal((3, 16)), _RNG.standard_normal((6, 16)),
+     _RNG.standard_normal((6, 2))),
+    # scores near 1800: e^1800 overflows unless each row's max is subtracted first
+    ([[30, 30, 30, 30]], [[30, 30, 30, 30], [-30, 30, 30, 30], [29, 30, 30, 30]],
+     [[1, 0], [0, 1], [3, 3]]),
+    # one row near +800, the other near −800: one max for the whole grid leaves 0 / 0
+    ([[20, 20, 20, 20], [-20, -20, -20, -20]],
+     [[20, 20, 20, 20], [19.5, 20, 20, 20], [20, 20, 19.5, 20]], [[1.5, 0], [0, 2.5], [1, 1]]),
+)]
+
+QUANTITIES = {"d_k": lambda q, k, v: q.shape[-1], "n": lambda q, k, v: q.shape[0],
+              "m": lambda q, k, v: k.shape[0], "d_v": lambda q, k, v: v.shape[-1]}
+
+_ROOT = "divide by math.sqrt(d_k), d_k = query.shape[-1], the slots of a query or a key."
+
+SLIPS = [
+    Slip("no scaling", "the scores went into the softmax as they are: " + _ROOT,
+         gives=_divided(lambda q, k, v: 1.0)),
+    Slip("divided by d_k", "you divided by d_k = {d_k}; the scores' spread is √d_k, so "
+         "divide by math.sqrt(d_k).", gives=_divided(lambda q, k, v: q.shape[-1])),
+    Slip("divided by d_k²", "you divided by d_k × d_k: divide by √d_k.",
+         gives=_divided(lambda q, k, v: q.shape[-1] ** 2)),
+    Slip("** 1/2 without brackets", "`d_k ** 1/2` is (d_k ** 1) / 2, because ** comes before "
+         "/: write d_k ** 0.5 or math.sqrt(d_k).",
+         gives=(_divided(lambda q, k, v: 2 * q.shape[-1]),
+                _divided(lambda q, k, v: q.shape[-1] / 2))),
+    Slip("^ for a power", "`^` is not a power in Python: `d_k ^ 1/2` is (d_k XOR 1) / 2. "
+         "Write math.sqrt(d_k).", gives=_divided(lambda q, k, v: (q.shape[-1] ^ 1) / 2)),
+    Slip("multiplied by √d_k", "the scores were multiplied by √d_k: divide them by it.",
+         gives=_divided(lambda q, k, v: 1 / math.sqrt(q.shape[-1]))),
+    *(Slip(f"√{size} for √d_k", f"you divided by √{size}, {size} = {{{size}}}, {what}: "
+           + _ROOT, gives=_divided(lambda q, k, v, f=QUANTITIES[size]: math.sqrt(f(q, k, v))))
+      for size, what in (("n", "the number of queries"), ("m", "the number of keys"),
+                         ("d_v", "the slots of a value"))),
+    Slip("scaled after the softmax", "the weights were divided by √d_k after the softmax, so a "
+         "row adds up to 1/√d_k: scale the scores, before it.",
+         gives=lambda q, k, v: _softmax(q @ k.T) / math.sqrt(q.shape[-1]) @ v),
+    Slip("scaled twice", "the scores were divided by √d_k, and the weights or the output once "
+         "more: scale once, before the softmax.",
+         gives=lambda q, k, v: attention_solution(q, k, v) / math.sqrt(q.shape[-1])),
+    Slip("softmax down the columns", "each KEY's column of weights adds up to 1: take the max "
+         "and the total along each row, axis=-1.",
+         gives=lambda q, k, v: _softmax(_scores(q, k), axis=0) @ v),
+    Slip("the total down the columns", "each weight was divided by its COLUMN's total, "
+         "sum(axis=0): divide by its row's, sum(axis=-1, keepdims=True).",
+         gives=_shifted(_row_max, lambda e: e.sum(axis=0, keepdims=True))),
+    Slip("max down the columns", "each COLUMN's max was subtracted; the stable softmax "
+         "subtracts one number per row, scores.max(axis=-1, keepdims=True).",
+         gives=_shifted(lambda s: s.max(axis=0))),
+    Slip("no keepdims", "max(axis=-1) or sum(axis=-1) gives a flat list of n numbers, which "
+         "lines up with the COLUMNS (it only runs when n = m): add keepdims=True.",
+         gives=(_shifted(lambda s: s.max(axis=-1)),
+                _shifted(_row_max, lambda e: e.sum(axis=-1)))),
+    Slip("not normalised", "the exponentials were used as they are: divide each row by its "
+         "total, so that it adds up to 1.",
+         gives=(_shifted(_row_max, lambda e: 1.0), _shifted(_no_shift, lambda e: 1.0))),
+    Slip("normalised over the whole grid", "all n·m weights together add up to 1: divide each "
+         "row by its own total, sum(axis=-1, keepdims=True).",
+         gives=(_shifted(np.max, np.sum), _shifted(_row_max, np.sum))),
+    Slip("one max for the whole grid", "scores.max() is one number for the whole grid: a row "
+         "far below it becomes 0 / 0 = nan. Subtract each row's max, max(axis=-1, "
+         "keepdims=True).", gives=_shifted(np.max)),
+    Slip("softmax overflows", "e^x overflows past x ≈ 709 (inf, then inf / inf = nan): "
+         "subtract each row's max before np.exp, as in 07.",
+         gives=(_shifted(_no_shift), _naive_loops)),
+    Slip("divided by the row max", "the scores were divided by their row max; the stable "
+         "softmax SUBTRACTS it.", gives=_shifted(_no_shift, scale=lambda s: s / _row_max(s))),
+    Slip("no softmax", "the scores were used as the weights: take each row's softmax first.",
+         gives=(lambda q, k, v: _scores(q, k) @ v, lambda q, k, v: (q @ k.T) @ v)),
+    Slip("returned the weights", "that is the weight grid A (n × m): blend the values with it, "
+         "weights @ value.", gives=_then(lambda a, q, k, v: a)),
+    Slip("weights applied to K", "you blended the KEYS: keys are for matching, the content is "
+         "in the values, weights @ value.", gives=_then(lambda a, q, k, v: a @ k)),
+    Slip("blended the queries", "you blended the QUERIES: the weights say how much of each "
+         "VALUE to take, weights @ value.", gives=_then(lambda a, q, k, v: a @ q)),
+    Slip("transposed the weights", "weights.T has one row per KEY; output row i needs row i of "
+         "A: weights @ value.", gives=_then(lambda a, q, k, v: a.T @ v)),
+    Slip("value transposed", "value.T has the value slots as rows: blend the value rows, "
+         "weights @ value.", gives=_then(lambda a, q, k, v: a @ v.T)),
+    Slip("value @ weights", "the product is the wrong way round: weights @ value, n × m times "
+         "m × d_v.", gives=_then(lambda a, q, k, v: v @ a)),
+    Slip("* for @ in the blend", "`*` multiplies matching entries; the blend adds weight × "
+         "value over the keys: weights @ value.", gives=_then(lambda a, q, k, v: a * v)),
+    Slip("summed over the value's slots", "one number per (query, key) pair: the blend adds "
+         "over the keys, Σⱼ A_ij 𝐯ⱼ, which weights @ value computes.",
+         gives=_then(lambda a, q, k, v: a * v.sum(axis=-1))),
+    Slip("no transpose", "query @ key meets the COLUMNS of K (it only runs when m = d_k): "
+         "query @ key.T.", gives=lambda q, k, v: _softmax(_scores(q, k.T)) @ v),
+    Slip("K Qᵀ", "key @ query.T has one row per KEY: the scores are query @ key.T.",
+         gives=lambda q, k, v: _softmax(_scores(k, q)) @ v),
+    Slip("* for @", "`*` multiplies matching entries; a score is a dot product, query @ key.T.",
+         gives=lambda q, k, v: _softmax(q * k.T / math.sqrt(q.shape[-1])) @ v),
+    Slip("return inside the loop", "only the first query's row came back: the `return` sits "
+         "inside the loop over the queries.",
+         gives=(_first_row, lambda q, k, v: _first_row(q, k, v)[0])),
+]
+
+# These rows differ from the right answer only on the large-score cases: they are named only
+# when they account for every wrong case (an answer wrong everywhere is not "only overflow").
+_ONLY_LARGE = {"softmax overflows", "one max for the whole grid"}
+
+
+class AttentionExercise(CodeExercise):
+    """attention(query, key, value) on notebook 09's cases and table (also the capstone's)."""
+
+    def __init__(self, name, call, slips):
+        super().__init__(name, call, CASES, attention_solution, slips, quantities=QUANTITIES,
+                         rtol=1e-5, atol=1e-8, show_args=show_shapes)  # float32 work passes
+
+    def explanations(self, outcomes):
+        wrong = sum(not o.correct for o in outcomes)
+        return [e for e in super().explanations(outcomes)
+                if e[2] not in _ONLY_LARGE or e[0] == wrong]
+
+
+ATTENTION = AttentionExercise("attention", "attention(query, key, value)", SLIPS)
+
+
+# --- by hand: query 1 of the tiny example -----------------------------------------------------
+
+def _row_scores(Q, K, row=0):
+    return np.asarray(K, float) @ np.asarray(Q, float)[row]  # (m,): 𝐪 · 𝐤ⱼ for every key
+
+
+def _scaled(Q, K):
+    return _row_scores(Q, K) / math.sqrt(len(Q[0]))
+
+
+def _weights(Q, K, row=0, by=None):
+    e = np.exp(_row_scores(Q, K, row) / (math.sqrt(len(Q[0])) if by is None else by))
+    return e / e.sum()
+
+
+def _no_exp(Q, K):
+    s = _scaled(Q, K)
+    if np.any(s < 0) or s.sum() <= 0:
+        raise NoPrediction
+    return s / s.sum()
+
+
+def _e0_as_0(Q, K):
+    s = _scaled(Q, K)
+    if np.all(s != 0) or np.all(s == 0):
+        raise NoPrediction
+    e = np.where(s == 0, 0.0, np.exp(s))
+    return e / e.sum()
+
+
+def _columns(Q, K):
+    e = np.exp(np.asarray(Q, float) @ np.asarray(K, float).T / math.sqrt(len(Q[0])))  # (n, m)
+    return (e / e.sum(axis=0))[0]
+
+
+_WEIGHTS = {  # the weights each slip uses, as a function of the givens
+    "no scaling": lambda Q, K: _weights(Q, K, by=1.0),
+    "divided by d_k": lambda Q, K: _weights(Q, K, by=len(Q[0])),
+    "not normalised": lambda Q, K: np.exp(_scaled(Q, K)),
+    "no exponential": _no_exp,
+    "e⁰ taken as 0": _e0_as_0,
+    "row 2 instead of row 1": lambda Q, K: _weights(Q, K, row=1),
+}
+_HINTS = {
+    "no scaling": "the scores went into the softmax as they are: divide them by √d_k first.",
+    "divided by d_k": "the scores were divided by d_k; divide them by √d_k.",
+    "not normalised": "the eˣ were used as they are: divide each by their total.",
+    "no exponential": "the scaled scores were divided by their total, without eˣ.",
+    "e⁰ taken as 0": "e⁰ was taken as 0; e⁰ = 1, so a score of 0 still gets weight.",
+    "row 2 instead of row 1": "those are query 2's weights: row 1 belongs to 𝐪₁.",
+}
+
+WEIGHT_SLIPS = [
+    *(Slip(name, "{got}: " + _HINTS[name], gives=f) for name, f in _WEIGHTS.items()),
+    Slip("multiplied by √d_k", "{got}: the scores were multiplied by √d_k; divide by it.",
+         gives=lambda Q, K: _weights(Q, K, by=1 / math.sqrt(len(Q[0])))),
+    Slip("the scaled scores", "{got} are the scaled scores: the weights are their softmax.",
+         gives=_scaled),
+    Slip("the scores", "{got} are the scores: divide by √d_k, then take the softmax.",
+         gives=_row_scores),
+    Slip("softmax down the columns", "{got} makes each COLUMN add up to 1, over the two "
+         "queries: the softmax runs along query 1's row.", gives=_columns),
+    Slip("equal weights", "{got} gives every key the same weight: work out the scores first.",
+         gives=lambda Q, K: np.full(len(K), 1 / len(K))),
+    Slip("no scaling, not normalised", "{got} are e to the unscaled scores: divide the scores "
+         "by √d_k, then each eˣ by their total.", gives=lambda Q, K: np.exp(_row_scores(Q, K))),
+    Slip("all weight on the best match", "{got} gives the best-matching key everything: "
+         "softmax gives every key some weight.",
+         gives=lambda Q, K: np.eye(len(K))[_best(Q, K)]),
+    Slip("the keys in reverse order", "{got} has the right weights, last key first: A₁₁ "
+         "belongs to 𝐤₁.", gives=lambda Q, K: _weights(Q, K)[::-1]),
+]
+
+
+def _best(Q, K):  # the best-matching key (no prediction when two tie)
+    s = _row_scores(Q, K)
+    if np.sum(s == s.max()) > 1:
+        raise NoPrediction
+    return int(np.argmax(s))
+
+
+def _draw_qk(rng):
+    """Slots of 0, 1 or 2, scores up to 8 (÷ √4: up to 4), query 1's three scores different."""
+    while True:
+        Q, K = rng.integers(0, 3, size=(2, 4)), rng.integers(0, 3, size=(3, 4))
+        S = Q @ K.T
+        if S.max() <= 8 and len(set(S[0].tolist())) == 3:
+            return {"Q": Q.tolist(), "K": K.tolist()}
+
+
+_Q = [[1, 0, 1, 0], [0, 2, 0, 0]]
+_K = [[1, 0, 1, 0], [0, 1, 0, 1], [2, 1, 2, 1]]
+
+WEIGHTS_HAND = HandExercise(
+    "weights by hand", "row 1 of A = softmax(QKᵀ/√d_k) for Q = {Q}, K = {K}",
+    answer=_weights, givens={"Q": _Q, "K": _K}, slips=WEIGHT_SLIPS, draw=_draw_qk,
+    tolerance=0.005)
+
+
+def _blend(weights, V):
+    return np.asarray(weights, float) @ np.asarray(V, float)  # (d_v,): Σⱼ wⱼ 𝐯ⱼ
+
+
+def _left_out(j):
+    return lambda Q, K, V: _blend(_weights(Q, K), V) - _weights(Q, K)[j] * np.asarray(V[j])
+
+
+OUTPUT_SLIPS = [
+    *(Slip(name, "{got} blends the values with the wrong weights: " + _HINTS[name],
+           gives=lambda Q, K, V, f=f: _blend(f(Q, K), V)) for name, f in _WEIGHTS.items()),
+    Slip("the scaled scores as weights", "{got} blends the values with the scaled scores: "
+         "their softmax is the weights.", gives=lambda Q, K, V: _blend(_scaled(Q, K), V)),
+    Slip("equal weights", "{got} is the plain average of the values: use query 1's weights.",
+         gives=lambda Q, K, V: np.mean(np.asarray(V, float), axis=0)),
+    Slip("added the values", "{got} is 𝐯₁ + 𝐯₂ + 𝐯₃: multiply each value by its weight first.",
+         gives=lambda Q, K, V: np.sum(np.asarray(V, float), axis=0)),
+    Slip("only the best match", "{got} is the best-matching key's value alone: every key gets "
+         "some weight.", gives=lambda Q, K, V: np.asarray(V, float)[_best(Q, K)]),
+    Slip("only the largest term", "{got} is the best match's term A₁ⱼ𝐯ⱼ alone: add the terms "
+         "of every key.", gives=lambda Q, K, V: _weights(Q, K)[_best(Q, K)]
+         * np.asarray(V[_best(Q, K)], float)),
+    *(Slip(f"left out key {j + 1}", f"{{got}} leaves out the term of key {j + 1}: add all three.",
+           gives=_left_out(j)) for j in range(3)),
+]
+
+
+def _draw_qkv(rng):
+    return {**_draw_qk(rng), "V": rng.integers(-2, 5, size=(3, 2)).tolist()}
+
+
+OUTPUT_HAND = HandExercise(
+    "output by hand", "output row 1 of softmax(QKᵀ/√d_k) V for Q = {Q}, K = {K}, V = {V}",
+    answer=lambda Q, K, V: _blend(_weights(Q, K), V),
+    givens={"Q": _Q, "K": _K, "V": [[2, 0], [0, 2], [4, 4]]}, slips=OUTPUT_SLIPS,
+    draw=_draw_qkv, tolerance=0.01)
+
+EXERCISES = [WEIGHTS_HAND, OUTPUT_HAND, ATTENTION]

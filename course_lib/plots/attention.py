@@ -108,9 +108,11 @@ def update_row_weights(artists, weights_row):
         bar.set_height(float(height))
 
 
-def draw_value_blend(value, weights_row, output_row, words, ax=None, limit=3.8):
+def draw_value_blend(value, weights_row, output_row, words, ax=None, limit=3.8,
+                     slot_names=("value slot 1", "value slot 2")):
     """The value rows 𝐯ⱼ as points of the plane (d_v = 2), each drawn bigger the more weight
     it gets, and the output row Σⱼ A_ij 𝐯ⱼ as a star: a weighted average of the points.
+    ``slot_names`` label the two axes (what each value slot means).
 
     Returns
     -------
@@ -138,8 +140,8 @@ def draw_value_blend(value, weights_row, output_row, words, ax=None, limit=3.8):
     ax.set_xlim(-limit, limit)
     ax.set_ylim(-limit, limit)
     ax.set_aspect("equal")
-    ax.set_xlabel("value slot 1")
-    ax.set_ylabel("value slot 2")
+    ax.set_xlabel(slot_names[0])
+    ax.set_ylabel(slot_names[1])
     ax.set_title("output = blend of the value rows")
     artists = {"points": points, "output": output, "lines": lines}
     update_value_blend(artists, value, weights_row, output_row)
@@ -158,9 +160,10 @@ def update_value_blend(artists, value, weights_row, output_row):
         line.set_linewidth(8 * float(w))
 
 
-def draw_attention_panels(words, value, weights, output, row=0, fig=None):
+def draw_attention_panels(words, value, weights, output, row=0, fig=None,
+                          slot_names=("value slot 1", "value slot 2")):
     """The attention picture: the weight grid (left), the chosen row's weights (top right) and
-    its output as a blend of the values (bottom right).
+    its output as a blend of the values (bottom right, its axes labelled ``slot_names``).
 
     Returns
     -------
@@ -175,7 +178,7 @@ def draw_attention_panels(words, value, weights, output, row=0, fig=None):
         "grid": draw_weight_grid(weights, words, ax=fig.add_subplot(layout[:, 0]), row=row),
         "row": draw_row_weights(weights[row], words, ax=fig.add_subplot(layout[0, 1])),
         "blend": draw_value_blend(value, weights[row], output[row], words,
-                                  ax=fig.add_subplot(layout[1, 1])),
+                                  ax=fig.add_subplot(layout[1, 1]), slot_names=slot_names),
     }
     update_attention_panels(artists, value, weights, output, row)
     return artists

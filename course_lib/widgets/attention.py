@@ -6,7 +6,7 @@ grid saturate (no scaling) or flatten (÷ d_k) while ÷ √d_k keeps it the same
 import ipywidgets as widgets
 
 from .. import scaled_dot_product_attention
-from ..examples import designed_sentence
+from ..examples import VALUE_MEANINGS, designed_sentence
 from ..plots.attention import draw_attention_panels, update_attention_panels
 from ..plots.notation import subscript
 from ..plots.style import course_style, detached_figure
@@ -62,7 +62,8 @@ def attention_figure(query=2, scaling="scaled", d_k=4):
     words, value, weights, output = attention_numbers(scaling, d_k)
     with course_style():
         fig = detached_figure((10.4, 5.6))
-        artists = draw_attention_panels(words, value, weights, output, row=query - 1, fig=fig)
+        artists = draw_attention_panels(words, value, weights, output, row=query - 1, fig=fig,
+                                        slot_names=VALUE_MEANINGS)
         artists["grid"]["title"].set_text(_title(scaling, d_k))
     return fig, artists
 

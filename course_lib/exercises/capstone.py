@@ -1,0 +1,88 @@
+"""Exercises of notebook 10, the capstone: three attention functions with one realistic bug
+each, for the learner to find and fix. A fix that is still wrong is named by notebook 09's
+attention table; the function as it was handed out is "not attempted yet" (its bug unnamed:
+finding it is the exercise). Writing attention from an empty cell is checked by 09's
+``"attention"`` itself."""
+
+import math
+
+import numpy as np
+
+from .attention import SLIPS, AttentionExercise
+from .feedback import NOT_ATTEMPTED, Feedback, Slip
+
+__all__ = ["BUG_HUNTS", "EXERCISES", "BugHunt"]
+
+STILL = "the bug still there"
+
+
+class BugHunt(AttentionExercise):
+    """A broken attention function to fix: checked like ``"attention"``, except that the
+    function as it was handed out is not attempted yet, and the table row of its own bug is
+    left out (the learner's answer either still makes it, or makes another slip)."""
+
+    def __init__(self, name, broken, bug, extra=()):
+        self.broken = broken
+        slips = [Slip(STILL, "", gives=broken), *(s for s in SLIPS if s.name != bug), *extra]
+        if len(slips) != len(SLIPS) + len(extra):
+            raise ValueError(f"{name}: {bug!r} is not a slip of the attention table")
+        super().__init__(name, f"{broken.__name__[1:]}(query, key, value)", slips)
+
+    def evaluate(self, func):
+        feedback = super().evaluate(func)
+        if feedback.mistake != STILL:
+            return feedback
+        shown = next(o for o in feedback.outcomes if o.case is feedback.case)
+        return Feedback(NOT_ATTEMPTED, f"Not attempted yet: {self.function} still does what it "
+                        f"did when it was handed to you: {self.frame(shown)} Find the line "
+                        "that does not do what softmax(QKᵀ/√d_k)V says, fix it, and run the "
+                        "cell again.", mistake=STILL, case=feedback.case,
+                        outcomes=feedback.outcomes)
+
+
+# The three functions as notebook 10 hands them out (the same lines as its cells).
+
+def _attention_1(query, key, value):
+    d_k = query.shape[-1]
+    scores = query @ key.T / math.sqrt(d_k)
+    scores = scores - scores.max(axis=-1, keepdims=True)
+    weights = np.exp(scores)
+    weights = weights / weights.sum(axis=0, keepdims=True)
+    return weights @ value
+
+
+def _attention_2(query, key, value):
+    d_k = query.shape[-1]
+    scores = query @ key.T / d_k
+    scores = scores - scores.max(axis=-1, keepdims=True)
+    weights = np.exp(scores)
+    weights = weights / weights.sum(axis=-1, keepdims=True)
+    return weights @ value
+
+
+def _attention_3(query, key, value):
+    d_k = query.shape[-1]
+    scores = query @ key.T / math.sqrt(d_k)
+    scores = scores - scores.max(axis=-1, keepdims=True)
+    weights = np.exp(scores)
+    weights = weights / weights.sum(axis=-1, keepdims=True)
+    return weights @ key
+
+
+def _column_weights(q, k):
+    s = q @ k.T / math.sqrt(q.shape[-1])
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=0, keepdims=True)  # (n, m), each COLUMN adds up to 1
+
+
+BUG_HUNTS = [
+    BugHunt("bug hunt 1", _attention_1, "the total down the columns", extra=[
+        Slip("transposed instead of fixed", "weights.T has rows that add up to 1, but row j "
+             "belongs to KEY j: keep one row per query and divide each by its own total, "
+             "sum(axis=-1, keepdims=True).",
+             gives=lambda q, k, v: _column_weights(q, k).T @ v)]),
+    BugHunt("bug hunt 2", _attention_2, "divided by d_k"),
+    BugHunt("bug hunt 3", _attention_3, "weights applied to K"),
+]
+
+EXERCISES = BUG_HUNTS
