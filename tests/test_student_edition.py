@@ -83,7 +83,9 @@ def _wrong(release_cell):
             if indent:
                 lines.append(f"{indent}return [0.5]")
             else:
-                name = re.search(r"check_\w+\((\w+)\)", release_cell).group(1)
+                found = (re.search(r'check\(\s*"[^"]+"\s*,\s*(\w+)\)', release_cell)
+                         or re.search(r"check_\w+\((\w+)\)", release_cell))
+                name = found.group(1)
                 lines.append(f"{name} = -1234.5")
         else:
             lines.append(line)
