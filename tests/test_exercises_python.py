@@ -6,12 +6,12 @@ import numpy as np
 from slip_checks import assert_named, assert_passes
 
 
-def test_positions_by_hand_slips():  # q = [3, 8, 5, 1, 9]: (q[1], q[-1]) = (8, 9)
+def test_positions_by_hand_slips():  # q = [3, 8, 5, 1, 9]: q[1] + q[-1] = 8 + 9 = 17
     assert_named("positions by hand", {
-        "counted from 1": [(3, 9), [3, 9]], "-1 read as the first": [(8, 3)],
-        "-1 read as one before the last": [(8, 1)], "counted from 1 at both ends": [(3, 1)],
-        "typed the positions": [(1, -1)], "a minus sign on the last": [(8, -9)],
-        "the numbers in the wrong order": [(9, 8)],
+        "counted from 1": [12, "12"], "-1 read as the first": [11],
+        "-1 read as one before the last": [9], "counted from 1 at both ends": [4],
+        "added the positions": [0], "-1 read as a number": [7], "a minus sign on the last": [-1],
+        "sign turned round": [-17],
     })
 
 

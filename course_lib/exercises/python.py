@@ -14,29 +14,36 @@ def _no():
     raise NoPrediction
 
 
+def _fresh(givens, notebook):
+    if givens == notebook:
+        raise ValueError("the notebook's own numbers: draw again")
+    return givens
+
+
 def _draw_list(rng):
     return {"q": [int(x) for x in rng.choice(np.arange(1, 10), size=int(rng.integers(5, 8)),
                                              replace=False)]}
 
 
 POSITIONS_HAND = HandExercise(
-    "positions by hand", "(q[1], q[-1]) for q = {q}",
-    answer=lambda q: (q[1], q[-1]), givens={"q": [3, 8, 5, 1, 9]}, draw=_draw_list,
+    "positions by hand", "q[1] + q[-1] for q = {q}",
+    answer=lambda q: q[1] + q[-1], givens={"q": [3, 8, 5, 1, 9]}, draw=_draw_list,
     slips=[
-        Slip("counted from 1", "{got} starts with q[0], the first number: Python counts "
-             "positions from 0, so q[1] is the second.", gives=lambda q: (q[0], q[-1])),
+        Slip("counted from 1", "{got} adds q[0], the first number: Python counts positions "
+             "from 0, so q[1] is the second.", gives=lambda q: q[0] + q[-1]),
         Slip("-1 read as the first", "q[-1] counts from the end: it is the last number.",
-             gives=lambda q: (q[1], q[0])),
+             gives=lambda q: q[1] + q[0]),
         Slip("-1 read as one before the last", "q[-1] is the last number itself; q[-2] is the "
-             "one before it.", gives=lambda q: (q[1], q[-2])),
+             "one before it.", gives=lambda q: q[1] + q[-2]),
         Slip("counted from 1 at both ends", "q[1] is the second number and q[-1] the last: "
              "positions count from 0, and from the end from −1.",
-             gives=lambda q: (q[0], q[-2])),
-        Slip("typed the positions", "{got} are the positions in the brackets: the answer is "
-             "the numbers sitting at them.", gives=lambda q: (1, -1)),
+             gives=lambda q: q[0] + q[-2]),
+        Slip("added the positions", "1 + (−1) adds the positions in the brackets: add the "
+             "numbers sitting at them.", gives=lambda q: 0),
+        Slip("-1 read as a number", "{got} adds −1 itself: q[-1] is the number at position "
+             "−1, the last one.", gives=lambda q: q[1] - 1),
         Slip("a minus sign on the last", "the minus in q[-1] belongs to the position, not to "
-             "the number: q[-1] is the last number as it stands.",
-             gives=lambda q: (q[1], -q[-1])),
+             "the number: q[-1] is the last number as it stands.", gives=lambda q: q[1] - q[-1]),
     ],
 )
 
@@ -48,7 +55,8 @@ def _squares(a, b):
 LOOP_HAND = HandExercise(
     "loop by hand", "the total after `for k in range({a}, {b}): total += k ** 2`",
     answer=_squares, givens={"a": 2, "b": 5},
-    draw=lambda rng: {"a": (a := int(rng.integers(1, 6))), "b": a + int(rng.integers(2, 5))},
+    draw=lambda rng: _fresh({"a": (a := int(rng.integers(1, 6))), "b": a + int(rng.integers(2, 5))},
+                            {"a": 2, "b": 5}),
     slips=[
         Slip("range includes its end", "range({a}, {b}) stops BEFORE {b}: k takes the values "
              "{a}, …, {b} − 1.", gives=lambda a, b: _squares(a, b + 1)),
@@ -91,8 +99,8 @@ MEAN = CodeExercise(
     solution=_mean,
     quantities={"len(q)": len},
     slips=[
-        Slip("returned the total", "that is the total: divide it by how many numbers there "
-             "are, len(q).", gives=_nonempty(sum)),
+        Slip("returned the total", "divide the total by how many numbers there are, len(q).",
+             gives=_nonempty(sum)),
         Slip("// instead of /", "`//` divides and rounds down to a whole number: use `/`.",
              gives=_nonempty(lambda q: sum(q) // len(q))),
         Slip("divided by len(q) − 1", "divide by len(q), the number of numbers.",

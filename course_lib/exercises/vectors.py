@@ -23,8 +23,8 @@ SLOT_HAND = HandExercise(
     "slot by hand", "qᵢ for i = {i} and q = {q}",
     answer=lambda q, i: q[i - 1], givens={"q": [4, -1, 6, 2, 8, 5, 9], "i": 3}, draw=_draw_slot,
     slips=[
-        Slip("counted from 0", "{got} is q[{i}], which Python counts from 0: that is slot "
-             "{i} + 1. Slot {i} is number {i} from the left.", gives=lambda q, i: q[i]),
+        Slip("counted from 0", "{got} is one slot to the right: q[{i}] in Python, which counts "
+             "from 0. Slot {i} is number {i} from the left, q[{i} − 1].", gives=lambda q, i: q[i]),
         Slip("counted from the end", "{got} is number {i} from the right: slots count from "
              "the left, starting at 1.", gives=lambda q, i: q[-i]),
         Slip("gave the slot number", "{got} is the slot number i itself; qᵢ is the number "
