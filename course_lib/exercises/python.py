@@ -7,7 +7,7 @@ from .engine import Case, CodeExercise
 from .feedback import NoPrediction, Slip
 from .hand import HandExercise
 
-__all__ = ["EXERCISES"]
+__all__ = ["EXERCISES", "missing_key"]
 
 
 def _no():
@@ -133,9 +133,12 @@ def _cost(basket, prices):
     return sum(prices[item] for item in basket)
 
 
-def _key_error(o, test):
-    key = o.error.args[0] if isinstance(o.error, KeyError) and o.error.args else None
-    return key is not None and test(key, o.case.args[0])
+def missing_key(outcome, test):
+    """Whether the learner's function raised KeyError for a key that passes ``test(key,
+    first argument)``: the look-up slips of a dictionary (here and in notebook 01's embed)."""
+    error = outcome.error
+    key = error.args[0] if isinstance(error, KeyError) and error.args else None
+    return key is not None and test(key, outcome.case.args[0])
 
 
 COST = CodeExercise(
@@ -167,10 +170,10 @@ COST = CodeExercise(
              "prices[item].", gives=lambda b, p: sum(p[i] * b.count(i) for i in b)),
         Slip("quoted the name", "`prices[\"item\"]` looks up the text 'item' itself; without "
              "quotes, `prices[item]`, it looks up the name the loop gives.",
-             when=lambda o: _key_error(o, lambda key, b: isinstance(key, str) and key not in b)),
+             when=lambda o: missing_key(o, lambda key, b: isinstance(key, str) and key not in b)),
         Slip("positions as keys", "the dict's keys are names, not positions: look up "
              "prices[basket[i]], or loop `for item in basket`.",
-             when=lambda o: _key_error(o, lambda key, b: isinstance(key, int))),
+             when=lambda o: missing_key(o, lambda key, b: isinstance(key, int))),
         Slip("round brackets", "`prices(item)` calls the dict like a function: look up with "
              "square brackets, prices[item].", raises=(TypeError, "not callable")),
         Slip("the basket as one key", "`prices[basket]` looks the whole list up as one key: "

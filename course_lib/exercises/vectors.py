@@ -6,6 +6,7 @@ import numpy as np
 from .engine import Case, CodeExercise
 from .feedback import NoPrediction, Slip
 from .hand import HandExercise
+from .python import missing_key
 
 __all__ = ["EXERCISES"]
 
@@ -110,11 +111,6 @@ def _repeats_dropped(o):
             and sorted(got) == sorted(table[w] for w in set(sentence)))
 
 
-def _key(o, test):
-    key = o.error.args[0] if isinstance(o.error, KeyError) and o.error.args else None
-    return key is not None and test(key, o.case.args[0])
-
-
 def _each(o, test):
     v = o.value
     return isinstance(v, (list, tuple)) and len(v) > 0 and all(test(x) for x in v)
@@ -154,18 +150,18 @@ EMBED = CodeExercise(
              "dict keeps each word once).", when=_repeats_dropped),
         Slip("quoted the variable", "`table[\"word\"]` looks up the text 'word' itself; "
              "without quotes, table[word] looks up the word the variable holds.",
-             when=lambda o: _key(o, lambda k, s: isinstance(k, str) and len(k) > 1
-                                 and k.lower().strip() not in s)),
+             when=lambda o: missing_key(o, lambda k, s: isinstance(k, str) and len(k) > 1
+                                        and k.lower().strip() not in s)),
         Slip("changed the word", "the word was changed before the look-up (.upper(), a "
              "space): the keys are the words exactly as the sentence has them.",
-             when=lambda o: _key(o, lambda k, s: isinstance(k, str) and k not in s
-                                 and k.lower().strip() in s)),
+             when=lambda o: missing_key(o, lambda k, s: isinstance(k, str) and k not in s
+                                        and k.lower().strip() in s)),
         Slip("looked up letters", "a loop over a string gives its letters: loop over the "
              "list of words, `for word in sentence`.",
-             when=lambda o: _key(o, lambda k, s: isinstance(k, str) and len(k) == 1)),
+             when=lambda o: missing_key(o, lambda k, s: isinstance(k, str) and len(k) == 1)),
         Slip("positions as keys", "the keys are words, not positions: look up "
              "table[sentence[i]], or loop `for word in sentence`.",
-             when=lambda o: _key(o, lambda k, s: isinstance(k, int))),
+             when=lambda o: missing_key(o, lambda k, s: isinstance(k, int))),
         Slip("the sentence as one key", "`table[sentence]` looks the whole list up as one "
              "word: look up one word at a time.", raises=(TypeError, "unhashable")),
         Slip("round brackets", "`table(word)` calls the table like a function: look a word "
