@@ -22,7 +22,7 @@ class Question:
 CHECKLIST = (
     Question("What is a vector, in plain words?",
              "An ordered list of numbers, where position matters. Drawn as an arrow from the "
-             "origin, it has a direction and a length.", 1),
+             "origin, it has a length and, unless every slot is 0, a direction.", 1),
     Question("What does $q_i$ mean?",
              "The single number sitting in slot $i$ of the list $q$ ($q_1$ is the first slot, "
              "$q_2$ the second, and so on).", 1),

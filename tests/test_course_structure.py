@@ -2,31 +2,35 @@
 
 The rules, data-driven so that each new notebook is checked the moment it lands:
 
-* files ``notebooks/NN_topic.ipynb``, numbered 00, 01, 02, … without gaps;
+* files ``notebooks/NN_topic.ipynb``, numbered 00, 01, 02, … without gaps; 00 twice, for
+  00 Start here (the first page) and 00 The Python you need (the first lesson);
 * committed with outputs from one fresh run: code cells numbered 1, 2, 3, … in order, no
   error outputs, no absolute paths in outputs;
 * the first cell is a markdown title (``# ...``);
 * ``##`` sections in this order (other sections may sit between them):
-  00: What you will learn, What you need, Next;
+  00 Start here: What you will learn, What you need, Next;
   10 (the checklist): What you will learn, What you need, Test yourself, Your turn (the
   capstone), Next;
   every other notebook: What you will learn, What you need, Why the topic needs it,
   Your turn, Test yourself, Next;
-* "What you need" links to an earlier notebook (from 01 on); "Next" links to the next
-  notebook when it exists; every link to a ``.ipynb`` file resolves;
+* "What you need" links to an earlier notebook (from 00 The Python you need on); "Next" links
+  to the next notebook in course order (tools/build_html.py's) when it exists; every link to a
+  ``.ipynb`` file resolves;
 * every cell tagged ``dashboard`` has a cell tagged ``static-twin`` right next to it among the
   tagged cells (just before or just after; one twin per dashboard); notebooks 01–09 have at
   least one dashboard;
 * every figure (a code cell with a PNG output, such as a static twin) is followed directly by
   a markdown caption starting with ``*Figure``;
-* notebooks other than 00: cells tagged ``exercise`` (one at least inside "Your turn")
-  whose stored output starts with "Not attempted yet", then a cell tagged ``solution`` with
-  its source hidden (``metadata.jupyter.source_hidden``) whose stored output starts with "Correct";
+* notebooks other than 00 Start here: cells tagged ``exercise`` (one at least inside
+  "Your turn") whose stored output starts with "Not attempted yet", then a cell tagged
+  ``solution`` with its source hidden (``metadata.jupyter.source_hidden``) whose stored output
+  starts with "The worked solution passes." (or "Correct");
 * "Test yourself" holds a code cell calling ``self_test(...)`` and a markdown cell that
   contains ``quiz.details_markdown(N)`` exactly (all questions in 10), for every notebook
-  that the checklist names.
+  that the checklist names and for 00 The Python you need (deck 0).
 """
 
+import importlib.util
 import re
 from pathlib import Path
 
@@ -36,8 +40,13 @@ import pytest
 from course_lib.checklist import CHECKLIST
 from course_lib.quiz import details_markdown
 
-NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
-NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"))
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOK_DIR = ROOT / "notebooks"
+_spec = importlib.util.spec_from_file_location("build_html", ROOT / "tools" / "build_html.py")
+build_html = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(build_html)
+NOTEBOOKS = build_html.course_notebooks(NOTEBOOK_DIR)  # in course order
+START, PYTHON = "00_start_here.ipynb", "00_python.ipynb"
 CHECKLIST_NOTEBOOK = 10
 LEARN, NEED, WHY = "## What you will learn", "## What you need", "## Why the topic needs it"
 TURN, TEST, NEXT = "## Your turn", "## Test yourself", "## Next"
@@ -50,16 +59,16 @@ def number(path):
     return int(path.name[:2])
 
 
-def required_sections(n):
-    if n == 0:
+def required_sections(path):
+    if path.name == START:
         return [LEARN, NEED, NEXT]
-    if n == CHECKLIST_NOTEBOOK:
+    if number(path) == CHECKLIST_NOTEBOOK:
         return [LEARN, NEED, TEST, TURN, NEXT]
     return [LEARN, NEED, WHY, TURN, TEST, NEXT]
 
 
-def has_exercise(n):
-    return n != 0  # 10's capstone included
+def has_exercise(path):
+    return path.name != START  # 10's capstone included
 
 
 def needs_dashboard(n):
@@ -113,14 +122,16 @@ def output_text(cell):
 
 def test_notebooks_exist_and_are_numbered_without_gaps():
     assert NOTEBOOKS, f"no notebooks found in {NOTEBOOK_DIR}"
-    assert [number(p) for p in NOTEBOOKS] == list(range(len(NOTEBOOKS)))
+    assert [p.name for p in NOTEBOOKS[:2]] == [START, PYTHON]  # the only two 00s, start first
+    assert [number(p) for p in NOTEBOOKS[1:]] == list(range(len(NOTEBOOKS) - 1))
     for path in NOTEBOOKS:
         assert re.fullmatch(r"\d\d_[a-z0-9_]+\.ipynb", path.name), path.name
 
 
 def notebooks_where(applies):
-    """The notebooks a check applies to, as parameters: the others are not counted as passes."""
-    return [pytest.param(p, id=p.stem) for p in NOTEBOOKS if applies(number(p))]
+    """The notebooks a check applies to, as parameters: the others are not counted as passes.
+    ``applies`` gets the notebook's path."""
+    return [pytest.param(p, id=p.stem) for p in NOTEBOOKS if applies(p)]
 
 
 def test_every_notebook_the_checklist_names_exists():
@@ -131,7 +142,7 @@ def test_every_notebook_the_checklist_names_exists():
     assert CHECKLIST_NOTEBOOK in present, "the checklist notebook (10) is missing"
 
 
-@pytest.fixture(params=notebooks_where(lambda n: True))
+@pytest.fixture(params=notebooks_where(lambda path: True))
 def notebook(request):
     return request.param, load(request.param)
 
@@ -153,7 +164,7 @@ def test_title_and_sections_in_order(notebook):
     path, nb = notebook
     assert nb.cells[0].cell_type == "markdown" and nb.cells[0].source.startswith("# "), path.name
     order = [h for cell in nb.cells for h in headings(cell)]
-    wanted = required_sections(number(path))
+    wanted = required_sections(path)
     positions = []
     for head in wanted:
         assert head in order, f"{path.name} lacks the section {head!r}"
@@ -163,21 +174,21 @@ def test_title_and_sections_in_order(notebook):
 
 def test_links_resolve_and_lead_on(notebook):
     path, nb = notebook
-    n = number(path)
     found = sections(nb)
     links = [m.group(1) for c in nb.cells if c.cell_type == "markdown"
              for m in LINK.finditer(c.source)]
     for link in links:
         assert (path.parent / link).resolve().exists(), f"{path.name} links to missing {link}"
-    if n > 0:
+    place = NOTEBOOKS.index(path)
+    if place > 0:
         need_text = found[NEED][1]
-        earlier = [int(m.group(1)[:2]) for m in LINK.finditer(need_text)
-                   if m.group(1)[:2].isdigit()]
-        assert any(e < n for e in earlier), f"{path.name}: 'What you need' links no earlier one"
-    following = [p for p in NOTEBOOKS if number(p) == n + 1]
-    if following:
+        earlier = [m.group(1) for m in LINK.finditer(need_text)]
+        assert any(e in [p.name for p in NOTEBOOKS[:place]] for e in earlier), \
+            f"{path.name}: 'What you need' links no earlier one"
+    if place + 1 < len(NOTEBOOKS):
         next_text = found[NEXT][1]
-        assert f"({following[0].name})" in next_text, f"{path.name}: no link to the next"
+        following = NOTEBOOKS[place + 1].name
+        assert f"({following})" in next_text, f"{path.name}: no link to the next, {following}"
 
 
 def dashboard_kinds(nb):
@@ -185,7 +196,7 @@ def dashboard_kinds(nb):
             for c in nb.cells if tags(c) & {"dashboard", "static-twin"}]
 
 
-@pytest.mark.parametrize("path", notebooks_where(needs_dashboard))
+@pytest.mark.parametrize("path", notebooks_where(lambda path: needs_dashboard(number(path))))
 def test_foundations_notebook_has_a_dashboard(path):
     nb = load(path)
     assert "dashboard" in dashboard_kinds(nb), f"{path.name} has no cell tagged 'dashboard'"
@@ -240,8 +251,9 @@ def test_exercise_stub_and_hidden_solution(path):
             f"{path.name}: solution does not pass"
 
 
-def has_self_test(n):
-    return n == CHECKLIST_NOTEBOOK or n in CHECKLIST_NUMBERS
+def has_self_test(path):
+    n = number(path)
+    return n == CHECKLIST_NOTEBOOK or n in CHECKLIST_NUMBERS or path.name == PYTHON
 
 
 @pytest.mark.parametrize("path", notebooks_where(has_self_test))

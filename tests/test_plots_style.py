@@ -2,18 +2,16 @@
 settings, the colour-blind-safe palette; and the course map of notebook 00."""
 
 import itertools
+import json
+import re
+from pathlib import Path
 
 import matplotlib as mpl
 import numpy as np
 import pytest
 from matplotlib.colors import to_rgb
 
-from course_lib.plots.course_map import (
-    BEYOND_NODES,
-    COURSE_EDGES,
-    COURSE_NODES,
-    draw_course_map,
-)
+from course_lib.plots.course_map import COURSE_EDGES, COURSE_NODES, draw_course_map
 from course_lib.plots.style import (
     BACKGROUND,
     FOREGROUND,
@@ -95,21 +93,46 @@ def ax():
         yield detached_figure((5, 4)).add_subplot()
 
 
-def test_course_map_names_its_notebooks(ax):
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+NOT_ON_THE_MAP = {"00_start_here", "10_checklist"}  # the page the map is on; the card deck
+
+
+def _needs(stem):
+    """The notebooks that a notebook's "What you need" section links to."""
+    cells = json.loads((NOTEBOOKS / f"{stem}.ipynb").read_text(encoding="utf-8"))["cells"]
+    text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    section = text.split("## What you need", 1)[1].split("\n## ", 1)[0]
+    return set(re.findall(r"\]\((\d\d_\w+)\.ipynb", section)) - NOT_ON_THE_MAP
+
+
+def _reachable(edges, start):
+    seen, todo = set(), [start]
+    while todo:
+        node = todo.pop()
+        for tail, head in edges:
+            if tail == node and head not in seen:
+                seen.add(head)
+                todo.append(head)
+    return seen
+
+
+def test_the_map_has_a_box_for_every_notebook(ax):
     artists = draw_course_map(ax=ax)
-    assert set(artists["boxes"]) == set(COURSE_NODES) | set(BEYOND_NODES)
-    assert len(artists["arrows"]) == len(COURSE_EDGES) + len(BEYOND_NODES)
-    numbers = sorted(number for _, number, _ in COURSE_NODES.values())
-    assert numbers == list(range(1, 10))
-    beyond = [number for _, number, _ in BEYOND_NODES.values()]
-    assert beyond == list(range(11, 17))  # every notebook beyond the formula, in order
-    assert ("attention", "masks") in artists["arrows"]
+    files = {p.stem for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")} - NOT_ON_THE_MAP
+    assert files and {stem for _, stem, _ in COURSE_NODES.values()} == files
+    assert set(artists["boxes"]) == set(COURSE_NODES)
+    assert set(artists["arrows"]) == set(COURSE_EDGES)
     texts = {t.get_text() for t in ax.texts}
-    for number in numbers + beyond:
-        assert f"{number:02d}" in texts
-    # the graph flows one way: every arrow goes to a later notebook, ending at attention
-    for tail, head in COURSE_EDGES:
-        assert COURSE_NODES[tail][1] < COURSE_NODES[head][1]
-    assert {head for _, head in COURSE_EDGES} >= {"dot", "attention"}
-    assert not [key for key in COURSE_NODES if key != "attention"
-                and key not in {tail for tail, _ in COURSE_EDGES}]
+    assert {stem[:2] for stem in files} <= texts  # each box shows its notebook's number
+
+
+def test_the_map_draws_what_each_notebook_needs():
+    """An arrow A → B for every notebook A that B's "What you need" names, except where a
+    longer path of arrows already leads from A to B; and no other arrow."""
+    key = {stem: k for k, (_, stem, _) in COURSE_NODES.items()}
+    needs = {(key[tail], key[head]) for head in key for tail in _needs(head)}
+    assert needs, "no notebook names what it needs"
+    implied = {(a, b) for a, b in needs if b in _reachable(needs - {(a, b)}, a)}
+    missing = sorted(needs - implied - set(COURSE_EDGES))
+    extra = sorted(set(COURSE_EDGES) - (needs - implied))
+    assert not missing and not extra, f"arrows to add: {missing}; arrows to drop: {extra}"

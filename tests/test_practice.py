@@ -1,7 +1,7 @@
-"""Learning by doing, counted: every notebook 01–09 and 11–16 has at least three exercises
-(one by hand, tagged in the notebook), at least four self-test cards of which two make the
-learner compute, notebook 10 ends with its capstone, and the catalogue of slips
-(docs/SLIPS.md) is written from the tables."""
+"""Learning by doing, counted: 00 The Python you need and every notebook 01–09 and 11–16 has
+at least three exercises (one by hand, tagged in the notebook), at least four self-test cards
+of which two make the learner compute, notebook 10 ends with its capstone, and the catalogue of
+slips (docs/SLIPS.md) is written from the tables."""
 
 import json
 import re
@@ -17,11 +17,12 @@ from course_lib.quiz import details_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
-PRACTICE = [1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16]
+PRACTICE = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16]  # 0: 00 The Python you need
+START = "00_start_here.ipynb"  # the other 00: no exercises, no cards
 
 
 def notebook(number):
-    found = sorted(NOTEBOOKS.glob(f"{number:02d}_*.ipynb"))
+    found = sorted(p for p in NOTEBOOKS.glob(f"{number:02d}_*.ipynb") if p.name != START)
     assert len(found) == 1, f"expected one notebook {number:02d}_*.ipynb, found {found}"
     return json.loads(found[0].read_text(encoding="utf-8"))
 
@@ -97,7 +98,7 @@ def test_cards_are_well_formed():
     assert cards
     for card in cards:
         assert isinstance(card, Card) and card.question.strip() and card.answer.strip()
-        assert 1 <= card.notebook <= 16
+        assert 0 <= card.notebook <= 16
         assert card.answer.count("$") % 2 == 0 and card.question.count("$") % 2 == 0
 
 

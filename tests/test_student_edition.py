@@ -31,7 +31,7 @@ make_student = load_builder()
 
 
 WITH_EXERCISES = [p.name for p in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-                  if not p.name.startswith(("00_", "10_"))]
+                  if p.name not in ("00_start_here.ipynb", "10_checklist.ipynb")]
 
 
 @pytest.mark.parametrize("name", WITH_EXERCISES)

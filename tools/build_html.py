@@ -43,6 +43,7 @@ DEFAULT_OUT = ROOT / "site"
 TEMPLATES = ROOT / "tools" / "html_template"
 MATHJAX = ROOT / "vendor" / "mathjax"
 NOTEBOOK_NAME = re.compile(r"^\d\d_[A-Za-z0-9_]+\.ipynb$")
+START = "00_start_here.ipynb"  # the first page of the course
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 VIEW_SCRIPT = re.compile(
@@ -90,8 +91,10 @@ PAGE_STYLE = """\
 
 
 def course_notebooks(folder=NOTEBOOKS):
-    """The course's notebooks (``NN_topic.ipynb``), in course order."""
-    paths = sorted(p for p in Path(folder).glob("*.ipynb") if NOTEBOOK_NAME.match(p.name))
+    """The course's notebooks (``NN_topic.ipynb``), in course order: by number, and the start
+    page first of the two 00s (00 Start here, then 00 The Python you need)."""
+    paths = sorted((p for p in Path(folder).glob("*.ipynb") if NOTEBOOK_NAME.match(p.name)),
+                   key=lambda p: (p.name[:2], p.name != START, p.name))
     if not paths:
         raise FileNotFoundError(f"no NN_topic.ipynb notebooks in {folder}")
     return paths

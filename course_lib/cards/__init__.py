@@ -1,8 +1,9 @@
 """Self-test cards, notebook by notebook: the source's checklist questions plus cards that make
 the learner compute.
 
-Each notebook group keeps its extra cards in one module (``nb01_04``, ``nb05_07``, …) as a
-tuple ``CARDS``; :func:`deck` gathers a notebook's cards in course order. Card text may hold
+Each notebook group keeps its extra cards in one module (``nb00`` for 00_python, ``nb01_04``,
+``nb05_07``, …) as a tuple ``CARDS``; :func:`deck` gathers a notebook's cards in course order
+(notebook 0 is 00_python, the one 00 with cards). Card text may hold
 LaTeX between ``$…$``: the cards widget (:mod:`course_lib.quiz`) and the static
 ``<details>`` twin both typeset it. Plain data, no imports beyond the standard library.
 """
@@ -27,9 +28,9 @@ class Card:
 
 def all_cards():
     """Every extra card of the course (the checklist questions not included), in module order."""
-    from . import nb01_04, nb05_07, nb08_10, nb11_13, nb14_16, nb16
+    from . import nb00, nb01_04, nb05_07, nb08_10, nb11_13, nb14_16, nb16
 
-    return [card for module in (nb01_04, nb05_07, nb08_10, nb11_13, nb14_16, nb16)
+    return [card for module in (nb00, nb01_04, nb05_07, nb08_10, nb11_13, nb14_16, nb16)
             for card in module.CARDS]
 
 

@@ -1,0 +1,174 @@
+"""Notebook 00_python's exercises (course_lib/exercises/python.py): wrong answers written the
+way beginners write them, each named by its own slip or relation; right answers in other
+styles accepted."""
+
+import numpy as np
+from slip_checks import assert_named, assert_passes
+
+
+def test_positions_by_hand_slips():  # q = [3, 8, 5, 1, 9]: q[1] + q[-1] = 8 + 9 = 17
+    assert_named("positions by hand", {
+        "counted from 1": [12, "12"], "-1 read as the first": [11],
+        "-1 read as one before the last": [9], "counted from 1 at both ends": [4],
+        "added the positions": [0], "-1 read as a number": [7], "a minus sign on the last": [-1],
+        "sign turned round": [-17],
+    })
+
+
+def test_loop_by_hand_slips():  # 2 ** 2 + 3 ** 2 + 4 ** 2 = 29
+    assert_named("loop by hand", {
+        "range includes its end": [54], "range started at 0": [30], "left out the start": [25],
+        "doubled instead of squared": [18, "18"], "no squares": [9], "only the last square": [16],
+        "squared the total": [81], "counted the steps": [3], "sign turned round": [-29],
+    })
+
+
+def mean_no_check(q):
+    total = 0
+    for x in q:
+        total += x
+    return total / len(q)
+
+
+def mean_return_in_loop(q):
+    if len(q) == 0:
+        raise ValueError("empty")
+    total = 0
+    for x in q:
+        total += x
+        return total / len(q)
+
+
+def mean_replaces_total(q):
+    if len(q) == 0:
+        raise ValueError("empty")
+    total = 0
+    for x in q:
+        total = x
+    return total / len(q)
+
+
+def mean_refuses_all(q):
+    raise ValueError("q is empty")
+
+
+def mean_skips_first(q):
+    if len(q) == 0:
+        raise ValueError("empty")
+    total = 0
+    for i in range(1, len(q)):
+        total += q[i]
+    return total / len(q)
+
+
+def test_mean_slips():
+    assert_named("mean", {
+        "raised another kind of error": [mean_no_check,
+                                         lambda q: sum(q) / len(q) if q else [][0]],
+        "returned the total": [lambda q: sum(q) if q else mean_refuses_all(q)],
+        "// instead of /": [lambda q: sum(q) // len(q) if q else mean_refuses_all(q)],
+        "return inside the loop": [mean_return_in_loop],
+        "= instead of +=": [mean_replaces_total],
+        "returned instead of raising": [lambda q: sum(q) / len(q) if q else 0],
+        "returned the message": [lambda q: sum(q) / len(q) if q else "the list is empty"],
+        "refused a list with numbers": [mean_refuses_all],
+        "left out the first number": [mean_skips_first],
+        "divided by 2": [lambda q: sum(q) / 2 if q else mean_refuses_all(q)],
+        "rounded to 2 decimals": [lambda q: round(sum(q) / len(q), 2) if q else
+                                  mean_refuses_all(q)],
+        "cut to whole numbers": [lambda q: int(sum(q) / len(q)) if q else mean_refuses_all(q)],
+    })
+
+
+def test_mean_accepts_other_right_answers():
+    def mean_loop(q):
+        if not q:
+            raise ValueError("q is empty: there is no mean")
+        total = 0.0
+        for x in q:
+            total += x
+        return total / len(q)
+
+    def mean_numpy(q):
+        if len(q) == 0:
+            raise ValueError("no mean of an empty list")
+        return np.array(q).sum() / len(q)
+
+    assert_passes("mean", [mean_loop, mean_numpy])
+
+
+def cost_quoted(basket, prices):
+    total = 0
+    for item in basket:  # noqa: B007 (the slip: the quotes make item unused)
+        total += prices["item"]
+    return total
+
+
+def cost_replaces_total(basket, prices):
+    total = 0
+    for item in basket:
+        total = prices[item]
+    return total
+
+
+def cost_positions(basket, prices):
+    total = 0
+    for i in range(len(basket)):
+        total += prices[i]
+    return total
+
+
+def test_cost_slips():
+    assert_named("cost", {
+        "quoted the name": [cost_quoted],
+        "= instead of +=": [cost_replaces_total],
+        "the whole price list": [lambda b, p: sum(p.values()), lambda b, p: sum(p[i] for i in p)],
+        "paid each item once": [lambda b, p: sum(p[i] for i in set(b))],
+        "counted the items": [lambda b, p: len(b)],
+        "returned the prices": [lambda b, p: [p[i] for i in b]],
+        "round brackets": [lambda b, p: sum(p(i) for i in b)],
+        "positions as keys": [cost_positions],
+        "the basket as one key": [lambda b, p: p[b]],
+        "paid repeats over again": [lambda b, p: sum(p[i] * b.count(i) for i in b)],
+        "left out the first item": [lambda b, p: sum(p[b[i]] for i in range(1, len(b)))],
+    })
+
+
+def test_cost_accepts_other_right_answers():
+    assert_passes("cost", [lambda b, p: sum(p[i] for i in b),
+                           lambda b, p: sum(p.get(i, 0) for i in b)])
+
+
+def row_means_first_row(A):
+    for row in A:
+        return row.sum() / len(row)
+
+
+def row_means_int(A):
+    means = np.zeros(len(A), dtype=int)
+    for i in range(len(A)):
+        means[i] = A[i].sum() / len(A[i])
+    return means
+
+
+def test_row_means_slips():
+    assert_named("row means", {
+        "added down the columns": [lambda A: A.sum(axis=0) / A.shape[0], lambda A: sum(A) / len(A)],
+        "returned the totals": [lambda A: A.sum(axis=1)],
+        "divided by the number of rows": [lambda A: A.sum(axis=1) / len(A)],
+        "divided by every number's count": [lambda A: A.sum(axis=1) / A.size],
+        "the mean of everything": [lambda A: A.sum() / A.size, lambda A: np.mean(A)],
+        "no axis 2": [lambda A: A.sum(axis=2) / A.shape[1]],
+        "the first row only": [row_means_first_row],
+        "left out the last row": [lambda A: [A[i].sum() / len(A[i]) for i in range(len(A) - 1)]],
+        "// instead of /": [lambda A: A.sum(axis=1) // A.shape[1]],
+        "cut to whole numbers": [row_means_int],
+        "in reverse order": [lambda A: (A.sum(axis=1) / A.shape[1])[::-1]],
+        "the wrong shape": [lambda A: A.sum(axis=1, keepdims=True) / A.shape[1]],
+    })
+
+
+def test_row_means_accepts_other_right_answers():
+    assert_passes("row means", [lambda A: A.sum(axis=1) / A.shape[1], lambda A: A.mean(axis=1),
+                                lambda A: [sum(row) / len(row) for row in A],
+                                lambda A: A @ np.ones(A.shape[1]) / A.shape[1]])
