@@ -99,8 +99,8 @@ def test_bug_hunt_3_wrong_fixes():
     })
 
 
-def test_an_empty_fix_is_still_not_attempted():
-    assert evaluate("bug hunt 2", lambda q, k, v: None).status == "not attempted"
+def test_a_fix_without_return_is_named():
+    assert evaluate("bug hunt 2", lambda q, k, v: None).mistake == "no return"
 
 
 def test_notebook_10_hands_out_these_very_functions():

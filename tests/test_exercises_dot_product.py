@@ -90,9 +90,9 @@ def test_dot_loop_slips():
         "multiplied the products": [dot_times_equals],
         "used q twice": [checked(lambda q, k: sum(q[i] * q[i] for i in range(len(q))))],
         "return inside the loop": [dot_return_in_loop],
-        "the last entry of every input left out": [
+        "stopped one early in every input": [
             checked(lambda q, k: sum(q[i] * k[i] for i in range(len(q) - 1)))],
-        "the first entry of every input left out": [
+        "skipped position 0 of every input": [
             checked(lambda q, k: sum(q[i] * k[i] for i in range(1, len(q))))],
         "returns the products": [checked(lambda q, k: [a * b for a, b in pairs(q, k)]),
                                  checked(lambda q, k: np.multiply(q, k))],
@@ -103,7 +103,7 @@ def test_dot_loop_slips():
         "sign turned round": [checked(lambda q, k: -sum(a * b for a, b in pairs(q, k)))],
         "multiplied the lists": [checked(lambda q, k: sum(q * k))],
         "arithmetic on lists": [checked(lambda q, k: q @ k)],
-        "divided by L": [checked(lambda q, k: float(np.dot(q, k)) / len(q))],
+        "L times too small": [checked(lambda q, k: float(np.dot(q, k)) / len(q))],
         "took the size": [checked(lambda q, k: abs(float(np.dot(q, k))))],
         "used k twice": [checked(lambda q, k: sum(k[i] * k[i] for i in range(len(k))))],
         "subtracted instead of multiplied": [checked(lambda q, k: sum(

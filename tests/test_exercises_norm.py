@@ -95,12 +95,12 @@ def test_length_slips():
         "return inside the loop": [length_return_in_loop],
         "= instead of +=": [length_replaces_total],
         "squared the whole list": [lambda q: math.sqrt(sum(q ** 2))],
-        "the last entry of the input left out": [
+        "stopped one early": [
             lambda q: math.sqrt(sum(q[i] ** 2 for i in range(len(q) - 1)))],
-        "the first entry of the input left out": [
+        "skipped position 0": [
             lambda q: math.sqrt(sum(q[i] ** 2 for i in range(1, len(q))))],
-        "divided by L": [lambda q: math.sqrt(sum(x * x for x in q)) / len(q)],
-        "divided by √L": [lambda q: math.sqrt(sum(x ** 2 for x in q) / len(q))],
+        "L times too small": [lambda q: math.sqrt(sum(x * x for x in q)) / len(q)],
+        "√L times too small": [lambda q: math.sqrt(sum(x ** 2 for x in q) / len(q))],
         "rounded to 2 decimals": [lambda q: round(math.sqrt(sum(x * x for x in q)), 2)],
         "cut to whole numbers": [lambda q: int(math.sqrt(sum(x * x for x in q)))],
         "the wrong shape": [lambda q: [math.sqrt(x ** 2) for x in q]],

@@ -116,7 +116,7 @@ def test_sum_from_to_slips():
                               lambda q, a, b: sum(q[i - 1] for i in range(1, b + 1))],
         "= instead of +=": [sum_replaces_total, sum_replaces_total_short],
         "multiplied instead of added": [lambda q, a, b: math.prod(q[a - 1:b])],
-        "divided by the number of terms": [lambda q, a, b: sum(q[a - 1:b]) / (b - a + 1)],
+        "the number of terms times too small": [lambda q, a, b: sum(q[a - 1:b]) / (b - a + 1)],
         "the wrong shape": [lambda q, a, b: [q[i - 1] for i in range(a, b + 1)]],
         "added the slot numbers": [lambda q, a, b: sum(range(a, b + 1))],
         "cut to whole numbers": [lambda q, a, b: int(sum(q[a - 1:b]))],
@@ -154,11 +154,11 @@ def test_sum_of_squares_slips():
         "returned the squares": [lambda q: [x * x for x in q]],
         "squared": [lambda q: sum(x * x for x in q) ** 2],
         "two to the power": [lambda q: sum(2 ** x for x in q)],
-        "the last entry of the input left out": [
+        "stopped one early": [
             lambda q: sum(q[i] ** 2 for i in range(len(q) - 1))],
-        "the first entry of the input left out": [
+        "skipped position 0": [
             lambda q: sum(q[i] ** 2 for i in range(1, len(q)))],
-        "divided by L": [lambda q: sum(x ** 2 for x in q) / len(q)],
+        "L times too small": [lambda q: sum(x ** 2 for x in q) / len(q)],
         "cut to whole numbers": [lambda q: int(sum(x * x for x in q))],
         "rounded to 1 decimal": [lambda q: round(sum(x ** 2 for x in q), 1)],
         "largest square": [lambda q: max(x ** 2 for x in q)],

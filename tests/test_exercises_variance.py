@@ -85,7 +85,7 @@ def test_dot_variance_slips():
         "forgot the mean": [lambda d_k, size, seed: np.mean(_scores(d_k, size, seed) ** 2)],
         "used the scaled scores": [
             lambda d_k, size, seed: np.var(_scores(d_k, size, seed) / math.sqrt(d_k))],
-        "divided by d_k²": [lambda d_k, size, seed: np.var(_scores(d_k, size, seed) / d_k)],
+        "d_k² times too small": [lambda d_k, size, seed: np.var(_scores(d_k, size, seed) / d_k)],
         "products not added": [lambda d_k, size, seed: np.var(_products(d_k, size, seed))],
         "added down the columns": [dot_variance_python_sum],
         "every query with every key": [dot_variance_all_pairs],
@@ -96,7 +96,7 @@ def test_dot_variance_slips():
         "other draws": [dot_variance_pair_by_pair, dot_variance_global_seed],
         "the wrong shape": [_scores],
         "the input given back": [lambda d_k, size, seed: d_k],
-        "multiplied by size": [lambda d_k, size, seed: np.var(_scores(d_k, size, seed)) * size],
+        "size times too big": [lambda d_k, size, seed: np.var(_scores(d_k, size, seed)) * size],
         "rounded to 2 decimals": [
             lambda d_k, size, seed: round(float(np.var(_scores(d_k, size, seed))), 2)],
     })
@@ -176,7 +176,7 @@ def test_scale_scores_slips():
     assert_named("scale_scores", {
         "missing scale": [lambda query, key: query @ key.T, lambda q, k: np.dot(q, k.T)],
         "divided by d_k": [lambda query, key: query @ key.T / query.shape[1]],
-        "multiplied by d_k": [lambda query, key: query @ key.T * math.sqrt(query.shape[1])],
+        "d_k times too big": [lambda query, key: query @ key.T * math.sqrt(query.shape[1])],
         "scaled by the number of keys": [lambda query, key: query @ key.T / math.sqrt(len(key))],
         "scaled by the number of queries": [
             lambda query, key: query @ key.T / np.sqrt(query.shape[0])],
@@ -196,7 +196,7 @@ def test_scale_scores_slips():
             lambda query, key: softmax(query @ key.T / math.sqrt(query.shape[1]), axis=-1)],
         "rounded to 2 decimals": [
             lambda query, key: np.round(query @ key.T / math.sqrt(query.shape[1]), 2)],
-        "divided by √n": [lambda query, key: query @ key.T / math.sqrt(query.size)],
+        "√n times too small": [lambda query, key: query @ key.T / math.sqrt(query.size)],
         "a name never defined": [scale_no_d_k],
         "changed its input": [scale_in_place],
     })

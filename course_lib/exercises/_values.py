@@ -7,7 +7,10 @@ import math
 
 import numpy as np
 
-__all__ = ["as_numbers", "copy_args", "frozen_array", "numeric", "same", "same_value", "show"]
+WRONG_COUNT = "the wrong number of values"
+
+__all__ = ["WRONG_COUNT", "as_numbers", "copy_args", "frozen_array", "numeric", "same",
+           "same_value", "show"]
 
 
 def numeric(x):
@@ -122,8 +125,8 @@ def as_numbers(value, shape):
     """What a learner typed for a by-hand answer of ``shape``, as (array, None), or (None,
     the sentence that says what is wrong with it). Text such as "7", "3/4" or "-0.5" counts.
 
-    >>> as_numbers("3/4", ())[0], as_numbers(True, ())[1]
-    (array(0.75), 'True is a truth value; type one number.')
+    >>> as_numbers("3/4", ())[0], as_numbers("2, 3", (2,))[0], as_numbers(True, ())[1]
+    (array(0.75), array([2., 3.]), 'True is a truth value; type one number.')
     """
     from fractions import Fraction
 
@@ -131,16 +134,17 @@ def as_numbers(value, shape):
     if isinstance(value, (bool, np.bool_)):
         return None, f"{value} is a truth value; type {want}."
     if isinstance(value, str):
-        try:
-            text = value.strip().replace(" ", "").replace("−", "-")
-            return np.asarray(float(Fraction(text))), None
+        try:  # "7", "3/4", "-0.5", or several numbers: "2, 3" or "(2, 3)"
+            text = value.strip().strip("()[]").replace(" ", "").replace("−", "-")
+            parts = [float(Fraction(t)) for t in text.split(",")]
+            value = parts[0] if len(parts) == 1 else parts
         except (ValueError, ZeroDivisionError):
             return None, f"the text {show(value)} is not a number: type {want}, without quotes."
     got = numeric(value)
     if got is None:
         return None, f"{show(value)} is not {want}."
     if got.shape != shape:
-        return None, f"you gave {show(value)}, but the answer is {want}."
+        return None, WRONG_COUNT + f": you gave {show(value)}, but the answer is {want}."
     if not np.all(np.isfinite(got)):
         return None, f"{show(value)} is not a finite number: type {want}."
     return got, None

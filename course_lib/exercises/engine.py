@@ -117,8 +117,9 @@ class CodeExercise:
                     outcome.error = exc
             kept = all(same_value(a, b) for a, b in zip(args, before, strict=True))
             outcome.changed_input = not kept or "read-only" in str(outcome.error or "")
-            if case.raises is not None:
-                outcome.correct = isinstance(outcome.error, case.raises)
+            if case.raises is not None:  # refused, and with a message that says why
+                outcome.correct = (isinstance(outcome.error, case.raises)
+                                   and bool(str(outcome.error).strip()))
             else:
                 outcome.correct = outcome.error is None and self.same(outcome.value,
                                                                       case.expected)
@@ -193,10 +194,21 @@ class CodeExercise:
                             "The checker, like any code that calls your function, gets only "
                             "what it returns: end it with `return` and the result.",
                             mistake=relations.PRINTED)
-        if (value is None and self.cases[0].raises is None) or value is Ellipsis:
-            return Feedback(NOT_ATTEMPTED, f"Not attempted yet: {self.call} returns "
-                            f"{'None' if value is None else '...'}. Write its body, end it "
-                            "with `return` and the result, then run the cell again.")
+        if value is Ellipsis:
+            return Feedback(NOT_ATTEMPTED, f"Not attempted yet: {self.call} returns ... . "
+                            "Write its body, end it with `return` and the result, then run "
+                            "the cell again.")
+        if value is None and self.cases[0].raises is None:
+            args = copy_args(self.cases[0].args)
+            with _quiet(), contextlib.suppress(Exception):
+                func(*args)
+            changed = not all(same_value(a, b) for a, b in
+                              zip(args, self.cases[0].args, strict=True))
+            also = (" It also changed its input in place: build a new result instead."
+                    if changed else "")
+            return Feedback(MISTAKE, f"Not yet: {self.call} returned None. No return: a "
+                            "function hands back only what follows `return`; end it with "
+                            f"`return` and the result.{also}", mistake=relations.NO_RETURN)
         return None
 
     def explanations(self, outcomes):
@@ -270,6 +282,8 @@ class CodeExercise:
     def frame(self, outcome):
         """The common framing of a case: what the call gave, and what it should give."""
         call, case = self.call_text(outcome.case), outcome.case
+        if outcome.correct and outcome.changed_input:
+            return f"{call} gave the right answer but changed its input."
         if outcome.error is not None:
             said = str(outcome.error).strip()
             got = f"raised {type(outcome.error).__name__}" + (f": {_short(said)}" if said else "")
@@ -307,10 +321,20 @@ def _holds(predicate, outcome):
 
 def _short(text, limit=80):
     text = " ".join(text.split())
+    if "mismatch in its core dimension" in text or "not aligned" in text:
+        return "the sizes of a matrix product do not fit"  # NumPy's words, for a learner
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+_SYMBOLS = {"cos", "sin", "exp", "ln", "log", "max", "min", "sum", "np", "e"}
+
+
 def _capital(name):
+    """The slip's name starting a sentence, unless it starts with a symbol (q, k, cos θ, ∥q∥):
+    capitalising those would change what they mean."""
+    first = name.split(" ", 1)[0]
+    if len(first) == 1 or first in _SYMBOLS or not first.isascii() or not first.isalpha():
+        return name
     return name[:1].upper() + name[1:]
 
 

@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from . import relations
-from ._values import as_numbers, show
+from ._values import WRONG_COUNT, as_numbers, show
 from .feedback import FAILED, MISTAKE, NOT_ATTEMPTED, PASSED, Feedback, fill, pick
 
 __all__ = ["HandExercise", "ROUNDED"]
@@ -115,6 +115,10 @@ class HandExercise:
             return Feedback(NOT_ATTEMPTED, f"Not attempted yet: replace the `...` with the "
                             f"{what} you worked out for {self.title}, then run the cell again.")
         got, problem = as_numbers(value, self.answer.shape)
+        if problem and problem.startswith(WRONG_COUNT):  # a slip of its own: one for several
+            return Feedback(MISTAKE, f"Not yet: {_capital(problem)} {self.title} is "
+                            + ("one number: the last step's result." if self.answer.ndim == 0
+                               else "all of these numbers, in order."), mistake=WRONG_COUNT)
         if problem:
             return Feedback(FAILED, f"Not yet: {problem}")
         shown, answer = show(got.tolist()), self._shown(self.answer)
@@ -166,6 +170,10 @@ class HandExercise:
     def check(self, value):
         """Print the feedback on ``value`` as one paragraph."""
         print(self.evaluate(value))
+
+
+def _capital(text):
+    return text[:1].upper() + text[1:]
 
 
 def _close(a, b, within):

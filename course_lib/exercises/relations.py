@@ -25,7 +25,7 @@ from .feedback import NoPrediction
 
 __all__ = ["CHANGED_INPUT", "PRINTED", "Relation", "for_code", "for_numbers", "refused"]
 
-PRINTED = "printed instead of returning"
+PRINTED, NO_RETURN = "printed instead of returning", "no return"
 
 
 @dataclass(frozen=True)
@@ -125,8 +125,7 @@ TRANSFORMED = [
              "swapped: check the order of a product (A @ B is not B @ A) and each `.T`.",
              transform=lambda e, case, ex: _needs_2d(e)),
     Relation("cut to whole numbers", "your numbers are the right ones with the decimals cut "
-             "off: something made them whole numbers (int(…), `//`, or an array created with "
-             "dtype=int, such as np.zeros(…, dtype=int)). Keep them as decimals.",
+             "off: an int(…), a `//`, or an array made with dtype=int threw them away.",
              transform=lambda e, case, ex: np.trunc(e)),
     Relation("rounded down", "your numbers are the right ones rounded down to whole numbers "
              "(math.floor or `//`): keep every decimal.",
@@ -206,9 +205,9 @@ def _quantity_relations(quantities):
                         f"{show(factor(outcome.case, ex))}): look for an extra {label}, or one on "
                         "the wrong side of a division.")
 
-            found.append(Relation(f"multiplied by {label}", hint,
+            found.append(Relation(f"{label} times too big", hint,
                                   transform=lambda e, case, ex, f=factor: e * f(case, ex)))
-            found.append(Relation(f"divided by {label}",
+            found.append(Relation(f"{label} times too small",
                                   lambda ex, o, h=hint: h(ex, o, word="divided by"),
                                   transform=lambda e, case, ex, f=factor: e / f(case, ex)))
     return found
@@ -246,15 +245,18 @@ def _input_dropped(axis, which, all_args):
 
 
 def _dropped(axis, which, all_args):
-    thing = "entry" if axis == 0 else "column"
-    where = "every input" if all_args else "the input"
-    name = f"the {which} {thing} of {where} left out"
+    thing = "slot or row" if axis == 0 else "column"
+    where = "of every input" if all_args else "of the input"
+    if axis == 0:
+        name = "skipped position 0" if which == "first" else "stopped one early"
+    else:
+        name = "skipped the first column" if which == "first" else "stopped one column early"
+    name += (" of every input" if which == "first" else " in every input") if all_args else ""
     cause = ("a loop that starts at position 1 skips position 0 (Python counts from 0)"
              if which == "first" else
-             "a loop that stops one early (range(len(x) - 1)) leaves the last one out")
-    return Relation(name, f"your answer is what {where} gives without its {which} "
-                    f"{'slot or row' if axis == 0 else 'column'}: {cause}.",
-                    transform=_input_dropped(axis, which, all_args))
+             "a loop over range(len(x) - 1), or a slice [:-1], leaves the last one out")
+    return Relation(name, f"your answer is what you get without the {which} {thing} "
+                    f"{where}: {cause}.", transform=_input_dropped(axis, which, all_args))
 
 
 def _input_rolled(index, step):
@@ -275,7 +277,74 @@ def _input_rolled(index, step):
     return transform
 
 
-INPUT_SIDE = [_dropped(axis, which, all_args) for axis in (0, -1)
+def _positions(start):
+    """The solution run on the positions 0, 1, 2, … (or 1, 2, …) instead of the numbers of the
+    first input: `for x in range(len(q))` then x used as a slot."""
+    def transform(e, case, ex):
+        args = list(copy_args(case.args))
+        first = numeric(args[0]) if args else None
+        if first is None or first.ndim != 1 or first.size < 2:
+            raise NoPrediction
+        places = [float(start + i) for i in range(first.size)]
+        args[0] = places if isinstance(args[0], list) else np.asarray(places)
+        try:
+            return ex.solution(*args)
+        except Exception as exc:
+            raise NoPrediction from exc
+    return transform
+
+
+def _plus(amount):
+    def transform(e, case, ex):
+        return e + amount(case)
+    return transform
+
+
+def _first_entry(case):
+    first = numeric(case.args[0]) if case.args else None
+    if first is None or first.ndim == 0 or first.size == 0 or first.flat[0] == 0:
+        raise NoPrediction
+    return float(first.flat[0])
+
+
+SHIFTED = [
+    Relation("one too many", "every answer is the right one plus 1: a total that starts at 1 "
+             "instead of 0, or a + 1 too many.", transform=_plus(lambda case: 1.0)),
+    Relation("one too few", "every answer is the right one minus 1: a − 1 too many.",
+             transform=_plus(lambda case: -1.0)),
+    Relation("the first entry counted twice", "every answer is the right one plus the first "
+             "entry of the input: a total that starts at x[0] and then adds x[0] again.",
+             transform=_plus(_first_entry)),
+]
+
+def _first_row_everywhere(index):
+    """The solution run with every row of one input replaced by its first row: `K[0]` typed
+    where `K[j]` was meant."""
+    def transform(e, case, ex):
+        args = list(copy_args(case.args))
+        if index >= len(args):
+            raise NoPrediction
+        arr = numeric(args[index])
+        if arr is None or arr.ndim < 2 or arr.shape[0] < 2:
+            raise NoPrediction
+        same_rows = np.repeat(arr[:1], arr.shape[0], axis=0)
+        args[index] = same_rows.tolist() if isinstance(args[index], list) else same_rows
+        try:
+            return ex.solution(*args)
+        except Exception as exc:
+            raise NoPrediction from exc
+    return transform
+
+
+INPUT_SIDE = [Relation("the first row every time", "your answer is what you get when one "
+                       "input's first row stands in for all its rows: an index written as 0 "
+                       "(K[0]) where the loop's letter (K[j]) was meant.",
+                       transform=tuple(_first_row_everywhere(i) for i in range(3))),
+              Relation("used the positions, not the numbers", "your answer is what the "
+                       "positions 0, 1, 2, … give in place of the numbers: `for i in "
+                       "range(len(q))` gives positions; the number at position i is q[i].",
+                       transform=(_positions(0), _positions(1)))] + [
+    _dropped(axis, which, all_args) for axis in (0, -1)
               for which in ("first", "last") for all_args in (False, True)] + [
     Relation("an input read one position off", "your answer is what you get when one input is "
              "read one position off (x[i - 1] or x[i + 1] where x[i] was meant): check each "
@@ -350,6 +419,11 @@ def _text_for_raise(outcome, exercise):
             and isinstance(outcome.value, str))
 
 
+def _no_message(outcome, exercise):
+    return (outcome.case.raises is not None and isinstance(outcome.error, outcome.case.raises)
+            and not str(outcome.error).strip())
+
+
 def _other_error(outcome, exercise):
     return (outcome.case.raises is not None and outcome.error is not None
             and not isinstance(outcome.error, outcome.case.raises))
@@ -381,11 +455,14 @@ SEEN_IN_ONE = [
              "(`a * b` and `a - b` fail; `a + b` glues them together). Turn them into arrays "
              "first, np.asarray(a), or work number by number in a loop.",
              test=_error(TypeError, "'list'", "can't multiply sequence", "can only concatenate")),
-    Relation("divided by zero", "a division by zero: check what you divide by on this case.",
-             test=_error(ZeroDivisionError, "")),
+    Relation("divided by zero", "on this case the number you divide by is 0: check what it "
+             "is made of (a length, a sum, a count).", test=_error(ZeroDivisionError, "")),
     Relation("a position past the end", "an index went past the end: positions run from 0 to "
-             "len(x) − 1, so a loop over positions is range(len(x)).",
+             "len(x) − 1 (check each x[i], and each range).",
              test=_error(IndexError, "")),
+    Relation("sizes that do not fit a product", "A @ B needs as many columns in A as rows in "
+             "B: check the two grids' shapes, and whether one of them needs .T.",
+             test=_error(ValueError, "matmul", "not aligned", "core dimension")),
     Relation("returned text", "it returned text: return the numbers themselves (str(…) and "
              "f-strings are for printing).",
              test=lambda o, ex: o.error is None and isinstance(o.value, str)
@@ -412,6 +489,9 @@ SEEN_IN_ONE = [
     Relation("returned instead of raising", _raise_hint, test=_returned_for_raise),
     Relation("returned the message", _text_raise_hint, test=_text_for_raise),
     Relation("raised another kind of error", _kind_hint, test=_other_error),
+    Relation("refused without saying why", "it refuses, as it should, but with no message: "
+             "raise it with a sentence that names the problem and the sizes, "
+             "raise ValueError(f\"…\").", test=_no_message),
 ]
 
 
@@ -530,6 +610,31 @@ class _FixedFactorOfInput:
                 "itself, case by case.")
 
 
+def _never_filled(outcome, exercise):
+    """Right wherever the answer is not 0, and 0 where the right answer is not: some entries
+    were never computed (a loop's range too short, a return inside the outer loop)."""
+    v, e = _value(outcome), _expected(outcome)
+    if v is None or e is None or v.shape != e.shape or v.size < 2:
+        return False
+    blank = (v == 0) & (e != 0)
+    return bool(blank.any() and np.allclose(v[~blank], e[~blank]))
+
+
+def _never_filled_hint(exercise, outcome):
+    v, e = numeric(outcome.value), numeric(outcome.case.expected)
+    blank = (v == 0) & (e != 0)
+    if blank.ndim == 2 and blank[1:].all() and not blank[0].any():
+        where = "every row after the first is still 0 (a return inside the outer loop?)"
+    elif blank.ndim == 2 and blank[:, -1].all() and not blank[:, :-1].any():
+        where = "the last column is still 0 (a range that stops one early?)"
+    elif blank.ndim == 1 and blank[-1] and not blank[:-1].any():
+        where = "the last entry is still 0 (a range that stops one early?)"
+    else:
+        where = f"{int(blank.sum())} of its entries are still 0"
+    return (f"every entry you computed is right, but {where}: check which positions the loops "
+            "visit.")
+
+
 class _ChangedInput:
     name = "changed its input"
     hint = ("it changed its input in place (a line like `x[i] = …`, `x += …`, `x.sort()` or "
@@ -614,6 +719,7 @@ class _Reordered:
 
 
 STATEMENTS = [
+    Relation("entries never filled", _never_filled_hint, test=_never_filled),
     _OnEveryWrong("the answer of another case", "on every wrong case it gave the answer of a "
                   "different hidden case: does your function use a variable from outside (an "
                   "earlier cell) instead of its own arguments?", test=_another_case),
@@ -631,8 +737,8 @@ STATEMENTS = [
 
 def for_code(quantities=()):
     """The relations of a code exercise with these named quantities, as (tier, relation)."""
-    return ([(1, r) for r in TRANSFORMED + _quantity_relations(quantities) + INPUT_SIDE
-             + SEEN_IN_ONE] + [(2, r) for r in STATEMENTS])
+    return ([(1, r) for r in TRANSFORMED + _quantity_relations(quantities) + SHIFTED
+             + INPUT_SIDE + SEEN_IN_ONE] + [(2, r) for r in STATEMENTS])
 
 
 # --- relations of a number worked out by hand ----------------------------------------------
@@ -656,6 +762,13 @@ def for_numbers(answer, tolerance):
                           "the digits are right but the decimal point moved (check a step "
                           "where you multiply or divide by 10, 100 or a square root)."))
     if a.ndim == 0:
+        if abs(a - round(float(a))) > 2 * tolerance and round(float(a)) != 0:
+            found.append(("rounded to a whole number", np.round(a), "{got} is the answer "
+                          "rounded to a whole number: keep the decimals the exercise asks for."))
+        if 0 < abs(a) < 1:
+            found.append(("a whole-number division", np.zeros(()), "{got} is what a "
+                          "whole-number division (//, or int(…)) makes of a fraction: keep the "
+                          "fraction."))
         found.append(("squared", a * a, "{got} is the square of the answer: a square root "
                       "forgotten, or a square too many."))
         if a > 0:
