@@ -63,11 +63,16 @@ def _x_times_e(x):
     return _share([v * math.e if v else 1.0 for v in x])
 
 
+def _halves(rng, size):
+    """Scores from −2 to 4 in half steps, whole ones written as ints: [3, 1.5, 0]."""
+    return [int(v) // 2 if v % 2 == 0 else int(v) / 2 for v in rng.integers(-4, 9, size=size)]
+
+
 def _draw_scores(rng):
     while True:
-        x = [int(v) for v in rng.integers(-2, 5, size=3)]  # scores of the eˣ table
-        if len(set(x)) == 3 and x[0] == max(x):
-            return {"x": x}
+        x = _halves(rng, 3)
+        if len(set(x)) == 3 and x[0] == max(x) and abs(_weight(x) - _weight([3, 1, 0])) > 0.01:
+            return {"x": x}  # a fresh answer, not the notebook's again
 
 
 WEIGHT_HAND = HandExercise(
@@ -116,8 +121,8 @@ def _pair_slope(x):
 
 def _draw_pair(rng):
     while True:
-        x = [int(v) for v in rng.integers(-1, 5, size=2)]
-        if 1 <= x[0] - x[1] <= 3:
+        x = _halves(rng, 2)
+        if abs(x[0] - x[1]) in (0.5, 1.5, 2.5):  # gaps of 1 and 2: the notebook's own slopes
             return {"x": x}
 
 
