@@ -151,7 +151,9 @@ def draw_saturation_panels(scores, factor, max_factor=10.0, fig=None):
     artists["moving"] = [*artists["weights"]["bars"], *artists["weights"]["values"],
                          *matrix_moving(artists["jacobian"]), marker]
     update_saturation_panels(artists, factor, *softmax_sensitivity(scores, factor))
-    fig.tight_layout()
+    # fixed margins: the same picture as tight_layout for these labels, without its second
+    # pass over every tick label (a second per draw, and the dashboard draws on every move)
+    fig.subplots_adjust(left=0.06, right=0.965, bottom=0.15, top=0.89, wspace=0.42)
     return artists
 
 
