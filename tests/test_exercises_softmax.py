@@ -169,8 +169,8 @@ def test_slope_by_hand_slips():
     p = math.exp(2) / (math.exp(2) + 1)  # 0.8808
     assert_named("softmax slope by hand", {
         "gave the weight": [0.881], "gave one minus the weight": [0.119],
-        "p₁ taken as 1": [0, 0.0], "one minus the weight squared": [1 - p * p],
-        "weight squared": [0.776], "used the score": [-2], "no division": [-47.21],
+        "p₁ taken as 1": [0, 0.0], "one plus the weight": [p * (1 + p)],
+        "weight squared": [0.776], "used the score": [-2], "no division": [-47.208],
         "weight rounded to 1 decimal": [0.09], "equal split": [0.25],
         "sign turned round": [-0.105],
     })

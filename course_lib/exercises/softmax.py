@@ -12,7 +12,7 @@ from .hand import HandExercise
 
 __all__ = ["EXERCISES"]
 
-TOLERANCE = 0.005  # of both by-hand answers; the prompts ask for 3 decimals and say so
+TOLERANCE = 0.002  # of both by-hand answers; the prompts ask for 3 decimals and say so
 
 
 def _no():
@@ -141,8 +141,8 @@ SLOPE_HAND = HandExercise(
              "first.", gives=lambda x: _slope(_share(x)) if x[1] else _no()),
         Slip("weight squared", "{got} is p₁ × p₁: the second factor is 1 − p₁.",
              gives=lambda x: _weight(x) ** 2),
-        Slip("one minus the weight squared", "{got} is 1 − p₁²: the slope is p₁ × (1 − p₁).",
-             gives=lambda x: 1 - _weight(x) ** 2),
+        Slip("one plus the weight", "{got} is p₁(1 + p₁): the slope has a minus, p₁(1 − p₁).",
+             gives=lambda x: _weight(x) * (1 + _weight(x))),
         Slip("used the score", "{got} puts the score x₁ where the weight p₁ belongs.",
              gives=lambda x: _slope(x[0]) if x[0] not in (0, 1) else _no()),
         Slip("no division", "{got} uses e^(x₁) as p₁: divide it by e^(x₁) + e^(x₂) first.",
