@@ -150,13 +150,13 @@ def test_weight_by_hand_slips():
     e3, e1 = 20.086, 2.718  # the notebook's table of eˣ
     assert_named("softmax weight by hand", {
         "no exponential": [0.75], "left out term 3 of the total": [e3 / (e3 + e1), 0.881],
-        "forgot to divide": [20.086], "divided by the other terms": [e3 / (e1 + 1)],
+        "forgot to divide": [20.086, 20.09], "divided by the other terms": [e3 / (e1 + 1), 5.403],
         "weight of key 2": [0.114], "weight of key 3": [0.042], "one minus the weight": [0.156],
         "x² in place of eˣ": [0.9], "2ˣ in place of eˣ": [0.727], "3ˣ in place of eˣ": [0.871],
         "eˣ as x times e": [0.687],
         "exponentials rounded to whole numbers": [20 / 24], "equal split": [0.333, "1/3"],
         "signs of the scores turned round": [0.035], "sign turned round": [-0.844],
-        "decimal point moved": [84.38],
+        "a percentage": [84.38, 84.4], "decimal point moved": [8.438],
     })
 
 
@@ -171,7 +171,7 @@ def test_slope_by_hand_slips():
     assert_named("softmax slope by hand", {
         "gave the weight": [0.881], "gave one minus the weight": [0.119],
         "p₁ taken as 1": [0, 0.0], "one plus the weight": [p * (1 + p)],
-        "weight squared": [0.776], "used the score": [-2], "no division": [-47.208],
+        "weight squared": [0.776], "used the score": [-2], "no division": [-47.208, -47.21],
         "weight rounded to 1 decimal": [0.09], "equal split": [0.25],
         "sign turned round": [-0.105],
     })

@@ -28,8 +28,15 @@ def _weight(x, i=0):
     return _share([math.exp(v) for v in x], i)
 
 
-def _table(v):
-    return round(math.exp(v), 3)  # eˣ as the notebook's table prints it
+def _table(v, decimals=3):
+    return round(math.exp(v), decimals)  # eˣ as the notebook's table prints it (3 decimals)
+
+
+def _forms(name, hint, gives):
+    """One slip, one row per way of writing its eˣ (in full, to 3 or to 2 decimals): a large
+    value such as e³ alone is otherwise claimed only when typed as the checker computes it.
+    HandExercise calls ``gives`` once, so several forms of one slip are rows with one name."""
+    return [Slip(name, hint, gives=lambda x, d=d: gives(x, d)) for d in (12, 3, 2)]
 
 
 def _slope(p):
@@ -81,11 +88,14 @@ WEIGHT_HAND = HandExercise(
         Slip("no exponential", "{got} divides the score by the total of the scores: take eˣ "
              "of every score first.", gives=lambda x: _share(x)),
         *[_left_out(j) for j in (1, 2)],
-        Slip("forgot to divide", "{got} is e^(x₁) alone: divide it by the total of all three "
-             "exponentials.", gives=lambda x: _table(x[0])),
-        Slip("divided by the other terms", "{got} divides e^(x₁) by the other exponentials "
-             "only: the total includes e^(x₁) too.",
-             gives=lambda x: _table(x[0]) / sum(_table(v) for v in x[1:])),
+        *_forms("forgot to divide", "{got} is e^(x₁) alone: divide it by the total of all three "
+                "exponentials.", lambda x, d: _table(x[0], d)),
+        *_forms("divided by the other terms", "{got} divides e^(x₁) by the other exponentials "
+                "only: the total includes e^(x₁) too.",
+                lambda x, d: _table(x[0], d) / sum(_table(v, d) for v in x[1:])),
+        *[Slip("a percentage", "{got} is p₁ as a percentage: type the fraction itself, "
+               "between 0 and 1.", gives=lambda x, d=d: round(100 * _weight(x), d))
+          for d in (1, 2)],
         *[Slip(f"weight of key {i + 1}", f"{{got}} is p{'₂₃'[i - 1]}, the weight of the "
                f"{('second', 'third')[i - 1]} score: p₁ has e^(x₁) on top.",
                gives=lambda x, i=i: _weight(x, i))
@@ -145,8 +155,8 @@ SLOPE_HAND = HandExercise(
              gives=lambda x: _weight(x) * (1 + _weight(x))),
         Slip("used the score", "{got} puts the score x₁ where the weight p₁ belongs.",
              gives=lambda x: _slope(x[0]) if x[0] not in (0, 1) else _no()),
-        Slip("no division", "{got} uses e^(x₁) as p₁: divide it by e^(x₁) + e^(x₂) first.",
-             gives=lambda x: _slope(_table(x[0]))),
+        *_forms("no division", "{got} uses e^(x₁) as p₁: divide it by e^(x₁) + e^(x₂) first.",
+                lambda x, d: _slope(_table(x[0], d))),
         Slip("eˣ as x times e", "{got} reads e² as 2 × e: e² = e × e ≈ 7.389.",
              gives=lambda x: _slope(_x_times_e(x))),
         Slip("equal split", "{got} = ½ × ½ is the slope for two equal scores; work out p₁ "
