@@ -28,6 +28,15 @@ def test_draw_weights_sets_bar_heights_and_marks_the_largest():
     assert [t.get_text() for t in artists["values"]] == [fmt(w, 2) for w in weights]
 
 
+def test_draw_weights_marks_no_winner_when_the_largest_weights_tie():
+    artists = draw_weights(softmax(np.array([3.0, 3.0, 3.0, 3.0])), ax=Figure().add_subplot())
+    colours = {bar.get_facecolor() for bar in artists["bars"]}
+    assert len(colours) == 1  # all equal: no bar stands out
+    tied = draw_weights(softmax(np.array([2.0, 2.0, -1.0])), ax=Figure().add_subplot())
+    colours = [bar.get_facecolor() for bar in tied["bars"]]
+    assert colours[0] == colours[1] == colours[2]
+
+
 @pytest.mark.parametrize("nudge", [0.25, 0.1, 1.0])
 def test_slope_picture_draws_the_tangent_and_the_true_move_of_a_nudge(nudge):
     scores = np.array([2.0, -1.0, 1.0, 0.0])

@@ -54,10 +54,8 @@ CARDS: tuple[Card, ...] = (
     Card("For the weights $p = [0.5, 0.5]$, what are the slopes $J_{11}$ and $J_{12}$?",
          "$J_{11} = p_1(1 - p_1) = 0.25$ and $J_{12} = -p_1 p_2 = -0.25$.", 7,
          computes=True),
-    Card("In float32, about how far below the row's maximum does a softmax weight become "
-         "exactly 0?",
-         "About 104 in NumPy, where the weight passes through the tiny subnormal numbers "
-         "first; about 87.3 on hardware that flushes subnormals to zero "
-         "($e^{-87.3} \\approx 1.2 \\times 10^{-38}$, the smallest full-precision float32).",
-         7),
+    Card("The scores $[1, 0]$ are multiplied by 10. About what are $p_1$ and the slope "
+         "$p_1(1 - p_1)$ now?",
+         "$p_1 = e^{10} / (e^{10} + 1) \\approx 0.99995$, slope about $4.5 \\times 10^{-5}$ "
+         "(0.197 at $[1, 0]$): saturated, a nudge barely moves the weight.", 7, computes=True),
 )

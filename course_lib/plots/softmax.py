@@ -22,7 +22,8 @@ __all__ = [
 
 
 def draw_weights(weights, ax=None, labels=None, annotate=True, title=None, **kwargs):
-    """One bar per weight, on a 0 … 1 scale; the largest bar in the highlight colour.
+    """One bar per weight, on a 0 … 1 scale; the largest bar in the highlight colour, and none
+    when several tie for the largest (all equal: no winner).
 
     Returns
     -------
@@ -48,10 +49,11 @@ def draw_weights(weights, ax=None, labels=None, annotate=True, title=None, **kwa
 def update_weights(artists, weights):
     """Set the bars of :func:`draw_weights` to new weights (in place)."""
     weights = to_numpy(weights).astype(float)
-    top = int(np.argmax(weights))
-    for i, (bar, w) in enumerate(zip(artists["bars"], weights, strict=True)):
+    largest = np.isclose(weights, weights.max())  # (m,), True where a bar ties for the top
+    for bar, w, top in zip(artists["bars"], weights, largest, strict=True):
         bar.set_height(w)
-        bar.set_color(ROLE_COLORS["highlight"] if i == top else PALETTE["sky_blue"])
+        bar.set_color(ROLE_COLORS["highlight"] if top and largest.sum() == 1
+                      else PALETTE["sky_blue"])
     for i, (text, w) in enumerate(zip(artists["values"], weights, strict=False)):
         text.set_text(fmt(w, 2))
         text.set_position((i, w + 0.015))
@@ -115,7 +117,7 @@ def draw_slope_picture(scores, index=0, at=None, nudge=0.25, span=6.0, ax=None):
 
 def draw_saturation_panels(scores, factor, max_factor=10.0, fig=None):
     """Three panels for the row ``factor × scores``: its weights as bars (left), its Jacobian
-    J = diag(p) − ppᵀ as a grid of slopes coloured from −0.25 to 0.25 (middle), and the
+    J (Jᵢⱼ = ∂pᵢ/∂xⱼ) as a grid of slopes coloured from −0.25 to 0.25 (middle), and the
     Jacobian's norm against the factor, with the current factor marked (right).
 
     Returns
@@ -142,7 +144,7 @@ def draw_saturation_panels(scores, factor, max_factor=10.0, fig=None):
         "jacobian": draw_matrix(np.zeros((m, m)), ax=ax_j, limit=0.25, annotate=False,
                                 row_labels=matrix_labels("p", m),
                                 col_labels=matrix_labels("x", m),
-                                title="J = diag(p) − p pᵀ: slopes ∂pᵢ/∂xⱼ"),
+                                title="J: the slopes ∂pᵢ/∂xⱼ"),
         "marker": marker,
         "scores": scores,
     }
@@ -150,7 +152,9 @@ def draw_saturation_panels(scores, factor, max_factor=10.0, fig=None):
     artists["moving"] = [*artists["weights"]["bars"], *artists["weights"]["values"],
                          *matrix_moving(artists["jacobian"]), marker]
     update_saturation_panels(artists, factor, *softmax_sensitivity(scores, factor))
-    fig.tight_layout()
+    # fixed margins: the same picture as tight_layout for these labels, without its second
+    # pass over every tick label (a second per draw, and the dashboard draws on every move)
+    fig.subplots_adjust(left=0.06, right=0.965, bottom=0.15, top=0.89, wspace=0.42)
     return artists
 
 
