@@ -3,8 +3,9 @@ paper from the givens and types it in.
 
 The answer and every slip are formulas of the givens, so the same exercise can pose a fresh
 variant with new numbers (``variant(seed)``) and still name the slips. A slip is named when the
-number typed is within half the tolerance of the slip's value (a slip worked to the decimals the
-prompt asks for lands there; a number farther off is not claimed). The verdict on a right answer
+number typed is within half the tolerance of the slip's value, scaled up for a slip much bigger
+than the answer (a slip worked to the digits the prompt asks for lands there; a number farther
+off is not claimed). The verdict on a right answer
 states the true value and the tolerance; it never echoes a near miss as the answer.
 """
 
@@ -82,7 +83,8 @@ class HandExercise:
             if _close(value, self.answer, 2 * self.tolerance):
                 return f"slip {slip.name!r} gives {show(value)}, too close to the answer"
             for other, other_value in values[:i]:
-                if other.name != slip.name and _close(value, other_value, self.tolerance):
+                apart = 2 * max(self._near(value), self._near(other_value))
+                if other.name != slip.name and _close(value, other_value, apart):
                     return f"slips {other.name!r} and {slip.name!r} both give {show(value)}"
         return None
 
@@ -143,15 +145,24 @@ class HandExercise:
         return Feedback(FAILED, lead + "Go through it again one step at a time, writing down "
                         "each number in between.")
 
+    def _near(self, value):
+        """How close a typed number must be to a slip's value to be named by it: half the
+        tolerance, scaled up for a slip far bigger than the answer (worked to the same
+        significant digits: e³ alone is 20.09 when p₁ is 0.844)."""
+        scale = float(np.max(np.abs(value))) / max(float(np.max(np.abs(self.answer))),
+                                                    self.tolerance)
+        return self.tolerance / 2 * max(1.0, scale)
+
     def _explanations(self, got):
         """(1, tier, name, hint) for every slip and relation the number typed lands on."""
-        near = self.tolerance / 2
         found = [(1, 0, slip.name, slip.hint(**self.givens) if callable(slip.hint) else slip.hint)
-                 for slip, value in self.slip_values() if _close(got, value, near)]
+                 for slip, value in self.slip_values() if _close(got, value, self._near(value))]
         own = [value for _, value in self.slip_values()]
         for name, value, hint in relations.for_numbers(self.answer, self.tolerance):
+            near = self._near(value)
             if _close(got, value, near) and not any(_close(value, v, near) for v in own):
                 found.append((1, 1, name, hint))
+        near = self.tolerance / 2
         if self.base is not None and _close(got, self.base.answer, near) \
                 and not _close(self.base.answer, self.answer, 2 * self.tolerance):
             found.append((1, 1, "the notebook's numbers", "{got} is the answer for the "
