@@ -36,6 +36,8 @@ CACHE_HAND = HandExercise(
     slips=[
         Slip("keys only", "{got} is half: a token caches a key row AND a value row (the 2), "
              "at 4 bytes a float32.", gives=_times(1 / 2)),
+        Slip("queries cached too", "{got} counts 3 rows a token (Q, K and V): a query row is "
+             "used once and dropped; only K and V are cached.", gives=_times(3 / 2)),
         Slip("bytes per number left out", "{got} counts numbers: a float32 takes 4 bytes.",
              gives=_times(1 / 4)),
         Slip("all query heads", "{got} caches all {heads} query heads: only the {kv_heads} "
