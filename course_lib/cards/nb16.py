@@ -6,35 +6,31 @@ __all__ = ["CARDS"]
 
 CARDS: tuple[Card, ...] = (
     Card("What does a KV cache keep, and what does one decoding step compute with it?",
-         "The key rows and value rows of every token so far, per layer and key/value head. A "
-         "step computes the new token's query, key and value rows, appends the key and the "
-         "value to the cache, and attends with that one query row over the whole cache: one "
-         "row of scores instead of the whole grid. The outputs equal full causal attention.",
-         16),
+         "The key and value rows of every token so far, per layer and key/value head. A step "
+         "computes the new token's rows, appends its key and value, and attends with its one "
+         "query row over the whole cache; the outputs equal causal attention's.", 16),
     Card("Three new queries attend to a cache of $m = 5$ keys (the last three positions). "
          "With the bottom-right causal mask, which keys does each query see? And with "
          "`is_causal=True` (top-left)?",
          "Bottom-right: query $i$ sits at position $i + m - n = i + 2$, so it sees keys "
          "$0 \\dots 2$, $0 \\dots 3$ and $0 \\dots 4$. Top-left: keys $0$, $0 \\dots 1$ and "
          "$0 \\dots 2$, so the newest token would not even see itself.", 16, computes=True),
-    Card("Llama 2 70B has 80 layers, 64 query heads and 8 key/value heads of $d_k = 128$. "
-         "How many bytes does one token add to its 16-bit cache, and how many with a "
-         "key/value head per query head?",
-         "$2 \\times 80 \\times 8 \\times 128 \\times 2 = 327680$ bytes (320 KiB) with its 8 "
-         "shared heads; $2 \\times 80 \\times 64 \\times 128 \\times 2 = 2621440$ bytes "
-         "(2.5 MiB) with 64, eight times as much.", 16, computes=True),
-    Card("In grouped-query attention with 8 query heads and 2 key/value heads, which "
-         "key/value head does query head 5 use?",
-         "Each key/value head serves $8 / 2 = 4$ consecutive query heads: heads 0–3 use "
-         "key/value head 0, heads 4–7 use head 1. So head $5$ uses head $\\lfloor 5/4 \\rfloor "
-         "= 1$.", 16, computes=True),
+    Card("Why is a decoding step bound by memory, and why do fewer key/value heads make it "
+         "faster?",
+         "It reads every weight and the whole cache once for about 1 operation per byte, where "
+         "a GPU can do some 200: its time is the bytes over the bandwidth, so a smaller cache, "
+         "read in full at every step, makes a faster step.", 16),
+    Card("Blocks of 16 slots hold sequences of 100, 40 and 33 tokens. How many blocks are in "
+         "use, and how many of their slots are empty?",
+         "$\\lceil 100/16 \\rceil + \\lceil 40/16 \\rceil + \\lceil 33/16 \\rceil = 7 + 3 + 3 "
+         "= 13$ blocks: 208 slots for 173 tokens, 35 empty.", 16, computes=True),
+    Card("A sequence has 37 tokens cached. At which position does RoPE turn its new token, "
+         "and where does a paged cache with blocks of 16 slots write its key?",
+         "Position 37 (0 … 36 are taken). $37 = 2 \\times 16 + 5$: slot 5 of logical block 2, "
+         "that is of the physical block `block_table[2]`.", 16, computes=True),
     Card("Why does the score of a rotated query at position $i$ and a rotated key at "
          "position $j$ depend only on $i - j$?",
-         "Each pair of slots turns by an angle proportional to the position. Turning both "
-         "rows changes their dot product only through the difference of their angles, "
-         "$(j - i)\\,\\theta_t$ per pair, since a rotation keeps lengths and the angle "
-         "between two arrows is all a dot product sees besides lengths.", 16),
-    Card("With a sliding window of 3, which keys does query 5 see (counting from 0, "
-         "$n = m$)?",
-         "Itself and the two before it: keys 3, 4 and 5.", 16, computes=True),
+         "Each pair of slots turns by an angle proportional to the position, and a dot product "
+         "sees only the two arrows' lengths and the angle between them, which changes by "
+         "$(j - i)\\,\\theta_t$ per pair.", 16),
 )
