@@ -138,7 +138,9 @@ class HandExercise:
             many = "This fits more than one slip. " if len(chosen) > 1 else ""
             return Feedback(MISTAKE, lead + many + hints, mistake=" / ".join(names))
         distance = float(np.max(np.abs(got - self.answer)))
-        if distance <= min(10 * self.tolerance, 0.05 * float(np.max(np.abs(self.answer)))):
+        whole = bool(np.all(self.answer == np.round(self.answer)) and np.all(got == np.round(got)))
+        if not whole and distance <= min(10 * self.tolerance,
+                                         0.05 * float(np.max(np.abs(self.answer)))):
             return Feedback(MISTAKE, lead + f"It is close but not within ±{self.tolerance:g}: "
                             "keep more decimals in the middle steps and round only the final "
                             "result.", mistake=ROUNDED)
