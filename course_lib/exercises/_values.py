@@ -91,8 +91,8 @@ def show(x, depth=0, digits=4):
     """Short, readable text for a value: numbers with up to ``digits`` significant digits,
     lists in brackets, a long text cut; never raises.
 
-    >>> show([1.0, 2.5, [3, None]]), show(np.array([[0.12345, 2]])), show(-0.0)
-    ('[1, 2.5, [3, None]]', '[[0.1235, 2]]', '0')
+    >>> show([1.0, 2.5, [3, None]]), show(np.array([[0.12345, 2]])), show((0, 7))
+    ('[1, 2.5, [3, None]]', '[[0.1235, 2]]', '(0, 7)')
     """
     try:
         if depth > 4:
@@ -107,6 +107,8 @@ def show(x, depth=0, digits=4):
         if isinstance(x, (list, tuple, np.ndarray)):
             items = [show(v, depth + 1, digits) for v in list(x)[:12]]
             more = ", …" if len(x) > 12 else ""
+            if isinstance(x, tuple):  # a pair stays a pair: (0, 7), not [0, 7]
+                return "(" + ", ".join(items) + more + ("," if len(x) == 1 else "") + ")"
             return "[" + ", ".join(items) + more + "]"
         if isinstance(x, (bool, np.bool_)):
             return str(bool(x))
@@ -130,7 +132,8 @@ def as_numbers(value, shape):
     """
     from fractions import Fraction
 
-    want = "one number" if shape == () else f"{shape[0]} numbers, like (2, 3)"
+    want = ("one number" if shape == () else
+            f"{shape[0]} numbers, like ({', '.join(str(i + 1) for i in range(shape[0]))})")
     if isinstance(value, (bool, np.bool_)):
         return None, f"{value} is a truth value; type {want}."
     if isinstance(value, str):

@@ -26,7 +26,17 @@ import numpy as np
 
 from . import relations
 from ._values import copy_args, numeric, same, same_value, show
-from .feedback import FAILED, MISTAKE, NOT_ATTEMPTED, PASSED, Feedback, NoPrediction, fill, pick
+from .feedback import (
+    FAILED,
+    MISTAKE,
+    NOT_ATTEMPTED,
+    PASSED,
+    Feedback,
+    NoPrediction,
+    capital,
+    fill,
+    pick,
+)
 
 __all__ = ["Case", "CodeExercise", "Outcome"]
 
@@ -166,9 +176,10 @@ class CodeExercise:
             return self._named([(1, 2, relations.CHANGED_INPUT.name,
                                  (relations.CHANGED_INPUT, changed))], outcomes)
         failing = min((o for o in outcomes if not o.correct), key=lambda o: o.case.size())
+        advice = (" Read the error: it names the line and what went wrong there."
+                  if failing.error is not None else " Check that case by hand, step by step.")
         return Feedback(FAILED, "Not yet: the smallest case where it goes wrong: "
-                        + self.frame(failing) + " Check that case by hand, step by step.",
-                        case=failing.case, outcomes=outcomes)
+                        + self.frame(failing) + advice, case=failing.case, outcomes=outcomes)
 
     def _first_look(self, func):
         """The verdicts that need no hidden case: not a function, the stub, a print."""
@@ -290,6 +301,8 @@ class CodeExercise:
         else:
             got = f"gave {show(outcome.value)}"
         if case.raises is not None:
+            if isinstance(outcome.error, case.raises):  # the right kind, with no message
+                return f"{call} raised {case.raises.__name__} with no message."
             return f"{call} {got}; it should raise {case.raises.__name__}."
         return f"{call} {got}; expected {show(case.expected)}."
 
@@ -303,7 +316,7 @@ class CodeExercise:
                       else type(outcome.error).__name__,
                       **{k: show(v) for k, v in self.quantity_values(outcome.case).items()}}
             hint = rule.hint(self, outcome) if callable(rule.hint) else rule.hint
-            parts.append(f"{_capital(name)}: {fill(hint, values)}")
+            parts.append(f"{capital(name)}: {fill(hint, values)}")
         lead = "Not yet: " + self.frame(telling) + " "
         if len(parts) > 1:
             lead += "This fits more than one slip. "
@@ -326,16 +339,6 @@ def _short(text, limit=80):
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-_SYMBOLS = {"cos", "sin", "exp", "ln", "log", "max", "min", "sum", "np", "e"}
-
-
-def _capital(name):
-    """The slip's name starting a sentence, unless it starts with a symbol (q, k, cos θ, ∥q∥):
-    capitalising those would change what they mean."""
-    first = name.split(" ", 1)[0]
-    if len(first) == 1 or first in _SYMBOLS or not first.isascii() or not first.isalpha():
-        return name
-    return name[:1].upper() + name[1:]
 
 
 @contextlib.contextmanager

@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass, field
 
 __all__ = ["FAILED", "MISTAKE", "NOT_ATTEMPTED", "PASSED", "Feedback", "NoPrediction", "Slip",
-           "fill", "pick"]
+           "capital", "fill", "pick"]
 
 PASSED, NOT_ATTEMPTED, MISTAKE, FAILED = "passed", "not attempted", "mistake", "failed"
 
@@ -79,6 +79,22 @@ class Slip:
         if self.gives is None:
             return ()
         return tuple(self.gives) if isinstance(self.gives, (tuple, list)) else (self.gives,)
+
+
+_SYMBOLS = {"cos", "sin", "exp", "ln", "log", "max", "min", "sum", "np"}
+
+
+def capital(name):
+    """A slip's name starting a sentence, unless it starts with a symbol (q, d_k, e⁰, p₁, cos θ):
+    capitalising those would change what they mean.
+
+    >>> capital("a position past the end"), capital("q with itself"), capital("e⁰ taken as 0")
+    ('A position past the end', 'q with itself', 'e⁰ taken as 0')
+    """
+    first = name.split(" ", 1)[0]
+    word = first == "a" or (len(first) > 1 and first.isascii() and first.isalpha()
+                            and first not in _SYMBOLS)
+    return name[:1].upper() + name[1:] if word else name
 
 
 _PLACEHOLDER = re.compile(r"\{([^{}\s]+)\}")

@@ -15,7 +15,7 @@ import numpy as np
 
 from . import relations
 from ._values import WRONG_COUNT, as_numbers, show
-from .feedback import FAILED, MISTAKE, NOT_ATTEMPTED, PASSED, Feedback, fill, pick
+from .feedback import FAILED, MISTAKE, NOT_ATTEMPTED, PASSED, Feedback, capital, fill, pick
 
 __all__ = ["HandExercise", "ROUNDED"]
 
@@ -118,9 +118,15 @@ class HandExercise:
                             f"{what} you worked out for {self.title}, then run the cell again.")
         got, problem = as_numbers(value, self.answer.shape)
         if problem and problem.startswith(WRONG_COUNT):  # a slip of its own: one for several
-            return Feedback(MISTAKE, f"Not yet: {_capital(problem)} {self.title} is "
-                            + ("one number: the last step's result." if self.answer.ndim == 0
-                               else "all of these numbers, in order."), mistake=WRONG_COUNT)
+            count = self.answer.size
+            example = ", ".join(str(i + 1) for i in range(count))
+            want = ("one number: the last step's result" if self.answer.ndim == 0 else
+                    f"{count} numbers, in order, like ({example})")
+            typed = np.size(np.asarray(value, dtype=object)) if not isinstance(value, str) \
+                else len(str(value).split(","))
+            return Feedback(MISTAKE, f"Not yet: you gave {typed} number"
+                            f"{'s' if typed != 1 else ''}; the answer is {want}.",
+                            mistake=WRONG_COUNT)
         if problem:
             return Feedback(FAILED, f"Not yet: {problem}")
         shown, answer = show(got.tolist()), self._shown(self.answer)
@@ -130,10 +136,11 @@ class HandExercise:
                                      "exercise allows")
             return Feedback(PASSED, f"Correct: {self.title} = {answer}{tail}.")
         chosen = pick(self._explanations(got))
-        lead = f"Not yet: {shown} is not {self.title}. "
+        what = self.title if len(self.title) <= 70 else "the answer"  # long givens: said once
+        lead = f"Not yet: {shown} is not {what}. "
         if chosen:
             names = [c[2] for c in chosen]
-            hints = " ".join(f"{c[2][:1].upper()}{c[2][1:]}: {fill(c[3], self._values(shown))}"
+            hints = " ".join(f"{capital(c[2])}: {fill(c[3], self._values(shown))}"
                              for c in chosen)
             many = "This fits more than one slip. " if len(chosen) > 1 else ""
             return Feedback(MISTAKE, lead + many + hints, mistake=" / ".join(names))
@@ -183,10 +190,6 @@ class HandExercise:
     def check(self, value):
         """Print the feedback on ``value`` as one paragraph."""
         print(self.evaluate(value))
-
-
-def _capital(text):
-    return text[:1].upper() + text[1:]
 
 
 def _close(a, b, within):

@@ -442,8 +442,9 @@ def _text_raise_hint(exercise, outcome):
 
 
 def _kind_hint(exercise, outcome):
-    return (f"it raised {type(outcome.error).__name__}, but this exercise asks for "
-            f"{outcome.case.raises.__name__}: raise that one.")
+    return (f"check for this input first, before anything else can go wrong, and raise "
+            f"{outcome.case.raises.__name__} yourself with a message (here "
+            f"{type(outcome.error).__name__} came first).")
 
 
 SEEN_IN_ONE = [
@@ -457,9 +458,8 @@ SEEN_IN_ONE = [
              test=_error(TypeError, "'list'", "can't multiply sequence", "can only concatenate")),
     Relation("divided by zero", "on this case the number you divide by is 0: check what it "
              "is made of (a length, a sum, a count).", test=_error(ZeroDivisionError, "")),
-    Relation("a position past the end", "an index went past the end: positions run from 0 to "
-             "len(x) − 1 (check each x[i], and each range).",
-             test=_error(IndexError, "")),
+    Relation("a position past the end", "positions run from 0 to len(x) − 1: check each x[i], "
+             "and each range.", test=_error(IndexError, "out of range", "out of bounds")),
     Relation("sizes that do not fit a product", "A @ B needs as many columns in A as rows in "
              "B: check the two grids' shapes, and whether one of them needs .T.",
              test=_error(ValueError, "matmul", "not aligned", "core dimension")),
@@ -489,9 +489,9 @@ SEEN_IN_ONE = [
     Relation("returned instead of raising", _raise_hint, test=_returned_for_raise),
     Relation("returned the message", _text_raise_hint, test=_text_for_raise),
     Relation("raised another kind of error", _kind_hint, test=_other_error),
-    Relation("refused without saying why", "it refuses, as it should, but with no message: "
-             "raise it with a sentence that names the problem and the sizes, "
-             "raise ValueError(f\"…\").", test=_no_message),
+    Relation("refused without saying why", lambda ex, o: "it refuses, as it should, but "
+             "with no message: give the error a sentence that names the problem, "
+             f"raise {o.case.raises.__name__}(f\"…\").", test=_no_message),
 ]
 
 
@@ -527,7 +527,7 @@ def _describe(a):
     if a.ndim == 0:
         return "one number"
     if a.ndim == 1:
-        return f"{a.shape[0]} number{'s' if a.shape[0] != 1 else ''} in a row"
+        return f"a list of {a.shape[0]} number{'s' if a.shape[0] != 1 else ''}"
     return f"shape {tuple(int(s) for s in a.shape)}"
 
 
@@ -614,7 +614,8 @@ def _never_filled(outcome, exercise):
     """Right wherever the answer is not 0, and 0 where the right answer is not: some entries
     were never computed (a loop's range too short, a return inside the outer loop)."""
     v, e = _value(outcome), _expected(outcome)
-    if v is None or e is None or v.shape != e.shape or v.size < 2:
+    if v is None or e is None or v.shape != e.shape or v.size < 3 or isinstance(
+            outcome.value, tuple):
         return False
     blank = (v == 0) & (e != 0)
     return bool(blank.any() and np.allclose(v[~blank], e[~blank]))
@@ -719,12 +720,12 @@ class _Reordered:
 
 
 STATEMENTS = [
-    Relation("entries never filled", _never_filled_hint, test=_never_filled),
+    _OnEveryWrong("entries never filled", _never_filled_hint, test=_never_filled),
     _OnEveryWrong("the answer of another case", "on every wrong case it gave the answer of a "
                   "different hidden case: does your function use a variable from outside (an "
                   "earlier cell) instead of its own arguments?", test=_another_case),
     _FixedFactorOfInput(),
-    Relation("the input given back", _input_hint, test=_input_back),
+    _OnEveryWrong("the input given back", _input_hint, test=_input_back),
     Relation("the wrong shape", _shape_hint, test=_shape_wrong),
     Relation("not numbers", "it returned something that is not numbers: return a number, a "
              "list of numbers or an array.", test=_not_numbers),
