@@ -238,6 +238,35 @@ def test_dashboards_have_a_static_fallback_picture(site, notebooks):
     assert dashboards >= 4
 
 
+def test_worked_solutions_stay_folded_on_the_page(site, notebooks):
+    """No answer before the attempt in the static edition either: every worked solution (its
+    source hidden in the notebook) sits in a closed <details> block."""
+    out, _ = site
+    solutions = 0
+    for path, nb in notebooks:
+        hidden = [c for c in nb.cells if c.get("metadata", {}).get("jupyter", {})
+                  .get("source_hidden")]
+        page = (out / path.name.replace(".ipynb", ".html")).read_text(encoding="utf-8")
+        folded = re.findall(r'<details class="course-solution">(.*?)</details>', page, re.DOTALL)
+        assert len(folded) == len(hidden), f"{path.name}: {len(folded)} of {len(hidden)} folded"
+        assert all("jp-InputArea" in block for block in folded), path.name  # the code inside
+        solutions += len(hidden)
+    assert solutions >= 30
+
+
+def test_a_box_without_a_picture_says_what_it_is(site, notebooks):
+    out, _ = site
+    boxes = 0
+    for path, nb in notebooks:
+        practice = [c for c in nb.cells if "practice" in c.get("metadata", {}).get("tags", [])]
+        if practice:
+            page = (out / path.name.replace(".ipynb", ".html")).read_text(encoding="utf-8")
+            notes = re.findall(r'<p class="course-widget-note">\[Another one', page)
+            assert len(notes) == len(practice), path.name
+            boxes += len(notes)
+    assert boxes >= 10
+
+
 # A 1×1 PNG: the figure whose caption the next test puts in its alt.
 TINY_PNG = ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAA"
             "AABJRU5ErkJggg==")

@@ -68,6 +68,8 @@ PAGE_STYLE = """\
 .course-widget-fallback { border: 1px dashed #9a9a9a; padding: 0.5em; background: #ffffff;
   color: #1b1b1b; max-width: 100%; font-family: sans-serif; }
 .course-widget-fallback img { max-width: 100%; }
+.course-widget-note { font-style: italic; border: 1px dashed #9a9a9a; padding: 0.5em; }
+details.course-solution > summary { cursor: pointer; font-style: italic; margin: 0.3em 0; }
 .course-widget-fallback .course-fallback-note { font-style: italic; margin: 0 0 0.5em 0; }
 /* the widget renderer puts the live view in a .widget-subarea: then hide the fallback */
 .jp-OutputArea-output:has(.widget-subarea > *) > .course-widget-fallback { display: none; }
@@ -253,7 +255,10 @@ def add_fallbacks(page, nb):
             model_id = json.loads(match.group(1)).get("model_id")
         except json.JSONDecodeError:
             return match.group(0)
-        fallback = dashboard_fallback(models, model_id, descriptions.get(model_id, ""))
+        description = descriptions.get(model_id, "")
+        fallback = dashboard_fallback(models, model_id, description)
+        if fallback is None and description:  # no picture (a practice box, a card deck): say so
+            fallback = (f'<p class="course-widget-note">{html.escape(description)}</p>')
         return match.group(0) if fallback is None else fallback + "\n" + match.group(0)
 
     return VIEW_SCRIPT.sub(replace, page)

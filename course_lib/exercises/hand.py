@@ -129,7 +129,7 @@ class HandExercise:
                             mistake=WRONG_COUNT)
         if problem:
             return Feedback(FAILED, f"Not yet: {problem}")
-        shown, answer = show(got.tolist()), self._shown(self.answer)
+        shown, answer = show(got.tolist(), digits=10), self._shown(self.answer)  # as typed
         if _close(got, self.answer, self.tolerance):
             exact = _close(got, self.answer, 1e-9 + 1e-9 * float(np.max(np.abs(self.answer))))
             tail = "" if exact else (f"; your {shown} is within the ±{self.tolerance:g} this "

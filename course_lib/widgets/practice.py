@@ -40,7 +40,8 @@ class Practice(widgets.VBox):
 
     def _show(self, variant):
         self.variant = variant
-        self.question.value = f"<b>Another one:</b> work out {html.escape(variant.title)}."
+        self.question.value = (f"<b>Another one:</b> work out {html.escape(variant.title)} "
+                               f"(answers within ±{variant.tolerance:g} count).")
         self.answer.value = ""
         self.feedback.value = ""
 
