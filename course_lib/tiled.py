@@ -23,10 +23,10 @@ import numpy as np
 from .backend import get_array_module
 from .masks import apply_mask, causal_mask
 from .prepare import prepare_attention
-from .tiled_memory import DEFAULT_BLOCK, attention_memory, check_block_size, tile_plan  # noqa: F401
+from .tiled_memory import check_block_size, tile_plan
 
-__all__ = ["OnlineSoftmaxStep", "attention_memory", "online_softmax_steps",
-           "online_softmax_update", "tiled_attention"]
+__all__ = ["OnlineSoftmaxStep", "online_softmax_steps", "online_softmax_update",
+           "tiled_attention"]
 
 
 def tiled_attention(query, key, value, *, block_size=None, attn_mask=None, is_causal=False,

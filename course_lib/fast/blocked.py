@@ -30,6 +30,7 @@ import math
 import numpy as np
 
 from ..attention import scaled_dot_product_attention
+from ..masks import apply_mask, causal_mask
 from ..prepare import prepare_attention
 from .threads import run_tasks, thread_count
 
@@ -100,13 +101,11 @@ def _in_blocks(q, k, v, mask, is_causal, return_weights):
         else:
             s = buffer[:(r1 - r0) * cols].reshape(r1 - r0, cols)
         np.matmul(q[b][r0:r1], k_t[b][:, :cols], out=s)  # (rows, cols) scores
-        if is_causal:  # query i sees keys 0..i: block key j > i among columns r0..
-            later = np.arange(r0, cols) > np.arange(r0, r1)[:, None]
-            np.copyto(s[:, r0:], -np.inf, where=later)
-        elif mask is not None and mask.dtype == bool:
-            np.copyto(s, -np.inf, where=~mask[b][r0:r1])
+        if is_causal and cols > r0:  # query i sees keys 0..i: blocked keys lie in columns r0..
+            tail = s[:, r0:]
+            apply_mask(tail, causal_mask(r1 - r0, cols - r0, like=s), out=tail)
         elif mask is not None:
-            s += mask[b][r0:r1]
+            apply_mask(s, mask[b][r0:r1], out=s)  # in place: a blocked score is −∞
         total = _exp_rows(s, grid + (n, m), safe)  # s is now E = exp(s − shift)
         if return_weights:
             s /= total  # weights, each row sums to 1

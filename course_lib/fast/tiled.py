@@ -9,6 +9,7 @@ The extra memory stays one score block per thread plus O(n·d) (``attention_memo
 
 import numpy as np
 
+from ..masks import apply_mask, causal_mask
 from ..prepare import prepare_attention
 from ..tiled import tiled_attention as plain_tiled_attention
 from ..tiled_memory import check_block_size
@@ -18,11 +19,12 @@ __all__ = ["tiled_attention"]
 
 
 def tiled_attention(query, key, value, *, block_size=None, attn_mask=None, is_causal=False,
-                    scale=None):
+                    scale=None, return_logsumexp=False):
     """:func:`course_lib.tiled_attention` with its query blocks on every core.
 
     The same arguments and the same numbers (up to float rounding); CuPy inputs go to the
-    plain function.
+    plain function. With ``return_logsumexp`` it also returns each row's logsumexp (..., n),
+    in the compute dtype, as the plain function does (the fast backward starts from it).
 
     >>> import numpy as np
     >>> from course_lib import tiled_attention as plain
@@ -34,7 +36,8 @@ def tiled_attention(query, key, value, *, block_size=None, attn_mask=None, is_ca
     p = prepare_attention(query, key, value, attn_mask, is_causal, scale, causal_as_mask=False)
     if p.xp is not np:
         return plain_tiled_attention(query, key, value, block_size=block_size,
-                                     attn_mask=attn_mask, is_causal=is_causal, scale=scale)
+                                     attn_mask=attn_mask, is_causal=is_causal, scale=scale,
+                                     return_logsumexp=return_logsumexp)
     block_q, block_k = check_block_size(block_size)
     n, m, d_v = p.query.shape[-2], p.key.shape[-2], p.value.shape[-1]
     batch = np.broadcast_shapes(p.query.shape[:-2], p.key.shape[:-2], p.value.shape[:-2])
@@ -43,17 +46,21 @@ def tiled_attention(query, key, value, *, block_size=None, attn_mask=None, is_ca
     v = np.broadcast_to(p.value, batch + p.value.shape[-2:])
     masks = None if p.mask is None else np.broadcast_to(p.mask, batch + (n, m))  # views
     out = np.empty(batch + (n, d_v), dtype=qs.dtype)
+    logsumexp = np.empty(batch + (n,), dtype=qs.dtype) if return_logsumexp else None
     tasks = [(b, i0) for b in np.ndindex(*batch) for i0 in range(0, n, block_q)]
 
     def work(task, buffer):
         b, i0 = task
-        i1 = min(i0 + block_q, n)
-        _query_block(qs[b][i0:i1], k[b], v[b], None if masks is None else masks[b], is_causal,
-                     i0, block_k, out[b][i0:i1], buffer)
+        rows = slice(i0, min(i0 + block_q, n))
+        _query_block(qs[b][rows], k[b], v[b], None if masks is None else masks[b], is_causal,
+                     i0, block_k, out[b][rows], buffer,
+                     None if logsumexp is None else logsumexp[b][rows])
 
     threads = thread_count(len(tasks) * min(block_q, n) * m)
     run_tasks(tasks, work, threads,
               lambda: np.empty((min(block_q, max(n, 1)), min(block_k, m)), dtype=qs.dtype))
+    if return_logsumexp:
+        return out.astype(p.out_dtype, copy=False), logsumexp
     return out.astype(p.out_dtype, copy=False)
 
 
@@ -71,13 +78,11 @@ def _query_block(qs, k, v, mask, is_causal, i0, block_k, out, buffer, logsumexp=
         j1 = min(j0 + block_k, last)
         scores = buffer[:r, :j1 - j0]
         np.matmul(qs, k[j0:j1].T, out=scores)  # (r, c), in the thread's own buffer
-        if is_causal and j1 - 1 > i0:  # the block crosses the diagonal: query i sees keys ≤ i
-            later = np.arange(j0, j1)[None, :] > np.arange(i0, i0 + r)[:, None]
-            np.copyto(scores, -np.inf, where=later)
-        elif mask is not None and mask.dtype == bool:
-            np.copyto(scores, -np.inf, where=~mask[i0:i0 + r, j0:j1])
-        elif mask is not None:
-            scores += mask[i0:i0 + r, j0:j1]
+        if is_causal and j1 - 1 > i0:  # the block crosses the diagonal
+            block = causal_mask(r, j1 - j0, diagonal=i0 - j0, like=scores)
+        else:
+            block = None if mask is None else mask[i0:i0 + r, j0:j1]
+        apply_mask(scores, block, out=scores)  # in place: a blocked score is −∞
         new_max = np.maximum(running_max, scores.max(axis=1))  # (r,)
         shift = np.where(np.isneginf(new_max), 0.0, new_max)  # no key yet: the row stays empty
         scores -= shift[:, None]

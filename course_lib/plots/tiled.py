@@ -4,7 +4,7 @@ the online softmax walking through the keys one block at a time."""
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..tiled import attention_memory
+from ..tiled_memory import attention_memory
 from .notation import fmt
 from .style import MUTED, PALETTE, ROLE_COLORS
 
