@@ -31,12 +31,21 @@ LOW_PRECISION = ("float16", "bfloat16")  # 16-bit floats: computed in float32, r
 
 def _common_dtype(arrays):
     """NumPy's common dtype of the arrays; bfloat16 with float16 is refused, clearly."""
-    names = {a.dtype.name for a in arrays}
-    if {"bfloat16", "float16"} <= names:
+    dtypes = {a.dtype for a in arrays}  # usually one: the names are read only for a mix
+    if len(dtypes) > 1 and {"bfloat16", "float16"} <= {d.name for d in dtypes}:
         raise TypeError("bfloat16 and float16 inputs do not mix (neither format holds all of "
                         "the other's numbers); convert them to one dtype first, e.g. "
                         "x.astype(np.float32)")
-    return np.result_type(*[a.dtype for a in arrays])
+    return np.result_type(*dtypes)
+
+
+def _compute(dtype):
+    """compute_dtype's rule for one (common) dtype."""
+    if dtype.kind == "f" and dtype.itemsize >= 4:  # float32 and wider: as they are
+        return dtype
+    if dtype.name in LOW_PRECISION:
+        return np.dtype(np.float32)
+    return dtype if np.issubdtype(dtype, np.floating) else np.dtype(np.float64)
 
 
 def compute_dtype(*arrays):
@@ -48,12 +57,7 @@ def compute_dtype(*arrays):
     >>> compute_dtype(np.ones(2, dtype=np.int64)).name
     'float64'
     """
-    dtype = _common_dtype(arrays)
-    if dtype.name in LOW_PRECISION:
-        return np.dtype(np.float32)
-    if not np.issubdtype(dtype, np.floating):
-        return np.dtype(np.float64)
-    return dtype
+    return _compute(_common_dtype(arrays))
 
 
 def output_dtype(*arrays):
@@ -63,7 +67,7 @@ def output_dtype(*arrays):
     ('float16', 'float64')
     """
     given = _common_dtype(arrays)
-    return given if given.name in LOW_PRECISION else compute_dtype(*arrays)
+    return given if given.name in LOW_PRECISION else _compute(given)
 
 
 def check_count(value, name, minimum=1):

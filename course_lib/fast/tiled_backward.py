@@ -20,7 +20,7 @@ from ..tiled_backward import tiled_attention_gradients as plain_gradients
 from ..tiled_memory import check_block_size
 from ..tiles import SKIPPED, causal_tiles
 from .threads import run_tasks, thread_count
-from .tiled import tiled_attention
+from .tiled import tiles_forward
 
 __all__ = ["tiled_attention_gradients"]
 
@@ -57,9 +57,7 @@ def tiled_attention_gradients(query, key, value, grad_output, *, block_size=None
     tile = (min(block_q, n), min(block_k, m))
 
     # Forward, query blocks over the threads: O and the logsumexp L (..., n).
-    out, logsumexp = tiled_attention(p.query, p.key, p.value, block_size=(block_q, block_k),
-                                     attn_mask=p.mask, is_causal=is_causal, scale=p.scale,
-                                     return_logsumexp=True)
+    out, logsumexp = tiles_forward(p, (block_q, block_k), is_causal, return_logsumexp=True)
     row_total = np.einsum("...i,...i->...", g, out)  # (..., n): D = rowsum(G ⊙ O)
     out = None  # O was needed for D only
     logsumexp[np.isneginf(logsumexp)] = np.inf  # a row with no key: every weight e^(S − ∞) = 0
