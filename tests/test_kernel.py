@@ -296,14 +296,21 @@ def test_broadcast_keys_and_values_are_indexed_not_copied():
                                atol=1e-5)
 
 
-@pytest.mark.parametrize("kind", ["bool", "float"])
-def test_a_general_mask_goes_in_its_own_shape_and_empty_rows_give_zero(kind):
+def masked_case(kind):
+    """Q, K, V (2, 6 or 90, …) and a boolean or float (2, 6, 90) mask whose row (1, 4) is
+    blocked everywhere (its output is 0)."""
     query, key, value = draw(7, (2,), 6, 90, 8, 5)
     rng = np.random.default_rng(8)
     allowed = rng.random((2, 6, 90)) < 0.5
-    allowed[1, 4] = False  # batch 1, query 4 sees no key: its output is 0
+    allowed[1, 4] = False
     mask = allowed if kind == "bool" else np.where(
         allowed, rng.normal(size=allowed.shape), -np.inf).astype(np.float32)
+    return query, key, value, mask
+
+
+@pytest.mark.parametrize("kind", ["bool", "float"])
+def test_a_general_mask_goes_in_its_own_shape_and_empty_rows_give_zero(kind):
+    query, key, value, mask = masked_case(kind)
     launch = plan_launch(query, key, value, attn_mask=mask)
     assert int(launch.arguments.has_mask) == 1 and int(launch.arguments.has_lengths) == 0
     assert launch.arguments.mask.dtype == np.float32 and launch.arguments.mask.size == mask.size
@@ -425,12 +432,7 @@ def test_more_than_65535_batch_elements():
 @pytest.mark.gpu
 @gpu_only
 def test_masks_and_fully_masked_rows(kind):
-    query, key, value = draw(7, (2,), 6, 90, 8, 5)
-    rng = np.random.default_rng(8)
-    allowed = rng.random((2, 6, 90)) < 0.5
-    allowed[1, 4] = False  # batch 1, query 4 sees no key: its output is 0
-    mask = allowed if kind == "bool" else np.where(
-        allowed, rng.normal(size=allowed.shape), -np.inf).astype(np.float32)
+    query, key, value, mask = masked_case(kind)
     got, expected = run_both(query, key, value, attn_mask=mask)
     np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5)
     assert np.all(got[1, 4] == 0)
