@@ -106,14 +106,14 @@ def main(sizes=SIZES):
               "(1, 1, n, d) its fused kernel")
     names = ["fast", "plain", "products"] + ([] if torch is None else
                                              ["pytorch (n, d)", "pytorch (1,1,n,d)"])
-    print(f"{'n = m':>6} " + " ".join(f"{name:>17}" for name in names))
+    print(f"{'n = m':>10} " + " ".join(f"{name:>17}" for name in names))
     targets = []
     for n in sizes:
         t = time_one_size(n, REPEATS.get(n, 5), torch)
-        print(f"{n:>6} " + " ".join(f"{t[name][0] * 1e3:15.1f}ms" for name in names))
-        ratios = " ".join(f"{t['fast'][0] / t[name][0]:16.2f}× ({t['fast'][1] / t[name][1]:.2f}×)"
-                          for name in names[1:])
-        print(f"{'fast/':>24}{ratios.lstrip()}  (CPU time in brackets)", flush=True)
+        print(f"{n:>10} " + " ".join(f"{t[name][0] * 1e3:15.1f}ms" for name in names))
+        for label, which in (("fast ÷ it", 0), ("CPU time", 1)):
+            print(f"{label:>10} {'':>17} " + " ".join(
+                f"{t['fast'][which] / t[name][which]:16.2f}×" for name in names[1:]))
         targets.append((f"fast.attention ≤ {PRODUCTS_TARGET}× the two products at n = m = {n}",
                         t["fast"][0] / t["products"][0], PRODUCTS_TARGET))
         for name in names[3:]:

@@ -4,8 +4,9 @@ Same formula, softmax(QKᵀ · scale + mask) V, in two routes, each here for a m
 (``benchmarks/bench_attention.py``):
 
 * **The output alone** goes through :func:`course_lib.fast.tiled_attention`'s tiles, of
-  ``TILE`` = 128 query rows × 512 keys: a tile's 256 KiB of scores stays in a core's 512 KiB
-  L2 cache from the product that writes it, through exp, to the product that reads it. A
+  ``TILE`` = 256 query rows × 256 keys: a tile's 256 KiB of scores, with the 64 KiB of keys
+  and the 65 KiB of values it meets, stays in a core's 512 KiB L2 cache from the product that
+  writes it, through exp, to the product that reads it. A
   whole (n, m) score grid would be fresh memory on each call: on virtual machines its page
   faults alone cost more than the two matrix products. When every score is known to be small
   (Cauchy–Schwarz, :func:`course_lib.fast.tiled.scores_bounded`) no tile needs the running
@@ -28,7 +29,7 @@ from .tiled import SAFE_EXPONENT, scores_bounded, tiles_forward
 
 __all__ = ["TILE", "attention"]
 
-TILE = (128, 512)  # query rows × keys: 256 KiB of float32 scores, half a core's L2 here
+TILE = (256, 256)  # query rows × keys: 256 KiB of float32 scores, half a core's L2 here
 BLOCK_BYTES = 2 << 20  # the weights route: a block of rows × m weights
 MAX_BLOCK_ROWS = 512  # short keys: more rows per block buy nothing more
 
