@@ -329,6 +329,17 @@ def test_a_mask_shared_by_the_rows_has_row_stride_zero():
                                rtol=1e-4, atol=1e-5)
 
 
+def test_a_mask_shared_by_the_keys_has_column_stride_zero():
+    """A float (n, 1) mask adds one number to a whole row of scores: the softmax ignores it."""
+    query, key, value = draw(10, (), 5, 40, 8, 3)
+    mask = np.linspace(-3.0, 3.0, 5, dtype=np.float32)[:, None]  # (n, 1)
+    launch = plan_launch(query, key, value, attn_mask=mask)
+    a = launch.arguments
+    assert (int(a.mask_row_stride), int(a.mask_col_stride), a.mask.size) == (1, 0, 5)
+    np.testing.assert_allclose(run_on_cpu(launch), formula(query, key, value), rtol=1e-4,
+                               atol=1e-5)
+
+
 @pytest.mark.parametrize("additive", [False, True])
 def test_a_padding_mask_becomes_one_key_count_per_sequence(additive):
     """(B, 1, m) padding, boolean or as 0 / −∞: B key counts, not B · n · m numbers; a
