@@ -48,7 +48,9 @@ def softmax_backward(weights, grad_weights):
         raise ValueError(f"weights {weights.shape} and grad_weights {grad_weights.shape} must "
                          "have the same shape")
     row_total = (weights * grad_weights).sum(axis=-1, keepdims=True)  # (..., 1)
-    return weights * (grad_weights - row_total)
+    grad_scores = grad_weights - row_total  # (..., m), a new array: the input stays as given
+    grad_scores *= weights
+    return grad_scores
 
 
 def sum_to_shape(grad, shape):
@@ -72,7 +74,7 @@ def sum_to_shape(grad, shape):
 
 def _weights(q, k, mask, scale, xp):
     """A = softmax(Q Kᵀ · scale + mask): the forward pass again, recomputed instead of stored."""
-    scores = (q @ xp.swapaxes(k, -1, -2)) * scale  # (..., n, m)
+    scores = (q * scale) @ xp.swapaxes(k, -1, -2)  # (..., n, m); scaling Q is n·d_k products
     return softmax(apply_mask(scores, mask), axis=-1)  # (..., n, m)
 
 
