@@ -3,10 +3,10 @@
 Same formula, softmax(QKᵀ · scale + mask) V, in two routes, each here for a measured reason
 (``benchmarks/bench_attention.py``):
 
-* **The output alone** goes through :func:`course_lib.fast.tiled_attention`'s tiles, of
-  ``TILE`` = 256 query rows × 256 keys: a tile's 256 KiB of scores, with the 64 KiB of keys
-  and the 65 KiB of values it meets, stays in a core's 512 KiB L2 cache from the product that
-  writes it, through exp, to the product that reads it. A
+* **The output alone** goes through :func:`course_lib.fast.tiled_attention`'s tiles of 256
+  query rows × 256 keys (``fast.tiled.TILE``): a tile's 256 KiB of scores, with the 64 KiB of
+  keys and the 65 KiB of values it meets, stays in a core's 512 KiB L2 cache from the product
+  that writes it, through exp, to the product that reads it. A
   whole (n, m) score grid would be fresh memory on each call: on virtual machines its page
   faults alone cost more than the two matrix products. When every score is known to be small
   (Cauchy–Schwarz, :func:`course_lib.fast.tiled.scores_bounded`) no tile needs the running
@@ -27,9 +27,8 @@ from ..prepare import prepare_attention
 from .threads import run_tasks, thread_count
 from .tiled import SAFE_EXPONENT, scores_bounded, tiles_forward
 
-__all__ = ["TILE", "attention"]
+__all__ = ["attention"]
 
-TILE = (256, 256)  # query rows × keys: 256 KiB of float32 scores, half a core's L2 here
 BLOCK_BYTES = 2 << 20  # the weights route: a block of rows × m weights
 MAX_BLOCK_ROWS = 512  # short keys: more rows per block buy nothing more
 
@@ -54,7 +53,7 @@ def attention(query, key, value, attn_mask=None, is_causal=False, scale=None,
         return scaled_dot_product_attention(query, key, value, attn_mask, is_causal, scale,
                                             return_weights=return_weights)
     if not return_weights:
-        output, _ = tiles_forward(p, TILE, is_causal)  # (..., n, d_v)
+        output, _ = tiles_forward(p, None, is_causal)  # (..., n, d_v), tiles of TILE
         return output.astype(p.out_dtype, copy=False)
     batch = np.broadcast_shapes(p.query.shape[:-2], p.key.shape[:-2], p.value.shape[:-2])
     weights = _weights(p.query * p.scale, p.key, p.mask, is_causal, batch)  # (..., n, m)

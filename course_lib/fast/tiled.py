@@ -30,9 +30,11 @@ from ..tiled import tiled_attention as plain_tiled_attention
 from ..tiled_memory import check_block_size
 from .threads import run_tasks, thread_count
 
-__all__ = ["SAFE_EXPONENT", "scores_bounded", "tiled_attention", "tiles_forward"]
+__all__ = ["SAFE_EXPONENT", "TILE", "scores_bounded", "tiled_attention", "tiles_forward"]
 
 SAFE_EXPONENT = 60.0  # |score| below this: exp(s) needs no shift (float32 exp spans ±87)
+TILE = (256, 256)  # the default query rows × keys: 256 KiB of float32 scores, with the 64 KiB
+# of keys and 65 KiB of values a tile meets, inside one core's 512 KiB L2 cache here
 
 
 def tiled_attention(query, key, value, *, block_size=None, attn_mask=None, is_causal=False,
@@ -40,8 +42,10 @@ def tiled_attention(query, key, value, *, block_size=None, attn_mask=None, is_ca
     """:func:`course_lib.tiled_attention` with its query blocks on every core.
 
     The same arguments and the same numbers (up to float rounding); CuPy inputs go to the
-    plain function. With ``return_logsumexp`` it also returns each row's logsumexp (..., n),
-    in the compute dtype, as the plain function does (the fast backward starts from it).
+    plain function. ``block_size=None`` means :data:`TILE`, 256 × 256, sized for the cache
+    (the plain function's 512 × 512 are sized for memory). With ``return_logsumexp`` it also
+    returns each row's logsumexp (..., n), in the compute dtype, as the plain function does
+    (the fast backward starts from it).
 
     >>> import numpy as np
     >>> from course_lib import tiled_attention as plain
@@ -67,14 +71,14 @@ def tiles_forward(p, block_size, is_causal, return_logsumexp=False):
     Parameters
     ----------
     p : a :class:`course_lib.prepare.Prepared` (``causal_as_mask=False``).
-    block_size, is_causal : as in :func:`tiled_attention`.
+    block_size, is_causal : as in :func:`tiled_attention` (None: :data:`TILE`).
 
     Returns
     -------
     output : (..., n, d_v) in the compute dtype.
     logsumexp : (..., n), or None unless ``return_logsumexp``.
     """
-    block_q, block_k = check_block_size(block_size)
+    block_q, block_k = check_block_size(TILE if block_size is None else block_size)
     n, m, d_v = p.query.shape[-2], p.key.shape[-2], p.value.shape[-1]
     batch = np.broadcast_shapes(p.query.shape[:-2], p.key.shape[:-2], p.value.shape[:-2])
     scaled = p.query * p.scale  # (..., n, d_k): scale Q, not S
