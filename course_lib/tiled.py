@@ -87,6 +87,9 @@ def tiled_attention(query, key, value, *, block_size=None, attn_mask=None, is_ca
                 block = None if mask is None else mask[..., rows, cols]
             running_max, running_sum, acc, _ = online_softmax_update(
                 apply_mask(scores, block), v[..., cols, :], running_max, running_sum, acc)
+        if bool(xp.isnan(running_max).any() | xp.isposinf(running_max).any()):  # overflowed
+            raise ValueError(f"scores contain NaN or +∞ (query rows {i0} … {i0 + block_q - 1}); "
+                             "only −∞ (a masked score) is allowed")
         running_sum = xp.where(running_sum > 0, running_sum, 1.0)  # fully masked rows give 0
         output[..., rows, :] = acc / running_sum[..., None]  # (..., r, d_v)
         logsumexp[..., rows] = running_max + xp.log(running_sum)  # L = M + log l (−∞: no key)
