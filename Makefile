@@ -80,14 +80,16 @@ lint: install
 bench: install
 	$(BIN)/python benchmarks/run_all.py
 
-# The GPU machine may have CuPy and pytest but no venv, Jupyter or network: gpu-check installs
-# nothing, uses .venv's Python when there is one, and runs only the math tests (they need
-# numpy, pytest and hypothesis), without the notebook options of the default pytest run.
+# The GPU machine may have CuPy, pytest, hypothesis and NumPy but no venv, Jupyter or network:
+# gpu-check installs nothing, uses .venv's Python when there is one, and runs only the math
+# tests (nothing else imported), without the notebook options of the default pytest run, then
+# prints the timing table of benchmarks/gpu_timing.py.
 GPU_PY := $(if $(wildcard $(BIN)/python),$(BIN)/python,$(PYTHON))
-GPU_TESTS := $(wildcard tests/test_attention.py tests/test_backend.py tests/test_errors.py \
-	tests/test_gradients.py tests/test_masks.py tests/test_matrices.py tests/test_multihead.py \
-	tests/test_scaling.py tests/test_softmax.py tests/test_tiled.py tests/test_vectors_dot.py \
-	tests/test_tiled_backward.py tests/test_kernel.py)
+GPU_TESTS := tests/test_attention.py tests/test_backend.py tests/test_decoding.py \
+	tests/test_dot.py tests/test_gradients.py tests/test_kernel.py tests/test_masks.py \
+	tests/test_matrices.py tests/test_multihead.py tests/test_prepare.py tests/test_rotary.py \
+	tests/test_scaling.py tests/test_softmax.py tests/test_tiled.py \
+	tests/test_tiled_backward.py tests/test_validation.py tests/test_vectors.py
 
 gpu-check:
 	@if $(GPU_PY) -c 'import cupy; cupy.zeros(1).sum(); cupy.cuda.Device(0).synchronize()' >/dev/null 2>&1; then \

@@ -3,14 +3,15 @@
 The backward pass needs Q Kᵀ (recomputed), then G Vᵀ, Aᵀ G, (∂L/∂S) K and (∂L/∂S)ᵀ Q: five
 products of n×d by d×m size. Everything else (the softmax, the row totals) is element-wise work
 on the n×m grid. Target: at most 2× the five products, measured in the same run (ratios, not
-absolute times, are what carry from machine to machine).
+absolute times, are what carry from machine to machine), with the rounds of bursts of
+``benchmarks/timing.py`` that the other benchmarks use; the CPU-time ratio is shown beside
+the wall-clock one.
 
 Run: ``python benchmarks/bench_gradients.py`` (or ``make bench``).
 """
 
-import time
-
 import numpy as np
+from timing import best_of_bursts
 
 from course_lib import attention_gradients
 
@@ -31,31 +32,26 @@ def five_products(q, k, v, g):
 
 
 def measure(n=N, m=M, d=D, seed=0):
-    """Best-of-REPEATS seconds (the five products, attention_gradients), interleaved so that a
-    noisy machine slows both alike."""
+    """{name: (best wall, best CPU seconds)} for the five products and attention_gradients,
+    in interleaved rounds so that a noisy machine slows both alike."""
     rng = np.random.default_rng(seed)
     q, g = (rng.standard_normal((n, d), dtype=np.float32) for _ in range(2))
     k, v = (rng.standard_normal((m, d), dtype=np.float32) for _ in range(2))
-    attention_gradients(q, k, v, g)  # warm up (first-touch page faults, BLAS threads)
-    five_products(q, k, v, g)
-    times = {five_products: [], attention_gradients: []}
-    for _ in range(REPEATS):
-        for func, seconds in times.items():
-            start = time.perf_counter()
-            func(q, k, v, g)
-            seconds.append(time.perf_counter() - start)
-    return min(times[five_products]), min(times[attention_gradients])
+    return best_of_bursts({"products": lambda: five_products(q, k, v, g),
+                           "gradients": lambda: attention_gradients(q, k, v, g)}, REPEATS)
 
 
 def main():
-    products, backward = measure()
+    t = measure()
+    (products, products_cpu), (backward, backward_cpu) = t["products"], t["gradients"]
     ratio = backward / products
     flops = 5 * 2 * N * M * D
-    print(f"attention_gradients, float32, n = m = {N}, d_k = d_v = {D} (best of {REPEATS})")
+    print(f"attention_gradients, float32, n = m = {N}, d_k = d_v = {D} (best of {REPEATS} "
+          "rounds of bursts)")
     print(f"{'what':<28}{'time (ms)':>12}{'GFLOP/s':>10}")
     print(f"{'five matrix products':<28}{products * 1e3:>12.1f}{flops / products / 1e9:>10.1f}")
     print(f"{'attention_gradients':<28}{backward * 1e3:>12.1f}{flops / backward / 1e9:>10.1f}")
-    print(f"ratio {ratio:.2f}×")
+    print(f"ratio {ratio:.2f}× (CPU time {backward_cpu / products_cpu:.2f}×)")
     return [(f"attention_gradients ≤ {TARGET:.0f}× its five products at n = m = {N}", ratio,
              TARGET)]
 

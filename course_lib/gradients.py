@@ -19,7 +19,7 @@ from .prepare import prepare_attention
 from .softmax import softmax
 from .validation import as_float_array
 
-__all__ = ["attention_gradients", "score_gradients", "softmax_backward"]
+__all__ = ["attention_gradients", "score_gradients", "softmax_backward", "sum_to_shape"]
 
 
 def softmax_backward(weights, grad_weights):
@@ -48,11 +48,21 @@ def softmax_backward(weights, grad_weights):
         raise ValueError(f"weights {weights.shape} and grad_weights {grad_weights.shape} must "
                          "have the same shape")
     row_total = (weights * grad_weights).sum(axis=-1, keepdims=True)  # (..., 1)
-    return weights * (grad_weights - row_total)
+    grad_scores = grad_weights - row_total  # (..., m), a new array: the input stays as given
+    grad_scores *= weights
+    return grad_scores
 
 
-def _sum_to_shape(grad, shape):
-    """Undo broadcasting: add up the gradient over the axes an input was stretched along."""
+def sum_to_shape(grad, shape):
+    """Undo broadcasting: add up the gradient over the axes an input was stretched along.
+
+    An input of ``shape`` that broadcasting stretched to ``grad.shape`` was used once per copy,
+    so its gradient is the sum over the copies.
+
+    >>> import numpy as np
+    >>> sum_to_shape(np.ones((2, 3, 4)), (1, 4)).tolist()   # 2 × 3 copies of each number
+    [[6.0, 6.0, 6.0, 6.0]]
+    """
     extra = grad.ndim - len(shape)
     if extra:
         grad = grad.sum(axis=tuple(range(extra)))
@@ -64,7 +74,7 @@ def _sum_to_shape(grad, shape):
 
 def _weights(q, k, mask, scale, xp):
     """A = softmax(Q Kᵀ · scale + mask): the forward pass again, recomputed instead of stored."""
-    scores = (q @ xp.swapaxes(k, -1, -2)) * scale  # (..., n, m)
+    scores = (q * scale) @ xp.swapaxes(k, -1, -2)  # (..., n, m); scaling Q is n·d_k products
     return softmax(apply_mask(scores, mask), axis=-1)  # (..., n, m)
 
 
@@ -103,7 +113,7 @@ def attention_gradients(query, key, value, grad_output, attn_mask=None, is_causa
     grad_scores = softmax_backward(weights, grad_weights)  # step 2: (..., n, m)
     grad_query = (grad_scores @ k) * scale  # step 3: (..., n, d_k)
     grad_key = (xp.swapaxes(grad_scores, -1, -2) @ q) * scale  # step 3: (..., m, d_k)
-    return tuple(_sum_to_shape(grad, a.shape).astype(out_dtype, copy=False)
+    return tuple(sum_to_shape(grad, a.shape).astype(out_dtype, copy=False)
                  for grad, a in zip((grad_query, grad_key, grad_value), (q, k, v), strict=True))
 
 

@@ -40,8 +40,7 @@ def causal_mask(n, m=None, *, align="top-left", diagonal=0, like=None):
     """
     n = check_count(n, "n", minimum=0)
     m = n if m is None else check_count(m, "m")
-    if isinstance(diagonal, bool) or not hasattr(diagonal, "__index__"):
-        raise TypeError(f"diagonal must be an integer; got {diagonal!r}")
+    diagonal = check_count(diagonal, "diagonal", minimum=None)
     if align not in ("top-left", "bottom-right"):
         raise ValueError(f'align must be "top-left" or "bottom-right"; got {align!r}')
     if align == "bottom-right":
@@ -51,7 +50,7 @@ def causal_mask(n, m=None, *, align="top-left", diagonal=0, like=None):
     return get_array_module(like).tri(n, m, k=diagonal, dtype=bool)  # key j allowed when j ≤ i
 
 
-def apply_mask(scores, mask):
+def apply_mask(scores, mask, *, out=None):
     """The scores the softmax sees: blocked scores become −∞ (boolean mask, True = may attend),
     or the float mask is added (0 keeps a score, −∞ blocks it).
 
@@ -59,16 +58,25 @@ def apply_mask(scores, mask):
     ----------
     scores : (..., n, m)
     mask : None, or boolean / float broadcasting to (..., n, m).
+    out : None for a new array, or the array to write the masked scores into, of their
+        broadcast shape; ``out=scores`` masks in place (the fast functions do this on a buffer
+        they reuse).
 
     >>> apply_mask(np.array([[1.0, 2.0]]), np.array([[True, False]])).tolist()
     [[1.0, -inf]]
     """
-    if mask is None:
-        return scores
     xp = get_array_module(scores)
-    if mask.dtype == bool:
-        return xp.where(mask, scores, -xp.inf)  # (..., n, m)
-    return scores + mask.astype(scores.dtype, copy=False)  # (..., n, m)
+    if out is None:
+        if mask is None:
+            return scores
+        out = xp.empty(np.broadcast_shapes(scores.shape, mask.shape), dtype=scores.dtype)
+    if out is not scores:
+        out[...] = scores  # (..., n, m)
+    if mask is not None and mask.dtype == bool:
+        xp.copyto(out, -xp.inf, where=~mask)  # a blocked score is −∞: its weight is exactly 0
+    elif mask is not None:
+        out += mask  # 0 keeps a score, −∞ blocks it
+    return out
 
 
 def padding_mask(lengths, m):
@@ -113,4 +121,5 @@ def additive_mask(mask, dtype=np.float64):
     mask = xp.asarray(mask)
     if mask.dtype != bool:
         raise TypeError(f"mask must be boolean (True = may attend); got dtype {mask.dtype}")
-    return xp.where(mask, 0.0, -xp.inf).astype(dtype)
+    keep, block = (xp.asarray(value, dtype=dtype) for value in (0.0, -np.inf))
+    return xp.where(mask, keep, block)  # (...), in ``dtype`` from the start

@@ -1,9 +1,11 @@
 """Check once, at the door: every attention function starts with one call to
 :func:`prepare_attention`, which turns what the learner passed into what the formula needs.
 
-The shapes of Q, K, V and the mask are checked here; the generic checks (numbers, finite
-values, the scale, the dtype rule) live in :mod:`course_lib.validation`, the causal mask in
-:mod:`course_lib.masks`. After this call the formula never looks back at its inputs.
+It reads in the order the formula uses its inputs: the array library (chosen once, from all the
+arrays given), then Q, K, V (and G = ∂L/∂O for the gradients) in the compute dtype, then the
+mask, then the scale. The generic checks it calls live in :mod:`course_lib.validation`, the
+causal mask in :mod:`course_lib.masks`, the default scale in :mod:`course_lib.scaling`. After
+this call the formula never looks back at its inputs.
 """
 
 from typing import NamedTuple
@@ -12,6 +14,7 @@ import numpy as np
 
 from .backend import get_array_module
 from .masks import causal_mask
+from .scaling import check_scale
 from .validation import (
     as_float_array,
     batch_shape,
@@ -20,7 +23,6 @@ from .validation import (
     check_gqa_heads,
     check_key_value_rows,
     check_same_last_axis,
-    check_scale,
     compute_dtype,
     output_dtype,
 )
@@ -55,44 +57,50 @@ def prepare_attention(query, key, value, attn_mask=None, is_causal=False, scale=
     >>> p.query.dtype.name, p.mask.tolist(), p.scale
     ('float64', [[True, False]], 0.5)
     """
-    query, key, value, batch = check_attention_inputs(query, key, value, enable_gqa)
+    given = [a for a in (attn_mask, grad_output) if a is not None]
+    xp = get_array_module(query, key, value, *given)  # once per call; raises on a NumPy/CuPy mix
+
+    # 1. the arrays: Q, K, V (and G), all in the compute dtype
+    query, key, value, batch = check_attention_inputs(query, key, value, enable_gqa, xp=xp)
     n, m, d_v = query.shape[-2], key.shape[-2], value.shape[-1]
-    mask = check_mask(attn_mask, is_causal, batch, n, m, like=query)
-    if is_causal and causal_as_mask:
-        mask = causal_mask(n, m, like=query)  # (n, m): query i sees keys 0 … i
     arrays = (query, key, value)
-    if grad_output is not None:
-        arrays += (_check_grad_output(grad_output, tuple(batch) + (n, d_v)),)
-    xp = get_array_module(*arrays)  # raises on a NumPy/CuPy mix
+    if grad_output is not None:  # G = ∂L/∂O: one number per output number
+        grad_output = as_float_array(grad_output, "grad_output", 2, xp=xp)
+        if not broadcasts_to(grad_output.shape, tuple(batch) + (n, d_v)):
+            raise ValueError(f"grad_output of shape {grad_output.shape} must match the output's "
+                             f"shape {tuple(batch) + (n, d_v)} (batch..., n, d_v)")
+        check_finite(grad_output, "grad_output", xp=xp)
+        arrays += (grad_output,)
     dtype = compute_dtype(*arrays)
     q, k, v, *g = (a.astype(dtype, copy=False) for a in arrays)
+    g = xp.broadcast_to(g[0], tuple(batch) + (n, d_v)) if g else None  # one row per output row
+
+    # 2. the mask: given, causal, or none
+    if is_causal and causal_as_mask and attn_mask is None:
+        mask = causal_mask(n, m, like=q)  # (n, m): query i sees keys 0 … i
+    else:
+        mask = _check_mask(attn_mask, is_causal, batch, n, m, xp)
     if mask is not None and mask.dtype != bool:
         mask = mask.astype(dtype, copy=False)  # a float mask is added in the compute dtype
-    g = xp.broadcast_to(g[0], tuple(batch) + (n, d_v)) if g else None  # one row per output row
-    return Prepared(q, k, v, mask, check_scale(scale, query.shape[-1]), xp, output_dtype(*arrays),
-                    g)
+
+    # 3. the scale: 1/√d_k unless given
+    scale = check_scale(scale, query.shape[-1])
+    return Prepared(q, k, v, mask, scale, xp, output_dtype(*arrays), g)
 
 
-def _check_grad_output(grad_output, out_shape):
-    grad_output = as_float_array(grad_output, "grad_output", 2)
-    if not broadcasts_to(grad_output.shape, out_shape):
-        raise ValueError(f"grad_output of shape {grad_output.shape} must match the output's "
-                         f"shape {out_shape} (batch..., n, d_v)")
-    check_finite(grad_output, "grad_output")
-    return grad_output
-
-
-def check_attention_inputs(query, key, value, enable_gqa=False):
+def check_attention_inputs(query, key, value, enable_gqa=False, *, xp=None):
     """Convert and check Q, K, V; return them with the broadcast batch shape.
 
     Shapes: query (..., n, d_k), key (..., m, d_k), value (..., m, d_v). With ``enable_gqa``
     (grouped-query attention, PyTorch's convention) the H query heads sit on axis −3 and each
     of the G key/value heads is repeated for the H / G consecutive query heads sharing it.
+    ``xp`` is the array library when the caller has chosen it; by default it follows the inputs.
     """
-    xp = get_array_module(query, key, value)  # raises on a NumPy/CuPy mix
-    query = as_float_array(query, "query", 2)
-    key = as_float_array(key, "key", 2)
-    value = as_float_array(value, "value", 2)
+    if xp is None:  # called on its own: follow the inputs (raises on a NumPy/CuPy mix)
+        xp = get_array_module(query, key, value)
+    query = as_float_array(query, "query", 2, xp=xp)
+    key = as_float_array(key, "key", 2, xp=xp)
+    value = as_float_array(value, "value", 2, xp=xp)
     if enable_gqa:
         group = check_gqa_heads(query, key, value)
         key = xp.repeat(key, group, axis=-3)  # (..., H, m, d_k): head h uses head h // group
@@ -104,7 +112,7 @@ def check_attention_inputs(query, key, value, enable_gqa=False):
                          "attend to")
     batch = batch_shape((query, key, value), ("query", "key", "value"))
     for arr, name in ((query, "query"), (key, "key"), (value, "value")):
-        check_finite(arr, name)
+        check_finite(arr, name, xp=xp)
     return query, key, value, batch
 
 
@@ -112,14 +120,20 @@ def check_mask(attn_mask, is_causal, batch, n, m, like):
     """A mask is boolean (True = may attend) or float (added to the scores; −∞ allowed).
 
     ``like`` is one of the data arrays: a mask given as an array must live in the same array
-    library (NumPy or CuPy) as the data; a nested list is created there. Returns the mask as
-    an array, or None.
+    library (NumPy or CuPy) as the data; a nested list counts as NumPy. Returns the mask as an
+    array, or None.
     """
+    if attn_mask is None:
+        return None
+    return _check_mask(attn_mask, is_causal, batch, n, m, get_array_module(like, attn_mask))
+
+
+def _check_mask(attn_mask, is_causal, batch, n, m, xp):
+    """:func:`check_mask` once the array library is known."""
     if attn_mask is None:
         return None
     if is_causal:
         raise ValueError("pass either attn_mask or is_causal=True, not both (as in PyTorch)")
-    xp = get_array_module(like, attn_mask)  # raises on a NumPy/CuPy mix
     mask = xp.asarray(attn_mask)
     if mask.dtype != bool and not np.issubdtype(mask.dtype, np.floating):
         raise TypeError(f"attn_mask must be boolean (True = may attend) or float (added to the "

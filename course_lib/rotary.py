@@ -16,7 +16,7 @@ fixed permutation of the slots (a loop twin of each is in :mod:`course_lib.refer
 import numpy as np
 
 from .backend import get_array_module
-from .validation import as_float_array, check_finite, compute_dtype, output_dtype
+from .validation import as_float_array, check_count, check_finite, compute_dtype, output_dtype
 
 __all__ = ["rotary_angles", "rotary_embedding", "rotary_frequencies", "rotate_half"]
 
@@ -28,8 +28,9 @@ def rotary_frequencies(d, base=10000.0, like=None):
     [1.0, 0.1]
     """
     xp = get_array_module(like)  # NumPy unless ``like`` is a CuPy array
-    if isinstance(d, bool) or not hasattr(d, "__index__") or d < 2 or d % 2:
-        raise ValueError(f"the rotated axis needs an even size ≥ 2 (pairs of slots); got {d!r}")
+    d = check_count(d, "the rotated axis's size d", minimum=2)
+    if d % 2:
+        raise ValueError(f"the rotated axis needs an even size (pairs of slots); got d = {d}")
     base = float(base)
     if not base > 1.0:
         raise ValueError(f"base must be a number > 1 (10000 in most models); got {base!r}")

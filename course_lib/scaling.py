@@ -6,9 +6,9 @@ import numpy as np
 
 from .dot import dot
 from .matrices import score_grid
-from .validation import check_count, check_scale
+from .validation import check_count
 
-__all__ = ["default_scale", "sample_dot_products", "scaled_scores"]
+__all__ = ["check_scale", "default_scale", "sample_dot_products", "scaled_scores"]
 
 
 def default_scale(d_k):
@@ -18,7 +18,28 @@ def default_scale(d_k):
     >>> default_scale(64)
     0.125
     """
-    return 1.0 / math.sqrt(check_count(d_k, "d_k"))
+    return 1.0 / math.sqrt(check_count(d_k, "d_k (the length of the query and key rows)"))
+
+
+def check_scale(scale, d_k):
+    """The score multiplier: :func:`default_scale` when ``scale`` is None, otherwise a positive
+    finite number.
+
+    >>> check_scale(None, 16), check_scale(2, 16)
+    (0.25, 2.0)
+    """
+    if scale is None:
+        return default_scale(d_k)
+    if isinstance(scale, (str, bytes, bool, np.bool_)):  # float("0.5") and float(True) work
+        raise TypeError(f"scale must be a number; got {scale!r}")
+    try:
+        value = float(scale)
+    except (TypeError, ValueError):
+        raise TypeError(f"scale must be a number; got {scale!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"scale must be a positive finite number (it multiplies the scores); "
+                         f"got {scale!r}")
+    return value
 
 
 def scaled_scores(query, key, scale=None):

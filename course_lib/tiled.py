@@ -23,10 +23,10 @@ import numpy as np
 from .backend import get_array_module
 from .masks import apply_mask, causal_mask
 from .prepare import prepare_attention
-from .tiled_memory import DEFAULT_BLOCK, attention_memory, check_block_size, tile_plan  # noqa: F401
+from .tiled_memory import check_block_size, tile_plan
 
-__all__ = ["OnlineSoftmaxStep", "attention_memory", "online_softmax_steps",
-           "online_softmax_update", "tiled_attention"]
+__all__ = ["OnlineSoftmaxStep", "online_softmax_steps", "online_softmax_update",
+           "tiled_attention"]
 
 
 def tiled_attention(query, key, value, *, block_size=None, attn_mask=None, is_causal=False,
@@ -87,6 +87,9 @@ def tiled_attention(query, key, value, *, block_size=None, attn_mask=None, is_ca
                 block = None if mask is None else mask[..., rows, cols]
             running_max, running_sum, acc, _ = online_softmax_update(
                 apply_mask(scores, block), v[..., cols, :], running_max, running_sum, acc)
+        if bool(xp.isnan(running_max).any() | xp.isposinf(running_max).any()):  # overflowed
+            raise ValueError(f"scores contain NaN or +∞ (query rows {i0} … {i0 + block_q - 1}); "
+                             "only −∞ (a masked score) is allowed")
         running_sum = xp.where(running_sum > 0, running_sum, 1.0)  # fully masked rows give 0
         output[..., rows, :] = acc / running_sum[..., None]  # (..., r, d_v)
         logsumexp[..., rows] = running_max + xp.log(running_sum)  # L = M + log l (−∞: no key)

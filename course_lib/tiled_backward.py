@@ -20,7 +20,7 @@ Under a causal mask the tiles above the diagonal are skipped
 """
 
 
-from .gradients import _sum_to_shape
+from .gradients import sum_to_shape
 from .masks import apply_mask, causal_mask
 from .prepare import prepare_attention
 from .tiled import tiled_attention
@@ -91,5 +91,5 @@ def tiled_attention_gradients(query, key, value, grad_output, *, block_size=None
             grad_q[..., rows, :] += grad_scores @ k[..., cols, :]  # (..., r, d_k)
             grad_k[..., cols, :] += xp.swapaxes(grad_scores, -1, -2) @ q_scaled[..., rows, :]
     grads = (grad_q * scale, grad_k, grad_v)  # the scale of ∂L/∂Q, applied once
-    return tuple(_sum_to_shape(grad, a.shape).astype(out_dtype, copy=False)
+    return tuple(sum_to_shape(grad, a.shape).astype(out_dtype, copy=False)
                  for grad, a in zip(grads, (q, k, v), strict=True))

@@ -78,8 +78,10 @@ def memory_traffic(n, m, d_k, d_v, block_size=128, itemsize=2, is_causal=False):
     """Bytes read from and written to slow memory (a GPU's HBM): whole grid vs tiled.
 
     The whole-grid formula (the "standard attention" of Dao et al. 2022) writes S, reads it,
-    writes A, reads it: 4·n·m numbers forward besides Q, K, V, O. Its backward reads A and
-    G = ∂L/∂O, writes and reads ∂L/∂A, writes ∂L/∂S and reads it twice: 7·n·m numbers.
+    writes A, reads it: 4·n·m numbers forward besides Q, K, V, O. Its backward reads A twice
+    (for ∂L/∂V = Aᵀ G and for the softmax backward), writes ∂L/∂A = G Vᵀ and reads it back,
+    writes ∂L/∂S and reads it twice (for ∂L/∂Q and ∂L/∂K): 7·n·m numbers besides Q, K, V,
+    G = ∂L/∂O and the three gradients.
     Tiled attention (FlashAttention-2, Dao 2023) reads each query block once and, for every
     tile it computes, the key block and value block again; it writes O and the logsumexp L.
     Its backward reads O and G once for D = rowsum(G ⊙ O), then per key block K and V once

@@ -5,7 +5,6 @@ the shapes or values involved, so a mistake is caught where it is made instead o
 into a silently wrong answer (or a NaN) three steps later.
 """
 
-import math
 import operator
 
 import numpy as np
@@ -22,7 +21,6 @@ __all__ = [
     "check_finite",
     "check_gqa_heads",
     "check_same_last_axis",
-    "check_scale",
     "compute_dtype",
     "output_dtype",
 ]
@@ -33,12 +31,21 @@ LOW_PRECISION = ("float16", "bfloat16")  # 16-bit floats: computed in float32, r
 
 def _common_dtype(arrays):
     """NumPy's common dtype of the arrays; bfloat16 with float16 is refused, clearly."""
-    names = {a.dtype.name for a in arrays}
-    if {"bfloat16", "float16"} <= names:
+    dtypes = {a.dtype for a in arrays}  # usually one: the names are read only for a mix
+    if len(dtypes) > 1 and {"bfloat16", "float16"} <= {d.name for d in dtypes}:
         raise TypeError("bfloat16 and float16 inputs do not mix (neither format holds all of "
                         "the other's numbers); convert them to one dtype first, e.g. "
                         "x.astype(np.float32)")
-    return np.result_type(*[a.dtype for a in arrays])
+    return np.result_type(*dtypes)
+
+
+def _compute(dtype):
+    """compute_dtype's rule for one (common) dtype."""
+    if dtype.kind == "f" and dtype.itemsize >= 4:  # float32 and wider: as they are
+        return dtype
+    if dtype.name in LOW_PRECISION:
+        return np.dtype(np.float32)
+    return dtype if np.issubdtype(dtype, np.floating) else np.dtype(np.float64)
 
 
 def compute_dtype(*arrays):
@@ -50,12 +57,7 @@ def compute_dtype(*arrays):
     >>> compute_dtype(np.ones(2, dtype=np.int64)).name
     'float64'
     """
-    dtype = _common_dtype(arrays)
-    if dtype.name in LOW_PRECISION:
-        return np.dtype(np.float32)
-    if not np.issubdtype(dtype, np.floating):
-        return np.dtype(np.float64)
-    return dtype
+    return _compute(_common_dtype(arrays))
 
 
 def output_dtype(*arrays):
@@ -65,11 +67,13 @@ def output_dtype(*arrays):
     ('float16', 'float64')
     """
     given = _common_dtype(arrays)
-    return given if given.name in LOW_PRECISION else compute_dtype(*arrays)
+    return given if given.name in LOW_PRECISION else _compute(given)
 
 
 def check_count(value, name, minimum=1):
     """A count of things (rows, heads, slots, bytes): an integer ≥ ``minimum``, returned as int.
+
+    ``minimum=None`` accepts any integer (an offset such as a diagonal may be negative).
 
     >>> check_count(3, "n")
     3
@@ -78,16 +82,20 @@ def check_count(value, name, minimum=1):
     ...
     ValueError: num_heads must be a positive integer; got 0
     """
-    kind = "a positive integer" if minimum == 1 else f"an integer ≥ {minimum}"
+    kind = ("an integer" if minimum is None else
+            "a positive integer" if minimum == 1 else f"an integer ≥ {minimum}")
     if isinstance(value, bool) or not hasattr(value, "__index__"):
         raise TypeError(f"{name} must be {kind}; got {value!r}")
-    if operator.index(value) < minimum:
+    if minimum is not None and operator.index(value) < minimum:
         raise ValueError(f"{name} must be {kind}; got {value!r}")
     return operator.index(value)
 
 
-def as_float_array(x, name, min_ndim=1):
+def as_float_array(x, name, min_ndim=1, *, xp=None):
     """Turn ``x`` into an array of real numbers with at least ``min_ndim`` axes, or explain why not.
+
+    ``xp`` is the array library to make it in when the caller has chosen it already (the door
+    of the attention functions does, once per call); by default it follows ``x``.
 
     >>> as_float_array([[1, 2]], "query", min_ndim=2).shape
     (1, 2)
@@ -96,7 +104,8 @@ def as_float_array(x, name, min_ndim=1):
     ...
     ValueError: query must have at least 2 axes (..., rows, columns); got shape (2,)
     """
-    xp = get_array_module(x)
+    if xp is None:  # called on its own: follow the input
+        xp = get_array_module(x)
     try:
         arr = xp.asarray(x)
     except (TypeError, ValueError) as exc:
@@ -114,17 +123,15 @@ def as_float_array(x, name, min_ndim=1):
     return arr
 
 
-def check_finite(x, name):
+def check_finite(x, name, *, xp=None):
     """Reject NaN and ±∞: they would spread silently through every later step."""
-    xp = get_array_module(x)
-    if not bool(xp.isfinite(x).all()):
-        bad = tuple(int(i) for i in np.argwhere(~np.isfinite(np.asarray(_to_cpu(x))))[0])
+    if xp is None:  # called on its own: follow the input
+        xp = get_array_module(x)
+    finite = xp.isfinite(x)
+    if not bool(finite.all()):
+        bad = tuple(int(i) for i in xp.argwhere(~finite)[0])  # the first bad number's index
         raise ValueError(f"{name} contains NaN or infinite values (first at index {bad}); "
                          f"shape {x.shape}")
-
-
-def _to_cpu(x):
-    return x.get() if hasattr(x, "get") and not isinstance(x, np.ndarray) else x
 
 
 def check_same_last_axis(a, b, name_a, name_b):
@@ -144,24 +151,6 @@ def check_axis(x, axis, name):
     if x.shape[axis] == 0:
         raise ValueError(f"{name} has an empty axis {axis} (shape {x.shape}): nothing to normalise")
     return axis
-
-
-def check_scale(scale, d_k):
-    """The score multiplier: default 1/√d_k; otherwise a positive finite number."""
-    if scale is None:
-        if d_k == 0:
-            raise ValueError("d_k is 0 (query and key have no slots): 1/√d_k is undefined")
-        return 1.0 / math.sqrt(d_k)
-    if isinstance(scale, (str, bytes, bool, np.bool_)):  # float("0.5") and float(True) work
-        raise TypeError(f"scale must be a number; got {scale!r}")
-    try:
-        value = float(scale)
-    except (TypeError, ValueError):
-        raise TypeError(f"scale must be a number; got {scale!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise ValueError(f"scale must be a positive finite number (it multiplies the scores); "
-                         f"got {scale!r}")
-    return value
 
 
 def check_gqa_heads(query, key, value):

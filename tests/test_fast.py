@@ -88,20 +88,23 @@ def test_the_unshifted_exp_is_taken_only_where_scores_are_bounded(size, mask_val
     scaled = q / np.sqrt(8)
     bound = (np.linalg.norm(scaled, axis=1).max() * np.linalg.norm(k, axis=1).max()
              + (0.0 if mask is None else np.abs(mask[np.isfinite(mask)]).max()))
-    assert blocked._scores_bounded(scaled, k, mask) == (bound <= blocked.SAFE_EXPONENT)
+    assert fast_tiled.scores_bounded(scaled, k, mask) == (bound <= fast_tiled.SAFE_EXPONENT)
     want = scaled_dot_product_attention(q, k, v, attn_mask=mask)
     rtol = 1e-4 if dtype == np.float32 else 1e-10
     np.testing.assert_allclose(fast.attention(q, k, v, attn_mask=mask), want, rtol=rtol,
                                atol=rtol * np.abs(v).max())
 
 
-def test_fully_masked_rows_are_zero_on_the_threaded_path(monkeypatch):
-    monkeypatch.setattr(blocked, "thread_count", lambda work: 4)  # force our threads
+@pytest.mark.parametrize("weights", [False, True])
+def test_fully_masked_rows_are_zero_on_the_threaded_path(monkeypatch, weights):
+    for module in (blocked, fast_tiled):  # force our threads on both routes
+        monkeypatch.setattr(module, "thread_count", lambda work: 4)
     rng = np.random.default_rng(1)
     q, k, v = rng.standard_normal((300, 8)), rng.standard_normal((200, 8)), np.ones((200, 3))
     mask = rng.random((300, 200)) < 0.5
     mask[17] = False
-    out = fast.attention(q, k, v, attn_mask=mask)
+    out = fast.attention(q, k, v, attn_mask=mask, return_weights=weights)
+    out = out[0] if weights else out
     assert np.all(out[17] == 0.0) and np.all(np.abs(out[16] - 1.0) < 1e-12)
     np.testing.assert_allclose(out, scaled_dot_product_attention(q, k, v, attn_mask=mask),
                                rtol=1e-12, atol=1e-13)
@@ -146,14 +149,16 @@ def test_blas_setting_restored_when_a_task_raises():
 
 @pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")
 @pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
-def test_blas_setting_restored_when_fast_attention_raises_in_a_thread(monkeypatch):
-    monkeypatch.setattr(blocked, "thread_count", lambda work: 3)
+@pytest.mark.parametrize("weights", [False, True])
+def test_blas_setting_restored_when_fast_attention_raises_in_a_thread(monkeypatch, weights):
+    for module in (blocked, fast_tiled):
+        monkeypatch.setattr(module, "thread_count", lambda work: 3)
     before = blas_threads()
     q = np.ones((2000, 2))
     q[1500] = 1e200  # finite inputs, +∞ scores: the error comes from one thread's block
     k, v = np.full((100, 2), 1e200), np.ones((100, 2))
     with np.errstate(over="ignore", invalid="ignore"), pytest.raises(ValueError, match="scores"):
-        fast.attention(q, k, v)
+        fast.attention(q, k, v, return_weights=weights)
     assert blas_threads() == before
 
 

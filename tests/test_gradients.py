@@ -342,3 +342,21 @@ def test_score_gradients_chain_to_grad_query(xp):
     dq, dk, _ = attention_gradients(q, k, v, g, scale=0.3)
     np.testing.assert_allclose(dq, 0.3 * grad_scores @ k, rtol=1e-12)
     np.testing.assert_allclose(dk, 0.3 * grad_scores.T @ q, rtol=1e-12)
+
+
+@pytest.mark.parametrize(("shape", "stretched"), [((4,), (2, 3, 4)), ((1, 4), (2, 3, 4)),
+                                                   ((3, 1), (2, 3, 4)), ((2, 3, 4), (2, 3, 4))])
+def test_sum_to_shape_adds_one_copy_per_broadcast(shape, stretched):
+    from course_lib.gradients import sum_to_shape
+
+    rng = np.random.default_rng(0)
+    grad = rng.standard_normal(stretched)
+    got = sum_to_shape(grad, shape)
+    assert got.shape == shape
+    # the gradient of x ↦ Σ grad ⊙ broadcast(x) is exactly what sum_to_shape returns
+    x = rng.standard_normal(shape)
+    h, basis = 1e-6, np.zeros(shape)
+    basis.flat[0] = 1.0
+    slope = ((grad * np.broadcast_to(x + h * basis, stretched)).sum()
+             - (grad * np.broadcast_to(x - h * basis, stretched)).sum()) / (2 * h)
+    assert slope == pytest.approx(got.flat[0], rel=1e-6)

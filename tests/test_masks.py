@@ -16,6 +16,7 @@ from course_lib import (
     softmax,
     to_numpy,
 )
+from course_lib.masks import apply_mask
 from course_lib.reference import attention_loop
 from course_lib.reference_beyond import causal_mask_loop, padding_mask_loop
 
@@ -183,6 +184,28 @@ def test_additive_mask_values():
 def test_additive_mask_rejects_non_boolean():
     with pytest.raises(TypeError, match="must be boolean"):
         additive_mask(np.array([[1.0, 0.0]]))
+
+
+@pytest.mark.parametrize("kind", ["bool", "float", "none"])
+def test_apply_mask_in_place_equals_the_new_array(xp, kind):
+    """out=scores (the fast functions' in-place form) gives the same numbers as a new array,
+    written into the buffer itself; a mask that broadcasts (1, m) works either way."""
+    rng = np.random.default_rng(9)
+    scores = xp.asarray(rng.standard_normal((2, 4, 6)))
+    allowed = rng.random((1, 6)) < 0.5
+    mask = {"bool": allowed, "float": additive_mask(allowed) + 0.25, "none": None}[kind]
+    mask = None if mask is None else xp.asarray(mask)
+    fresh = apply_mask(scores, mask)
+    buffer = scores.copy()
+    assert apply_mask(buffer, mask, out=buffer) is buffer
+    np.testing.assert_array_equal(to_numpy(buffer), to_numpy(fresh))
+    blocked = ~np.broadcast_to(allowed, (2, 4, 6))
+    if kind != "none":
+        assert np.all(np.isneginf(to_numpy(buffer)[blocked]))
+        assert not np.isneginf(to_numpy(buffer)[~blocked]).any()
+    elsewhere = xp.empty((3, 2, 4, 6))  # out of the broadcast shape of scores and mask
+    apply_mask(scores, mask, out=elsewhere)
+    np.testing.assert_array_equal(to_numpy(elsewhere[1]), to_numpy(fresh))
 
 
 def test_additive_and_boolean_masks_agree(xp):

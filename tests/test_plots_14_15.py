@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from course_lib import scaled_dot_product_attention
-from course_lib.tiled import attention_memory
+from course_lib.tiled_memory import attention_memory
 
 
 def test_memory_numbers_quoted_in_the_notebooks():

@@ -48,3 +48,38 @@ def test_grad_output_is_checked_and_broadcast(xp):
         prepare_attention(q, k, v, grad_output=xp.ones((4, 2)))
     with pytest.raises(ValueError, match="grad_output contains NaN"):
         prepare_attention(q, k, v, grad_output=xp.full((3, 2), np.nan))
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"is_causal": True}, {"grad_output": np.ones((3, 2))},
+                                    {"attn_mask": np.ones((3, 5), dtype=bool)}])
+def test_the_array_library_is_chosen_once_at_the_door(monkeypatch, kwargs):
+    """prepare_attention asks the backend once and passes the answer down: the checks it calls
+    (validation, the mask) do not ask again."""
+    import course_lib.backend
+    from course_lib import masks, prepare, validation
+
+    calls = []
+    real = course_lib.backend.get_array_module
+
+    def counted(*arrays):
+        calls.append(len(arrays))
+        return real(*arrays)
+
+    for module in (prepare, validation, masks):
+        monkeypatch.setattr(module, "get_array_module", counted)
+    p = prepare_attention(*qkv(np), **kwargs)
+    assert p.xp is np
+    assert len(calls) == 1 + ("is_causal" in kwargs)  # causal_mask makes its grid like Q
+    assert calls[0] == 3 + len(kwargs) - ("is_causal" in kwargs)  # Q, K, V and any mask or G
+
+
+def test_the_door_reads_arrays_then_mask_then_scale(xp):
+    """With several problems at once, the first in the formula's order is the one named."""
+    q, k, v = qkv(xp)
+    bad_mask = xp.asarray(np.ones((7, 7), dtype=bool))
+    with pytest.raises(ValueError, match="key"):  # the arrays come first …
+        prepare_attention(q, k[:, :2], v, attn_mask=bad_mask, scale=-1.0)
+    with pytest.raises(ValueError, match="attn_mask"):  # … then the mask …
+        prepare_attention(q, k, v, attn_mask=bad_mask, scale=-1.0)
+    with pytest.raises(ValueError, match="scale"):  # … then the scale
+        prepare_attention(q, k, v, scale=-1.0)

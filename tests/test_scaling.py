@@ -206,3 +206,15 @@ def test_default_scale_rejects_bad_d_k(d_k, error):
         default_scale(d_k)
     assert "d_k" in message(excinfo)
     assert repr(d_k) in message(excinfo)
+
+
+def test_the_default_scale_of_the_attention_functions_is_default_scale():
+    """One rule: check_scale(None, d_k), which every attention function's door calls, is
+    default_scale(d_k), and a d_k of 0 is refused by the same words."""
+    from course_lib.scaling import check_scale
+
+    for d_k in (1, 3, 64, 100):
+        assert check_scale(None, d_k) == default_scale(d_k)
+    with pytest.raises(ValueError) as excinfo:
+        check_scale(None, 0)
+    assert str(excinfo.value) == str(pytest.raises(ValueError, default_scale, 0).value)

@@ -137,6 +137,24 @@ def test_large_scores_do_not_overflow(xp):
     np.testing.assert_allclose(tiled, plain, rtol=1e-10, atol=1e-12)
 
 
+@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
+def test_scores_that_overflow_are_refused_not_turned_into_nan(xp):
+    """Finite float32 inputs whose products overflow to +∞: an error, as the plain formula
+    gives, instead of a silent NaN (for the fast variant too)."""
+    from course_lib import fast
+
+    query = np.full((3, 4), 1e20, dtype=np.float32)  # q·k = 4e40 > float32's 3.4e38
+    args = [xp.asarray(a) for a in (query, query, np.ones((3, 2), dtype=np.float32))]
+    with pytest.raises(ValueError, match="scores contain NaN or"):
+        scaled_dot_product_attention(*args)
+    with pytest.raises(ValueError, match="scores contain NaN or"):
+        tiled_attention(*args, block_size=2)
+    if xp is np:
+        with pytest.raises(ValueError, match="scores contain NaN or"):
+            fast.tiled_attention(*args, block_size=2)
+
+
 # ---------------------------------------------------------------------------------------------
 # Masks
 # ---------------------------------------------------------------------------------------------

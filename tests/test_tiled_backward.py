@@ -285,3 +285,24 @@ def test_fast_variant_on_several_threads(causal):
     plain = attention_gradients(*args, attn_mask=float_mask, is_causal=causal)
     assert all(f.dtype == np.float32 for f in fast_grads)
     assert_gradients_close(fast_grads, plain, rtol=2e-4, atol=2e-5)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_the_fast_forward_gives_the_same_logsumexp(causal):
+    from course_lib import fast
+
+    rng = np.random.default_rng(12)
+    q, k, v = rng.standard_normal((2, 37, 5)), rng.standard_normal((29, 5)), rng.standard_normal(
+        (29, 3))
+    mask = None if causal else rng.random((37, 29)) < 0.4
+    if mask is not None:
+        mask[4] = False  # a row with no key: logsumexp −∞
+    plain = tiled_attention(q, k, v, block_size=(8, 6), attn_mask=mask, is_causal=causal,
+                            return_logsumexp=True)
+    quick = fast.tiled_attention(q, k, v, block_size=(8, 6), attn_mask=mask, is_causal=causal,
+                                 return_logsumexp=True)
+    for a, b in zip(quick, plain, strict=True):
+        assert a.shape == b.shape and a.dtype == b.dtype
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+    if mask is not None:
+        assert np.all(np.isneginf(quick[1][:, 4]))

@@ -242,6 +242,12 @@ def test_check_count_names_the_argument_and_the_value(bad, error):
         check_count(bad, "heads")
 
 
+def test_check_count_without_a_minimum_takes_any_integer():
+    assert check_count(-3, "diagonal", minimum=None) == -3
+    with pytest.raises(TypeError, match=r"diagonal must be an integer; got 1\.5"):
+        check_count(1.5, "diagonal", minimum=None)
+
+
 def test_check_count_with_another_minimum():
     assert check_count(0, "n", minimum=0) == 0
     with pytest.raises(ValueError, match="n must be an integer ≥ 0; got -1"):

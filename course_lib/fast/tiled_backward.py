@@ -13,13 +13,14 @@ memory with atomic additions instead). Extra memory: two tiles and one (n, d_k) 
 
 import numpy as np
 
-from ..gradients import _sum_to_shape
+from ..gradients import sum_to_shape
+from ..masks import apply_mask, causal_mask
 from ..prepare import prepare_attention
 from ..tiled_backward import tiled_attention_gradients as plain_gradients
 from ..tiled_memory import check_block_size
 from ..tiles import SKIPPED, causal_tiles
 from .threads import run_tasks, thread_count
-from .tiled import _query_block
+from .tiled import tiles_forward
 
 __all__ = ["tiled_attention_gradients"]
 
@@ -56,18 +57,7 @@ def tiled_attention_gradients(query, key, value, grad_output, *, block_size=None
     tile = (min(block_q, n), min(block_k, m))
 
     # Forward, query blocks over the threads: O and the logsumexp L (..., n).
-    out = np.empty(batch + (n, d_v), dtype=qs.dtype)
-    logsumexp = np.empty(batch + (n,), dtype=qs.dtype)
-
-    def forward(task, buffer):
-        b, i0 = task
-        rows = slice(i0, min(i0 + block_q, n))
-        _query_block(qs[b][rows], k[b], v[b], None if masks is None else masks[b], is_causal,
-                     i0, block_k, out[b][rows], buffer, logsumexp[b][rows])
-
-    query_tasks = [(b, i0) for b in np.ndindex(*batch) for i0 in range(0, n, block_q)]
-    threads = thread_count(len(query_tasks) * tile[0] * m)
-    run_tasks(query_tasks, forward, threads, lambda: np.empty(tile, dtype=qs.dtype))
+    out, logsumexp = tiles_forward(p, (block_q, block_k), is_causal, return_logsumexp=True)
     row_total = np.einsum("...i,...i->...", g, out)  # (..., n): D = rowsum(G ⊙ O)
     out = None  # O was needed for D only
     logsumexp[np.isneginf(logsumexp)] = np.inf  # a row with no key: every weight e^(S − ∞) = 0
@@ -92,7 +82,11 @@ def tiled_attention_gradients(query, key, value, grad_output, *, block_size=None
             weights = weights_buffer[:rows.stop - i0, :cols.stop - j0]
             grad_scores = grad_buffer[:rows.stop - i0, :cols.stop - j0]
             np.matmul(qs[b][rows], k[b][cols].T, out=weights)  # scores (r, c)
-            _mask_tile(weights, masks, is_causal, b, rows, cols)
+            if is_causal and cols.stop - 1 > i0:  # the tile crosses the diagonal
+                tile_mask = causal_mask(*weights.shape, diagonal=i0 - j0, like=weights)
+            else:
+                tile_mask = None if masks is None else masks[b][rows, cols]
+            apply_mask(weights, tile_mask, out=weights)  # in place: a blocked score is −∞
             weights -= logsumexp[b][rows, None]
             np.exp(weights, out=weights)  # A tile = e^(S − L)
             grad_v[b][cols] += weights.T @ g[b][rows]  # (c, d_v)
@@ -109,18 +103,7 @@ def tiled_attention_gradients(query, key, value, grad_output, *, block_size=None
     for copy in grad_q_copies:  # the other threads' shares, added in place
         grad_q += copy
     grad_q *= p.scale
-    return tuple(_sum_to_shape(grad, a.shape).astype(p.out_dtype, copy=False)
+    return tuple(sum_to_shape(grad, a.shape).astype(p.out_dtype, copy=False)
                  for grad, a in zip((grad_q, grad_k, grad_v), (p.query, p.key, p.value),
                                     strict=True))
 
-
-def _mask_tile(scores, masks, is_causal, b, rows, cols):
-    """Blocked scores of one tile become −∞ (the causal rule or the given mask), in place."""
-    if is_causal and cols.stop - 1 > rows.start:  # the tile crosses the diagonal
-        key_index = np.arange(cols.start, cols.stop)[None, :]  # (1, c)
-        query_index = np.arange(rows.start, rows.stop)[:, None]  # (r, 1)
-        np.copyto(scores, -np.inf, where=key_index > query_index)  # query i sees keys ≤ i
-    elif masks is not None and masks.dtype == bool:
-        np.copyto(scores, -np.inf, where=~masks[b][rows, cols])
-    elif masks is not None:
-        scores += masks[b][rows, cols]

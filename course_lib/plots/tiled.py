@@ -5,7 +5,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ..text import fmt
-from ..tiled import attention_memory
+from ..tiled_memory import attention_memory
 from .style import MUTED, PALETTE, ROLE_COLORS
 
 __all__ = [

@@ -6,7 +6,7 @@ import ipywidgets as widgets
 
 from ..plots.gpu import draw_memory_fit, update_memory_fit
 from ..plots.style import course_style, detached_figure
-from ..tiled import DEFAULT_BLOCK, attention_memory
+from ..tiled_memory import DEFAULT_BLOCK, attention_memory
 from .base import Dashboard, int_slider
 
 __all__ = ["fit_callback", "fit_dashboard", "fit_numbers"]
