@@ -26,15 +26,9 @@ from .backend import get_array_module
 from .kv_memory import pages_needed
 from .masks import causal_mask, padding_mask
 from .rotary import rotary_embedding
+from .scaling import check_scale
 from .tiled import online_softmax_update, tiled_attention
-from .validation import (
-    as_float_array,
-    check_count,
-    check_finite,
-    check_scale,
-    compute_dtype,
-    output_dtype,
-)
+from .validation import as_float_array, check_count, check_finite, compute_dtype, output_dtype
 
 __all__ = ["CacheCall", "allocate_blocks", "attention_with_kv_cache", "cache_slots",
            "gather_cache", "key_mask", "key_splits", "merge_splits", "new_positions",
