@@ -129,12 +129,14 @@ def _qkvg(seed, n, m, d_k, d_v):
 
 
 def _gradient(q, k, v, g, forward=None, back=None, weights=None, grad_a=None, total=None,
-              step2=None, step3=None):
+              step2=None, step3=None, key=None):
     """∂L/∂Q by the three steps; each keyword puts one slip's piece in: ``forward``/``back``
-    the scale of the forward pass and of step 3 (a function of q, k, v), ``weights(s)`` A from
-    the scaled scores, ``grad_a(g, v)``, ``total(a, ga)`` what step 2 subtracts, ``step3``."""
+    the scale of the forward pass and of step 3 (a function of q, k, v), ``key(k)`` what Q is
+    multiplied by, ``weights(s)`` A from the scaled scores, ``grad_a(g, v)``, ``total(a, ga)``
+    what step 2 subtracts, ``step2`` and ``step3``."""
     scale = 1 / math.sqrt(q.shape[1])
-    a = (weights or softmax)(q @ k.T * (forward(q, k, v) if forward else scale))
+    a = (weights or softmax)(q @ (k.T if key is None else key(k)) * (
+        forward(q, k, v) if forward else scale))
     ga = grad_a(g, v) if grad_a else g @ v.T  # step 1: (n, m)
     gs = step2(a, ga) if step2 else a * (
         ga - (total(a, ga) if total else (a * ga).sum(axis=1, keepdims=True)))  # step 2
@@ -181,6 +183,8 @@ _Q_ROWS = [  # name, hint, keyword forms of _gradient
      [{"weights": lambda s: softmax(s, axis=0)}]),
     ("no softmax", "A is the softmax of the scaled scores, not the scores themselves.",
      [{"weights": lambda s: s}]),
+    ("K not transposed", "the scores are Q Kᵀ: q @ k.T, (n, d_k) times (d_k, m).",
+     [{"key": lambda k: k}]),
     ("returned ∂L/∂S", "that is ∂L/∂S (n × m): step 3 makes it scale · (∂L/∂S) K.",
      [{"back": b, "step3": lambda gs, q, k, v: gs} for b in (None, lambda q, k, v: 1.0)]),
     ("V in step 3", "step 3 multiplies by K, what Q meets in the scores.",

@@ -144,6 +144,10 @@ MASKED_SOFTMAX = CodeExercise(
                     lambda s, a: _softmax(np.where(a, s, 0.0)) if any(a) else _no())),
         Slip("no division", "those are the eˢ⁻ᵐᵃˣ, not yet divided by their total over the "
              "allowed keys.", gives=_exps),
+        Slip("no exponential", "the scores themselves were divided by their total: the softmax "
+             "divides the e^s, which are never negative.",
+             gives=lambda s, a: [x / sum(_kept(s, a)) if ok else 0.0
+                                 for x, ok in zip(s, a, strict=True)] if any(a) else _no()),
         Slip("only the allowed keys returned", "return one weight per key, 0 for the blocked "
              "ones.", gives=tuple(lambda s, a, e=e: _softmax(_kept(s, a)) if any(a) else e()
                                   for e in (list, lambda: max([])))),
@@ -173,80 +177,70 @@ MASKED_SOFTMAX = CodeExercise(
 
 # --- code: batch_mask(lengths, n, left_padded), (B, 1, n, n) ----------------------------------
 
-def _real(j, length, n, left):
-    """Key j is a real token: the first ``length`` (right padding) or the last (left)."""
-    return j >= n - length if left else j < length
-
-
-def _grid(rule):
+def _grid(rule, side=bool, shift=0, filler=False, first=False):
+    """The (B, 1, n, n) mask ``rule(i, j, real)``; ``real(p)``: position p holds a real token
+    (the first lengths[b] positions, or the last when ``side(left_padded)``). A slip's variants:
+    the first real position moved by ``shift``, lengths[b] read as the count of ``filler``,
+    the ``first`` sequence's length for every sequence."""
     def mask(lengths, n, left):
-        return [[[[bool(rule(i, j, length, n, left)) for j in range(n)] for i in range(n)]]
-                for length in lengths]
+        out = []
+        for count in [lengths[0]] * len(lengths) if first else lengths:
+            count = n - count if filler else count
+            real = ((lambda p, c=count: p >= n - c + shift) if side(left)
+                    else (lambda p, c=count: p < c))
+            out.append([[[bool(rule(i, j, real)) for j in range(n)] for i in range(n)]])
+        return out
     return mask
 
 
-def _batch_mask(lengths, n, left_padded):
-    return _grid(lambda i, j, length, n, left: j <= i and _real(j, length, n, left))(
-        lengths, n, left_padded)
+def _causal(i, j, real):
+    return j <= i and real(j)
 
 
-def _grid_of(rule, axes=(1,)):
-    """The mask of ``rule``, with the size-1 axis elsewhere (or none)."""
-    def mask(lengths, n, left):
-        grid = np.array(_grid(rule)(lengths, n, left))[:, 0]  # (B, n, n)
-        return np.expand_dims(grid, axes) if axes else grid
-    return mask
-
-
-def _padded(side):
-    return lambda i, j, length, n, left: j <= i and _real(j, length, n, side(left))
+def _axis(axes):
+    """The right mask with its axis of size 1 elsewhere (or none)."""
+    return lambda *args: np.expand_dims(np.array(_grid(_causal)(*args))[:, 0], axes)
 
 
 BATCH_MASK = CodeExercise(
     "batch_mask", "batch_mask(lengths, n, left_padded)",
     cases=[([3, 5], 5, False), ([3, 5], 5, True), ([1, 4, 2], 4, True), ([2, 3], 3, False),
            ([4], 6, True), ([2, 0], 2, False), ([1, 3], 3, False), ([2, 2], 4, True)],
-    solution=_batch_mask,
+    solution=_grid(_causal),
     slips=[
-        Slip("no causal part", "that is the padding mask alone: a query may also not see later "
-             "keys, so AND it with j ≤ i.",
-             gives=_grid(lambda i, j, length, n, left: _real(j, length, n, left))),
+        Slip("no causal part", "that is the padding mask alone: a query may not see later keys "
+             "either, so AND it with j ≤ i.", gives=_grid(lambda i, j, real: real(j))),
         Slip("no padding part", "that is the causal mask alone: block the filler keys too.",
-             gives=_grid(lambda i, j, length, n, left: j <= i)),
+             gives=_grid(lambda i, j, real: j <= i)),
         Slip("no head axis", "the mask needs its axis of size 1 for the heads, (B, 1, n, n): "
-             "mask[:, None] adds it.", gives=_grid_of(_padded(bool), axes=())),
+             "mask[:, None] adds it.", gives=_axis(())),
         Slip("the head axis elsewhere", "the axis of size 1 comes second, (B, 1, n, n), so that "
-             "it stretches over the heads.", gives=_grid_of(_padded(bool), axes=(2,))),
+             "it stretches over the heads.", gives=_axis((2,))),
         Slip("a query cannot see itself", "j < i leaves out the diagonal: a query may attend to "
-             "its own key, j ≤ i.", gives=_grid(
-                 lambda i, j, length, n, left: j < i and _real(j, length, n, left))),
+             "its own key, j ≤ i.", gives=_grid(lambda i, j, real: j < i and real(j))),
         Slip("the causal mask upside down", "j ≥ i lets each query see the FUTURE: causal means "
-             "key j ≤ query i.", gives=_grid(
-                 lambda i, j, length, n, left: j >= i and _real(j, length, n, left))),
+             "key j ≤ query i.", gives=_grid(lambda i, j, real: j >= i and real(j))),
         Slip("left and right swapped", "with left padding the real tokens are the LAST "
              "lengths[b] positions; with right padding the first.",
-             gives=_grid(_padded(lambda left: not left))),
-        Slip("left_padded ignored", "your mask is right for right padding only: with left "
-             "padding the real tokens are the last lengths[b] positions, n − lengths[b] … n − 1.",
-             gives=(_grid(_padded(lambda left: False)), _grid(_padded(lambda left: True)))),
+             gives=_grid(_causal, side=lambda left: not left)),
+        Slip("left_padded ignored", "your mask is right for one side only: with left padding the "
+             "real tokens are the last lengths[b] positions, n − lengths[b] … n − 1.",
+             gives=(_grid(_causal, side=lambda left: False),
+                    _grid(_causal, side=lambda left: True))),
         Slip("padding on the queries", "you blocked the filler QUERIES (rows): padding blocks "
-             "keys (columns), j, for every query.", gives=_grid(
-                 lambda i, j, length, n, left: j <= i and _real(i, length, n, left))),
+             "the filler keys (columns), for every query.",
+             gives=_grid(lambda i, j, real: j <= i and real(i))),
         Slip("padding on queries and keys", "a filler query may still attend to the real keys; "
-             "only the filler keys (columns) are blocked.", gives=_grid(
-                 lambda i, j, length, n, left: j <= i and _real(j, length, n, left)
-                 and _real(i, length, n, left))),
-        Slip("left padding one off", "with left padding the real keys are j ≥ n − lengths[b]: "
-             "check the first real position.", gives=tuple(_grid(
-                 lambda i, j, length, n, left, d=d: j <= i and (j >= n - length + d if left
-                                                                else j < length))
-                 for d in (1, -1))),
-        Slip("or for and", "a key must be real AND not later than the query: `and` (or &), not "
-             "`or`.", gives=_grid(
-                 lambda i, j, length, n, left: j <= i or _real(j, length, n, left))),
+             "only the filler keys (columns) are blocked.",
+             gives=_grid(lambda i, j, real: j <= i and real(i) and real(j))),
+        Slip("left padding one off", "with left padding the first real key is "
+             "j = n − lengths[b].", gives=(_grid(_causal, shift=1), _grid(_causal, shift=-1))),
+        Slip("or for and", "a key must be real AND not later than the query: `and` (or &).",
+             gives=_grid(lambda i, j, real: j <= i or real(j))),
         Slip("lengths read as filler counts", "lengths[b] counts the REAL tokens of sequence b, "
-             "not the filler.", gives=_grid(
-                 lambda i, j, length, n, left: j <= i and _real(j, n - length, n, left))),
+             "not the filler.", gives=_grid(_causal, filler=True)),
+        Slip("one length for every sequence", "every sequence got the first one's length: "
+             "sequence b has lengths[b] real tokens.", gives=_grid(_causal, first=True)),
     ],
 )
 
