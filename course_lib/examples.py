@@ -4,11 +4,14 @@
 word *is* and every query what its word *looks for*, one slot per meaning, so each word
 attends to the word it should. :func:`projection_weights` gives notebook 05's three weight
 matrices W_Q, W_K, W_V. Real models learn these numbers; here a reader can check them by eye.
+:func:`multihead_layer_example` is notebook 12's ``torch.nn.MultiheadAttention`` layer with what
+PyTorch computed for it, so that the notebook can check its port without PyTorch.
 """
 
 import numpy as np
 
 __all__ = ["DESIGNED_WORDS", "SLOT_MEANINGS", "VALUE_MEANINGS", "designed_sentence",
+           "multihead_layer_example",
            "projection_weights"]
 
 DESIGNED_WORDS = ("the", "cat", "sat", "on", "the", "mat")
@@ -83,3 +86,37 @@ def projection_weights(d_model=4, d_k=3, d_v=2, seed=5):
     shapes = ((d_model, d_k), (d_model, d_k), (d_model, d_v))
     return tuple(np.round(rng.standard_normal(shape) / np.sqrt(d_model), 1) + 0.0
                  for shape in shapes)
+
+
+def multihead_layer_example(seed=12, n=3, d_model=4):
+    """``torch.nn.MultiheadAttention(4, 2)``'s parameters in PyTorch's layout (seeded, two
+    decimals), one unbatched sentence ``x`` of 3 tokens, and what PyTorch 2.13 returned in float64
+    for ``layer(x, x, x, average_attn_weights=False)``: ``torch_output`` (n, d_model) and
+    ``torch_weights`` (heads, n, n). tools/make_torch_fixtures.py records the same case in
+    tests/data/torch_multihead.npz, and tests/test_torch_parity.py checks the two agree.
+
+    >>> ex = multihead_layer_example()
+    >>> ex["in_proj_weight"].shape, ex["in_proj_bias"].shape, ex["torch_weights"].shape
+    ((12, 4), (12,), (2, 3, 3))
+    """
+    rng = np.random.default_rng(seed)
+    layer = {"x": rng.standard_normal((n, d_model)).round(2),
+             "in_proj_weight": (rng.standard_normal((3 * d_model, d_model)) / 2).round(2),
+             "in_proj_bias": (rng.standard_normal(3 * d_model) / 2).round(2),
+             "out_proj_weight": (rng.standard_normal((d_model, d_model)) / 2).round(2),
+             "out_proj_bias": (rng.standard_normal(d_model) / 2).round(2)}
+    return {**layer, "torch_output": np.array(_TORCH_OUTPUT),
+            "torch_weights": np.array(_TORCH_WEIGHTS)}
+
+
+_TORCH_OUTPUT = [  # PyTorch 2.13, float64: (3, 4)
+    [-0.09140428990312932, 0.11000130811836217, 0.37738668366831163, 1.1908049047636695],
+    [0.3303963311877107, -0.772303623828047, 0.41528629454832555, -0.009754846360338104],
+    [-0.10731378725915819, 0.18271161111446144, 0.4045030219742838, 1.30472253518355]]
+_TORCH_WEIGHTS = [  # (2 heads, 3, 3)
+    [[0.14920328646688766, 0.7035909424862784, 0.14720577104683413],
+     [0.4014923542659785, 0.004190244327193059, 0.5943174014068283],
+     [0.11981571487042736, 0.7679591391144861, 0.11222514601508643]],
+    [[0.3205224390331705, 0.2458315877899428, 0.4336459731768866],
+     [0.4622381113056234, 0.16289315956194692, 0.37486872913242963],
+     [0.33872501326963345, 0.2415583542805067, 0.41971663244985985]]]

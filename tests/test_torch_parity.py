@@ -30,6 +30,7 @@ from course_lib import (
     multi_head_attention,
     scaled_dot_product_attention,
 )
+from course_lib.examples import multihead_layer_example
 
 try:
     import torch
@@ -72,6 +73,13 @@ def course_gradients(a, kwargs):
 
 
 def course_multihead(a, kwargs):
+    if "in_proj_weight" in a:  # PyTorch's layout with biases: x W_Qᵀ + b_Q = [x | 1] [W_Qᵀ; b_Q]
+        x = np.concatenate([a["x"], np.ones((len(a["x"]), 1))], axis=1)
+        w_q, w_k, w_v = (np.vstack([w.T, b[None]]) for w, b in zip(
+            np.split(a["in_proj_weight"], 3), np.split(a["in_proj_bias"], 3), strict=True))
+        output, weights = multi_head_attention(x, x, x, w_q, w_k, w_v, a["out_proj_weight"].T,
+                                               kwargs["num_heads"], return_weights=True)
+        return {"output": output + a["out_proj_bias"], "weights": weights}
     output, weights = multi_head_attention(
         a["query_input"], a["key_input"], a["value_input"], a["w_q"], a["w_k"], a["w_v"],
         a["w_o"], kwargs["num_heads"], attn_mask=a.get("attn_mask"), return_weights=True)
@@ -153,6 +161,17 @@ def test_fixtures_cover_what_the_course_promises():
     assert any(n < m for n, m in ((kw["n"], kw["m"]) for _, kw in FIXTURES["lower_right"].values()))
     assert {kw["dtype"] for _, kw in FIXTURES["low_precision"].values()} == {"float16",
                                                                           "bfloat16"}
+
+
+def test_notebook_12s_layer_is_the_recorded_case():
+    """course_lib.examples holds the layer notebook 12 ports and PyTorch's answer for it, so the
+    notebook runs without PyTorch; it is the fixture's case, bit for bit."""
+    arrays, _ = FIXTURES["multihead"]["default_biases_float64"]
+    example = multihead_layer_example()
+    for name in ("x", "in_proj_weight", "in_proj_bias", "out_proj_weight", "out_proj_bias"):
+        np.testing.assert_array_equal(example[name], arrays[name], err_msg=name)
+    np.testing.assert_array_equal(example["torch_output"], arrays["output"])
+    np.testing.assert_array_equal(example["torch_weights"], arrays["weights"])
 
 
 def test_fixtures_stay_small():
@@ -334,6 +353,22 @@ def test_fully_masked_row(dtype, kind):
                     "returns zeros, like newer PyTorch CPU kernels)")
     assert np.all(theirs[:, 2] == 0.0)
     assert_same(ours, theirs, dtype)
+
+
+@needs_torch
+def test_what_notebook_11_says_of_a_fully_masked_row():
+    """SDPA gives zeros; nn.MultiheadAttention, computing its weights (need_weights=True, the
+    default), NaN; a finfo.min mask as Hugging Face's eager attention adds it, equal weights."""
+    q, k, v = (torch.from_numpy(a) for a in make(((2,), 3, 4, 4, 4), np.float32, seed=14))
+    padded = torch.tensor([[False] * 4, [False, False, True, True]])  # sequence 0: no real key
+    layer = torch.nn.MultiheadAttention(4, 2, batch_first=True)
+    with torch.no_grad():
+        sdpa = F.scaled_dot_product_attention(q, k, v, attn_mask=padded[:, None, :])
+        mha, _ = layer(q, k, v, key_padding_mask=~padded)  # PyTorch: True = blocked
+        floor = torch.where(padded[:, None, :], 0.0, torch.finfo(torch.float32).min)
+        eager = torch.softmax(q @ k.transpose(-1, -2) / 2 + floor, dim=-1)
+    assert torch.all(sdpa[0] == 0) and torch.isnan(mha[0]).all() and not torch.isnan(mha[1]).any()
+    assert torch.allclose(eager[0], torch.full((3, 4), 0.25))
 
 
 @needs_torch

@@ -2,9 +2,10 @@
 
 Needs PyTorch (``pip install torch``; it is never part of the lock). Draws seeded inputs, asks
 PyTorch for its outputs and writes one compressed ``tests/data/torch_<kind>.npz`` per kind of
-case. ``tests/test_torch_parity.py`` compares ``course_lib`` with these files in every run,
-without PyTorch; where PyTorch is installed it also calls :func:`build` again and checks that
-the files hold exactly what this script makes (so a hand-edited fixture is caught).
+case (``python tools/make_torch_fixtures.py multihead`` writes that kind's file only).
+``tests/test_torch_parity.py`` compares ``course_lib`` with these files in every run, without
+PyTorch; where PyTorch is installed it also calls :func:`build` again and checks that the files
+hold exactly what this script makes (so a hand-edited fixture is caught).
 
 File layout: ``"<case>/<name>"`` arrays (inputs such as ``query``, outputs such as ``output``
 or ``grad_query``), ``"<case>/kwargs"`` (a JSON string: the keyword arguments, the same for
@@ -137,10 +138,26 @@ def multihead_cases():
             elif mask == "padding":  # (batch, 1, m): sequence b has lengths[b] real keys
                 arrays["attn_mask"] = (np.arange(m) < np.array([2, 6, 4])[:, None])[:, None]
             yield f"d_kv{d_kv}_{mask or 'no_mask'}_{dtype}", arrays, {"num_heads": heads}
+    # the layer with its default biases that notebook 12 ports (course_lib.examples)
+    from course_lib.examples import multihead_layer_example
+
+    layer = multihead_layer_example()
+    yield "default_biases_float64", {k: v for k, v in layer.items()
+                                     if not k.startswith("torch_")}, {"num_heads": 2}
 
 
 def multihead_outputs(torch, arrays, kwargs):
     t = {k: torch.from_numpy(np.ascontiguousarray(a)) for k, a in arrays.items()}
+    if "in_proj_weight" in t:  # PyTorch's own layout, biases included: self-attention on x
+        layer = torch.nn.MultiheadAttention(t["x"].shape[-1], kwargs["num_heads"],
+                                            dtype=t["x"].dtype)
+        with torch.no_grad():
+            for name in ("in_proj_weight", "in_proj_bias"):
+                getattr(layer, name).copy_(t[name])
+            layer.out_proj.weight.copy_(t["out_proj_weight"])
+            layer.out_proj.bias.copy_(t["out_proj_bias"])
+            out, weights = layer(t["x"], t["x"], t["x"], average_attn_weights=False)
+        return {"output": storable(out), "weights": storable(weights)}
     d_model, d_kv = t["w_q"].shape[0], t["w_k"].shape[0]
     layer = torch.nn.MultiheadAttention(d_model, kwargs["num_heads"], bias=False, kdim=d_kv,
                                         vdim=d_kv, batch_first=True, dtype=t["w_q"].dtype)
@@ -263,7 +280,11 @@ def main():
     except ImportError:
         return "make_torch_fixtures: PyTorch is not installed here (pip install torch)"
     DATA.mkdir(parents=True, exist_ok=True)
-    for kind, arrays in build(torch).items():
+    chosen = sys.argv[1:] or list(KINDS)  # e.g. `make_torch_fixtures.py multihead`: one file
+    unknown = set(chosen) - set(KINDS)
+    if unknown:
+        return f"make_torch_fixtures: no kind {sorted(unknown)}; the kinds are {list(KINDS)}"
+    for kind, arrays in build(torch, {k: KINDS[k] for k in chosen}).items():
         path = DATA / f"torch_{kind}.npz"
         np.savez_compressed(path, **arrays)
         cases = sum(k.endswith("/kwargs") for k in arrays)

@@ -18,9 +18,22 @@ _MASKS = (
     Card("What does a causal mask allow, and what is its shape?",
          "Query $i$ may attend to keys $0, \\dots, i$ only (itself and the past): a "
          "lower-triangular $n \\times m$ grid of True, top-left aligned.", 11),
-    Card("What does `course_lib` return for a query whose keys are all masked?",
-         "Weights of all 0 and an output row of 0: there is nothing to attend to, and a row of "
-         "zeros is finite where $0/0$ would be NaN.", 11),
+    Card("A query's keys are all masked. What do `course_lib` and PyTorch's "
+         "`scaled_dot_product_attention` return for it, what does `nn.MultiheadAttention` "
+         "(with its default `need_weights=True`), and what does Hugging Face's eager attention?",
+         "`course_lib` and SDPA: weights and an output row of 0. `nn.MultiheadAttention`: NaN, "
+         "a plain softmax of a row of $-\\infty$. Hugging Face adds `torch.finfo(dtype).min` "
+         "instead of $-\\infty$: every score of the row becomes the same number, each key gets "
+         "$1/m$, and the output is the average of all the value rows.", 11),
+    Card("A padded batch runs under the causal mask. When can a query end up with no key to "
+         "attend to?",
+         "Only with left padding (filler first): a filler query at the start may see the keys "
+         "up to itself, and they are all filler. With right padding key 0 is real, and every "
+         "query may see it.", 11),
+    Card("A sequence of 3 real tokens is left-padded to $n = 5$ under the causal mask. How many "
+         "of the 25 cells of its mask are True?",
+         "6: the real keys are 2, 3 and 4, so queries 2, 3 and 4 see 1, 2 and 3 of them, and "
+         "queries 0 and 1 see none.", 11, computes=True),
     Card("If you shuffle the keys and the values together, what happens to the output?",
          "Nothing: attention is a weighted sum, and a sum does not care about order. That is "
          "why transformers add positional information to the tokens.", 11),
@@ -52,6 +65,16 @@ _HEADS = (
          "2 (counting heads and columns from 0)?",
          "$d_k = 12 / 4 = 3$, so head 2 owns columns $2 \\cdot 3 = 6$ to $3 \\cdot 3 - 1 = 8$: "
          "columns 6, 7 and 8, the slice `[6:9]` in Python.", 12, computes=True),
+    Card("`nn.MultiheadAttention(512, 8)` keeps its projections in `in_proj_weight`. What "
+         "shape is it, and how do you get $W_Q$ out of it?",
+         "$(1536, 512)$: $W_Q^\\top$, $W_K^\\top$ and $W_V^\\top$ stacked, because `nn.Linear` "
+         "computes $\\mathbf{x}W^\\top + \\mathbf{b}$. $W_Q$ is `in_proj_weight[:512].T`.", 12,
+         computes=True),
+    Card("Queries of shape $(B, n, d_{\\text{model}})$ go to $h$ heads. Which two steps give "
+         "the layout $(B, h, n, d_k)$?",
+         "A reshape to $(B, n, h, d_k)$, then axes 1 and 2 swapped; Hugging Face's Llama writes "
+         "`.view(hidden_shape).transpose(1, 2)`. After attention the same steps run backwards.",
+         12),
     Card("How many numbers do $W_Q$, $W_K$, $W_V$ and $W_O$ hold together for "
          "$d_{\\text{model}} = 512$, with 8 heads? With 16?",
          "$4 \\cdot 512^2 = 1{,}048{,}576$ both times: the heads only cut the same columns into "
@@ -73,6 +96,15 @@ _GRADIENTS = (
          "The raw scores spread like $\\sqrt{d_k}$, the softmax saturates to nearly one-hot, "
          "and then every $a_i (g_i - \\sum_j a_j g_j)$, with $g_i = \\partial L/\\partial a_i$, "
          "is close to 0: the weight is 0, or the bracket is.", 13),
+    Card("Why can the backward pass get each row's total "
+         "$D_i = \\sum_j A_{ij}\\, \\partial L/\\partial A_{ij}$ without the $n \\times m$ grids?",
+         "Because $\\partial L/\\partial A = G V^\\top$ and $AV = O$ turn it into "
+         "$D_i = \\sum_c G_{ic} O_{ic}$: $D = \\operatorname{rowsum}(G \\odot O)$, from the "
+         "output and its gradient only. FlashAttention-2 computes it before its tiles.", 13),
+    Card("A query's output row is $(0.5, -1)$ and its row of $G = \\partial L/\\partial O$ is "
+         "$(3, 1)$. What is its $D_i$?",
+         "$D_i = 3 \\cdot 0.5 + 1 \\cdot (-1) = 0.5$: the row of $G \\odot O$, added up.", 13,
+         computes=True),
     Card("How do you check a gradient you derived by hand?",
          "Nudge each input by a small $h$ both ways and compare "
          "$\\frac{L(x + h) - L(x - h)}{2h}$ with your formula, in float64; the relative error "

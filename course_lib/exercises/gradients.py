@@ -1,174 +1,218 @@
-"""Exercises of notebook 13: the backward pass through one row's softmax, in code and by hand.
+"""Exercises of notebook 13: one entry of the softmax backward by hand, the softmax backward of
+one row, and the gradient all the way back to the queries."""
 
-Slips (``softmax_backward_row(a, grad_a)``, that is ∂L/∂sᵢ = aᵢ(gᵢ − Σⱼ aⱼgⱼ) with g = ∂L/∂a):
-
-- returned the row total: Σⱼ aⱼgⱼ alone, one number.
-- forgot the row total: aᵢgᵢ.
-- forgot to multiply by a: gᵢ − Σⱼ aⱼgⱼ.
-- sign error: aᵢ(Σⱼ aⱼgⱼ − gᵢ), the bracket the other way round.
-- plain mean: aᵢ(gᵢ − mean of g), the total without the weights.
-- mean of aⱼgⱼ: aᵢ(gᵢ − Σⱼ aⱼgⱼ / m).
-- unweighted sum: aᵢ(gᵢ − Σⱼ gⱼ).
-- total not multiplied by a: aᵢgᵢ − Σⱼ aⱼgⱼ, the expanded form with one aᵢ lost.
-- diagonal only: aᵢ(1 − aᵢ)gᵢ, the Jacobian's diagonal alone.
-- a and g swapped: gᵢ(aᵢ − Σⱼ aⱼgⱼ).
-- forgot diag(a): −aᵢ Σⱼ aⱼgⱼ, the Jacobian's −a aᵀ part alone.
-- left out j = i: aᵢ(gᵢ − Σ over j ≠ i of aⱼgⱼ).
-- row total one term short: the total's loop stops one early or starts at 1.
-- a @ a.T is a number: diag(a) − a @ a.T with a 1-D a subtracts Σⱼ aⱼ² from every entry.
-- running total: the total added up inside the same loop, so entry i sees only j ≤ i.
-- one entry short: the result's loop stops one early, the last entry is missing.
-- return inside the loop: only the first entry comes back.
-- lists used as arrays: arithmetic on the Python lists (``x @ w_q``, ``a * g``) raises.
-- changed its input (the framework's): ``grad_a[i] -= total`` writes into the caller's list.
-
-Slips (by hand, ∂L/∂s₀ for a = (0.5, 0.3, 0.2), g = (2, 1, −1)):
-
-- gave the row total: Σⱼ aⱼgⱼ = 1.1.
-- bracket without a₀: g₀ − 1.1 = 0.9.
-- a₀g₀ alone: 1.
-- plain mean: a₀(g₀ − 2/3).
-- mean of aⱼgⱼ: a₀(g₀ − 1.1/3).
-- diagonal only: a₀(1 − a₀)g₀ = 0.5.
-- unweighted sum: a₀(g₀ − Σⱼ gⱼ) = 0.
-- a₀ times the row total: 0.5 · 1.1 = 0.55.
-- total not multiplied by a₀: a₀g₀ − 1.1 = −0.1.
-- another entry: ∂L/∂s₁ = −0.03.
-"""
+import math
 
 import numpy as np
 
-from .. import softmax_backward
-from ._backward import row_cases, row_first_only, row_slip
-from ._detect import LISTS_HINT, lists_used_as_arrays
-from .by_hand import HandExercise, Slip
-from .core import Exercise, Mistake
+from .. import softmax
+from ._values import frozen_array
+from .engine import CodeExercise
+from .feedback import Slip
+from .hand import HandExercise
 
-__all__ = ["SOFTMAX_BACKWARD_EXERCISE", "SOFTMAX_BACKWARD_BY_HAND", "check_softmax_backward_row",
-           "check_softmax_gradient_by_hand", "evaluate_softmax_backward_row"]
-
-
-_SHORT = ("{call} → {got}: your row total misses one term, the loop's range stops one short or "
-          "starts at 1. Σⱼ aⱼgⱼ runs over all m entries: range(len(a)), from 0.")
-
-SOFTMAX_BACKWARD_EXERCISE = Exercise(
-    "softmax_backward_row(a, grad_a)",
-    cases=row_cases(),
-    reference=lambda a, g: softmax_backward(np.asarray(a, float), np.asarray(g, float)),
-    mistakes=[
-        Mistake("lists used as arrays", LISTS_HINT, detect=lists_used_as_arrays),
-        Mistake("returned the row total",
-                "{call} → {got}, one number: the row total Σⱼ aⱼgⱼ. It is one step of the "
-                "answer: each entry is aᵢ(gᵢ − Σⱼ aⱼgⱼ), a list as long as a.",
-                imitation=row_slip(lambda a, g, t: t)),
-        Mistake("forgot the row total",
-                "{call} → {got}, that is aᵢgᵢ. Every weight depends on every score (they share "
-                "one total), so subtract the row total Σⱼ aⱼgⱼ first: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
-                imitation=row_slip(lambda a, g, t: a * g)),
-        Mistake("forgot to multiply by a",
-                "{call} → {got}, that is gᵢ − Σⱼ aⱼgⱼ. Multiply by aᵢ as well: a key with "
-                "weight 0 passes no gradient to its score.",
-                imitation=row_slip(lambda a, g, t: g - t)),
-        Mistake("sign error",
-                "{call} → {got}, exactly minus the answer {expected}: your bracket is "
-                "Σⱼ aⱼgⱼ − gᵢ. The incoming gradient comes first: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
-                imitation=row_slip(lambda a, g, t: a * (t - g))),
-        Mistake("plain mean",
-                "{call} → {got}: you subtracted the plain mean of g. Subtract the weighted "
-                "total Σⱼ aⱼgⱼ (the weights a are the averaging weights).",
-                imitation=row_slip(lambda a, g, t: a * (g - g.mean()))),
-        Mistake("mean of aⱼgⱼ",
-                "{call} → {got}: you subtracted the mean of the products aⱼgⱼ, Σⱼ aⱼgⱼ / m. The "
-                "weights already do the averaging: subtract the plain total Σⱼ aⱼgⱼ.",
-                imitation=row_slip(lambda a, g, t: a * (g - t / a.size))),
-        Mistake("unweighted sum",
-                "{call} → {got}: you subtracted Σⱼ gⱼ. Each gⱼ is weighted by its aⱼ: "
-                "subtract Σⱼ aⱼgⱼ.",
-                imitation=row_slip(lambda a, g, t: a * (g - g.sum()))),
-        Mistake("total not multiplied by a",
-                "{call} → {got}, that is aᵢgᵢ − Σⱼ aⱼgⱼ. Expanded, the formula is "
-                "aᵢgᵢ − aᵢ Σⱼ aⱼgⱼ: the total is multiplied by aᵢ too.",
-                imitation=row_slip(lambda a, g, t: a * g - t)),
-        Mistake("diagonal only",
-                "{call} → {got}: you used only the diagonal of the Jacobian, aᵢ(1 − aᵢ)gᵢ. The "
-                "off-diagonal terms −aᵢaⱼ matter too; together they give aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
-                imitation=row_slip(lambda a, g, t: a * (1 - a) * g)),
-        Mistake("a and g swapped",
-                "{call} → {got}: you computed gᵢ(aᵢ − Σⱼ aⱼgⱼ), the roles of a and g swapped. "
-                "The weight aᵢ multiplies the bracket, and the bracket holds the incoming "
-                "gradient: aᵢ(gᵢ − Σⱼ aⱼgⱼ).", imitation=row_slip(lambda a, g, t: g * (a - t))),
-        Mistake("forgot diag(a)",
-                "{call} → {got}, that is −aᵢ Σⱼ aⱼgⱼ: only the −a aᵀ part of the Jacobian "
-                "diag(a) − a aᵀ. Add the diagonal part aᵢgᵢ.",
-                imitation=row_slip(lambda a, g, t: -a * t)),
-        Mistake("left out j = i",
-                "{call} → {got}: your total skips the entry's own term, Σ over j ≠ i. The "
-                "row total Σⱼ aⱼgⱼ runs over EVERY j, i included.",
-                imitation=row_slip(lambda a, g, t: a * (g - (t - a * g)))),
-        Mistake("row total one term short", _SHORT,
-                imitation=row_slip(lambda a, g, t: a * (g - (t - a[-1] * g[-1])))),
-        Mistake("row total one term short", _SHORT,
-                imitation=row_slip(lambda a, g, t: a * (g - (t - a[0] * g[0])))),
-        Mistake("a @ a.T is a number",
-                "{call} → {got}: for a 1-D array, a @ a.T is the number Σⱼ aⱼ², not the m × m "
-                "grid a aᵀ. Use np.outer(a, a), or skip the grid: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
-                imitation=row_slip(lambda a, g, t: a * g - (a @ a) * g.sum())),
-        Mistake("running total",
-                "{call} → {got}: your row total grows inside the loop, so entry i subtracts "
-                "only Σ over j ≤ i. Add up Σⱼ aⱼgⱼ over the WHOLE row first, in a loop of its "
-                "own, then compute every entry.",
-                imitation=row_slip(lambda a, g, t: a * (g - np.cumsum(a * g)))),
-        Mistake("one entry short",
-                "{call} → {got}: the last entry is missing. A loop over range(len(a) - 1) stops "
-                "one early; range(len(a)) gives all m entries.",
-                imitation=row_slip(lambda a, g, t: (a * (g - t))[:-1])),
-        Mistake("return inside the loop",
-                "{call} → {got}: only the first entry. The `return` sits inside the loop, so "
-                "the function stops after entry 0; return the whole list after the loop.",
-                detect=row_first_only),
-    ],
-)
+__all__ = ["EXERCISES"]
 
 
-def evaluate_softmax_backward_row(func):
-    """The :class:`~course_lib.exercises.core.Feedback` on a learner's ``softmax_backward_row``."""
-    return SOFTMAX_BACKWARD_EXERCISE.evaluate(func)
+# --- by hand: ∂L/∂s₀ = a₀ (g₀ − Σⱼ aⱼgⱼ) -------------------------------------------------------
+
+def _total(a, g):
+    return sum(x * y for x, y in zip(a, g, strict=True))  # Σⱼ aⱼgⱼ
 
 
-def check_softmax_backward_row(func):
-    """Print feedback on a learner's ``softmax_backward_row(a, grad_a)``."""
-    SOFTMAX_BACKWARD_EXERCISE.check(func)
+def _hand(formula):
+    return lambda a, g: formula(a[0], g[0], _total(a, g), a, g)
 
 
-# a = (0.5, 0.3, 0.2), g = (2, 1, −1): Σⱼ aⱼgⱼ = 1 + 0.3 − 0.2 = 1.1, ∂L/∂s₀ = 0.5 · 0.9
-SOFTMAX_BACKWARD_BY_HAND = HandExercise(
-    "∂L/∂s₀ (a = (0.5, 0.3, 0.2), ∂L/∂a = (2, 1, −1))",
-    answer=0.45,
+SCORE_GRADIENT_HAND = HandExercise(
+    "score gradient by hand", "∂L/∂s₀ for a = {a} and ∂L/∂a = {g}",
+    answer=_hand(lambda a0, g0, t, a, g: a0 * (g0 - t)),
+    givens={"a": [0.5, 0.3, 0.2], "g": [1, -3, -2]}, tolerance=0.01,
     slips=[
-        Slip("gave the row total", 1.1, "{got} is the row total Σⱼ aⱼgⱼ; subtract it from g₀ and "
-             "multiply by a₀: a₀(g₀ − 1.1)."),
-        Slip("bracket without a₀", 0.9, "{got} is g₀ − Σⱼ aⱼgⱼ: now multiply by a₀ = 0.5."),
-        Slip("a₀g₀ alone", 1.0, "{got} is a₀g₀ = 0.5 · 2: the row total Σⱼ aⱼgⱼ = 1.1 must be "
-             "subtracted from g₀ first."),
-        Slip("plain mean", 0.5 * (2 - 2 / 3), "{got} uses the plain mean of g, 2/3. The weights "
-             "a average it: Σⱼ aⱼgⱼ = 0.5·2 + 0.3·1 + 0.2·(−1)."),
-        Slip("mean of aⱼgⱼ", 0.5 * (2 - 1.1 / 3), "{got} subtracts the MEAN of the aⱼgⱼ, "
-             "1.1 / 3. The weights already average: subtract their sum, Σⱼ aⱼgⱼ = 1.1."),
-        Slip("diagonal only", 0.5, "{got} is a₀(1 − a₀)g₀, the diagonal term alone; the other "
-             "keys' terms −a₀aⱼgⱼ count too."),
-        Slip("unweighted sum", 0.0, "{got} comes from subtracting Σⱼ gⱼ = 2; weight each gⱼ by "
-             "its aⱼ."),
-        Slip("a₀ times the row total", 0.55, "{got} is a₀ · Σⱼ aⱼgⱼ = 0.5 · 1.1: subtract the "
-             "total from g₀ first, then multiply by a₀: a₀(g₀ − 1.1)."),
-        Slip("total not multiplied by a₀", -0.1, "{got} is a₀g₀ − Σⱼ aⱼgⱼ = 1 − 1.1: the "
-             "total must be multiplied by a₀ too: a₀(g₀ − 1.1)."),
-        Slip("another entry", -0.03, "{got} is ∂L/∂s₁, the entry of key 1; the question asks "
-             "for s₀ (a₀ = 0.5, g₀ = 2)."),
+        Slip("no total subtracted", "{got} is a₀g₀: subtract the row total Σⱼ aⱼgⱼ from g₀ first.",
+             gives=_hand(lambda a0, g0, t, a, g: a0 * g0)),
+        Slip("the factor a₀ left out", "{got} is g₀ − Σⱼ aⱼgⱼ: now multiply by a₀.",
+             gives=_hand(lambda a0, g0, t, a, g: g0 - t)),
+        Slip("the plain mean", "{got} subtracts the plain mean of ∂L/∂a: the weights average "
+             "it, Σⱼ aⱼgⱼ.", gives=_hand(lambda a0, g0, t, a, g: a0 * (g0 - sum(g) / len(g)))),
+        Slip("the plain sum", "{got} subtracts Σⱼ gⱼ: weight each gⱼ by its aⱼ.",
+             gives=_hand(lambda a0, g0, t, a, g: a0 * (g0 - sum(g)))),
+        Slip("Σ a for the total", "{got} subtracts Σⱼ aⱼ = 1: the total is Σⱼ aⱼgⱼ.",
+             gives=_hand(lambda a0, g0, t, a, g: a0 * (g0 - 1))),
+        Slip("the diagonal only", "{got} is a₀(1 − a₀)g₀, the diagonal term alone: the other "
+             "keys' terms −a₀aⱼgⱼ count too.",
+             gives=_hand(lambda a0, g0, t, a, g: a0 * (1 - a0) * g0)),
+        Slip("the total added", "{got} adds the total: it is subtracted, and minus a negative "
+             "total adds its size.", gives=_hand(lambda a0, g0, t, a, g: a0 * (g0 + t))),
+        Slip("the total not multiplied by a₀", "{got} is a₀g₀ − Σⱼ aⱼgⱼ: the total is inside "
+             "the bracket, a₀(g₀ − Σⱼ aⱼgⱼ).", gives=_hand(lambda a0, g0, t, a, g: a0 * g0 - t)),
+        Slip("the row total", "{got} is the row total Σⱼ aⱼgⱼ, the first step: go on to "
+             "a₀(g₀ − total).", gives=_hand(lambda a0, g0, t, a, g: t)),
+        *[Slip(f"the entry of key {i}", f"{{got}} is ∂L/∂s{'₀₁₂'[i]}: the question asks for "
+               "s₀.", gives=lambda a, g, i=i: a[i] * (g[i] - _total(a, g))) for i in (1, 2)],
     ],
-    tolerance=0.005,
 )
 
 
-def check_softmax_gradient_by_hand(value):
-    """Print feedback on ∂L/∂s₀ worked out by hand."""
-    SOFTMAX_BACKWARD_BY_HAND.check(value)
+# --- code: softmax_backward_row(a, grad_a) ---------------------------------------------------
+
+def _row(a, g):
+    t = _total(a, g)
+    return [x * (y - t) for x, y in zip(a, g, strict=True)]
+
+
+def _each(formula):
+    """[formula(aᵢ, gᵢ, the total, i, a, g) for every i]: one form of a slip, entry by entry."""
+    return lambda a, g: [formula(x, y, _total(a, g), i, a, g)
+                         for i, (x, y) in enumerate(zip(a, g, strict=True))]
+
+
+SOFTMAX_BACKWARD_ROW = CodeExercise(
+    "softmax_backward_row", "softmax_backward_row(a, grad_a)",
+    cases=[([0.5, 0.5], [1.0, 0.0]), ([0.2, 0.3, 0.5], [1.0, -2.0, 0.5]),
+           ([0.1, 0.6, 0.3], [0.25, 1.5, -1.0]), ([1.0, 0.0, 0.0], [2.0, -1.0, 3.0]),
+           ([0.25, 0.25, 0.25, 0.25], [1.0, 2.0, 3.0, 4.0]), ([0.7, 0.2, 0.1], [-0.5, 0.4, 2.2]),
+           ([0.05, 0.15, 0.3, 0.4, 0.1], [3.0, -1.0, 0.0, 2.5, -2.0]), ([1.0], [2.5])],
+    solution=_row, quantities={"m": lambda a, g: len(a)},
+    slips=[
+        Slip("no total subtracted", "that is aᵢgᵢ: every weight depends on every score, so "
+             "subtract the row total first, aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
+             gives=_each(lambda x, y, t, i, a, g: x * y)),
+        Slip("the bracket turned round", "your bracket is Σⱼ aⱼgⱼ − gᵢ: the incoming gradient "
+             "comes first, aᵢ(gᵢ − Σⱼ aⱼgⱼ).", gives=_each(lambda x, y, t, i, a, g: x * (t - y))),
+        Slip("the factor aᵢ left out", "that is gᵢ − Σⱼ aⱼgⱼ: multiply by aᵢ as well (a key "
+             "with weight 0 passes nothing back).", gives=_each(lambda x, y, t, i, a, g: y - t)),
+        Slip("the plain mean", "you subtracted the plain mean of g: the weights a average it, "
+             "Σⱼ aⱼgⱼ.", gives=_each(lambda x, y, t, i, a, g: x * (y - sum(g) / len(g)))),
+        Slip("the plain sum", "you subtracted Σⱼ gⱼ: weight each gⱼ by its aⱼ.",
+             gives=_each(lambda x, y, t, i, a, g: x * (y - sum(g)))),
+        Slip("the total divided by m", "you subtracted Σⱼ aⱼgⱼ / {m}: the weights already "
+             "average, Σⱼ aⱼgⱼ is not divided again.",
+             gives=_each(lambda x, y, t, i, a, g: x * (y - t / len(a)))),
+        Slip("a and g swapped", "that is gᵢ(aᵢ − Σⱼ aⱼgⱼ): the weight is the factor in front, "
+             "aᵢ(gᵢ − Σⱼ aⱼgⱼ).", gives=_each(lambda x, y, t, i, a, g: y * (x - t))),
+        Slip("only the −a aᵀ part", "that is −aᵢ Σⱼ aⱼgⱼ, the Jacobian without its diag(a): "
+             "add aᵢgᵢ.", gives=_each(lambda x, y, t, i, a, g: -x * t)),
+        Slip("Σ a for the total", "you subtracted Σⱼ aⱼ, which is 1: the total is Σⱼ aⱼgⱼ.",
+             gives=_each(lambda x, y, t, i, a, g: x * (y - sum(a)))),
+        Slip("the diagonal only", "that is aᵢ(1 − aᵢ)gᵢ, the Jacobian's diagonal alone: its "
+             "other entries −aᵢaⱼ count too.",
+             gives=_each(lambda x, y, t, i, a, g: x * (1 - x) * y)),
+        Slip("the total added", "the row total is subtracted: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
+             gives=_each(lambda x, y, t, i, a, g: x * (y + t))),
+        Slip("the total not multiplied by aᵢ", "that is aᵢgᵢ − Σⱼ aⱼgⱼ: the total sits inside "
+             "the bracket, aᵢ(gᵢ − Σⱼ aⱼgⱼ).", gives=_each(lambda x, y, t, i, a, g: x * y - t)),
+        Slip("returned the row total", "that is Σⱼ aⱼgⱼ, one number: it is one step; return "
+             "aᵢ(gᵢ − total) for every i.", gives=lambda a, g: _total(a, g)),
+        Slip("a term left out of the total", "your total leaves out a term: Σⱼ aⱼgⱼ runs over "
+             "every j, 0 … m − 1, j = i included.", gives=tuple(
+                 _each(lambda x, y, t, i, a, g, keep=keep: x * (y - sum(
+                     a[j] * g[j] for j in range(len(a)) if keep(i, j, len(a)))))
+                 for keep in (lambda i, j, m: j < m - 1, lambda i, j, m: j > 0,
+                              lambda i, j, m: j != i))),
+        Slip("a running total", "entry i subtracts the total of the entries up to i only: add "
+             "up the WHOLE row first, then compute every entry.",
+             gives=_each(lambda x, y, t, i, a, g: x * (y - _total(a[:i + 1], g[:i + 1])))),
+        Slip("the total of the first entry only", "your total holds only a₀g₀: finish the sum "
+             "over the whole row (a `return` inside its loop?) before you use it.",
+             gives=_each(lambda x, y, t, i, a, g: x * (y - a[0] * g[0]))),
+    ],
+)
+
+
+# --- code: query_gradient(q, k, v, grad_out) ---------------------------------------------------
+
+def _qkvg(seed, n, m, d_k, d_v):
+    rng = np.random.default_rng(seed)
+    return tuple(frozen_array(rng.standard_normal(shape).round(2))
+                 for shape in ((n, d_k), (m, d_k), (m, d_v), (n, d_v)))
+
+
+def _gradient(q, k, v, g, forward=None, back=None, weights=None, grad_a=None, total=None,
+              step2=None, step3=None, key=None):
+    """∂L/∂Q by the three steps; each keyword puts one slip's piece in: ``forward``/``back``
+    the scale of the forward pass and of step 3 (a function of q, k, v), ``key(k)`` what Q is
+    multiplied by, ``weights(s)`` A from the scaled scores, ``grad_a(g, v)``, ``total(a, ga)``
+    what step 2 subtracts, ``step2`` and ``step3``."""
+    scale = 1 / math.sqrt(q.shape[1])
+    a = (weights or softmax)(q @ (k.T if key is None else key(k)) * (
+        forward(q, k, v) if forward else scale))
+    ga = grad_a(g, v) if grad_a else g @ v.T  # step 1: (n, m)
+    gs = step2(a, ga) if step2 else a * (
+        ga - (total(a, ga) if total else (a * ga).sum(axis=1, keepdims=True)))  # step 2
+    return (back(q, k, v) if back else scale) * (step3(gs, q, k, v) if step3 else gs @ k)
+
+
+def _d(size):
+    return lambda q, k, v: size(q, k, v) ** -0.5
+
+
+_DV, _M = _d(lambda q, k, v: v.shape[1]), _d(lambda q, k, v: k.shape[0])
+_Q_ROWS = [  # name, hint, keyword forms of _gradient
+    ("no scale in step 3", "∂L/∂Q = scale · (∂L/∂S) K: the scores are QKᵀ · scale, so step 3 "
+     "multiplies by the scale again.", [{"back": lambda q, k, v: 1.0}]),
+    ("no scale in the forward pass", "the backward needs the SAME weights as the forward: "
+     "A = softmax(QKᵀ/√d_k).", [{"forward": lambda q, k, v: 1.0}]),
+    ("divided by d_k", "the scale is 1/√d_k, the square root of d_k.",
+     [{"forward": f, "back": b} for f, b in ((_d(lambda q, k, v: q.shape[1] ** 2),) * 2,
+                                             (_d(lambda q, k, v: q.shape[1] ** 2), None),
+                                             (None, _d(lambda q, k, v: q.shape[1] ** 2)))]),
+    ("multiplied by √d_k", "the scale is upside down: it is 1/√d_k.",
+     [{"forward": f, "back": b} for f, b in (((lambda q, k, v: q.shape[1] ** 0.5),) * 2,
+                                             (None, lambda q, k, v: q.shape[1] ** 0.5))]),
+    ("** 1/2", "`d_k ** 1/2` is (d_k ** 1) / 2: write d_k ** 0.5.",
+     [{"forward": f, "back": b} for f in (lambda q, k, v: 2 / q.shape[1],
+                                          lambda q, k, v: 1 / q.shape[1] / 2)
+      for f, b in ((f, f), (None, f))]),
+    ("d_k from the wrong size", "d_k is the width of the queries and keys, q.shape[1].",
+     [{"forward": f, "back": b} for size in (_DV, _M) for f, b in ((size, size), (None, size))]),
+    ("no total subtracted", "step 2 subtracts each row's total Σⱼ A_ij ∂L/∂A_ij: "
+     "A ⊙ (∂L/∂A − totals).", [{"total": lambda a, ga: 0.0}]),
+    ("an unweighted row total", "the total of row i is weighted by that row's A: "
+     "Σⱼ A_ij ∂L/∂A_ij.", [{"total": lambda a, ga: ga.sum(axis=1, keepdims=True)},
+                          {"total": lambda a, ga: ga.mean(axis=1, keepdims=True)}]),
+    ("totals down the columns", "each query's ROW has its own total: sum(axis=1, keepdims=True).",
+     [{"total": lambda a, ga: (a * ga).sum(axis=0, keepdims=True)}]),
+    ("no keepdims", "the totals, shape (n,), are laid along the columns: keep them (n, 1) with "
+     "keepdims=True.", [{"total": lambda a, ga: (a * ga).sum(axis=1)}]),
+    ("the softmax step skipped", "step 2 turns ∂L/∂A into ∂L/∂S = A ⊙ (∂L/∂A − row totals).",
+     [{"step2": lambda a, ga: ga}]),
+    ("the bracket turned round", "the bracket of step 2 is (∂L/∂A − row total).",
+     [{"step2": lambda a, ga: a * ((a * ga).sum(axis=1, keepdims=True) - ga)}]),
+    ("softmax down the columns", "the forward softmax runs along each row, over the keys.",
+     [{"weights": lambda s: softmax(s, axis=0)}]),
+    ("no softmax", "A is the softmax of the scaled scores, not the scores themselves.",
+     [{"weights": lambda s: s}]),
+    ("K not transposed", "the scores are Q Kᵀ: q @ k.T, (n, d_k) times (d_k, m).",
+     [{"key": lambda k: k}]),
+    ("returned ∂L/∂S", "that is ∂L/∂S (n × m): step 3 makes it scale · (∂L/∂S) K.",
+     [{"back": b, "step3": lambda gs, q, k, v: gs} for b in (None, lambda q, k, v: 1.0)]),
+    ("V in step 3", "step 3 multiplies by K, what Q meets in the scores.",
+     [{"step3": lambda gs, q, k, v: gs @ v}]),
+    ("Q in step 3", "∂L/∂Q multiplies ∂L/∂S by K, the other factor of the scores.",
+     [{"step3": lambda gs, q, k, v: gs @ q}]),
+    ("∂L/∂S transposed in step 3", "(∂L/∂S)ᵀ belongs to ∂L/∂K; for Q it is (∂L/∂S) K.",
+     [{"step3": lambda gs, q, k, v: gs.T @ k}]),
+    ("returned ∂L/∂K", "that is ∂L/∂K = scale · (∂L/∂S)ᵀ Q: the queries need (∂L/∂S) K.",
+     [{"step3": lambda gs, q, k, v: gs.T @ q}]),
+    ("∂L/∂A transposed", "∂L/∂A = G Vᵀ (n × m), one row per query.",
+     [{"grad_a": lambda g, v: v @ g.T}, {"grad_a": lambda g, v: g @ v}]),
+]
+
+
+def _bound(form):
+    return lambda q, k, v, g: _gradient(q, k, v, g, **form)
+
+
+QUERY_GRADIENT = CodeExercise(
+    "query_gradient", "query_gradient(q, k, v, grad_out)",
+    cases=[_qkvg(seed, *shape) for seed, shape in enumerate(
+        [(2, 3, 2, 4), (3, 3, 3, 3), (4, 2, 3, 1), (1, 4, 2, 2), (3, 5, 4, 2), (2, 2, 4, 3)])],
+    solution=_gradient, quantities={"d_k": lambda q, k, v, g: q.shape[1]},
+    show_args=lambda args: ", ".join(f"{name} {np.shape(a)}" for name, a in
+                                     zip(("q", "k", "v", "grad_out"), args, strict=True)),
+    slips=[Slip(name, hint, gives=tuple(_bound(f) for f in forms))
+           for name, hint, forms in _Q_ROWS],
+)
+
+EXERCISES = [SCORE_GRADIENT_HAND, SOFTMAX_BACKWARD_ROW, QUERY_GRADIENT]

@@ -1,176 +1,247 @@
-"""Exercise of notebook 11: one row's softmax under a mask.
+"""Exercises of notebook 11: one weight under a mask by hand, the masked softmax of one row, and
+the (B, 1, n, n) mask of a padded batch under causal attention."""
 
-Slips (``masked_softmax(scores, allowed)``):
-
-- True means blocked: the weights sit on the blocked keys (the mask read the other way round).
-- ignored the mask: a plain softmax over every key (or NaN where a blocked 1000 overflows).
-- zeroed without renormalising: blocked weights set to 0 after the softmax, row no longer sums to 1.
-- masked with 0: blocked scores replaced by 0 (or ``scores * allowed``), which still gets
-  weight e⁰ = 1.
-- no division: the shifted exponentials returned without dividing by their total.
-- dropped the blocked keys: returned only the allowed keys' weights (a shorter list).
-- −10⁹ instead of −∞: a big negative number spreads the weight evenly on a fully blocked row.
-- NaN when everything is blocked: 0/0 on the row with no allowed key.
-- fully blocked row: any other wrong answer on that row only (an empty list, None).
-- lists used as arrays: arithmetic on the Python lists (``~allowed``, ``s - top``) raises.
-- overflow: no shift, e¹⁰⁰⁰ overflows.
-- renormalised after the softmax: the blocked score took part in the first softmax, so the
-  allowed weights underflowed to 0 and the renormalisation is 0/0.
-- shifted by the max of all scores: the blocked score 1000 was subtracted, e^(s − 1000)
-  underflows to 0 for the allowed keys.
-- changed its input (the framework's): ``scores[j] = -inf`` writes into the caller's list.
-"""
+import math
 
 import numpy as np
 
-from .. import softmax
-from ._detect import LISTS_HINT, lists_used_as_arrays
-from .core import Case, Exercise, Mistake
+from .engine import CodeExercise
+from .feedback import NoPrediction, Slip
+from .hand import HandExercise
 
-__all__ = ["MASK_EXERCISE", "check_masked_softmax", "evaluate_masked_softmax"]
-
-
-def _masked_softmax(scores, allowed, blocked=-np.inf):
-    return softmax(np.where(np.asarray(allowed, bool), np.asarray(scores, float), blocked))
+__all__ = ["EXERCISES"]
 
 
-def _allowed_total(scores, allowed):
-    """Σ e^(s − max) over the allowed keys: what a masked softmax divides by."""
-    s = np.asarray(scores, float)[np.asarray(allowed, bool)]
-    return float(np.exp(s - s.max()).sum())
+# --- by hand: a₀ for the scores (ln p, 0, big) with key 2 blocked ----------------------------
+
+def _weight(p, big):
+    return p / (p + 1)  # e^(ln p) / (e^(ln p) + e^0); the blocked key adds e^(−∞) = 0
 
 
-_CASES = [
-    ([1.0, 2.0, 3.0], [True, True, True]),
-    ([1.0, 2.0, 3.0], [True, False, True]),
-    ([2.0, -1.0, 0.5, 4.0], [True, True, False, False]),
-    ([-3.0, -2.0, -5.0], [False, True, True]),
-    ([0.0, 0.0, 0.0, 0.0], [True, False, False, True]),
-    ([5.0], [True]),
-    ([1000.0, 999.0, 1001.0], [True, True, False]),  # exp(1000) overflows without the shift
-    ([1000.0, 0.0, 1.0], [False, True, True]),  # a large BLOCKED score beside small allowed
-    ([745.0, 0.0, 745.0, 745.0], [False, True, False, False]),  # e^(0 − 745): one subnormal
-    ([1.0, 2.0], [False, False]),  # nothing to attend to
-]
-_OVER, _BLOCKED_BIG, _TINY, _EMPTY = 6, 7, 8, 9
-
-
-def _wrong_on(outcomes, must, may=(_EMPTY,), right=()):
-    """The outcome of case ``must[0]`` when the answer is wrong on every case in ``must``,
-    right on every case in ``right``, and right everywhere else except the cases in ``may``."""
-    wrong = {i for i, o in enumerate(outcomes) if not o.correct}
-    if not set(must) <= wrong or wrong & set(right) or wrong - set(must) - set(may):
-        return None
-    return outcomes[must[0]]
-
-
-def _not_finite(outcome):
-    try:
-        return outcome.error is not None or not np.isfinite(
-            np.asarray(outcome.value, dtype=float)).all()
-    except Exception:
-        return False
-
-
-def _ignored_mask(outcomes):
-    """Wrong wherever a plain softmax is wrong, and equal to it wherever finite (a blocked
-    1000 may overflow an unshifted answer)."""
-    telling = None
-    for o in outcomes:
-        plain = softmax(np.asarray(o.case.args[0], float))
-        if MASK_EXERCISE.same(plain, o.case.expected):
-            continue
-        if o.correct:
-            return None
-        if not _not_finite(o):
-            if not MASK_EXERCISE.same(o.value, plain):
-                return None
-            telling = telling or o
-    return telling
-
-
-def _nan_when_empty(outcomes):
-    found = _wrong_on(outcomes, [_EMPTY], may=())
-    return found if found is not None and _not_finite(found) else None
-
-
-_ZERO_HINT = ("{call} → {got}: you replaced the blocked scores by 0 (or multiplied the scores "
-              "by the mask), but a score of 0 still gets weight e⁰ = 1 before dividing. A "
-              "blocked score must be −∞ (float('-inf')), whose weight is exactly 0.")
-
-MASK_EXERCISE = Exercise(
-    "masked_softmax(scores, allowed)",
-    cases=[Case(args) for args in _CASES],
-    reference=_masked_softmax,
-    mistakes=[
-        Mistake("True means blocked",
-                "{call} → {got}: your weights sit exactly on the keys that should be "
-                "blocked. In this course (and in PyTorch's scaled_dot_product_attention) True "
-                "means MAY attend; only nn.MultiheadAttention uses True for blocked.",
-                imitation=lambda s, a: _masked_softmax(s, ~np.asarray(a, bool))),
-        Mistake("lists used as arrays", LISTS_HINT, detect=lists_used_as_arrays),
-        Mistake("ignored the mask",
-                "{call} → {got}, a softmax over every key: the blocked keys got weight too. "
-                "The answer is {expected}: put −∞ on the blocked scores first.",
-                detect=lambda outcomes: _ignored_mask(outcomes)),
-        Mistake("zeroed without renormalising",
-                "{call} → {got}: you set the blocked weights to 0 after the softmax, so the "
-                "row no longer adds up to 1 (the answer is {expected}). Put −∞ on the blocked "
-                "scores BEFORE the softmax instead.",
-                imitation=lambda s, a: softmax(np.asarray(s, float)) * np.asarray(a, bool)),
-        Mistake("masked with 0", _ZERO_HINT,
-                imitation=lambda s, a: softmax(np.where(a, np.asarray(s, float), 0.0))),
-        Mistake("masked with 0", _ZERO_HINT,  # scores * allowed, a fully blocked row left out
-                imitation=lambda s, a: softmax(np.where(a, np.asarray(s, float), 0.0))
-                if np.any(a) else _masked_softmax(s, a)),
-        Mistake("no division",
-                "{call} → {got}: the exponentials e^(s − max), not yet divided by their total. "
-                "Divide each by the sum over the allowed keys so the row adds up to 1.",
-                imitation=lambda s, a: _masked_softmax(s, a) * _allowed_total(s, a)),
-        Mistake("dropped the blocked keys",
-                "{call} → {got}: only the allowed keys' weights. Return one weight per key, "
-                "0 for the blocked ones: {expected}.",
-                imitation=lambda s, a: softmax(np.asarray(s, float)[np.asarray(a, bool)])),
-        Mistake("−10⁹ instead of −∞",
-                "{call} → {got}: every key is blocked, and a big negative number like −10⁹ "
-                "is not −∞: a row of equal scores gets equal weights. Use float('-inf'), and "
-                "return all zeros when no key is allowed.",
-                imitation=lambda s, a: _masked_softmax(s, a, blocked=-1e9)),
-        Mistake("NaN when everything is blocked",
-                "right on every row except the one where every key is blocked: {call} → {got} "
-                "(0/0). Nothing to attend to means all weights 0: check for that row first and "
-                "return zeros.",
-                detect=_nan_when_empty),
-        Mistake("fully blocked row",
-                "right on every row except the one where every key is blocked: {call} → {got}. "
-                "Nothing to attend to means one weight of 0 per key, here {expected}.",
-                detect=lambda outcomes: _wrong_on(outcomes, [_EMPTY], may=())),
-        Mistake("overflow",
-                "right except on {call} → {got}: e¹⁰⁰⁰ overflows to ∞ (and ∞/∞ is "
-                "NaN). Subtract the largest ALLOWED score before exponentiating (notebook 07).",
-                detect=lambda outcomes: _wrong_on(outcomes, [_OVER], may=(_BLOCKED_BIG, _TINY,
-                                                                          _EMPTY))),
-        Mistake("renormalised after the softmax",
-                "{call} → {got}, not {expected}: you took the softmax over all keys, "
-                "blocked key included, then zeroed and divided by the new total. Next to the "
-                "blocked 1000 every allowed weight underflows to exactly 0, and the new total "
-                "is 0/0 (notebook 11 shows this). Put −∞ on the blocked scores BEFORE the "
-                "softmax; then the shift is the largest allowed score.",
-                detect=lambda outcomes: _wrong_on(outcomes, [_BLOCKED_BIG, _TINY])),
-        Mistake("shifted by the max of all scores",
-                "{call} → {got}, not {expected}: you subtracted the largest of ALL "
-                "scores, 1000, a blocked one, so every allowed e^(s − 1000) underflows to 0. "
-                "Subtract the largest ALLOWED score.",
-                detect=lambda outcomes: _wrong_on(outcomes, [_BLOCKED_BIG], right=(_TINY,))),
+MASKED_WEIGHT = HandExercise(
+    "masked weight by hand", "a₀ for the scores (ln {p}, 0, {big}) with key 2 blocked",
+    answer=_weight, givens={"p": 3, "big": 5}, tolerance=0.005,
+    slips=[
+        Slip("the blocked key counted", "{got} keeps e^{big} of the blocked key in the total: a "
+             "blocked score is −∞ and adds e^(−∞) = 0.",
+             gives=lambda p, big: p / (p + 1 + math.exp(big))),
+        Slip("blocked score set to 0", "{got} gives the blocked key the score 0, and e⁰ = 1 still "
+             "counts: blocked means −∞, weight exactly 0.", gives=lambda p, big: p / (p + 2)),
+        Slip("the blocked score added as it is", "{got} adds the blocked score {big} itself to the "
+             "total: only e^s of the ALLOWED keys are added.",
+             gives=lambda p, big: p / (p + 1 + big)),
+        Slip("key 1 given no weight", "{got} gives key 1 nothing, as if its score 0 meant weight "
+             "0: its weight comes from e⁰ = 1, so key 1 adds 1 to the total.",
+             gives=lambda p, big: 1.0),
+        Slip("no exponential", "{got} divides the scores themselves, blocked one included: the "
+             "softmax divides e^s, and the blocked key adds e^(−∞) = 0.",
+             gives=lambda p, big: math.log(p) / (math.log(p) + big)),
+        Slip("key 1's weight", "{got} is the weight of key 1: the question asks for key 0, whose "
+             "score is ln {p}.", gives=lambda p, big: 1 / (p + 1)),
+        Slip("e to the p", "{got} uses e^{p}: e^(ln {p}) = {p}, because ln undoes eˣ.",
+             gives=lambda p, big: math.exp(p) / (math.exp(p) + 1)),
+        Slip("no division", "{got} is e^(ln {p}) alone: divide it by the total over the allowed "
+             "keys.", gives=lambda p, big: float(p)),
+        Slip("the score for the weight", "{got} is ln {p}, the score of key 0: its weight is "
+             "e^(ln {p}) over the allowed total.", gives=lambda p, big: math.log(p)),
+        Slip("the mask read the other way round", "{got} would mean key 0 is blocked: only key "
+             "2, the one scoring {big}, is (keys count from 0).", gives=lambda p, big: 0.0),
+        Slip("one decimal", "{got} stops at one decimal: keep two.",
+             gives=lambda p, big: math.floor(10 * p / (p + 1)) / 10),
     ],
 )
 
 
-def evaluate_masked_softmax(func):
-    """The :class:`~course_lib.exercises.core.Feedback` on a learner's ``masked_softmax``."""
-    return MASK_EXERCISE.evaluate(func)
+# --- code: masked_softmax(scores, allowed), one row ------------------------------------------
+
+def _masked_softmax(scores, allowed):
+    kept = [s for s, ok in zip(scores, allowed, strict=True) if ok]
+    if not kept:
+        return [0.0] * len(scores)
+    top = max(kept)
+    exps = [math.exp(s - top) if ok else 0.0 for s, ok in zip(scores, allowed, strict=True)]
+    return [e / sum(exps) for e in exps]
 
 
-def check_masked_softmax(func):
-    """Print feedback on a learner's ``masked_softmax(scores, allowed)``."""
-    MASK_EXERCISE.check(func)
+def _softmax(s):
+    s = np.asarray(s, dtype=float)
+    e = np.exp(s - s.max())
+    return e / e.sum()
+
+
+def _kept(s, a):
+    return [x for x, ok in zip(s, a, strict=True) if ok]  # the allowed scores
+
+
+def _no():
+    raise NoPrediction
+
+
+def _exps(s, a, every=False):
+    """e^(s − the largest allowed score), math.exp's way: on the allowed keys (0 on the
+    blocked), or on ``every`` key (OverflowError beside a large blocked score)."""
+    top = max(_kept(s, a)) if any(a) else _no()
+    return [math.exp(x - top) if ok or every else 0.0 for x, ok in zip(s, a, strict=True)]
+
+
+def _max_of_all(guard, empty_zeros=False):
+    """Shifted by the largest of ALL scores: 0/0 (raised, zeros or NaN) where no allowed eˢ
+    survives (on a fully blocked row too, unless ``empty_zeros``)."""
+    def slip(s, a):
+        s, a = np.asarray(s, dtype=float), np.asarray(a, dtype=bool)
+        e = np.where(a, np.exp(s - s.max()), 0.0)
+        if e.sum() > 0 or (empty_zeros and not a.any()):
+            return e / e.sum() if e.sum() > 0 else e
+        if guard == "raise":
+            raise ZeroDivisionError("float division by zero")
+        return np.zeros_like(s) if guard == "zeros" else np.full_like(s, np.nan)
+    return slip
+
+
+def _broken(o):
+    """The learner's answer on this case raised, or holds NaN or ∞."""
+    return o.error is not None or not np.all(np.isfinite(np.asarray(o.value, dtype=float)))
+
+
+def _spread(s, a):
+    return max(_kept(s, a)) - min(_kept(s, a)) if any(a) else 0.0
+
+
+def _learner(wrong_where, wrong):
+    """A learner-style answer: right, except ``wrong(s, a)`` where ``wrong_where(s, a)``."""
+    return lambda s, a: wrong(s, a) if wrong_where(s, a) else _masked_softmax(s, a)
+
+
+_ROWS = [([1.0, 2.0, 3.0], [True, True, True]), ([1.5, 2.0, 3.0], [True, False, True]),
+         ([2.0, -1.0, 0.5, 4.0], [True, True, False, False]),
+         ([-3.0, -2.5, -5.0], [False, True, True]),
+         ([0.0, 0.0, 0.0, 0.0], [True, False, False, True]), ([5.0], [True]),
+         ([0.3, -1.2, 2.7, 0.0, 1.1], [True, True, False, True, False]),
+         ([1000.0, 999.5, 1001.0], [True, True, False]),  # e^1000 overflows without a shift
+         ([1000.0, 0.0, 1.5], [False, True, True]),  # a large BLOCKED score beside small allowed
+         ([740.0, 0.0, 1.5], [False, True, True]),  # e^(s − 740) subnormal: ratios off by 1e-3
+         ([-400.5, 400.0, 2.0], [True, True, False]),  # shifted by the smallest: e^800.5
+         ([1.0, 2.0], [False, False])]  # nothing to attend to
+
+MASKED_SOFTMAX = CodeExercise(
+    "masked_softmax", "masked_softmax(scores, allowed)", cases=_ROWS, solution=_masked_softmax,
+    quantities={"m": lambda s, a: len(s)},
+    slips=[
+        Slip("True read as blocked", "your weights sit on the blocked keys: True means MAY "
+             "attend (as in PyTorch's scaled_dot_product_attention).",
+             gives=lambda s, a: _masked_softmax(s, [not ok for ok in a])),
+        Slip("the mask ignored", "that is a softmax over every key: put −∞ on the blocked "
+             "scores first.", gives=(lambda s, a: _softmax(s),
+                                     lambda s, a: _exps(s, a, True) and _softmax(s))),
+        Slip("blocked keys in the total", "the allowed weights are in the right proportion, but "
+             "their total still holds the blocked keys' eˢ (a softmax over every key, then "
+             "zeros?): leave the blocked keys out of the sum.",
+             gives=(lambda s, a: _softmax(s) * np.asarray(a),
+                    lambda s, a: _exps(s, a, True) and _softmax(s) * np.asarray(a))),
+        Slip("blocked score set to 0", "a blocked score of 0 still gets weight e⁰ = 1 before "
+             "dividing: a blocked score is −∞ (float('-inf')), weight exactly 0.",
+             gives=(lambda s, a: _softmax(np.where(a, s, 0.0)),
+                    lambda s, a: _softmax(np.where(a, s, 0.0)) if any(a) else _no())),
+        Slip("no division", "those are the eˢ⁻ᵐᵃˣ, not yet divided by their total over the "
+             "allowed keys.", gives=_exps),
+        Slip("no exponential", "the scores themselves were divided by their total: the softmax "
+             "divides the e^s, which are never negative.",
+             gives=lambda s, a: [x / sum(_kept(s, a)) if ok else 0.0
+                                 for x, ok in zip(s, a, strict=True)] if any(a) else _no()),
+        Slip("only the allowed keys returned", "return one weight per key, 0 for the blocked "
+             "ones.", gives=tuple(lambda s, a, e=e: _softmax(_kept(s, a)) if any(a) else e()
+                                  for e in (list, lambda: max([])))),
+        Slip("a fully blocked row spread evenly", "on the row where every key is blocked you "
+             "gave each key 1/{m} (what −10⁹ in place of −∞ gives): nothing to attend to means "
+             "all weights 0.", gives=lambda s, a: _no() if any(a) else [1 / len(s)] * len(s)),
+        Slip("0/0 on a fully blocked row", "where every key is blocked the total is 0, and 0/0 "
+             "(or the max of no scores) fails: check for that row first and return zeros.",
+             when=lambda o: not any(o.case.args[1]) and _broken(o),
+             example=_learner(lambda s, a: not any(a), lambda s, a: [math.nan] * len(s))),
+        Slip("the largest score was a blocked one", "the shift was the largest of ALL scores, a "
+             "blocked 1000, so every allowed e^(s − 1000) underflows to 0: shift by the largest "
+             "ALLOWED score.", gives=tuple(_max_of_all(g, z) for g in ("raise", "zeros", "nan")
+                                           for z in (False, True))),
+        Slip("no shift", "e¹⁰⁰⁰ overflows to ∞: subtract the largest allowed score before eˣ "
+             "(notebook 07).", when=lambda o: max(o.case.args[0]) > 700 and _broken(o)
+             and not isinstance(o.error, ZeroDivisionError),
+             example=_learner(lambda s, a: any(a) and max(_kept(s, a)) > 700,
+                              lambda s, a: [math.exp(x) for x in s])),
+        Slip("the smallest score subtracted", "subtracting the smallest allowed score leaves "
+             "exponents near 800, and e⁸⁰⁰ overflows: subtract the LARGEST.",
+             when=lambda o: _spread(*o.case.args) > 700 and _broken(o),
+             example=_learner(lambda s, a: _spread(s, a) > 700, lambda s, a: [math.nan] * len(s))),
+    ],
+)
+
+
+# --- code: batch_mask(lengths, n, left_padded), (B, 1, n, n) ----------------------------------
+
+def _grid(rule, side=bool, shift=0, filler=False, first=False):
+    """The (B, 1, n, n) mask ``rule(i, j, real)``; ``real(p)``: position p holds a real token
+    (the first lengths[b] positions, or the last when ``side(left_padded)``). A slip's variants:
+    the first real position moved by ``shift``, lengths[b] read as the count of ``filler``,
+    the ``first`` sequence's length for every sequence."""
+    def mask(lengths, n, left):
+        out = []
+        for count in [lengths[0]] * len(lengths) if first else lengths:
+            count = n - count if filler else count
+            real = ((lambda p, c=count: p >= n - c + shift) if side(left)
+                    else (lambda p, c=count: p < c))
+            out.append([[[bool(rule(i, j, real)) for j in range(n)] for i in range(n)]])
+        return out
+    return mask
+
+
+def _causal(i, j, real):
+    return j <= i and real(j)
+
+
+def _axis(axes):
+    """The right mask with its axis of size 1 elsewhere (or none)."""
+    return lambda *args: np.expand_dims(np.array(_grid(_causal)(*args))[:, 0], axes)
+
+
+BATCH_MASK = CodeExercise(
+    "batch_mask", "batch_mask(lengths, n, left_padded)",
+    cases=[([3, 5], 5, False), ([3, 5], 5, True), ([1, 4, 2], 4, True), ([2, 3], 3, False),
+           ([4], 6, True), ([2, 0], 2, False), ([1, 3], 3, False), ([2, 2], 4, True)],
+    solution=_grid(_causal),
+    slips=[
+        Slip("no causal part", "that is the padding mask alone: a query may not see later keys "
+             "either, so AND it with j ≤ i.", gives=_grid(lambda i, j, real: real(j))),
+        Slip("no padding part", "that is the causal mask alone: block the filler keys too.",
+             gives=_grid(lambda i, j, real: j <= i)),
+        Slip("no head axis", "the mask needs its axis of size 1 for the heads, (B, 1, n, n): "
+             "mask[:, None] adds it.", gives=_axis(())),
+        Slip("the head axis elsewhere", "the axis of size 1 comes second, (B, 1, n, n), so that "
+             "it stretches over the heads.", gives=_axis((2,))),
+        Slip("a query cannot see itself", "j < i leaves out the diagonal: a query may attend to "
+             "its own key, j ≤ i.", gives=_grid(lambda i, j, real: j < i and real(j))),
+        Slip("the causal mask upside down", "j ≥ i lets each query see the FUTURE: causal means "
+             "key j ≤ query i.", gives=_grid(lambda i, j, real: j >= i and real(j))),
+        Slip("left and right swapped", "with left padding the real tokens are the LAST "
+             "lengths[b] positions; with right padding the first.",
+             gives=_grid(_causal, side=lambda left: not left)),
+        Slip("left_padded ignored", "your mask is right for one side only: with left padding the "
+             "real tokens are the last lengths[b] positions, n − lengths[b] … n − 1.",
+             gives=(_grid(_causal, side=lambda left: False),
+                    _grid(_causal, side=lambda left: True))),
+        Slip("padding on the queries", "you blocked the filler QUERIES (rows): padding blocks "
+             "the filler keys (columns), for every query.",
+             gives=_grid(lambda i, j, real: j <= i and real(i))),
+        Slip("padding on queries and keys", "a filler query may still attend to the real keys; "
+             "only the filler keys (columns) are blocked.",
+             gives=_grid(lambda i, j, real: j <= i and real(i) and real(j))),
+        Slip("left padding one off", "with left padding the first real key is "
+             "j = n − lengths[b].", gives=(_grid(_causal, shift=1), _grid(_causal, shift=-1))),
+        Slip("or for and", "a key must be real AND not later than the query: `and` (or &).",
+             gives=_grid(lambda i, j, real: j <= i or real(j))),
+        Slip("lengths read as filler counts", "lengths[b] counts the REAL tokens of sequence b, "
+             "not the filler.", gives=_grid(_causal, filler=True)),
+        Slip("one length for every sequence", "every sequence got the first one's length: "
+             "sequence b has lengths[b] real tokens.", gives=_grid(_causal, first=True)),
+    ],
+)
+
+EXERCISES = [MASKED_WEIGHT, MASKED_SOFTMAX, BATCH_MASK]

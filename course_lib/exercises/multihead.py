@@ -1,188 +1,265 @@
-"""Exercise of notebook 12: every head's weights, and the helpers its neighbours share.
+"""Exercises of notebook 12: one head's divisor by hand, the weights of every head, and
+multi-head self-attention with W_O."""
 
-Slips (``head_weights(x, w_q, w_k, num_heads)``, the (h, n, n) weights of self-attention):
-
-- scaled by √d_model: divided by the full width instead of the head's √d_k.
-- divided by d_model: the full width, and no square root.
-- divided by d_k: the head's width without the square root.
-- ** 1/2: ``d_k ** 1/2`` is d_k / 2 (and ``s / d_k ** 1/2`` is s / (2 d_k)).
-- transposed a projection: ``x @ w_q.T``, ``x @ w_k.T`` or both.
-- divided by √h: the number of heads instead of the head's width.
-- multiplied by √d_k: the scale upside down.
-- no scale: the scores not divided at all.
-- slice one column short: head t took columns t·d_k … (t+1)·d_k − 2, one column early.
-- slice one column long: head t took columns t·d_k … (t+1)·d_k (a + 1 on the slice's end).
-- slice shifted one column: head t took columns t·d_k + 1 … (t+1)·d_k.
-- slice started at t: head t took columns t … t + d_k − 1 (overlapping heads).
-- divided by √d_model / h: the root taken before dividing the width.
-- W_K used for the queries: Q = X W_K.
-- one head only: num_heads ignored, one (1, n, n) grid over all d_model columns.
-- interleaved columns: head t took columns t, t + h, t + 2h, … (reshape to (n, d_k, h)).
-- reshaped without moving the head axis: (n, h·d_k) reshaped straight to (h, n, d_k).
-- W_Q used for the keys: K = X W_Q.
-- scores K Qᵀ: the score grid transposed before the softmax.
-- softmax over the wrong axis: columns sum to 1.
-- softmax over the whole grid: each head's n × n grid sums to 1.
-- no keepdims: e / e.sum(axis=-1), the row totals laid along the columns.
-- d_k as a float: d_model / h used in a slice or reshape.
-- no softmax: the scaled scores returned.
-- return inside the loop: only head 0's grid.
-- heads concatenated, not stacked: shape (n, h·n).
-- heads stacked on the wrong axis: shape (n, h, n).
-- lists used as arrays: arithmetic on the Python lists (``x @ w_q``, ``a * g``) raises.
-"""
-
+import math
+import re
 
 import numpy as np
 
-from ._detect import LISTS_HINT, lists_used_as_arrays
-from ._heads import FLOAT_HINT, float_width, head_weights, heads_case, show_heads
-from .core import Exercise, Mistake
+from .. import softmax
+from ._values import frozen_array
+from .engine import CodeExercise
+from .feedback import Slip
+from .hand import HandExercise
 
-__all__ = ["HEADS_EXERCISE", "check_head_weights", "evaluate_head_weights"]
+__all__ = ["EXERCISES"]
 
-
-_TRANSPOSED = ("on {call} you multiplied by a transposed weight matrix (x @ w.T). In this course "
-               "the matrices act on the right as they are: Q = X W_Q, K = X W_K.")
-
-
-def _slip(**kw):
-    return lambda x, w_q, w_k, h: head_weights(x, w_q, w_k, h, **kw)
-
-
-HEADS_EXERCISE = Exercise(
-    "head_weights(x, w_q, w_k, num_heads)",
-    cases=[heads_case(*c) for c in [(1, 3, 4, 2), (2, 4, 8, 2), (3, 5, 8, 4), (4, 3, 6, 3),
-                                    (5, 4, 4, 1), (6, 2, 8, 8), (7, 4, 12, 3)]],
-    reference=head_weights,
-    mistakes=[
-        Mistake("lists used as arrays", LISTS_HINT, detect=lists_used_as_arrays),
-        Mistake("scaled by √d_model",
-                "on {call} you divided by √d_model, the full width. Each head takes dot "
-                "products of vectors with d_k = d_model / h slots, so it divides by √d_k.",
-                imitation=_slip(divisor="√d_model")),
-        Mistake("divided by d_model",
-                "on {call} you divided by d_model. Each head divides by √d_k, the square root "
-                "of ITS width d_k = d_model / h.", imitation=_slip(divisor="d_model")),
-        Mistake("divided by d_k",
-                "on {call} you divided by d_k; the scale is 1/√d_k (the square root of the "
-                "head's width).", imitation=_slip(divisor="d_k")),
-        Mistake("** 1/2",
-                "on {call} you divided by d_k / 2: `d_k ** 1/2` is (d_k ** 1) / 2, because ** "
-                "binds tighter than /. Write d_k ** 0.5 or math.sqrt(d_k).",
-                imitation=_slip(divisor="d_k/2")),
-        Mistake("** 1/2",
-                "on {call} you divided by 2·d_k: `scores / d_k ** 1/2` is (scores / d_k) / 2, "
-                "because ** binds tighter than /. Write scores / d_k ** 0.5 or "
-                "scores / math.sqrt(d_k).", imitation=_slip(divisor="2·d_k")),
-        Mistake("transposed a projection", _TRANSPOSED, imitation=_slip(keys="W_Kᵀ")),
-        Mistake("transposed a projection", _TRANSPOSED, imitation=_slip(keys="W_Qᵀ")),
-        Mistake("transposed a projection", _TRANSPOSED, imitation=_slip(keys="both ᵀ")),
-        Mistake("divided by √h",
-                "on {call} you divided by √num_heads. The divisor is √d_k, the square root of "
-                "the head's width d_model / h, not of the number of heads.",
-                imitation=_slip(divisor="√h")),
-        Mistake("multiplied by √d_k",
-                "on {call} you multiplied by √d_k: the scale is upside down. Divide by √d_k "
-                "(or multiply by 1/√d_k).", imitation=_slip(divisor="1/√d_k")),
-        Mistake("no scale",
-                "on {call} the scores were not scaled. Divide each head's scores by √d_k, with "
-                "d_k its own width d_model / h.", imitation=_slip(divisor="1")),
-        Mistake("slice one column short",
-                "on {call} each head used one column too few: head t owns columns t·d_k up to "
-                "and including (t+1)·d_k − 1, which is the slice [t*d_k:(t+1)*d_k] (a slice "
-                "stops BEFORE its end).", imitation=_slip(short=True)),
-        Mistake("slice one column long",
-                "on {call} each head took one column too many, t·d_k up to (t+1)·d_k: a slice "
-                "already stops BEFORE its end, so [t*d_k:(t+1)*d_k] needs no + 1.",
-                imitation=_slip(split="long")),
-        Mistake("slice shifted one column",
-                "on {call} head t started at column t·d_k + 1: counting from 0, head t owns "
-                "columns t·d_k … (t+1)·d_k − 1, the slice [t*d_k:(t+1)*d_k].",
-                imitation=_slip(split="shifted")),
-        Mistake("slice started at t",
-                "on {call} head t took columns t … t + d_k − 1, so the heads overlap. Head t "
-                "owns columns t·d_k … (t+1)·d_k − 1: slice [:, t * d_k:(t + 1) * d_k].",
-                imitation=_slip(split="offset")),
-        Mistake("divided by √d_model / h",
-                "on {call} the scores were divided by √d_model / h, the root taken before "
-                "dividing the width. Each head's width is d_k = d_model / h: divide by √d_k.",
-                imitation=_slip(divisor="√d_model/h")),
-        Mistake("W_K used for the queries",
-                "on {call} the queries were made with W_K (Q = X W_K). Each projection has its "
-                "own matrix: Q = X W_Q, K = X W_K.",
-                imitation=lambda x, w_q, w_k, h: head_weights(x, w_k, w_k, h)),
-        Mistake("one head only",
-                "{call} gave {got}: one attention over all d_model columns, as if num_heads "
-                "were 1. Cut Q and K into num_heads slices of d_k = d_model // h columns and "
-                "give each head its own (n, n) weights.",
-                imitation=lambda x, w_q, w_k, h: head_weights(x, w_q, w_k, 1)),
-        Mistake("interleaved columns",
-                "on {call} head t got the columns t, t + h, t + 2h, …: reshaping to (n, d_k, h) "
-                "deals the columns out like cards. Head t owns the block of d_k neighbouring "
-                "columns from t·d_k: reshape to (n, h, d_k).",
-                imitation=_slip(split="interleaved")),
-        Mistake("reshaped without moving the head axis",
-                "on {call} your heads mix up tokens and columns: reshaping (n, h·d_k) straight "
-                "to (h, n, d_k) cuts along the rows. Reshape to (n, h, d_k) first, then move "
-                "the head axis to the front (transpose(1, 0, 2)).",
-                imitation=_slip(split="rows")),
-        Mistake("W_Q used for the keys",
-                "on {call} your keys came from W_Q: K = X W_K, with its own matrix.",
-                imitation=_slip(keys="W_Q")),
-        Mistake("scores K Qᵀ",
-                "on {call} each head's grid is transposed: you took K Qᵀ. The scores are "
-                "Q Kᵀ, so row i holds query i's scores against every key.",
-                imitation=_slip(flip=True)),
-        Mistake("softmax over the wrong axis",
-                "on {call} your columns add up to 1, not your rows. Each query's row of weights "
-                "must sum to 1: softmax over the last axis (the keys).",
-                imitation=_slip(axis=-2)),
-        Mistake("softmax over the whole grid",
-                "on {call} the whole n × n grid of each head adds up to 1. The softmax runs "
-                "along each row: sum with axis=-1, keepdims=True.",
-                imitation=_slip(normalise="grid")),
-        Mistake("no keepdims",
-                "on {call} each row was divided by the wrong total: e.sum(axis=-1) without "
-                "keepdims=True has shape (n,), which NumPy lays along the columns. Use "
-                "e.sum(axis=-1, keepdims=True), shape (n, 1).",
-                imitation=_slip(normalise="no keepdims")),
-        Mistake("d_k as a float", FLOAT_HINT, detect=float_width),
-        Mistake("no softmax",
-                "on {call} you returned the scaled scores: take the softmax of each row to get "
-                "the weights.", imitation=_slip(normalise=False)),
-        Mistake("return inside the loop",
-                "{call} gave back only head 0's grid, of shape (n, n): the `return` sits inside "
-                "the loop over the heads. Collect every head, then return np.stack(heads) of "
-                "shape (h, n, n) after the loop.",
-                detect=lambda outcomes: _first_of(outcomes, lambda *a: head_weights(*a)[0],
-                                                  lambda *a: head_weights(*a)[:1])),
-        Mistake("heads concatenated, not stacked",
-                "on {call} your result has shape (n, h·n): np.concatenate lays the heads side "
-                "by side. Stack them on a new first axis, np.stack(heads), shape (h, n, n).",
-                imitation=lambda *args: np.concatenate(list(head_weights(*args)), axis=1)),
-        Mistake("heads stacked on the wrong axis",
-                "on {call} your result has shape (n, h, n): the head axis must come first, "
-                "(h, n, n). np.stack(heads) (axis=0) puts it there.",
-                imitation=lambda *args: head_weights(*args).transpose(1, 0, 2)),
+HEAD_DIVISOR = HandExercise(
+    "head divisor by hand", "the divisor of each head's scores for d_model = {d_model} and "
+    "h = {h}", answer=lambda d_model, h: math.sqrt(d_model / h),
+    givens={"d_model": 768, "h": 12}, tolerance=0.05,
+    slips=[
+        Slip("√d_model", "{got} is √{d_model}, the full width: each head takes dot products of "
+             "d_k = d_model / h slots.", gives=(lambda d_model, h: math.sqrt(d_model),
+                                                 lambda d_model, h: round(math.sqrt(d_model)))),
+        Slip("d_k without the root", "{got} is d_k itself: the divisor is √d_k.",
+             gives=lambda d_model, h: d_model / h),
+        Slip("d_model", "{got} is d_model: cut it into {h} heads, then take the root.",
+             gives=lambda d_model, h: float(d_model)),
+        Slip("√h", "{got} is √{h}: the root is taken of a head's width, d_k = d_model / h.",
+             gives=lambda d_model, h: math.sqrt(h)),
+        Slip("h", "{got} is the number of heads: each head divides by √d_k.",
+             gives=lambda d_model, h: float(h)),
+        Slip("the multiplier", "{got} is 1/√d_k, what the scores are MULTIPLIED by (PyTorch's "
+             "scale): the question asks what they are divided by.",
+             gives=lambda d_model, h: math.sqrt(h / d_model)),
+        Slip("** 1/2", "{got} is d_k / 2: `d_k ** 1/2` is (d_k ** 1) / 2, because ** binds "
+             "tighter than /.", gives=lambda d_model, h: d_model / h / 2),
+        Slip("a root before the division", "{got} takes a root before dividing {d_model} by {h}: "
+             "divide first, then take the root.", gives=(
+                 lambda d_model, h: math.sqrt(d_model) / h,
+                 lambda d_model, h: d_model / math.sqrt(h))),
+        Slip("multiplied by h", "{got} comes from {d_model} × {h} (or its root): the heads CUT "
+             "the width, d_k = d_model / h.", gives=(lambda d_model, h: float(d_model * h),
+                                                      lambda d_model, h: math.sqrt(d_model * h))),
     ],
-    show_args=show_heads,
 )
 
 
-def _first_of(outcomes, *imitations):
-    for imitation in imitations:
-        found = Mistake("", "", imitation=imitation).telling_outcome(HEADS_EXERCISE, outcomes)
-        if found is not None:
-            return found
-    return None
+# --- code: every head's weights; multi-head attention ----------------------------------------
+
+def _case(seed, n, d_model, h):
+    rng = np.random.default_rng(seed)
+    weights = [frozen_array((rng.standard_normal((d_model, d_model)) / math.sqrt(d_model))
+                            .round(3)) for _ in range(4)]
+    return frozen_array(rng.standard_normal((n, d_model)).round(2)), weights, h
 
 
-def evaluate_head_weights(func):
-    """The :class:`~course_lib.exercises.core.Feedback` on a learner's ``head_weights``."""
-    return HEADS_EXERCISE.evaluate(func)
+# (n, d_model, h): n ≠ d_model and d_k ≠ h in most; n = d_model in the last (W_O @ … runs)
+_CASES = [_case(seed, *shape) for seed, shape in enumerate(
+    [(3, 4, 2), (4, 6, 3), (2, 8, 4), (5, 6, 2), (3, 6, 1), (4, 8, 2), (6, 6, 3)])]
 
 
-def check_head_weights(func):
-    """Print feedback on a learner's ``head_weights(x, w_q, w_k, num_heads)``."""
-    HEADS_EXERCISE.check(func)
+def _block(t, d_k, h):
+    return slice(t * d_k, (t + 1) * d_k)
+
+
+def _root(width, d_model, h):
+    return 1 / math.sqrt(d_model // h)
+
+
+def _weights(x, w_q, w_k, h, scale=_root, axis=-1, cols=_block, swap=False, soft=True,
+             queries=None, keys=None):
+    """Every head's weights, with one slip switched on by a keyword (``queries``/``keys``: the
+    matrix each is projected with; ``scale(width, d_model, h)``; ``cols(t, d_k, h)``)."""
+    x = np.asarray(x)
+    q, k = x @ np.asarray(w_q if queries is None else queries), x @ np.asarray(
+        w_k if keys is None else keys)
+    d_model = q.shape[1]
+    heads = []
+    for t in range(h):
+        c = cols(t, d_model // h, h)
+        s = (k[:, c] @ q[:, c].T if swap else q[:, c] @ k[:, c].T) * scale(
+            q[:, c].shape[1], d_model, h)
+        heads.append(softmax(s, axis=axis) if soft else s)
+    return heads
+
+
+def _head_weights(x, w_q, w_k, h, **slip):
+    return np.stack(_weights(x, w_q, w_k, h, **slip))
+
+
+def _multi_head(x, w_q, w_k, w_v, w_o, h, values=None, merge=None, **slip):
+    d_k, cols = np.shape(w_q)[1] // h, slip.get("cols", _block)  # V is cut like Q and K
+    v = np.asarray(x) @ np.asarray(w_v if values is None else values)
+    whole_v = slip.pop("whole_v", False)
+    heads = [a @ (v if whole_v else v[:, cols(t, d_k, h)])
+             for t, a in enumerate(_weights(x, w_q, w_k, h, **slip))]
+    return (merge or (lambda hs, w_o: np.concatenate(hs, axis=1) @ w_o))(heads, np.asarray(w_o))
+
+
+# one slip of either exercise: name, hint, keywords of the slip (one dict per form)
+_SHARED = [
+    ("the full width in the scale", "each head divides by √d_k of its own slice, d_k = "
+     "d_model / h, not by the full width.", [{"scale": lambda w, D, h: 1 / math.sqrt(D)},
+                                             {"scale": lambda w, D, h: 1 / D}]),
+    ("no scale", "divide each head's scores by √d_k, d_k = d_model / h.",
+     [{"scale": lambda w, D, h: 1.0}]),
+    ("divided by d_k", "the scale is 1/√d_k: the square root of the head's width.",
+     [{"scale": lambda w, D, h: h / D}]),
+    ("** 1/2", "`d_k ** 1/2` is (d_k ** 1) / 2: write d_k ** 0.5.",
+     [{"scale": lambda w, D, h: 2 * h / D}, {"scale": lambda w, D, h: h / D / 2}]),
+    ("multiplied by √d_k", "the scale is upside down: divide by √d_k.",
+     [{"scale": lambda w, D, h: math.sqrt(D // h)}]),
+    ("interleaved columns", "head t got columns t, t + h, t + 2h, …: it owns the d_k "
+     "NEIGHBOURING columns from t·d_k.", [{"cols": lambda t, d, h: slice(t, None, h)}]),
+    ("one column too many", "a slice stops BEFORE its end: [t*d_k:(t+1)*d_k] needs no + 1.",
+     [{"cols": lambda t, d, h: slice(t * d, (t + 1) * d + 1), "scale": s}
+      for s in (_root, lambda w, D, h: 1 / math.sqrt(w))]),
+    ("one column short", "[t*d_k:(t+1)*d_k] already stops before column (t+1)·d_k: no − 1.",
+     [{"cols": lambda t, d, h: slice(t * d, (t + 1) * d - 1), "scale": s}
+      for s in (_root, lambda w, D, h: 1 / math.sqrt(w))]),
+    ("slices start at t", "head t starts at column t·d_k, not at column t.",
+     [{"cols": lambda t, d, h: slice(t, t + d)}]),
+    ("slices one column late", "head t's first column is t·d_k (columns count from 0).",
+     [{"cols": lambda t, d, h: slice(t * d + 1, (t + 1) * d + 1), "scale": s}
+      for s in (_root, lambda w, D, h: 1 / math.sqrt(w))]),
+    ("d_k taken as h", "each head is d_k = d_model / h columns wide, not h.",
+     [{"cols": lambda t, d, h: slice(t * h, (t + 1) * h), "scale": lambda w, D, h: h ** -0.5}]),
+    ("the wrong weight matrix", "the queries are X W_Q and the keys X W_K, each with its own "
+     "matrix.", [{"keys": "w_q"}, {"queries": "w_k"}]),
+    ("a weight matrix transposed", "the matrices act as given, x @ w_q (nn.Linear stores "
+     "the transposed matrix; these are not).",
+     [{"queries": "w_q.T"}, {"keys": "w_k.T"}, {"queries": "w_q.T", "keys": "w_k.T"}]),
+    ("K Qᵀ for the scores", "row i of the scores is query i against every key: Q_t K_tᵀ.",
+     [{"swap": True}]),
+    ("softmax down the columns", "each query's ROW of weights sums to 1: softmax over the "
+     "keys, axis=-1.", [{"axis": 0}]),
+    ("no softmax", "those weights are the scaled scores: take the softmax of each row.",
+     [{"soft": False}]),
+]
+
+
+def _bind(run, form):
+    """A slip's formula: ``run`` with the keywords of ``form`` (a matrix named by text)."""
+    def gives(x, *args):
+        mats = {"w_q": args[0], "w_k": args[1], "w_q.T": np.asarray(args[0]).T,
+                "w_k.T": np.asarray(args[1]).T}
+        return run(x, *args, **{k: mats[v] if isinstance(v, str) else v for k, v in form.items()})
+    return gives
+
+
+def _shared(run, skip=()):
+    return [Slip(name, hint, gives=tuple(_bind(run, form) for form in forms))
+            for name, hint, forms in _SHARED if name not in skip]
+
+
+def _float_d_k(o):
+    return isinstance(o.error, TypeError) and "slice indices" in str(o.error)
+
+
+_FLOAT = ("d_k as a float", "d_model / h is a float (4.0) and slices need whole numbers: "
+          "d_k = d_model // h.")
+_QUANTITIES = {"d_k": lambda x, w, *r: np.shape(w)[1] // r[-1], "h": lambda x, *r: r[-1]}
+
+
+def _show(args):
+    return (f"x of shape {np.shape(args[0])}, weight matrices of shape {np.shape(args[1])}, "
+            f"num_heads={args[-1]}")
+
+
+def _reshaped(x, w_q, w_k, h):
+    """Cut by a reshape to (h, n, d_k) without moving the head axis: rows get mixed."""
+    q, k = (np.asarray(x) @ np.asarray(w) for w in (w_q, w_k))
+    n, d_model = q.shape
+    q, k = q.reshape(h, n, d_model // h), k.reshape(h, n, d_model // h)
+    return softmax(q @ np.swapaxes(k, 1, 2) / math.sqrt(d_model // h))
+
+
+# one attention over all the columns, scaled by 1/√d_k or by 1/√d_model
+_WHOLE = (lambda x, a, b, h: _weights(x, a, b, 1, scale=lambda w, D, _: (h / D) ** 0.5)[0],
+          lambda x, a, b, h: _weights(x, a, b, 1)[0])
+
+HEAD_WEIGHTS = CodeExercise(
+    "head_weights", "head_weights(x, w_q, w_k, num_heads)",
+    cases=[(x, w[0], w[1], h) for x, w, h in _CASES], solution=_head_weights,
+    quantities=_QUANTITIES, show_args=_show,
+    slips=[*_shared(_head_weights),
+           Slip("every head on all the columns", "each head uses its own d_k columns of Q and "
+                "K, not all of them.", gives=tuple(
+                    lambda x, a, b, h, f=f: np.stack([f(x, a, b, h)] * h) for f in _WHOLE)),
+           Slip("num_heads ignored", "that is one grid for the whole width: one grid per head, "
+                "(h, n, n).", gives=_WHOLE),
+           Slip("softmax across the heads", "each row of each head's grid sums to 1: softmax "
+                "over the keys, axis=-1.",
+                gives=lambda x, a, b, h: softmax(_head_weights(x, a, b, h, soft=False), axis=0)),
+           Slip("heads side by side", "stack the heads on a new first axis, np.stack(heads): "
+                "(h, n, n).", gives=lambda x, a, b, h: np.concatenate(_weights(x, a, b, h), 1)),
+           Slip("head axis second", "the head axis comes first, (h, n, n): np.stack(heads).",
+                gives=lambda x, a, b, h: np.stack(_weights(x, a, b, h), axis=1)),
+           Slip("reshaped to (h, n, d_k)", "a reshape to (h, n, d_k) mixes the rows: reshape "
+                "to (n, h, d_k), then move the head axis first.", gives=_reshaped),
+           Slip(*_FLOAT, when=_float_d_k, example=lambda x, a, b, h: np.asarray(x)[
+               :, :np.shape(a)[1] / h])],
+)
+
+
+def _mismatch(o):
+    """(inner size of the left factor, rows of the right one) from a product's shape error."""
+    said = str(o.error)
+    found = re.search(r"size (\d+) is different from (\d+)", said)
+    if found:
+        return int(found.group(2)), int(found.group(1))
+    found = re.search(r"(\d+) \(dim 1\) != (\d+) \(dim 0\)", said)
+    return (int(found.group(1)), int(found.group(2))) if found else None
+
+
+def _widths(o):
+    x, w_q, *_, h = o.case.args
+    return np.shape(w_q)[1], np.shape(w_q)[1] // h, h  # d_model, d_k, h
+
+
+MULTI_HEAD = CodeExercise(
+    "multi_head", "multi_head(x, w_q, w_k, w_v, w_o, num_heads)",
+    cases=[(x, *w, h) for x, w, h in _CASES], solution=_multi_head, quantities=_QUANTITIES,
+    show_args=_show,
+    slips=[*_shared(_multi_head, skip=("one column short", "one column too many",
+                                       "slices one column late")),
+           Slip("no W_O", "those are the heads side by side: the last step multiplies them by "
+                "W_O, which mixes the heads.", gives=lambda x, a, b, c, o, h: _multi_head(
+                    x, a, b, c, o, h, merge=lambda hs, w_o: np.concatenate(hs, axis=1))),
+           Slip("W_O transposed", "concat @ w_o, with w_o as given.",
+                gives=lambda x, a, b, c, o, h: _multi_head(x, a, b, c, np.asarray(o).T, h)),
+           Slip("W_O on the left", "W_O acts on the right: concat @ w_o.",
+                gives=lambda x, a, b, c, o, h: _multi_head(
+                    x, a, b, c, o, h, merge=lambda hs, w_o: w_o @ np.concatenate(hs, axis=1))),
+           Slip("V from the wrong matrix", "V = X W_V, with its own matrix.", gives=tuple(
+               lambda x, a, b, c, o, h, i=i: _multi_head(x, a, b, c, o, h, values=(
+                   a, b, np.eye(np.shape(a)[0]))[i]) for i in range(3))),
+           Slip("one head on the full width", "that is single-head attention: cut the columns "
+                "into num_heads slices and run one attention each.", gives=tuple(
+                    lambda x, a, b, c, o, h, k=k: _multi_head(
+                        x, a, b, c, o, 1, scale=lambda w, D, _: (k(h) / D) ** 0.5)
+                    for k in (lambda h: 1, lambda h: h))),
+           Slip("returned the weights", "those are the weights (h, n, n): weigh each head's "
+                "slice of V, lay the heads side by side, multiply by W_O.",
+                gives=lambda x, a, b, c, o, h: _head_weights(x, a, b, h)),
+           Slip("heads merged by a reshape", "np.stack(heads) is (h, n, d_k): a reshape to "
+                "(n, d_model) mixes rows; move the head axis back first, or concatenate.",
+                gives=lambda x, a, b, c, o, h: _multi_head(x, a, b, c, o, h, merge=lambda hs, w_o:
+                                                           np.stack(hs).reshape(len(hs[0]), -1)
+                                                           @ w_o)),
+           Slip("heads not laid side by side", "lay the heads side by side, np.concatenate("
+                "heads, axis=1), before W_O: a sum, a mean or a stack of rows keeps d_k columns.",
+                when=lambda o: _mismatch(o) == _widths(o)[1::-1],
+                example=lambda x, a, b, c, o, h: _multi_head(x, a, b, c, o, h, merge=lambda hs,
+                                                             w_o: sum(hs) @ w_o)),
+           Slip("the whole V for each head", "each head weighs its OWN d_k columns of V, "
+                "v[:, t*d_k:(t+1)*d_k].", when=lambda o: _widths(o)[2] > 1 and _mismatch(o) == (
+                    _widths(o)[2] * _widths(o)[0], _widths(o)[0]),
+                example=lambda x, a, b, c, o, h: _multi_head(x, a, b, c, o, h, whole_v=True)),
+           Slip(*_FLOAT, when=_float_d_k, example=lambda x, a, b, c, o, h: np.asarray(x)[
+               :, :np.shape(a)[1] / h])],
+)
+
+EXERCISES = [HEAD_DIVISOR, HEAD_WEIGHTS, MULTI_HEAD]
