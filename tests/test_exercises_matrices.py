@@ -123,6 +123,15 @@ def scores_sized_by_q(q, K):
     return scores
 
 
+_KEPT = []  # a learner's list made outside the function
+
+
+def scores_kept_outside(q, K):
+    for k in K:
+        _KEPT.append(q @ k)
+    return _KEPT
+
+
 def test_query_scores_slips():
     assert_named("query_scores", {
         "the columns of K": [lambda q, K: q @ K, lambda q, K: [q @ K[:, j] for j in range(len(q))]],
@@ -141,6 +150,7 @@ def test_query_scores_slips():
         "first entry left out": [lambda q, K: [q @ K[j] for j in range(1, len(K))]],
         "last entry left out": [lambda q, K: [q @ K[j] for j in range(len(K) - 1)]],
         "a position past the end": [lambda q, K: [q @ K[j] for j in range(1, len(K) + 1)]],
+        "kept earlier calls' scores": [scores_kept_outside],
     })
 
 

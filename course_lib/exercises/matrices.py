@@ -5,7 +5,7 @@ a key grid."""
 import numpy as np
 
 from . import relations
-from ._values import frozen_array
+from ._values import frozen_array, numeric
 from .engine import Case, CodeExercise
 from .feedback import Slip
 from .hand import HandExercise
@@ -118,9 +118,8 @@ SIZES = CodeExercise(
     show_args=lambda args: ", ".join(f"{name} {a.shape[0]}×{a.shape[1]}"
                                      for name, a in zip("QKV", args, strict=False)),
     slips=[
-        Slip("sizes in another order", "those are Q's shape then V's, (n, d_k, m, d_v): return "
-             "them in the order asked, (n, m, d_k, d_v).",
-             gives=_checked(lambda Q, K, V: (*Q.shape, *V.shape))),
+        Slip("sizes in another order", "those are Q's shape then V's, (n, d_k, m, d_v): the order "
+             "asked is (n, m, d_k, d_v).", gives=_checked(lambda Q, K, V: (*Q.shape, *V.shape))),
         Slip("Q's rows as m", "m counts the keys, the rows of K (and V); Q's rows are the n "
              "queries.", gives=_checked(lambda Q, K, V: (len(Q), len(Q), Q.shape[1], V.shape[1]))),
         Slip("V's width as m", "m counts the keys, the rows of K (and V); V's width is d_v.",
@@ -129,16 +128,15 @@ SIZES = CodeExercise(
              gives=_checked(lambda Q, K, V: (len(Q), len(K), Q.shape[1], K.shape[1]))),
         Slip("V's width as d_k", "d_k is the width Q and K share; V's width is d_v, which may "
              "differ.", gives=_checked(lambda Q, K, V: (len(Q), len(K), V.shape[1], V.shape[1]))),
-        Slip("returned the shapes", "it returned the three shapes; the exercise asks for the "
-             "four sizes, each once: (n, m, d_k, d_v).",
-             gives=_checked(lambda Q, K, V: (Q.shape, K.shape, V.shape))),
-        Slip("refused n ≠ m", "it refused grids that fit: n queries and m keys may differ in "
-             "number. What must match: K's width with Q's (d_k), V's rows with K's (m).",
+        Slip("returned the shapes", "those are the three shapes: return the four sizes, (n, m, "
+             "d_k, d_v).", gives=_checked(lambda Q, K, V: (Q.shape, K.shape, V.shape))),
+        Slip("refused n ≠ m", "it refused grids that fit: n and m may differ. Only K's width must "
+             "match Q's (d_k), and V's rows K's (m).",
              when=_refused(lambda Q, K, V: len(Q) != len(K), answered=lambda Q, K, V:
                            K.shape[1] == Q.shape[1] and len(V) == len(Q)),
              example=_refusing(lambda Q, K, V: len(Q) != len(K) or _misfit(Q, K, V))),
-        Slip("refused d_k ≠ d_v", "it refused grids that fit: a value may be wider or narrower "
-             "than a key. What must match: K's width with Q's, V's rows with K's.",
+        Slip("refused d_k ≠ d_v", "it refused grids that fit: d_v may differ from d_k. Only K's "
+             "width must match Q's, and V's rows K's.",
              when=_refused(lambda Q, K, V: Q.shape[1] != V.shape[1]),
              example=_refusing(lambda Q, K, V: Q.shape[1] != V.shape[1] or _misfit(Q, K, V))),
         Slip("no check of V's rows", "it accepted a V whose rows differ from K's: each key needs "
@@ -151,8 +149,8 @@ SIZES = CodeExercise(
              when=lambda o: o.case.raises is not None and o.error is None
              and len(o.case.args[1]) == len(o.case.args[2]),
              example=_refusing(lambda Q, K, V: len(K) != len(V))),
-        Slip("raised another kind of error", "the grids were refused, which is right, but this "
-             "exercise asks for `raise ValueError(\"…\")`.", when=_wrong_error,
+        Slip("raised another kind of error", "the grids were refused, rightly, but this exercise "
+             "asks for `raise ValueError(\"…\")`.", when=_wrong_error,
              example=_refusing(_misfit, kind=TypeError)),
     ],
 )
@@ -176,21 +174,25 @@ def _sized_by_slots(q, K):
     return _query_scores(q, K) + [0.0] * (len(q) - len(K))
 
 
+def _inside(o):
+    """The right scores, in a longer list."""
+    v, e = numeric(o.value), o.case.expected
+    return v is not None and v.ndim == 1 and len(v) > len(e) and any(
+        np.allclose(v[i:i + len(e)], e) for i in range(len(v) - len(e) + 1))
+
+
 def _cosines(q, K):
     return [float(q @ k / (np.sqrt(q @ q) * np.sqrt(k @ k))) for k in K]
 
 
 QUERY_SCORES = CodeExercise(
     "query_scores", "query_scores(q, K)",
-    cases=[(frozen_array([1.5, -2.0, 0.5]),
-            frozen_array([[1.0, 0.5, 2.0], [-1.5, 1.0, 0.0], [0.5, 0.5, -1.0], [2.0, -0.5, 1.5]])),
-           (frozen_array([2.0, 1.0]), frozen_array([[0.5, -1.0], [1.5, 2.0], [-1.0, 0.5]])),
-           (frozen_array([0.5, -1.0, 2.0, 1.5]),
-            frozen_array([[1.0, 0.0, 0.5, -1.0], [-0.5, 1.5, 1.0, 2.0]])),
-           (frozen_array([1.0, 2.0, -1.0]),
-            frozen_array([[0.5, 1.0, 1.5], [-1.0, 0.5, 2.0], [2.0, -1.5, 0.5]])),
-           (frozen_array([-0.5, 1.5]),
-            frozen_array([[1.0, 1.0], [2.0, -0.5], [-1.5, 0.5], [0.5, 2.5], [1.0, -1.0]]))],
+    cases=[tuple(map(frozen_array, c)) for c in [
+        ([1.5, -2, 0.5], [[1, 0.5, 2], [-1.5, 1, 0], [0.5, 0.5, -1], [2, -0.5, 1.5]]),
+        ([2, 1], [[0.5, -1], [1.5, 2], [-1, 0.5]]),
+        ([0.5, -1, 2, 1.5], [[1, 0, 0.5, -1], [-0.5, 1.5, 1, 2]]),
+        ([1, 2, -1], [[0.5, 1, 1.5], [-1, 0.5, 2], [2, -1.5, 0.5]]),
+        ([-0.5, 1.5], [[1, 1], [2, -0.5], [-1.5, 0.5], [0.5, 2.5], [1, -1]])]],
     solution=_query_scores,
     quantities={"d_k": lambda q, K: len(q), "m": lambda q, K: len(K)},
     slips=[
@@ -206,8 +208,8 @@ QUERY_SCORES = CodeExercise(
              "m keys, range(len(K)).", gives=_per_slot),
         Slip("a result of d_k places", "the result has len(q) = d_k places; there is one score per "
              "key, m = len(K).", gives=_sized_by_slots),
-        Slip("the first key only", "that is the score of the first key alone: the answer has "
-             "one score for every key.", gives=lambda q, K: float(q @ K[0])),
+        Slip("the first key only", "that is the first key's score alone: return one score per key.",
+             gives=lambda q, K: float(q @ K[0])),
         Slip("return inside the loop", "only the first score came back: the `return` sits inside "
              "the loop.", gives=lambda q, K: [float(q @ K[0])]),
         Slip("= instead of append", "only the last score came back: `scores = …` replaces it. "
@@ -219,6 +221,9 @@ QUERY_SCORES = CodeExercise(
              "matching slots, then add.", gives=lambda q, K: [float(sum(q) * sum(k)) for k in K]),
         Slip("q with itself", "every score is q · q: score q against each row k of K.",
              gives=lambda q, K: [float(q @ q)] * len(K)),
+        Slip("kept earlier calls' scores", "your list holds the right scores and more: a list "
+             "made outside the function keeps every call's; start it inside.", when=_inside,
+             example=lambda q, K, kept=[]: kept.extend(q @ K.T) or kept),  # noqa: B006
     ],
 )
 
