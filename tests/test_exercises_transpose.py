@@ -61,6 +61,8 @@ def test_scores_slips():
         "added the slots": [loops(lambda Q, K, i, j: np.sum(Q[i] + K[j]))],
         "only slot 1 multiplied": [loops(lambda Q, K, i, j: Q[:, 0][i] * K[:, 0][j])],
         "the indices swapped": [loops(lambda Q, K, i, j: Q[j] @ K[i])],
+        "d_k columns": [loops(lambda Q, K, i, j: Q[i] @ K[j], cols=lambda Q, K: range(Q.shape[1]),
+                              shape=lambda Q, K: Q.shape)],
     })
 
 

@@ -139,9 +139,8 @@ PRODUCT_SHAPE = CodeExercise(
            Case(((2, 3), (4, 2)), raises=ValueError)],
     solution=_product_shape,
     slips=[
-        Slip("the inner sizes", "those are the inner sizes, which must match and then "
-             "disappear: the result keeps the outer ones, (rows of A, columns of B).",
-             gives=_checked(lambda a, b: (a[1], b[0]))),
+        Slip("the inner sizes", "those are the inner sizes, which must match and then disappear: "
+             "keep the outer ones.", gives=_checked(lambda a, b: (a[1], b[0]))),
         Slip("the outer sizes swapped", "the right sizes in the wrong order: rows come from A, "
              "columns from B, (shape_a[0], shape_b[1]).",
              gives=_checked(lambda a, b: (b[1], a[0]))),
@@ -151,21 +150,20 @@ PRODUCT_SHAPE = CodeExercise(
         Slip("joined the shapes", "`shape_a + shape_b` glues the two pairs together: the "
              "product's shape is one pair, (rows of A, columns of B).",
              gives=_checked(lambda a, b: (*a, *b))),
-        Slip("kept the inner size", "the inner size is used up by the dot products (each cell "
-             "adds c products): the result has two sizes, (rows of A, columns of B).",
-             gives=_checked(lambda a, b: (a[0], a[1], b[1]))),
+        Slip("kept the inner size", "the inner size is used up by the dot products: the result is "
+             "(rows of A, columns of B).", gives=_checked(lambda a, b: (a[0], a[1], b[1]))),
         Slip("the number of cells", "that is how many cells the result has, rows × columns: "
              "return its shape, the pair (rows, columns).",
              gives=_checked(lambda a, b: a[0] * b[1])),
-        Slip("compared the outer sizes", "the test compares shape_a[0] with shape_b[1], the "
-             "outer sizes, which may differ: compare the INNER ones, shape_a[1] and shape_b[0].",
+        Slip("compared the outer sizes", "the test compares the outer sizes, shape_a[0] and "
+             "shape_b[1], which may differ: compare the INNER ones.",
              gives=_tested(lambda a, b: a[0] != b[1])),
         Slip("compared the rows", "it refused a product that exists: the test compares A's rows "
              "with B's rows (or wants A square); only A's columns and B's rows must match, "
              "shape_a[1] and shape_b[0].", gives=_tested(lambda a, b: a[0] != b[0])),
-        Slip("compared the columns", "the test compares the columns of the two grids, "
-             "shape_a[1] and shape_b[1]: compare A's columns with B's ROWS, shape_a[1] and "
-             "shape_b[0].", gives=_tested(lambda a, b: a[1] != b[1])),
+        Slip("compared the columns", "the test compares shape_a[1] with shape_b[1], the columns: "
+             "compare A's columns with B's ROWS, shape_b[0].",
+             gives=_tested(lambda a, b: a[1] != b[1])),
         Slip("raised another kind of error", "the product was refused, which is right, but this "
              "exercise asks for `raise ValueError(\"…\")`.",
              when=lambda o: o.case.raises is not None and o.error is not None
@@ -217,12 +215,10 @@ SCORES = CodeExercise(
     quantities={"d_k": lambda Q, K: Q.shape[1], "n": lambda Q, K: Q.shape[0],
                 "m": lambda Q, K: K.shape[0]},
     slips=[
-        Slip("no transpose", "Q @ K pairs a row of Q with a COLUMN of K (it runs only when d_k "
-             "happens to equal m); a key is a row of K. Transpose K first: Q @ K.T.",
-             gives=lambda Q, K: Q @ K),
-        Slip("Qᵀ K instead of Q Kᵀ", "Q.T @ K pairs the columns of Q with those of K, slots and "
-             "not a query with a key (it runs only when n = m): transpose K instead, Q @ K.T.",
-             gives=lambda Q, K: Q.T @ K),
+        Slip("no transpose", "Q @ K pairs a row of Q with a COLUMN of K (it runs only when d_k = "
+             "m); a key is a row: Q @ K.T.", gives=lambda Q, K: Q @ K),
+        Slip("Qᵀ K instead of Q Kᵀ", "Q.T @ K pairs columns of Q with columns of K (it runs only "
+             "when n = m): transpose K instead, Q @ K.T.", gives=lambda Q, K: Q.T @ K),
         Slip("Kᵀ Q instead of Q Kᵀ", "K.T @ Q pairs the columns of K with those of Q (it runs only "
              "when n = m): put Q first and transpose K, Q @ K.T.", gives=lambda Q, K: K.T @ Q),
         Slip("element-wise product", "`*` multiplies matching cells one by one (it runs only when "
@@ -232,8 +228,8 @@ SCORES = CodeExercise(
              "columns belong to the keys, Q @ K.T.", gives=lambda Q, K: Q @ Q.T),
         Slip("K with itself", "that is K @ K.T, the keys scored against themselves: the rows "
              "belong to the queries, Q @ K.T.", gives=lambda Q, K: K @ K.T),
-        Slip("an n×n grid", "both loops ran over the n queries: the inner loop goes over the m "
-             "keys, range(K.shape[0]), and S has m columns.", gives=_square),
+        Slip("an n×n grid", "both loops ran over the n queries: the inner one goes over the m "
+             "keys, range(K.shape[0]).", gives=_square),
         Slip("query i with key i only", "every score pairs query i with key i, the same index: "
              "S[i, j] is row q_i with row k_j.", gives=(_same_index, _diagonal)),
         Slip("added the slots", "each score adds the slots of q_i and k_j: multiply matching "
@@ -243,6 +239,8 @@ SCORES = CodeExercise(
         Slip("the indices swapped", "S[i, j] = Q[j] @ K[i] swaps the indices: row i of Q goes "
              "with row j of K.", gives=lambda Q, K: (Q @ K.T).T if len(Q) == len(K)
              else _index_error()),
+        Slip("d_k columns", "S was made with d_k columns: it has one per key, m = K.shape[0].",
+             gives=lambda Q, K: Q @ K[:Q.shape[1]].T if Q.shape[1] <= len(K) else _index_error()),
         Slip("added up the grid", "all the scores were added into one number: S keeps every "
              "score, an n×m grid.", gives=lambda Q, K: float((Q @ K.T).sum())),
     ],
