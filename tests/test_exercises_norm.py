@@ -144,7 +144,7 @@ def test_length_by_hand_slips():
         "no squares": [2.236, 2.24], "absolute values": [11],
         "minus sign squared away wrong": [5.568, 5.57],
         "doubled instead of squared": [3.162, 4.69], "root of the mean": [4.04, 4.041],
-        "squared the sum": [5.0, 25],
+        "added the slots first": [5.0, 25],
         "sign turned round": [-7], "left out slot 1": [6.708], "left out slot 3": [3.606],
         "absolute values under the root": [3.317], "rounded too early": [7.05],
     })

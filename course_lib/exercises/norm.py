@@ -119,7 +119,7 @@ LENGTH_HAND = HandExercise(
              "square, add, then take the root.", gives=lambda q: sum(abs(x) for x in q)),
         Slip("absolute values under the root", "{got} is √(|q₁| + |q₂| + |q₃|): square each "
              "slot before adding.", gives=lambda q: math.sqrt(sum(abs(x) for x in q))),
-        Slip("squared the sum", "{got} starts from the sum q₁ + q₂ + q₃: square each slot "
+        Slip("added the slots first", "{got} starts from the sum q₁ + q₂ + q₃: square each slot "
              "first, then add the squares, then take the root.",
              gives=(lambda q: abs(sum(q)), lambda q: sum(q) ** 2)),
         Slip("root of the mean", "{got} is the root of the squares' mean: the length adds the "
