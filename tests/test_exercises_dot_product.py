@@ -223,8 +223,9 @@ def test_perpendicular_slips():
         "overwrote a slot": [perpendicular_overwrites],
         "cos or sin of 90 wrong": [perpendicular_rotated(math.cos(90), math.sin(90)),
                                    perpendicular_rotated(1, 1)],
-        "not at a right angle": [lambda q: [-q[1], q[0] + q[1]],
-                                 lambda q: [q[0] + q[1], q[1] - q[0]]],
+        "not a quarter turn left": [lambda q: [-q[1], q[0] + q[1]],
+                                    lambda q: [q[0] + q[1], q[1] - q[0]],
+                                    lambda q: [q[1] - q[0], q[0]]],  # [2, 0] for [0, 2]: right
     })
 
 

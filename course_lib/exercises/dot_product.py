@@ -56,8 +56,7 @@ DOT_HAND = HandExercise(
     draw=_draw_pair,
     slips=[
         Slip("sign of a product", "{got} gives a product the wrong sign: (+)(−) is negative, "
-             "(+)(+) and (−)(−) are positive.",
-             gives=(lambda q, k: sum(abs(x) for x in _p(q, k)),
+             "(+)(+) and (−)(−) are positive.", gives=(lambda q, k: sum(abs(x) for x in _p(q, k)),
                     *(_one_pair(i, lambda a, b: -a * b if a * b > 0 else None)
                       for i in range(3)))),
         Slip("sums without multiplying", "{got} adds pairs (qᵢ + kᵢ) instead of multiplying them.",
@@ -111,11 +110,11 @@ DOT_LOOP = CodeExercise(
              gives=lambda q, k: q[-1] * k[-1]),
         Slip("return inside the loop", "only the first product came back: the `return` sits "
              "inside the loop.", gives=lambda q, k: q[0] * k[0]),
-        Slip("uses only some slots", "some slots' products are left out: the loop must visit "
-             "every slot, range(len(q)).", when=_some_slots,
+        Slip("uses only some slots", "some slots' products are left out: visit every slot, "
+             "range(len(q)).", when=_some_slots,
              example=lambda q, k: sum(_p(q, k)[::2])),
-        Slip("does not refuse different lengths", "check len(q) != len(k) before the loop and "
-             "raise ValueError: a loop alone stops at the shorter list, or runs past its end.",
+        Slip("does not refuse different lengths", "check len(q) != len(k) first and raise "
+             "ValueError: a loop alone stops at the shorter list or runs past its end.",
              when=_unrefused,
              example=lambda q, k: sum(a * b for a, b in zip(q, k))),  # noqa: B905
     ],
@@ -143,9 +142,8 @@ COSINE = CodeExercise(
                             lambda q, k: _dot(q, k) / _dot(k, k))),
         Slip("multiplied by the lengths", "you multiplied q·k by the lengths: divide by them.",
              gives=lambda q, k: _dot(q, k) * _len(q) * _len(k)),
-        Slip("halved instead of the root", "each length came from `total ** 1/2`, half the sum "
-             "of squares: write math.sqrt.",
-             gives=lambda q, k: _dot(q, k) / (_dot(q, q) / 2 * _dot(k, k) / 2)),
+        Slip("halved instead of the root", "each length came from `total ** 1/2`, half the sum of "
+             "squares.", gives=lambda q, k: _dot(q, k) / (_dot(q, q) / 2 * _dot(k, k) / 2)),
         Slip("took math.cos", "q·k / (∥q∥ ∥k∥) already IS cos θ: no math.cos.",
              gives=(lambda q, k: math.cos(_cos(q, k)), lambda q, k: math.cos(_dot(q, k)))),
         Slip("returned the angle", "that is θ (math.acos, in radians or degrees): return the "
@@ -160,8 +158,8 @@ COSINE = CodeExercise(
              "forgotten.", gives=lambda q, k: _dot(q, k) / (_dot(q, q) * _dot(k, k))),
         Slip("divided by the number of slots", "you divided by L, the number of slots: divide "
              "by ∥q∥ ∥k∥.", gives=lambda q, k: _dot(q, k) / len(q)),
-        Slip("divided by the sums", "you divided by (Σ qᵢ)(Σ kᵢ); a sum of slots is not a "
-             "length: divide by ∥q∥ ∥k∥.", gives=lambda q, k: _dot(q, k) / (sum(q) * sum(k))),
+        Slip("divided by the sums", "you divided by (Σ qᵢ)(Σ kᵢ): a sum of slots is not a length.",
+             gives=lambda q, k: _dot(q, k) / (sum(q) * sum(k))),
         Slip("returned 1 − cos θ", "that is 1 − cos θ: return cos θ.",
              gives=lambda q, k: 1 - _cos(q, k)),
     ],
@@ -228,14 +226,26 @@ def _score(o):
     return None if v is None or v.shape != (2,) or list(v) == q else float(v @ q)
 
 
+def _askew(o):
+    """Not at a right angle to q, or at one but turned to the right."""
+    return _score(o) not in (None, 0.0) or (
+        _score(o) == 0 and _dot(numeric(o.value), o.case.expected) < 0)
+
+
+def _askew_hint(ex, o):
+    if _score(o):
+        return f"your arrow scores {show(_score(o))} against q; at a right angle it scores 0."
+    return "your arrow is at a right angle to q, but turned to the RIGHT."
+
+
 PERPENDICULAR = CodeExercise(
     "perpendicular", "perpendicular(q)",
     cases=[([3.0, 1.0],), ([1.0, 0.0],), ([0.0, 2.0],), ([-2.0, 5.0],), ([1.5, -2.5],),
            ([-4.0, -3.0],)],
     solution=_turn_left,
     slips=[
-        Slip("turned right", "that arrow is perpendicular too, but turned to the RIGHT: the left "
-             "turn is [−q₂, q₁].", gives=lambda q: [q[1], -q[0]]),
+        Slip("turned right", "that arrow is perpendicular too, but turned RIGHT: the left turn is "
+             "[−q₂, q₁].", gives=lambda q: [q[1], -q[0]]),
         Slip("swapped without a minus", "[q₂, q₁] is q mirrored, not turned: one slot needs a "
              "minus sign.", gives=lambda q: [q[1], q[0]]),
         Slip("both slots negated", "[−q₂, −q₁]: only one slot gets the minus, [−q₂, q₁].",
@@ -250,14 +260,11 @@ PERPENDICULAR = CodeExercise(
              "[−q[1], q[0]].", gives=lambda q: [-q[1], -q[1]]),
         Slip("made it length 1", "that arrow has length 1: keep q's length, no division.",
              gives=lambda q: [x / math.hypot(*q) for x in _turn_left(q)]),
-        Slip("cos or sin of 90 wrong", "cos 90° = 0 and sin 90° = 1 (math.cos takes radians: "
-             "math.radians(90)), so the turn is [−q₂, q₁].",
-             gives=(_turned(math.cos(90), math.sin(90)), _turned(1, 1))),
+        Slip("cos or sin of 90 wrong", "cos 90° = 0 and sin 90° = 1 (math.cos takes radians), so "
+             "the turn is [−q₂, q₁].", gives=(_turned(math.cos(90), math.sin(90)), _turned(1, 1))),
         Slip("the zero vector", "[0, 0] scores 0 but is no arrow at all: turn q.",
              gives=lambda q: [0.0, 0.0]),
-        Slip("not at a right angle", lambda ex, o: f"your arrow scores {show(_score(o))} "
-             "against q; an arrow at a right angle scores 0: [−q₂, q₁].",
-             when=lambda o: _score(o) not in (None, 0.0),
+        Slip("not a quarter turn left", _askew_hint, when=_askew,
              example=lambda q: [-q[1], q[0] + q[1]]),
     ],
 )
