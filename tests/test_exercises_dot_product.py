@@ -73,6 +73,39 @@ def dot_nested_loops(q, k):
     return total
 
 
+def dot_reset_in_loop(q, k):
+    if len(q) != len(k):
+        raise ValueError("different lengths")
+    for i in range(len(q)):
+        total = 0
+        total += q[i] * k[i]
+    return total
+
+
+def dot_unchecked(q, k):
+    total = 0
+    for i in range(len(q)):
+        total += q[i] * k[i]
+    return total
+
+
+def dot_message_returned(q, k):
+    if len(q) != len(k):
+        return "q and k must have the same number of slots"
+    return sum(a * b for a, b in zip(q, k, strict=True))
+
+
+def perpendicular_overwrites(q):
+    new = list(q)
+    new[0] = -new[1]
+    new[1] = new[0]
+    return new
+
+
+def perpendicular_rotated(c, s):
+    return lambda q: [q[0] * c - q[1] * s, q[0] * s + q[1] * c]
+
+
 def dot_pops(q, k):
     if len(q) != len(k):
         raise ValueError("lengths")
@@ -88,7 +121,8 @@ def test_dot_loop_slips():
                                      checked(lambda q, k: sum(q) + sum(k))],
         "multiplies the sums": [checked(lambda q, k: sum(q) * sum(k)), dot_nested_loops],
         "multiplied the products": [dot_times_equals],
-        "used q twice": [checked(lambda q, k: sum(q[i] * q[i] for i in range(len(q))))],
+        "one list used twice": [checked(lambda q, k: sum(q[i] * q[i] for i in range(len(q)))),
+                                checked(lambda q, k: sum(k[i] * k[i] for i in range(len(k))))],
         "return inside the loop": [dot_return_in_loop],
         "stopped one early in every input": [
             checked(lambda q, k: sum(q[i] * k[i] for i in range(len(q) - 1)))],
@@ -97,15 +131,16 @@ def test_dot_loop_slips():
         "returns the products": [checked(lambda q, k: [a * b for a, b in pairs(q, k)]),
                                  checked(lambda q, k: np.multiply(q, k))],
         "does not refuse different lengths": [lambda q, k: sum(a * b for a, b in pairs(q, k)),
-                                              lambda q, k: float(np.dot(q[:len(k)], k[:len(q)]))],
-        "= instead of +=": [dot_replaces_total],
+                                              lambda q, k: float(np.dot(q[:len(k)], k[:len(q)])),
+                                              dot_unchecked],
+        "returned the message": [dot_message_returned],
+        "only the last term counts": [dot_replaces_total, dot_reset_in_loop],
+        "squared the products": [checked(lambda q, k: sum((a * b) ** 2 for a, b in pairs(q, k)))],
         "k read backwards": [checked(lambda q, k: sum(q[i] * k[-i - 1] for i in range(len(q))))],
         "sign turned round": [checked(lambda q, k: -sum(a * b for a, b in pairs(q, k)))],
-        "multiplied the lists": [checked(lambda q, k: sum(q * k))],
-        "arithmetic on lists": [checked(lambda q, k: q @ k)],
+        "arithmetic on lists": [checked(lambda q, k: q @ k), checked(lambda q, k: sum(q * k))],
         "L times too small": [checked(lambda q, k: float(np.dot(q, k)) / len(q))],
-        "took the size": [checked(lambda q, k: abs(float(np.dot(q, k))))],
-        "used k twice": [checked(lambda q, k: sum(k[i] * k[i] for i in range(len(k))))],
+        "the sign dropped": [checked(lambda q, k: abs(float(np.dot(q, k))))],
         "subtracted instead of multiplied": [checked(lambda q, k: sum(
             q[i] - k[i] for i in range(len(q))))],
         "an input read one position off": [
@@ -124,25 +159,27 @@ def test_dot_loop_accepts_other_right_answers():
 
 def test_cosine_slips():
     assert_named("cosine", {
-        "returned the angle": [lambda q, k: math.acos(cosine_ok(q, k))],
-        "returned the angle in degrees": [lambda q, k: math.degrees(math.acos(cosine_ok(q, k)))],
+        "returned the angle": [lambda q, k: math.acos(cosine_ok(q, k)),
+                               lambda q, k: math.degrees(math.acos(cosine_ok(q, k)))],
         "not divided": [lambda q, k: float(dot(q, k)),
                         lambda q, k: sum(a * b for a, b in pairs(q, k))],
         "divided then multiplied": [
             lambda q, k: float(dot(q, k)) / float(norm(q)) * float(norm(k))],
-        "divided by one length only": [lambda q, k: float(dot(q, k) / norm(q)),
-                                       lambda q, k: float(dot(q, k) / norm(k))],
+        "∥k∥ times too big": [lambda q, k: float(dot(q, k) / norm(q))],
+        "∥q∥ times too big": [lambda q, k: float(dot(q, k) / norm(k))],
+        "divided by the number of slots": [lambda q, k: float(dot(q, k)) / len(q)],
+        "divided by the sums": [lambda q, k: float(dot(q, k)) / (sum(q) * sum(k))],
         "divided by the squared lengths": [
             lambda q, k: float(dot(q, k) / (dot(q, q) * dot(k, k)))],
         "divided by the sum of lengths": [lambda q, k: float(dot(q, k) / (norm(q) + norm(k)))],
         "one length used twice": [lambda q, k: float(dot(q, k) / (norm(k) * norm(k))),
                                   lambda q, k: float(dot(q, k) / (norm(q) * norm(q)))],
         "the sign dropped": [lambda q, k: abs(cosine_ok(q, k))],
-        "cos of the dot product": [lambda q, k: math.cos(float(dot(q, k)))],
+        "took math.cos": [lambda q, k: math.cos(float(dot(q, k))),
+                          lambda q, k: math.cos(float(dot(q, k) / (norm(q) * norm(k))))],
         "multiplied by the lengths": [lambda q, k: float(dot(q, k) * norm(q) * norm(k))],
         "halved instead of the root": [lambda q, k: float(dot(q, k)) / (
             sum(x * x for x in q) ** 1/2 * sum(y * y for y in k) ** 1/2)],
-        "cos of the answer": [lambda q, k: math.cos(float(dot(q, k) / (norm(q) * norm(k))))],
         "returned 1 − cos θ": [lambda q, k: 1 - float(dot(q, k) / (norm(q) * norm(k)))],
         "rounded to 2 decimals": [lambda q, k: round(float(dot(q, k) / (norm(q) * norm(k))), 2)],
     })
@@ -155,13 +192,17 @@ def test_cosine_accepts_other_right_answers():
 
 def test_by_hand_slips():
     assert_named("dot by hand", {
-        "sign of a product": [12, "12"], "sums without multiplying": [9],
+        "sign of a product": [12, "12", -4, 0],  # −4, 0: a positive product taken as negative
+        "sums without multiplying": [9, 7],  # 7: one pair added, 4 − 2 + (3 + 2)
         "multiplies the sums": [14], "left out slot 3": [2], "left out slot 1": [4],
         "multiplied the products": [-48], "sign turned round": [-8], "left out slot 2": [10],
+        "the lengths multiplied": [17.15, 17.146], "squared the products": [56],
     })
     assert_named("cosine by hand", {
-        "forgot cos θ": [10, "10"], "used sin θ": [8.66, 8.660], "added the lengths": [3.5],
-        "added the lengths, no cos θ": [7], "cos of the angle in radians": [-9.52, -9.524],
+        "forgot cos θ": [10, "10"], "used sin θ": [8.66, 8.660], "added the lengths": [3.5, 7],
+        "cos of the angle in radians": [-9.52, -9.524],
+        "multiplied by the angle": [600], "cos 45° for cos θ": [7.07, 7.071],
+        "cos θ divided by the lengths": [0.05], "as if at a right angle": [0],
         "sign turned round": [-5], "squared the lengths": [50], "cos θ alone": [0.5],
         "divided by cos θ": [20], "left out a length": [2.5, 1.0],
     })
@@ -176,6 +217,15 @@ def test_perpendicular_slips():
         "the zero vector": [lambda q: [0, 0]],
         "the input given back": [lambda q: q],
         "the wrong shape": [lambda q: -q[1]],
+        "both slots negated": [lambda q: [-q[1], -q[0]]],
+        "made it length 1": [lambda q: [-q[1] / math.hypot(*q), q[0] / math.hypot(*q)]],
+        "the same slot twice": [lambda q: [-q[1], q[1]]],
+        "overwrote a slot": [perpendicular_overwrites],
+        "cos or sin of 90 wrong": [perpendicular_rotated(math.cos(90), math.sin(90)),
+                                   perpendicular_rotated(1, 1)],
+        "not a quarter turn left": [lambda q: [-q[1], q[0] + q[1]],
+                                    lambda q: [q[0] + q[1], q[1] - q[0]],
+                                    lambda q: [q[1] - q[0], q[0]]],  # [2, 0] for [0, 2]: right
     })
 
 

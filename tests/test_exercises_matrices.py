@@ -50,6 +50,8 @@ def test_attention_sizes_slips():
                                        Q.shape[0], Q.shape[1], K.shape[0], V.shape[1]))],
         "Q's rows as m": [refusing(lambda *g: not fits(*g), lambda Q, K, V: (
             Q.shape[0], Q.shape[0], Q.shape[1], V.shape[1]))],
+        "V's width as m": [refusing(lambda *g: not fits(*g), lambda Q, K, V: (
+            Q.shape[0], V.shape[1], Q.shape[1], V.shape[1]))],
         "K's width as d_v": [refusing(lambda *g: not fits(*g), lambda Q, K, V: (
             len(Q), len(K), len(Q[0]), len(K[0])))],
         "returned the shapes": [refusing(lambda *g: not fits(*g),
@@ -121,6 +123,15 @@ def scores_sized_by_q(q, K):
     return scores
 
 
+_KEPT = []  # a learner's list made outside the function
+
+
+def scores_kept_outside(q, K):
+    for k in K:
+        _KEPT.append(q @ k)
+    return _KEPT
+
+
 def test_query_scores_slips():
     assert_named("query_scores", {
         "the columns of K": [lambda q, K: q @ K, lambda q, K: [q @ K[:, j] for j in range(len(q))]],
@@ -139,6 +150,7 @@ def test_query_scores_slips():
         "first entry left out": [lambda q, K: [q @ K[j] for j in range(1, len(K))]],
         "last entry left out": [lambda q, K: [q @ K[j] for j in range(len(K) - 1)]],
         "a position past the end": [lambda q, K: [q @ K[j] for j in range(1, len(K) + 1)]],
+        "kept earlier calls' scores": [scores_kept_outside],
     })
 
 
@@ -153,7 +165,8 @@ def test_numbers_in_k_by_hand_slips():
         "K shaped like Q": [24, "24"], "K shaped like V": [21], "rows of Q, width of V": [12],
         "the size of the score grid": [28], "the two widths": [18], "counted the keys only": [7],
         "counted one key": [6], "added rows and columns": [13], "counted Q and V": [45],
-        "K as a square": [49], "sign turned round": [-42],
+        "K as a square": [49], "sign turned round": [-42], "three sizes multiplied": [126],
+        "added every size": [20], "K as d_k × d_k": [36], "K as n × n": [16],
     })
     assert evaluate("numbers in K by hand", 42).passed
 

@@ -38,6 +38,17 @@ def length_replaces_total(q):
     return math.sqrt(total)
 
 
+def length_reset_in_loop(q):
+    for x in q:
+        total = 0
+        total += x ** 2
+    return math.sqrt(total)
+
+
+def unit_by_own_size(q):
+    return [x / math.sqrt(x * x) for x in q]
+
+
 def length_sorts(q):
     q.sort()
     return math.sqrt(sum(x * x for x in q))
@@ -93,7 +104,7 @@ def test_length_slips():
         "squared the sum": [lambda q: abs(sum(q)), lambda q: math.sqrt(sum(q) ** 2)],
         "a fixed number of slots": [lambda q: math.hypot(q[0], q[1])],
         "return inside the loop": [length_return_in_loop],
-        "= instead of +=": [length_replaces_total],
+        "only the last term counts": [length_replaces_total, length_reset_in_loop],
         "squared the whole list": [lambda q: math.sqrt(sum(q ** 2))],
         "stopped one early": [
             lambda q: math.sqrt(sum(q[i] ** 2 for i in range(len(q) - 1)))],
@@ -130,8 +141,10 @@ def test_decimal_cases_catch_whole_number_arithmetic():
 def test_length_by_hand_slips():
     assert_named("length by hand", {
         "no square root": [49, "49"], "halved instead of the root": [24.5],
-        "no squares": [2.236, 2.24], "absolute values": [11], "squared the sum": [5.0],
-        "minus sign squared away wrong": [5.568, 5.57], "doubled instead of squared": [3.162],
+        "no squares": [2.236, 2.24], "absolute values": [11],
+        "minus sign squared away wrong": [5.568, 5.57],
+        "doubled instead of squared": [3.162, 4.69], "root of the mean": [4.04, 4.041],
+        "added the slots first": [5.0, 25],
         "sign turned round": [-7], "left out slot 1": [6.708], "left out slot 3": [3.606],
         "absolute values under the root": [3.317], "rounded too early": [7.05],
     })
@@ -148,6 +161,7 @@ def test_unit_slips():
         "divided the first slot only": [lambda q: [q[0] / math.hypot(*q)] + q[1:]],
         "divided the whole list": [lambda q: q / math.sqrt(sum(x * x for x in q))],
         "divided by the number of slots": [lambda q: [x / len(q) for x in q]],
+        "each slot by its own size": [lambda q: [x / abs(x) for x in q], unit_by_own_size],
         "the input times a fixed number": [lambda q: [x / 5 for x in q]],
         "rounded to 1 decimal": [lambda q: [round(x / math.hypot(*q), 1) for x in q]],
         "squared the slots": [lambda q: [x ** 2 / sum(y * y for y in q) for x in q]],

@@ -95,6 +95,34 @@ def sum_replaces_total_short(q, a, b):
     return total
 
 
+def sum_reset_in_loop(q, a, b):
+    for i in range(a, b + 1):
+        total = 0
+        total += q[i - 1]
+    return total
+
+
+def sum_ends_swapped(q, a, b):
+    total = 0
+    for i in range(b, a + 1):
+        total += q[i - 1]
+    return total
+
+
+def squares_reset_in_loop(q):
+    for x in q:
+        total = 0
+        total += x ** 2
+    return total
+
+
+def squares_cubed(q):
+    total = 0
+    for x in q:
+        total += x ** 3
+    return total
+
+
 def squares_in_place(q):
     for i in range(len(q)):
         q[i] = q[i] ** 2
@@ -114,7 +142,9 @@ def test_sum_from_to_slips():
         "only the two ends": [lambda q, a, b: q[a - 1] + q[b - 1]],
         "started at slot 1": [lambda q, a, b: sum(q[:b]),
                               lambda q, a, b: sum(q[i - 1] for i in range(1, b + 1))],
-        "= instead of +=": [sum_replaces_total, sum_replaces_total_short],
+        "only the last term counts": [sum_replaces_total, sum_replaces_total_short,
+                                      sum_reset_in_loop],
+        "the loop never ran": [sum_ends_swapped],
         "multiplied instead of added": [lambda q, a, b: math.prod(q[a - 1:b])],
         "the number of terms times too small": [lambda q, a, b: sum(q[a - 1:b]) / (b - a + 1)],
         "the wrong shape": [lambda q, a, b: [q[i - 1] for i in range(a, b + 1)]],
@@ -135,7 +165,9 @@ def test_sum_by_hand_slips():
         "added everything": [20], "multiplied instead of added": [8],
         "only the two ends": [3], "started at slot 1": [12], "one slot past the end": [15],
         "added the slot numbers": [9],
-        "sign turned round": [-7],
+        "sign turned round": [-7], "one slot early at both ends": [10],
+        "squared each term": [21], "the mean of the terms": [2.33, "7/3"],
+        "the mean of the whole list": [4],
     })
 
 
@@ -148,7 +180,8 @@ def test_sum_of_squares_slips():
         "absolute values": [lambda q: sum(abs(x) for x in q)],
         "took the square root": [lambda q: math.sqrt(sum(x * x for x in q))],
         "return inside the loop": [squares_return_in_loop],
-        "= instead of +=": [squares_replaces_total],
+        "only the last term counts": [squares_replaces_total, squares_reset_in_loop],
+        "cubed": [squares_cubed],
         "squared the whole list": [lambda q: sum(q ** 2), lambda q: sum(q * q)],
         "multiplied instead of added": [squares_multiplied],
         "returned the squares": [lambda q: [x * x for x in q]],

@@ -58,6 +58,11 @@ def test_scores_slips():
         "cut to whole numbers": [loops(lambda Q, K, i, j: Q[i] @ K[j], dtype=int)],
         "rounded to whole numbers": [lambda Q, K: np.round(Q @ K.T)],
         "changed its input": [scales_in_place],
+        "added the slots": [loops(lambda Q, K, i, j: np.sum(Q[i] + K[j]))],
+        "only slot 1 multiplied": [loops(lambda Q, K, i, j: Q[:, 0][i] * K[:, 0][j])],
+        "the indices swapped": [loops(lambda Q, K, i, j: Q[j] @ K[i])],
+        "d_k columns": [loops(lambda Q, K, i, j: Q[i] @ K[j], cols=lambda Q, K: range(Q.shape[1]),
+                              shape=lambda Q, K: Q.shape)],
     })
 
 
@@ -94,6 +99,12 @@ def refusing(test):
     return product_shape
 
 
+def bare_raise(a, b):
+    if a[1] != b[0]:
+        raise ValueError
+    return (a[0], b[1])
+
+
 def asserts(a, b):
     assert a[1] == b[0], "inner sizes differ"
     return (a[0], b[1])
@@ -109,13 +120,15 @@ def test_product_shape_slips():
         "kept the inner size": [checked(lambda a, b: (a[0], a[1], b[1]))],
         "the number of cells": [checked(lambda a, b: a[0] * b[1])],
         "compared the outer sizes": [refusing(lambda a, b: a[0] != b[1])],
-        "compared the rows": [refusing(lambda a, b: a[0] != b[0])],
+        "compared the rows": [refusing(lambda a, b: a[0] != b[0]),
+                              refusing(lambda a, b: a[0] != a[1] or a[1] != b[0])],  # A square
         "compared the columns": [refusing(lambda a, b: a[1] != b[1] or a[1] != b[0])],
         "the test before raise turned round": [refusing(lambda a, b: a[1] == b[0]),
                                                refusing(lambda a, b: a != b)],
         "returned instead of raising": [lambda a, b: (a[0], b[1]), lambda a, b: [a[0], b[1]]],
         "returned the message": [lambda a, b: (a[0], b[1]) if a[1] == b[0] else "no product"],
         "returned text": [checked(lambda a, b: f"({a[0]}, {b[1]})")],
+        "refused without saying why": [bare_raise],
         "raised another kind of error": [asserts,
                                          lambda a, b: (a[0], b[1]) if a[1] == b[0] else 1 / 0],
     })
@@ -134,7 +147,8 @@ def test_score_by_hand_slips():
     assert_named("score by hand", {
         "key 2 instead of key 3": [float(Q[1] @ K[1])], "key 4 instead of key 3": [1],
         "query 1 instead of query 2": [float(Q[0] @ K[2])], "the indices swapped": [4],
-        "counted from 0": [float(Q[2] @ K[3])], "minus times minus": [-10],
+        "counted from 0": [float(Q[2] @ K[3])], "minus times minus": [-10, -4],
         "dropped the minus signs": [10, "10"], "added instead of multiplied": [-9],
         "multiplied the sums": [20], "left out slot 3": [2], "sign turned round": [-8],
+        "a column of Q": [-16], "multiplied the products": [-18],
     })

@@ -5,7 +5,7 @@ a key grid."""
 import numpy as np
 
 from . import relations
-from ._values import frozen_array
+from ._values import frozen_array, numeric
 from .engine import Case, CodeExercise
 from .feedback import Slip
 from .hand import HandExercise
@@ -13,7 +13,7 @@ from .hand import HandExercise
 __all__ = ["EXERCISES"]
 
 
-# --- by hand: how many numbers K holds, from the shapes of Q and V --------------------------
+# --- by hand: how many numbers K holds, from the shapes of Q and V
 
 def _draw_sizes(rng):
     n, m, d_k, d_v = (int(x) for x in rng.choice(np.arange(2, 10), size=4, replace=False))
@@ -25,33 +25,40 @@ K_ENTRIES = HandExercise(
     answer=lambda n, m, d_k, d_v: m * d_k,
     givens={"n": 4, "m": 7, "d_k": 6, "d_v": 3}, draw=_draw_sizes, tolerance=0.01,
     slips=[
-        Slip("K shaped like Q", "{got} = {n} × {d_k} is Q's size. K has one row per key, and "
-             "each key has its value: m = {m} rows, as many as V.", gives=lambda n, m, d_k, d_v:
+        Slip("K shaped like Q", "{got} = {n} × {d_k} is Q's size; K has one row per key, m = {m}, "
+             "as V.", gives=lambda n, m, d_k, d_v:
              n * d_k),
-        Slip("K shaped like V", "{got} = {m} × {d_v} is V's size. K has V's {m} rows, but Q's "
-             "width, d_k = {d_k}: a query and a key share their slots.",
-             gives=lambda n, m, d_k, d_v: m * d_v),
-        Slip("rows of Q, width of V", "{got} = {n} × {d_v}; K has the other two sizes: V's "
-             "m = {m} rows and Q's d_k = {d_k} columns.", gives=lambda n, m, d_k, d_v: n * d_v),
-        Slip("the size of the score grid", "{got} = {n} × {m} is the size of the score grid S, "
-             "one score per query and key; K is m × d_k.", gives=lambda n, m, d_k, d_v: n * m),
-        Slip("the two widths", "{got} = {d_k} × {d_v} multiplies the two widths; K has V's "
-             "m = {m} rows of Q's d_k = {d_k} slots.", gives=lambda n, m, d_k, d_v: d_k * d_v),
+        Slip("K shaped like V", "{got} = {m} × {d_v} is V's size; K has V's {m} rows but Q's "
+             "width, d_k = {d_k}.", gives=lambda n, m, d_k, d_v: m * d_v),
+        Slip("rows of Q, width of V", "{got} = {n} × {d_v}; K has the other two sizes, m × d_k = "
+             "{m} × {d_k}.", gives=lambda n, m, d_k, d_v: n * d_v),
+        Slip("the size of the score grid", "{got} = {n} × {m} is the size of the score grid S; K "
+             "is m × d_k.", gives=lambda n, m, d_k, d_v: n * m),
+        Slip("the two widths", "{got} = {d_k} × {d_v}, the two widths; K is m × d_k = {m} × {d_k}.",
+             gives=lambda n, m, d_k, d_v: d_k * d_v),
         Slip("counted the keys only", "{got} counts the keys, the rows of K; each holds "
              "d_k = {d_k} numbers.", gives=lambda n, m, d_k, d_v: m),
         Slip("counted one key", "{got} counts the slots of one key; K holds m = {m} of them.",
              gives=lambda n, m, d_k, d_v: d_k),
         Slip("added rows and columns", "{got} = {m} + {d_k}: a grid holds rows × columns "
              "numbers.", gives=lambda n, m, d_k, d_v: m + d_k),
-        Slip("K as a square", "{got} = {m} × {m}: K's width is not its number of rows but Q's "
-             "width, d_k = {d_k}.", gives=lambda n, m, d_k, d_v: m * m),
+        Slip("K as a square", "{got} = {m} × {m}: K's width is Q's width, d_k = {d_k}.",
+             gives=lambda n, m, d_k, d_v: m * m),
         Slip("counted Q and V", "{got} counts Q and V together; the question is K alone.",
              gives=lambda n, m, d_k, d_v: n * d_k + m * d_v),
+        Slip("three sizes multiplied", "{got} = {m} × {d_k} × {d_v}: a grid has two sizes, "
+             "K is m × d_k.", gives=lambda n, m, d_k, d_v: m * d_k * d_v),
+        Slip("added every size", "{got} adds all four sizes: a grid holds rows × columns "
+             "numbers.", gives=lambda n, m, d_k, d_v: n + m + d_k + d_v),
+        Slip("K as d_k × d_k", "{got} = {d_k} × {d_k}: K is not square; it has V's m = {m} "
+             "rows.", gives=lambda n, m, d_k, d_v: d_k * d_k),
+        Slip("K as n × n", "{got} = {n} × {n}: K has V's m = {m} rows of Q's d_k = {d_k} "
+             "slots.", gives=lambda n, m, d_k, d_v: n * n),
     ],
 )
 
 
-# --- code: the four sizes, and a refusal when the grids do not fit ---------------------------
+# --- code: the four sizes, and a refusal when the grids do not fit
 
 def _misfit(Q, K, V):
     return K.shape[1] != Q.shape[1] or K.shape[0] != V.shape[0]
@@ -69,7 +76,7 @@ def _checked(answer):
 
 
 def _refusing(unfit, kind=ValueError):
-    """A learner's attention_sizes whose test is ``unfit`` (the examples of the test slips)."""
+    """A learner's attention_sizes whose test is ``unfit``."""
     def attention_sizes(Q, K, V):
         if unfit(Q, K, V):
             raise kind("the sizes do not fit")
@@ -88,8 +95,7 @@ def _refused(unfit, answered=lambda Q, K, V: False):
 
 
 def _wrong_error(o):  # a table row: the relations take a TypeError here for a rounding
-    return o.case.raises is not None and o.error is not None and not isinstance(o.error,
-                                                                                o.case.raises)
+    return o.case.raises and o.error is not None and not isinstance(o.error, o.case.raises)
 
 
 def _grids(*shapes):
@@ -112,46 +118,45 @@ SIZES = CodeExercise(
     show_args=lambda args: ", ".join(f"{name} {a.shape[0]}×{a.shape[1]}"
                                      for name, a in zip("QKV", args, strict=False)),
     slips=[
-        Slip("sizes in another order", "those are Q's shape then V's, (n, d_k, m, d_v): return "
-             "them in the order asked, (n, m, d_k, d_v).",
-             gives=_checked(lambda Q, K, V: (*Q.shape, *V.shape))),
+        Slip("sizes in another order", "those are Q's shape then V's, (n, d_k, m, d_v): the order "
+             "asked is (n, m, d_k, d_v).", gives=_checked(lambda Q, K, V: (*Q.shape, *V.shape))),
         Slip("Q's rows as m", "m counts the keys, the rows of K (and V); Q's rows are the n "
              "queries.", gives=_checked(lambda Q, K, V: (len(Q), len(Q), Q.shape[1], V.shape[1]))),
+        Slip("V's width as m", "m counts the keys, the rows of K (and V); V's width is d_v.",
+             gives=_checked(lambda Q, K, V: (len(Q), V.shape[1], Q.shape[1], V.shape[1]))),
         Slip("K's width as d_v", "d_v is the width of V; K's width is d_k.",
              gives=_checked(lambda Q, K, V: (len(Q), len(K), Q.shape[1], K.shape[1]))),
         Slip("V's width as d_k", "d_k is the width Q and K share; V's width is d_v, which may "
              "differ.", gives=_checked(lambda Q, K, V: (len(Q), len(K), V.shape[1], V.shape[1]))),
-        Slip("returned the shapes", "it returned the three shapes; the exercise asks for the "
-             "four sizes, each once: (n, m, d_k, d_v).",
-             gives=_checked(lambda Q, K, V: (Q.shape, K.shape, V.shape))),
-        Slip("refused n ≠ m", "it refused grids that fit: n queries and m keys may differ in "
-             "number (as in a translator). What must match: K's width with Q's (d_k), and V's "
-             "rows with K's (m).",
+        Slip("returned the shapes", "those are the three shapes: return the four sizes, (n, m, "
+             "d_k, d_v).", gives=_checked(lambda Q, K, V: (Q.shape, K.shape, V.shape))),
+        Slip("refused n ≠ m", "it refused grids that fit: n and m may differ. Only K's width must "
+             "match Q's (d_k), and V's rows K's (m).",
              when=_refused(lambda Q, K, V: len(Q) != len(K), answered=lambda Q, K, V:
                            K.shape[1] == Q.shape[1] and len(V) == len(Q)),
              example=_refusing(lambda Q, K, V: len(Q) != len(K) or _misfit(Q, K, V))),
-        Slip("refused d_k ≠ d_v", "it refused grids that fit: a value may be wider or narrower "
-             "than a key (d_v ≠ d_k). What must match: K's width with Q's, V's rows with K's.",
+        Slip("refused d_k ≠ d_v", "it refused grids that fit: d_v may differ from d_k. Only K's "
+             "width must match Q's, and V's rows K's.",
              when=_refused(lambda Q, K, V: Q.shape[1] != V.shape[1]),
              example=_refusing(lambda Q, K, V: Q.shape[1] != V.shape[1] or _misfit(Q, K, V))),
         Slip("no check of V's rows", "it accepted a V whose rows differ from K's: each key needs "
-             "its value, so raise ValueError when their numbers of rows differ.",
+             "its value, so raise ValueError.",
              when=lambda o: o.case.raises is not None and o.error is None
              and o.case.args[1].shape[1] == o.case.args[0].shape[1],
              example=_refusing(lambda Q, K, V: K.shape[1] != Q.shape[1])),
-        Slip("no check of K's width", "it accepted a K whose rows are not as wide as Q's: a query "
-             "and a key need the same d_k slots, so raise ValueError when the widths differ.",
+        Slip("no check of K's width", "it accepted a K whose rows are not as wide as Q's: raise "
+             "ValueError when the widths differ.",
              when=lambda o: o.case.raises is not None and o.error is None
              and len(o.case.args[1]) == len(o.case.args[2]),
              example=_refusing(lambda Q, K, V: len(K) != len(V))),
-        Slip("raised another kind of error", "the grids were refused, which is right, but this "
-             "exercise asks for `raise ValueError(\"…\")`.", when=_wrong_error,
+        Slip("raised another kind of error", "the grids were refused, rightly, but this exercise "
+             "asks for `raise ValueError(\"…\")`.", when=_wrong_error,
              example=_refusing(_misfit, kind=TypeError)),
     ],
 )
 
 
-# --- code: the m scores of one query ----------------------------------------------------------
+# --- code: the m scores of one query
 
 def _query_scores(q, K):
     return [float(q @ k) for k in K]  # one dot product per row of K
@@ -169,54 +174,56 @@ def _sized_by_slots(q, K):
     return _query_scores(q, K) + [0.0] * (len(q) - len(K))
 
 
+def _inside(o):
+    """The right scores, in a longer list."""
+    v, e = numeric(o.value), o.case.expected
+    return v is not None and v.ndim == 1 and len(v) > len(e) and any(
+        np.allclose(v[i:i + len(e)], e) for i in range(len(v) - len(e) + 1))
+
+
 def _cosines(q, K):
     return [float(q @ k / (np.sqrt(q @ q) * np.sqrt(k @ k))) for k in K]
 
 
 QUERY_SCORES = CodeExercise(
     "query_scores", "query_scores(q, K)",
-    cases=[(frozen_array([1.5, -2.0, 0.5]),
-            frozen_array([[1.0, 0.5, 2.0], [-1.5, 1.0, 0.0], [0.5, 0.5, -1.0], [2.0, -0.5, 1.5]])),
-           (frozen_array([2.0, 1.0]), frozen_array([[0.5, -1.0], [1.5, 2.0], [-1.0, 0.5]])),
-           (frozen_array([0.5, -1.0, 2.0, 1.5]),
-            frozen_array([[1.0, 0.0, 0.5, -1.0], [-0.5, 1.5, 1.0, 2.0]])),
-           (frozen_array([1.0, 2.0, -1.0]),
-            frozen_array([[0.5, 1.0, 1.5], [-1.0, 0.5, 2.0], [2.0, -1.5, 0.5]])),
-           (frozen_array([-0.5, 1.5]),
-            frozen_array([[1.0, 1.0], [2.0, -0.5], [-1.5, 0.5], [0.5, 2.5], [1.0, -1.0]]))],
+    cases=[tuple(map(frozen_array, c)) for c in [
+        ([1.5, -2, 0.5], [[1, 0.5, 2], [-1.5, 1, 0], [0.5, 0.5, -1], [2, -0.5, 1.5]]),
+        ([2, 1], [[0.5, -1], [1.5, 2], [-1, 0.5]]),
+        ([0.5, -1, 2, 1.5], [[1, 0, 0.5, -1], [-0.5, 1.5, 1, 2]]),
+        ([1, 2, -1], [[0.5, 1, 1.5], [-1, 0.5, 2], [2, -1.5, 0.5]]),
+        ([-0.5, 1.5], [[1, 1], [2, -0.5], [-1.5, 0.5], [0.5, 2.5], [1, -1]])]],
     solution=_query_scores,
     quantities={"d_k": lambda q, K: len(q), "m": lambda q, K: len(K)},
     slips=[
-        Slip("the columns of K", "`q @ K` (or a loop over K[:, j]) pairs q with the COLUMNS of "
-             "K, and runs only when d_k = m; a key is a ROW: q @ K[j] (or K @ q).",
-             gives=lambda q, K: q @ K),
+        Slip("the columns of K", "`q @ K` pairs q with the COLUMNS of K (it runs only when d_k = "
+             "m); a key is a ROW: q @ K[j], or K @ q.", gives=lambda q, K: q @ K),
         Slip("added up the scores", "all the scores were added into one number: return one "
              "score per key, m numbers.", gives=lambda q, K: sum(_query_scores(q, K))),
-        Slip("products not added", "each key's slot products were kept apart: a dot product "
-             "adds them up, q @ k (or sum(q * k)).", gives=lambda q, K: q * K),
-        Slip("added along the wrong axis", "the products were added down the keys into d_k "
-             "numbers: add each key's own, along its row (axis=1), or q @ k.",
-             gives=lambda q, K: (q * K).sum(axis=0)),
-        Slip("one score per slot", "the loop ran over range(len(q)), the d_k slots, not over "
-             "the m keys: loop over the rows of K, range(len(K)).", gives=_per_slot),
-        Slip("a result of d_k places", "the result was made with len(q) = d_k places, but there "
-             "is one score per key: m = len(K) places.", gives=_sized_by_slots),
-        Slip("the first key only", "that is the score of the first key alone: the answer has "
-             "one score for every key.", gives=lambda q, K: float(q @ K[0])),
-        Slip("return inside the loop", "only the first score came back: the `return` sits "
-             "inside the loop. Return after the loop, when every score is in.",
-             gives=lambda q, K: [float(q @ K[0])]),
-        Slip("= instead of append", "only the last score came back: `scores = …` replaces "
-             "what was there. Append each score, scores.append(q @ k).",
+        Slip("products not added", "each key's slot products were kept apart: add them, q @ k.",
+             gives=lambda q, K: q * K),
+        Slip("added along the wrong axis", "the products were added down the keys: add each key's "
+             "own, along its row (axis=1).", gives=lambda q, K: (q * K).sum(axis=0)),
+        Slip("one score per slot", "the loop ran over the d_k slots, range(len(q)): loop over the "
+             "m keys, range(len(K)).", gives=_per_slot),
+        Slip("a result of d_k places", "the result has len(q) = d_k places; there is one score per "
+             "key, m = len(K).", gives=_sized_by_slots),
+        Slip("the first key only", "that is the first key's score alone: return one score per key.",
+             gives=lambda q, K: float(q @ K[0])),
+        Slip("return inside the loop", "only the first score came back: the `return` sits inside "
+             "the loop.", gives=lambda q, K: [float(q @ K[0])]),
+        Slip("= instead of append", "only the last score came back: `scores = …` replaces it. "
+             "Append each score.",
              gives=(lambda q, K: float(q @ K[-1]), lambda q, K: [float(q @ K[-1])])),
-        Slip("divided by the lengths", "each score was divided by ∥q∥ ∥k∥, which gives the "
-             "cosine of notebook 04; the score is the plain dot product q · k.",
-             gives=_cosines),
+        Slip("divided by the lengths", "each score was divided by ∥q∥ ∥k∥, giving notebook 04's "
+             "cosine: the score is q · k.", gives=_cosines),
         Slip("multiplied the sums", "(q₁ + q₂ + …)(k₁ + k₂ + …) is not a dot product: multiply "
-             "matching slots, then add.",
-             gives=lambda q, K: [float(sum(q) * sum(k)) for k in K]),
+             "matching slots, then add.", gives=lambda q, K: [float(sum(q) * sum(k)) for k in K]),
         Slip("q with itself", "every score is q · q: score q against each row k of K.",
              gives=lambda q, K: [float(q @ q)] * len(K)),
+        Slip("kept earlier calls' scores", "your list holds the right scores and more: a list "
+             "made outside the function keeps every call's; start it inside.", when=_inside,
+             example=lambda q, K, kept=[]: kept.extend(q @ K.T) or kept),  # noqa: B006
     ],
 )
 

@@ -35,22 +35,35 @@ SUM_HAND = HandExercise(
              gives=lambda q, a, b: sum(q[a:b])),
         Slip("added everything", "{got} adds every slot: only i = {a} … {b} belong in the sum.",
              gives=lambda q, a, b: sum(q)),
-        Slip("only the two ends", "{got} is q_a + q_b: the slots between the limits count too.",
+        Slip("only the two ends", "{got} adds only slots {a} and {b}: the slots between "
+             "them count too.",
              gives=lambda q, a, b: q[a - 1] + q[b - 1] if b - a > 1 else _no()),
         Slip("started at slot 1", "{got} starts at q₁: the sum starts at i = {a}.",
              gives=lambda q, a, b: sum(q[:b])),
-        Slip("one slot past the end", "{got} goes on to slot {b} + 1: the sum stops at {b}.",
+        Slip("one slot past the end", "{got} goes on past slot {b}: the sum stops there.",
              gives=lambda q, a, b: sum(q[a - 1:b + 1]) if b < len(q) else _no()),
         Slip("multiplied instead of added", "{got} multiplies the terms: Σ adds them (the "
              "product sign is Π).", gives=lambda q, a, b: math.prod(q[a - 1:b])),
         Slip("added the slot numbers", "{got} adds the slot numbers i = {a} … {b}, not the "
              "numbers sitting in those slots.", gives=lambda q, a, b: sum(range(a, b + 1))),
+        Slip("one slot early at both ends", "{got} starts and stops one slot early: the sum "
+             "runs from slot {a} to slot {b}.", gives=lambda q, a, b: sum(q[a - 2:b - 1])),
+        Slip("squared each term", "{got} adds the squares of the terms: Σ adds them as they "
+             "are.", gives=lambda q, a, b: sum(x * x for x in q[a - 1:b])),
+        Slip("the mean of the terms", "{got} is the mean of the terms: Σ only adds, with no "
+             "division.", gives=lambda q, a, b: _sum(q, a, b) / (b - a + 1)),
+        Slip("the mean of the whole list", "{got} is the mean of every slot: Σ adds slots {a} "
+             "to {b} only, with no division.", gives=lambda q, a, b: sum(q) / len(q)),
     ],
 )
 
 
 def _no():
     raise NoPrediction
+
+
+_REPLACED = ("the total is replaced (`total = …`) or reset (`total = 0` inside the loop) at "
+             "every step: set it to 0 once, before the loop, and add with +=.")
 
 
 SUM_FROM_TO = CodeExercise(
@@ -79,13 +92,15 @@ SUM_FROM_TO = CodeExercise(
              gives=lambda q, a, b: q[a - 1] + q[b - 1] if b - a > 1 else _no()),
         Slip("started at slot 1", "the sum starts at slot 1 (a slice q[:b] starts at the "
              "beginning): start at q[a - 1].", gives=lambda q, a, b: sum(q[:b])),
-        Slip("= instead of +=", "`total = q[i - 1]` replaces the total at every step, so one "
-             "term is left: add to it, `total += q[i - 1]`.",
+        Slip("only the last term counts", _REPLACED,
              gives=(lambda q, a, b: q[b - 1], lambda q, a, b: q[b - 2] if b > a else 0.0)),
         Slip("return inside the loop", "only the first term came back: the `return` sits "
              "inside the loop; return after it ends.", gives=lambda q, a, b: q[a - 1]),
         Slip("multiplied instead of added", "the terms were multiplied: Σ adds them (start the "
              "total at 0, use +=).", gives=lambda q, a, b: math.prod(q[a - 1:b])),
+        Slip("the loop never ran", "0 is the total before any term: range(b, a + 1) is empty "
+             "when a < b (the loop is range(a, b + 1)), or the sum was never stored (+=).",
+             gives=lambda q, a, b: 0.0 if a < b else _sum(q, a, b)),
         Slip("added the slot numbers", "the slot NUMBERS a, a + 1, …, b were added, not the "
              "numbers q[i - 1] in those slots.", gives=lambda q, a, b: sum(range(a, b + 1))),
         Slip("started the total at 1", "the total starts at 1: start it at 0.",
@@ -119,8 +134,9 @@ SUM_OF_SQUARES = CodeExercise(
              "before the root.", gives=lambda q: math.sqrt(_squares(q))),
         Slip("return inside the loop", "only the first slot's square came back: the `return` "
              "sits inside the loop.", gives=lambda q: q[0] ** 2),
-        Slip("= instead of +=", "`total = x ** 2` keeps only the last square: `total += x ** 2`.",
-             gives=lambda q: q[-1] ** 2),
+        Slip("only the last term counts", _REPLACED, gives=lambda q: q[-1] ** 2),
+        Slip("cubed", "x ** 3 is the cube: the square is x ** 2 (never negative).",
+             gives=lambda q: sum(x ** 3 for x in q)),
         Slip("multiplied instead of added", "the squares were multiplied: Σ adds them.",
              gives=lambda q: math.prod(x * x for x in q)),
         Slip("largest square", "that is the biggest square alone: add every slot's square.",

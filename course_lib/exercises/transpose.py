@@ -11,7 +11,7 @@ from .hand import HandExercise
 __all__ = ["EXERCISES"]
 
 
-# --- by hand: S₂₃ = row q₂ · row k₃ ------------------------------------------------------------
+# --- by hand: S₂₃ = row q₂ · row k₃
 
 def _row(grid, i):
     return np.asarray(grid, dtype=float)[i]
@@ -29,12 +29,18 @@ def _products(Q, K):
     return _row(Q, 1) * _row(K, 2)
 
 
-def _minus_minus(Q, K):
-    both = (_row(Q, 1) < 0) & (_row(K, 2) < 0)
-    if not both.any():
-        raise NoPrediction
-    products = _products(Q, K)
-    return float(products.sum() - 2 * products[both].sum())
+def _minus_minus(t=None):
+    """(−a)(−b) taken as −ab: in every such product, or only in slot t."""
+    def gives(Q, K):
+        p, both = _products(Q, K), (_row(Q, 1) < 0) & (_row(K, 2) < 0)
+        if t is not None:
+            both[np.arange(3) != t] = False
+            if both.any() and 2 * p[t] in p:  # that is a product left out
+                raise NoPrediction
+        if not both.any():
+            raise NoPrediction
+        return float(p.sum() - 2 * p[both].sum())
+    return gives
 
 
 def _draw_grids(rng):
@@ -67,7 +73,11 @@ SCORE_HAND = HandExercise(
              "counts rows from 1, so S₂₃ is Q[1] · K[2] in Python.",
              gives=lambda Q, K: _dot(Q, 2, K, 3)),
         Slip("minus times minus", "{got} takes a negative times a negative as negative: "
-             "(−a) × (−b) = +ab.", gives=_minus_minus),
+             "(−a) × (−b) = +ab.", gives=(_minus_minus(), *map(_minus_minus, range(3)))),
+        Slip("a column of Q", "{got} pairs column 2 of Q with k₃: q₂ is the second ROW of Q.",
+             gives=lambda Q, K: float(np.asarray(Q, dtype=float)[:, 1] @ _row(K, 2))),
+        Slip("multiplied the products", "{got} multiplies the three products: add them.",
+             gives=lambda Q, K: float(np.prod(_products(Q, K)))),
         Slip("dropped the minus signs", "{got} adds every product as positive: keep each "
              "product's sign, a negative times a positive is negative.",
              gives=lambda Q, K: float(np.abs(_products(Q, K)).sum())),
@@ -85,7 +95,7 @@ SCORE_HAND = HandExercise(
 )
 
 
-# --- code: the shape rule (r × c) · (c × p) → (r × p) ------------------------------------------
+# --- code: the shape rule (r × c) · (c × p) → (r × p)
 
 def _product_shape(shape_a, shape_b):
     (r, c), (c_b, p) = shape_a, shape_b
@@ -103,16 +113,15 @@ def _checked(answer):
 
 
 def _tested(refuse):
-    """A slip in the test: refuses when ``refuse(a, b)``, with or without the right test too."""
+    """A slip in the test: refuses when ``refuse(a, b)``, with or without the right test too;
+    a case both refuse says nothing about it (a refusal without words is not this slip)."""
     def alone(a, b):
         if refuse(a, b):
-            raise ValueError("sizes differ")
+            raise NoPrediction if a[1] != b[0] else ValueError("sizes differ")
         return (a[0], b[1])
 
     def besides(a, b):
-        if refuse(a, b):
-            raise ValueError("sizes differ")
-        return _product_shape(a, b)
+        return alone(a, b) and _product_shape(a, b)
     return (alone, besides)
 
 
@@ -130,43 +139,40 @@ PRODUCT_SHAPE = CodeExercise(
            Case(((2, 3), (4, 2)), raises=ValueError)],
     solution=_product_shape,
     slips=[
-        Slip("the inner sizes", "those are the inner sizes, which must match and then "
-             "disappear: the result keeps the outer ones, (rows of A, columns of B).",
-             gives=_checked(lambda a, b: (a[1], b[0]))),
+        Slip("the inner sizes", "those are the inner sizes, which must match and then disappear: "
+             "keep the outer ones.", gives=_checked(lambda a, b: (a[1], b[0]))),
         Slip("the outer sizes swapped", "the right sizes in the wrong order: rows come from A, "
              "columns from B, (shape_a[0], shape_b[1]).",
              gives=_checked(lambda a, b: (b[1], a[0]))),
-        Slip("one of the shapes", "that is the shape of one of the two grids (B's rows equal "
-             "A's columns, so (shape_a[0], shape_b[0]) is A's shape too): the product keeps A's "
-             "rows and B's columns, (shape_a[0], shape_b[1]).",
+        Slip("one of the shapes", "that is one grid's shape ((shape_a[0], shape_b[0]) is A's shape "
+             "too): the product keeps A's rows and B's columns, (shape_a[0], shape_b[1]).",
              gives=(_checked(lambda a, b: tuple(a)), _checked(lambda a, b: tuple(b)))),
         Slip("joined the shapes", "`shape_a + shape_b` glues the two pairs together: the "
              "product's shape is one pair, (rows of A, columns of B).",
              gives=_checked(lambda a, b: (*a, *b))),
-        Slip("kept the inner size", "the inner size is used up by the dot products (each cell "
-             "adds c products): the result has two sizes, (rows of A, columns of B).",
-             gives=_checked(lambda a, b: (a[0], a[1], b[1]))),
+        Slip("kept the inner size", "the inner size is used up by the dot products: the result is "
+             "(rows of A, columns of B).", gives=_checked(lambda a, b: (a[0], a[1], b[1]))),
         Slip("the number of cells", "that is how many cells the result has, rows × columns: "
              "return its shape, the pair (rows, columns).",
              gives=_checked(lambda a, b: a[0] * b[1])),
-        Slip("compared the outer sizes", "the test compares shape_a[0] with shape_b[1], the "
-             "outer sizes, which may differ: compare the INNER ones, shape_a[1] and shape_b[0].",
+        Slip("compared the outer sizes", "the test compares the outer sizes, shape_a[0] and "
+             "shape_b[1], which may differ: compare the INNER ones.",
              gives=_tested(lambda a, b: a[0] != b[1])),
-        Slip("compared the rows", "the test compares the rows of the two grids, shape_a[0] and "
-             "shape_b[0]: compare A's columns with B's rows, shape_a[1] and shape_b[0].",
-             gives=_tested(lambda a, b: a[0] != b[0])),
-        Slip("compared the columns", "the test compares the columns of the two grids, "
-             "shape_a[1] and shape_b[1]: compare A's columns with B's ROWS, shape_a[1] and "
-             "shape_b[0].", gives=_tested(lambda a, b: a[1] != b[1])),
-        Slip("raised another kind of error", "the product was refused, which is right, but with "
-             "another kind of error: this exercise asks for `raise ValueError(\"…\")`.",
+        Slip("compared the rows", "it refused a product that exists: the test compares A's rows "
+             "with B's rows (or wants A square); only A's columns and B's rows must match, "
+             "shape_a[1] and shape_b[0].", gives=_tested(lambda a, b: a[0] != b[0])),
+        Slip("compared the columns", "the test compares shape_a[1] with shape_b[1], the columns: "
+             "compare A's columns with B's ROWS, shape_b[0].",
+             gives=_tested(lambda a, b: a[1] != b[1])),
+        Slip("raised another kind of error", "the product was refused, which is right, but this "
+             "exercise asks for `raise ValueError(\"…\")`.",
              when=lambda o: o.case.raises is not None and o.error is not None
              and not isinstance(o.error, o.case.raises), example=_refuse_with_type_error),
     ],
 )
 
 
-# --- code: the score grid S = QKᵀ ----------------------------------------------------------------
+# --- code: the score grid S = QKᵀ
 
 def _grid(shape, seed, halves=False):
     values = np.random.default_rng(seed).integers(-6 if halves else -3, 7 if halves else 4, shape)
@@ -193,6 +199,10 @@ def _same_index(Q, K):
     return np.repeat((Q * K[:n]).sum(axis=1)[:, None], m, axis=1)  # row i: q_i · k_i, m times
 
 
+def _index_error():
+    raise IndexError("index out of bounds")  # Q[j] or K[i] runs past the end when n ≠ m
+
+
 def _diagonal(Q, K):
     return (Q * K).sum(axis=1)  # (n,): q_i · k_i; broadcasting fails unless n = m
 
@@ -205,26 +215,32 @@ SCORES = CodeExercise(
     quantities={"d_k": lambda Q, K: Q.shape[1], "n": lambda Q, K: Q.shape[0],
                 "m": lambda Q, K: K.shape[0]},
     slips=[
-        Slip("no transpose", "Q @ K pairs a row of Q with a COLUMN of K (it runs only when d_k "
-             "happens to equal m); a key is a row of K. Transpose K first: Q @ K.T.",
-             gives=lambda Q, K: Q @ K),
-        Slip("Qᵀ K instead of Q Kᵀ", "Q.T @ K multiplies the columns of Q by the columns "
-             "of K: it pairs slots, not a query with a key (it runs only when n = m). Keep Q as "
-             "it is and transpose K: Q @ K.T.", gives=lambda Q, K: Q.T @ K),
-        Slip("Kᵀ Q instead of Q Kᵀ", "K.T @ Q multiplies the columns of K by the columns "
-             "of Q: it pairs slots, not a query with a key (it runs only when n = m). Put Q "
-             "first and transpose K: Q @ K.T.", gives=lambda Q, K: K.T @ Q),
-        Slip("element-wise product", "`*` multiplies matching cells one by one (it runs only "
-             "when the two shapes fit together); the matrix product is `@`: Q @ K.T.",
+        Slip("no transpose", "Q @ K pairs a row of Q with a COLUMN of K (it runs only when d_k = "
+             "m); a key is a row: Q @ K.T.", gives=lambda Q, K: Q @ K),
+        Slip("Qᵀ K instead of Q Kᵀ", "Q.T @ K pairs columns of Q with columns of K (it runs only "
+             "when n = m): transpose K instead, Q @ K.T.", gives=lambda Q, K: Q.T @ K),
+        Slip("Kᵀ Q instead of Q Kᵀ", "K.T @ Q pairs the columns of K with those of Q (it runs only "
+             "when n = m): put Q first and transpose K, Q @ K.T.", gives=lambda Q, K: K.T @ Q),
+        Slip("element-wise product", "`*` multiplies matching cells one by one (it runs only when "
+             "the shapes fit); the matrix product is `@`: Q @ K.T.",
              gives=(lambda Q, K: Q * K, lambda Q, K: Q * K.T)),
         Slip("Q with itself", "that is Q @ Q.T, the queries scored against themselves: the "
              "columns belong to the keys, Q @ K.T.", gives=lambda Q, K: Q @ Q.T),
         Slip("K with itself", "that is K @ K.T, the keys scored against themselves: the rows "
              "belong to the queries, Q @ K.T.", gives=lambda Q, K: K @ K.T),
-        Slip("an n×n grid", "both loops ran over the n queries: the inner loop goes over the m "
-             "keys, range(K.shape[0]), and S has m columns.", gives=_square),
+        Slip("an n×n grid", "both loops ran over the n queries: the inner one goes over the m "
+             "keys, range(K.shape[0]).", gives=_square),
         Slip("query i with key i only", "every score pairs query i with key i, the same index: "
              "S[i, j] is row q_i with row k_j.", gives=(_same_index, _diagonal)),
+        Slip("added the slots", "each score adds the slots of q_i and k_j: multiply matching "
+             "slots, then add.", gives=lambda Q, K: Q.sum(1)[:, None] + K.sum(1)),
+        Slip("only slot 1 multiplied", "each score is q_i's first slot times k_j's: a score "
+             "adds all d_k products, Q[i] @ K[j].", gives=lambda Q, K: np.outer(Q[:, 0], K[:, 0])),
+        Slip("the indices swapped", "S[i, j] = Q[j] @ K[i] swaps the indices: row i of Q goes "
+             "with row j of K.", gives=lambda Q, K: (Q @ K.T).T if len(Q) == len(K)
+             else _index_error()),
+        Slip("d_k columns", "S was made with d_k columns: it has one per key, m = K.shape[0].",
+             gives=lambda Q, K: Q @ K[:Q.shape[1]].T if Q.shape[1] <= len(K) else _index_error()),
         Slip("added up the grid", "all the scores were added into one number: S keeps every "
              "score, an n×m grid.", gives=lambda Q, K: float((Q @ K.T).sum())),
     ],
