@@ -86,6 +86,12 @@ def caret(query, key, value):
     return softmax_rows(query @ key.T / d_k ^ 0.5) @ value
 
 
+def subtract_min(query, key, value):
+    s = scaled(query, key)
+    e = np.exp(s - s.min(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) @ value
+
+
 def test_attention_slips():
     assert_named("attention", {
         "no scaling": [lambda q, k, v: softmax_rows(q @ k.T) @ v],
@@ -105,6 +111,13 @@ def test_attention_slips():
             axis=-1, keepdims=True) @ v, naive_loops],
         "one max for the whole grid": [grid_max],
         "weights applied to K": [lambda q, k, v: softmax_rows(scaled(q, k)) @ k],
+        "the keys still in the blend": [lambda q, k, v: softmax_rows(scaled(q, k)) @ k @ v,
+                                        lambda q, k, v: softmax_rows(scaled(q, k)) @ k.T],
+        "equal weights": [lambda q, k, v: softmax_rows(scaled(q, k)).mean(axis=-1, keepdims=True)
+                          * v.sum(axis=0), lambda q, k, v: np.ones((len(q), len(k))) / len(k) @ v],
+        "a shift that is not the row's largest": [subtract_min],
+        "divided by 2": [lambda q, k, v: softmax_rows(q @ k.T / 2) @ v],
+        "√(n·d_k) for √d_k": [lambda q, k, v: softmax_rows(q @ k.T / np.sqrt(q.size)) @ v],
         "returned the weights": [lambda q, k, v: softmax_rows(scaled(q, k))],
         "no transpose": [lambda q, k, v: softmax_rows(q @ k / math.sqrt(q.shape[-1])) @ v],
         "value @ weights": [lambda q, k, v: v @ softmax_rows(scaled(q, k))],
@@ -186,6 +199,11 @@ def test_weights_by_hand_slips():
         "no exponential": [(0.333, 0, 0.667), (1 / 3, 0, 2 / 3)],
         "not normalised": [(2.718, 1, 7.389), (e, 1, e2)],
         "e⁰ taken as 0": [(0.269, 0, 0.731)],
+        "a percentage": [(24.5, 9.0, 66.5), (24.47, 9.0, 66.52)],
+        "2ˣ in place of eˣ": [(2 / 7, 1 / 7, 4 / 7), (0.286, 0.143, 0.571)],
+        "√m for √d_k": [(0.223, 0.07, 0.707)],
+        "scaled after the softmax": [(0.059, 0.008, 0.433)],
+        "rounded to 2 decimals": [(0.24, 0.09, 0.67)],
         "row 2 instead of row 1": [(0.155, 0.422, 0.422)],
         "multiplied by √d_k": [(0.018, 0.0, 0.982)],
         "no scaling, not normalised": [(7.389, 1, 54.598)],
@@ -208,6 +226,7 @@ def test_output_by_hand_slips():
         "the numbers in the wrong order": [(2.841, 3.15)],
         "only the largest term": [(2.661, 2.661)],
         "left out key 2": [(3.15, 2.661)],
+        "weights rounded to 1 decimal": [(3.2, 3.0), (0.2 * 2 + 0.7 * 4, 0.1 * 2 + 0.7 * 4)],
     })
 
 

@@ -58,10 +58,36 @@ def flat_total(query, key, value):  # bug 1, axis=1 without keepdims
     return e / e.sum(axis=1) @ value
 
 
+def scale_changed_sum_left(query, key, value):  # bug 1 left, the right scale line "fixed"
+    d_k = query.shape[-1]
+    scores = query @ key.T / d_k
+    scores = scores - scores.max(axis=-1, keepdims=True)
+    weights = np.exp(scores)
+    weights = weights / weights.sum(axis=0, keepdims=True)
+    return weights @ value
+
+
+def return_rewritten(query, key, value):  # an edit that changes nothing
+    d_k = query.shape[-1]
+    scores = query @ key.T / math.sqrt(d_k)
+    scores = scores - scores.max(axis=-1, keepdims=True)
+    weights = np.exp(scores)
+    weights = weights / weights.sum(axis=0, keepdims=True)
+    output = weights @ value
+    return output
+
+
+def test_an_edit_that_changes_nothing_is_told_the_bug_is_still_there():
+    feedback = evaluate("bug hunt 1", return_rewritten)
+    assert feedback.status == "mistake"
+    assert "The bug is still there" in feedback.message
+
+
 def test_bug_hunt_1_wrong_fixes():
     assert_named("bug hunt 1", {
         "softmax down the columns": [columns_then_rows],
         "transposed instead of fixed": [transposed_weights],
+        "the bug left, a right line changed": [scale_changed_sum_left],
         "no keepdims": [flat_total],
         "normalised over the whole grid": [
             lambda q, k, v: np.exp(scaled(q, k) - scaled(q, k).max(axis=-1, keepdims=True))
@@ -80,6 +106,9 @@ def test_bug_hunt_2_wrong_fixes():
         "** 1/2 without brackets": [lambda q, k, v: stable(q @ k.T / q.shape[-1] ** 1/2) @ v],
         "divided by d_k²": [lambda q, k, v: stable(q @ k.T / q.shape[-1] ** 2) @ v],
         "√d_v for √d_k": [lambda q, k, v: stable(q @ k.T / math.sqrt(v.shape[-1])) @ v],
+        "^ for a power": [lambda q, k, v: stable(q @ k.T / (q.shape[-1] ^ 2)) @ v],
+        "divided by 2": [lambda q, k, v: stable(q @ k.T / 2) @ v],
+        "√(n·d_k) for √d_k": [lambda q, k, v: stable(q @ k.T / np.sqrt(q.size)) @ v],
     })
 
 
@@ -96,6 +125,10 @@ def test_bug_hunt_3_wrong_fixes():
         "no softmax": [lambda q, k, v: scaled(q, k) @ v],
         "returned the weights": [lambda q, k, v: stable(scaled(q, k))],
         "* for @ in the blend": [lambda q, k, v: stable(scaled(q, k)) * v],
+        "the keys still in the blend": [lambda q, k, v: stable(scaled(q, k)) @ k @ v,
+                                        lambda q, k, v: stable(scaled(q, k)) @ k.T],
+        "equal weights": [lambda q, k, v: stable(scaled(q, k)).mean(axis=-1, keepdims=True)
+                          * v.sum(axis=0)],
     })
 
 

@@ -21,6 +21,7 @@ def test_cache_memory_by_hand_slips():
         "MiB, not KiB": [0.25], "queries cached too": [384],
         "one key/value head": [32], "numbers, not KiB": [65536], "d_k left out": [2],
         "sign turned round": [-256], "decimal point moved": [25.6, 2560],
+        "8 bytes a float32": [512],
     })
 
 
@@ -97,6 +98,8 @@ def test_slot_of_slips():
             lambda p, table, size: (table[p // len(table)], p % size),
             lambda p, table, size: (table[p // size], p % len(table))],
         "<= at a block's end": [slot_loop_le],
+        "ceil(…) − 1": [lambda p, table, size: (table[math.ceil(p / size) - 1], p % size)],
+        "// for the offset": [lambda p, table, size: (table[p // size], p // size)],
         "printed instead of returning": [slot_printed],
         "returned text": [lambda p, table, size: f"{table[p // size]}, {p % size}"],
         "not numbers": [lambda p, table, size: {"block": table[p // size], "offset": p % size}],
@@ -140,6 +143,28 @@ def rope_with(angle=None, pairs="half", sign=1.0):
             out[i], out[j] = x[i] * c - x[j] * s, x[i] * s + x[j] * c
         return out
     return rope
+
+
+def rope_float_index(x, position, base):  # x[t + d / 2]: an index that is a float
+    d = len(x)
+    out = list(x)
+    for t in range(d // 2):
+        phi = position * base ** (-2 * t / d)
+        a, b = x[t], x[t + d / 2]
+        out[t] = a * math.cos(phi) - b * math.sin(phi)
+        out[t + d // 2] = a * math.sin(phi) + b * math.cos(phi)
+    return out
+
+
+def rope_minus_b_cos(x, position, base):
+    d = len(x)
+    out = list(x)
+    for t in range(d // 2):
+        phi = position * base ** (-2 * t / d)
+        a, b = x[t], x[t + d // 2]
+        out[t] = a * math.cos(phi) - b * math.sin(phi)
+        out[t + d // 2] = a * math.sin(phi) - b * math.cos(phi)
+    return out
 
 
 def rope_rotate_half_backwards(x, position, base):
@@ -206,6 +231,9 @@ def test_rope_slips():
         "only the first slot of each pair": [rope_first_slots_only],
         "updated a before b": [rope_overwrites_a],
         "d / 2 for the pairs": [rope_half_as_decimal],
+        "d / 2 as an index": [rope_float_index],
+        "the sign of b cos φ": [rope_minus_b_cos],
+        "position and t swapped": [rope_with(angle=lambda p, t, d, b: t * b ** (-2 * p / d))],
         "^ for a power": [rope_caret],
         "the wrong shape": [lambda x, p, b: (rope_loop(x, p, b)[:len(x) // 2],
                                              rope_loop(x, p, b)[len(x) // 2:])],

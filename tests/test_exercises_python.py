@@ -61,10 +61,44 @@ def mean_skips_first(q):
     return total / len(q)
 
 
+def mean_checks_after_dividing(q):
+    total = 0
+    for x in q:
+        total += x
+    result = total / len(q)
+    if len(q) == 0:
+        raise ValueError("an empty list has no mean")
+    return result
+
+
+def mean_skips_last(q):
+    if len(q) == 0:
+        raise ValueError("empty")
+    total = 0
+    for i in range(len(q) - 1):
+        total += q[i]
+    return total / len(q)
+
+
+def mean_raises_zero_division(q):  # its own raise, of the wrong kind
+    if len(q) == 0:
+        raise ZeroDivisionError("an empty list has no mean")
+    return sum(q) / len(q)
+
+
+def mean_median(q):
+    if len(q) == 0:
+        raise ValueError("empty")
+    return sorted(q)[len(q) // 2]
+
+
 def test_mean_slips():
     assert_named("mean", {
-        "raised another kind of error": [mean_no_check,
-                                         lambda q: sum(q) / len(q) if q else [][0]],
+        "the division ran first": [mean_no_check, mean_checks_after_dividing],
+        "raised another kind of error": [lambda q: sum(q) / len(q) if q else [][0],
+                                         mean_raises_zero_division],
+        "left out the last number": [mean_skips_last],
+        "the middle number": [mean_median],
         "returned the total": [lambda q: sum(q) if q else mean_refuses_all(q)],
         "// instead of /": [lambda q: sum(q) // len(q) if q else mean_refuses_all(q)],
         "return inside the loop": [mean_return_in_loop],
@@ -111,6 +145,30 @@ def cost_replaces_total(basket, prices):
     return total
 
 
+def cost_first_price(basket, prices):
+    return prices[basket[0]] * len(basket)
+
+
+def cost_skips_last(basket, prices):
+    total = 0
+    for i in range(len(basket) - 1):
+        total += prices[basket[i]]
+    return total
+
+
+def cost_product(basket, prices):
+    total = 1
+    for item in basket:
+        total *= prices[item]
+    return total
+
+
+def cost_refuses_empty(basket, prices):
+    if len(basket) == 0:
+        raise ValueError("an empty basket has no cost")
+    return sum(prices[item] for item in basket)
+
+
 def cost_positions(basket, prices):
     total = 0
     for i in range(len(basket)):
@@ -131,6 +189,10 @@ def test_cost_slips():
         "the basket as one key": [lambda b, p: p[b]],
         "paid repeats over again": [lambda b, p: sum(p[i] * b.count(i) for i in b)],
         "left out the first item": [lambda b, p: sum(p[b[i]] for i in range(1, len(b)))],
+        "every item at the first price": [cost_first_price],
+        "left out the last item": [cost_skips_last],
+        "multiplied the prices": [cost_product],
+        "refused the empty basket": [cost_refuses_empty],
     })
 
 
@@ -151,6 +213,13 @@ def row_means_int(A):
     return means
 
 
+def row_means_return_in_loop(A):
+    means = []
+    for row in A:
+        means.append(row.sum() / A.shape[1])
+        return np.array(means)
+
+
 def test_row_means_slips():
     assert_named("row means", {
         "added down the columns": [lambda A: A.sum(axis=0) / A.shape[0], lambda A: sum(A) / len(A)],
@@ -159,7 +228,9 @@ def test_row_means_slips():
         "divided by every number's count": [lambda A: A.sum(axis=1) / A.size],
         "the mean of everything": [lambda A: A.sum() / A.size, lambda A: np.mean(A)],
         "no axis 2": [lambda A: A.sum(axis=2) / A.shape[1]],
-        "the first row only": [row_means_first_row],
+        "the first row only": [row_means_first_row, row_means_return_in_loop],
+        "the largest number": [lambda A: A.max(axis=1)],
+        "called the shape": [lambda A: A.sum(axis=1) / A.shape(1)],
         "left out the last row": [lambda A: [A[i].sum() / len(A[i]) for i in range(len(A) - 1)]],
         "// instead of /": [lambda A: A.sum(axis=1) // A.shape[1]],
         "cut to whole numbers": [row_means_int],

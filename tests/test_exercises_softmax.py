@@ -78,6 +78,12 @@ def shifted(shift):
     return softmax_rows
 
 
+def shift_after_exp(scores):  # e^(s − c) as e^s / e^c: e^s overflows first
+    c = scores.max(axis=1, keepdims=True)
+    e = np.exp(scores) / np.exp(c)
+    return e / e.sum(axis=1, keepdims=True)
+
+
 def stable_exp(x):
     return np.exp(x - x.max(axis=-1, keepdims=True))
 
@@ -96,6 +102,7 @@ def test_softmax_rows_slips():
                              shifted(lambda x: np.max(x, axis=1)),
                              lambda x: stable_exp(x) / stable_exp(x).sum(axis=-1),
                              both_without_keepdims],
+        "shifted after np.exp": [shift_after_exp],
         "shifted the top only": [lambda x: stable_exp(x) / np.exp(x).sum(axis=-1, keepdims=True)],
         "no exponential": [lambda x: x / x.sum(axis=-1, keepdims=True)],
         "not divided by the row's total": [stable_exp, np.exp,
@@ -153,7 +160,8 @@ def test_weight_by_hand_slips():
         "forgot to divide": [20.086, 20.09], "divided by the other terms": [e3 / (e1 + 1), 5.403],
         "weight of key 2": [0.114], "weight of key 3": [0.042], "one minus the weight": [0.156],
         "x² in place of eˣ": [0.9], "2ˣ in place of eˣ": [0.727], "3ˣ in place of eˣ": [0.871],
-        "eˣ as x times e": [0.687],
+        "eˣ as x times e": [0.687], "e¹ taken as 1": [e3 / (e3 + 1 + 1), 0.909],
+        "e to the total of the scores": [math.exp(3) / math.exp(3 + 1 + 0), 0.368],
         "exponentials rounded to whole numbers": [20 / 24], "equal split": [0.333, "1/3"],
         "signs of the scores turned round": [0.035], "sign turned round": [-0.844],
         "a percentage": [84.38, 84.4], "decimal point moved": [8.438],
@@ -170,7 +178,9 @@ def test_slope_by_hand_slips():
     p = math.exp(2) / (math.exp(2) + 1)  # 0.8808
     assert_named("softmax slope by hand", {
         "gave the weight": [0.881], "gave one minus the weight": [0.119],
-        "p₁ taken as 1": [0, 0.0], "one plus the weight": [p * (1 + p)],
+        "a slope of 0": [0, 0.0, p * 1 - p], "one plus the weight": [p * (1 + p)],
+        "the slope at [1, 0]": [0.197], "twice the slope at [1, 0]": [0.394, 2 * 0.197],
+        "half the slope at [1, 0]": [0.098], "2ˣ in place of eˣ": [0.16, 0.8 * (1 - 0.8)],
         "weight squared": [0.776], "used the score": [-2], "no division": [-47.208, -47.21],
         "weight rounded to 1 decimal": [0.09], "equal split": [0.25],
         "sign turned round": [-0.105],

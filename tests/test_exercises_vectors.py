@@ -42,6 +42,12 @@ def slot_check_one_short(q, i):
     return q[i - 1]
 
 
+def slot_python_positions(q, i):
+    if i not in range(len(q)):
+        raise IndexError(f"slots run from 1 to {len(q)}")
+    return q[i - 1]
+
+
 def slot_upside_down(q, i):
     if 1 <= i <= len(q):
         raise IndexError("no such slot")
@@ -72,6 +78,8 @@ def test_slot_slips():
         "returned the message": [slot_message],
         "raised another kind of error": [slot_value_error],
         "refused a slot that exists": [slot_check_one_short],
+        "tested Python positions": [slot_python_positions, lambda q, i: q[i - 1] if 0 <= i < len(q)
+                                    else slot_ok(q, 0)],
         "the test before raise turned round": [slot_upside_down],
         "returned a list": [lambda q, i: q[i - 1:i], lambda q, i: [q[i - 1]]],
         "round brackets": [lambda q, i: q(i)],
@@ -149,6 +157,7 @@ def test_embed_slips():
         "+= glued the vectors": [embed_glues, lambda s, t: sum((t[w] for w in s), [])],
         "one list too many": [lambda s, t: [[t[w]] for w in s]],
         "table order": [lambda s, t: [t[w] for w in t if w in s]],
+        "sorted the words": [lambda s, t: [t[w] for w in sorted(s)]],
         "dropped repeats": [lambda s, t: [t[w] for w in dict.fromkeys(s)],
                             lambda s, t: [t[w] for w in set(s)]],
         "the whole table": [lambda s, t: list(t.values())],

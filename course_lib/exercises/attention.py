@@ -104,93 +104,94 @@ CASES = [tuple(frozen_array(a) for a in case) for case in (
 QUANTITIES = {"d_k": lambda q, k, v: q.shape[-1], "n": lambda q, k, v: q.shape[0],
               "m": lambda q, k, v: k.shape[0], "d_v": lambda q, k, v: v.shape[-1]}
 
-_ROOT = "divide by math.sqrt(d_k), d_k = query.shape[-1], the slots of a query or a key."
+_ROOT = "divide by math.sqrt(d_k), d_k = query.shape[-1]."
+_BLEND = "weights @ value."
 
 SLIPS = [
     Slip("no scaling", "the scores went into the softmax as they are: " + _ROOT,
          gives=_divided(lambda q, k, v: 1.0)),
-    Slip("divided by d_k", "you divided by d_k = {d_k}; the scores' spread is √d_k, so "
-         "divide by math.sqrt(d_k).", gives=_divided(lambda q, k, v: q.shape[-1])),
-    Slip("divided by d_k²", "you divided by d_k × d_k: divide by √d_k.",
+    Slip("divided by d_k", "you divided by d_k = {d_k}: " + _ROOT,
+         gives=_divided(lambda q, k, v: q.shape[-1])),
+    Slip("divided by d_k²", "you divided by d_k × d_k: " + _ROOT,
          gives=_divided(lambda q, k, v: q.shape[-1] ** 2)),
-    Slip("** 1/2 without brackets", "`d_k ** 1/2` is (d_k ** 1) / 2, because ** comes before "
-         "/: write d_k ** 0.5 or math.sqrt(d_k).",
+    Slip("** 1/2 without brackets", "`d_k ** 1/2` is (d_k ** 1) / 2: write d_k ** 0.5.",
          gives=(_divided(lambda q, k, v: 2 * q.shape[-1]),
                 _divided(lambda q, k, v: q.shape[-1] / 2))),
-    Slip("^ for a power", "`^` is not a power in Python: `d_k ^ 1/2` is (d_k XOR 1) / 2. "
-         "Write math.sqrt(d_k).", gives=_divided(lambda q, k, v: (q.shape[-1] ^ 1) / 2)),
-    Slip("multiplied by √d_k", "the scores were multiplied by √d_k: divide them by it.",
+    Slip("^ for a power", "`^` is XOR on the bits in Python (4 ^ 2 is 6, 2 ^ 2 is 0): " + _ROOT,
+         gives=(_divided(lambda q, k, v: (q.shape[-1] ^ 1) / 2),
+                _divided(lambda q, k, v: q.shape[-1] ^ 2))),
+    Slip("divided by 2", "√d_k is 2 only when d_k = 4 (here {d_k}): " + _ROOT,
+         gives=_divided(lambda q, k, v: 2.0)),
+    Slip("√(n·d_k) for √d_k", "query.size counts all n × d_k numbers: " + _ROOT,
+         gives=_divided(lambda q, k, v: math.sqrt(q.size))),
+    Slip("multiplied by √d_k", "divide the scores by √d_k.",
          gives=_divided(lambda q, k, v: 1 / math.sqrt(q.shape[-1]))),
-    *(Slip(f"√{size} for √d_k", f"you divided by √{size}, {size} = {{{size}}}, {what}: "
-           + _ROOT, gives=_divided(lambda q, k, v, f=QUANTITIES[size]: math.sqrt(f(q, k, v))))
+    *(Slip(f"√{size} for √d_k", f"{size} = {{{size}}} is {what}: " + _ROOT,
+           gives=_divided(lambda q, k, v, f=QUANTITIES[size]: math.sqrt(f(q, k, v))))
       for size, what in (("n", "the number of queries"), ("m", "the number of keys"),
-                         ("d_v", "the slots of a value"))),
-    Slip("scaled after the softmax", "the weights were divided by √d_k after the softmax, so a "
-         "row adds up to 1/√d_k: scale the scores, before it.",
+                         ("d_v", "a value's length"))),
+    Slip("scaled after the softmax", "a row adds up to 1/√d_k: scale the scores, before it.",
          gives=lambda q, k, v: _softmax(q @ k.T) / math.sqrt(q.shape[-1]) @ v),
-    Slip("scaled twice", "the scores were divided by √d_k, and the weights or the output once "
-         "more: scale once, before the softmax.",
+    Slip("scaled twice", "scale once, the scores, before the softmax.",
          gives=lambda q, k, v: attention_solution(q, k, v) / math.sqrt(q.shape[-1])),
-    Slip("softmax down the columns", "each KEY's column of weights adds up to 1: take the max "
-         "and the total along each row, axis=-1.",
-         gives=lambda q, k, v: _softmax(_scores(q, k), axis=0) @ v),
-    Slip("the total down the columns", "each weight was divided by its COLUMN's total, "
-         "sum(axis=0): divide by its row's, sum(axis=-1, keepdims=True).",
-         gives=_shifted(_row_max, lambda e: e.sum(axis=0, keepdims=True))),
-    Slip("max down the columns", "each COLUMN's max was subtracted; the stable softmax "
-         "subtracts one number per row, scores.max(axis=-1, keepdims=True).",
+    Slip("softmax down the columns", "each KEY's column adds up to 1: max and total along each "
+         "row, axis=-1.", gives=lambda q, k, v: _softmax(_scores(q, k), axis=0) @ v),
+    Slip("the total down the columns", "divide by each row's total, sum(axis=-1, "
+         "keepdims=True).", gives=_shifted(_row_max, lambda e: e.sum(axis=0, keepdims=True))),
+    Slip("max down the columns", "subtract each ROW's max, max(axis=-1, keepdims=True).",
          gives=_shifted(lambda s: s.max(axis=0))),
-    Slip("no keepdims", "max(axis=-1) or sum(axis=-1) gives a flat list of n numbers, which "
-         "lines up with the COLUMNS (it only runs when n = m): add keepdims=True.",
-         gives=(_shifted(lambda s: s.max(axis=-1)),
-                _shifted(_row_max, lambda e: e.sum(axis=-1)))),
-    Slip("not normalised", "the exponentials were used as they are: divide each row by its "
-         "total, so that it adds up to 1.",
+    Slip("no keepdims", "a flat list of n numbers lines up with the COLUMNS (it runs only when "
+         "n = m): add keepdims=True.", gives=(_shifted(lambda s: s.max(axis=-1)),
+                                              _shifted(_row_max, lambda e: e.sum(axis=-1)))),
+    Slip("not normalised", "divide each row by its total, so that it adds up to 1.",
          gives=(_shifted(_row_max, lambda e: 1.0), _shifted(_no_shift, lambda e: 1.0))),
-    Slip("normalised over the whole grid", "all n·m weights together add up to 1: divide each "
-         "row by its own total, sum(axis=-1, keepdims=True).",
-         gives=(_shifted(np.max, np.sum), _shifted(_row_max, np.sum))),
-    Slip("one max for the whole grid", "scores.max() is one number for the whole grid: a row "
-         "far below it becomes 0 / 0 = nan. Subtract each row's max, max(axis=-1, "
-         "keepdims=True).", gives=_shifted(np.max)),
-    Slip("softmax overflows", "e^x overflows past x ≈ 709 (inf, then inf / inf = nan): "
-         "subtract each row's max before np.exp, as in 07.",
-         gives=(_shifted(_no_shift), _naive_loops)),
-    Slip("divided by the row max", "the scores were divided by their row max; the stable "
-         "softmax SUBTRACTS it.", gives=_shifted(_no_shift, scale=lambda s: s / _row_max(s))),
-    Slip("no softmax", "the scores were used as the weights: take each row's softmax first.",
+    Slip("normalised over the whole grid", "all n·m weights add up to 1: divide each row by "
+         "its own total.", gives=(_shifted(np.max, np.sum), _shifted(_row_max, np.sum))),
+    Slip("a shift that is not the row's largest", "only each row's LARGEST score, subtracted, "
+         "keeps every exponent ≤ 0.", gives=_shifted(lambda s: s.min(axis=-1, keepdims=True))),
+    Slip("one max for the whole grid", "a row far below scores.max() becomes 0 / 0 = nan: "
+         "subtract each row's max.", gives=_shifted(np.max)),
+    Slip("softmax overflows", "e^x overflows past x ≈ 709: subtract each row's max first, as "
+         "in 07.", gives=(_shifted(_no_shift), _naive_loops)),
+    Slip("divided by the row max", "the stable softmax SUBTRACTS the row max.",
+         gives=_shifted(_no_shift, scale=lambda s: s / _row_max(s))),
+    Slip("no softmax", "the scores were used as the weights: take each row's softmax.",
          gives=(lambda q, k, v: _scores(q, k) @ v, lambda q, k, v: (q @ k.T) @ v)),
-    Slip("returned the weights", "that is the weight grid A (n × m): blend the values with it, "
-         "weights @ value.", gives=_then(lambda a, q, k, v: a)),
-    Slip("weights applied to K", "you blended the KEYS: keys are for matching, the content is "
-         "in the values, weights @ value.", gives=_then(lambda a, q, k, v: a @ k)),
-    Slip("blended the queries", "you blended the QUERIES: the weights say how much of each "
-         "VALUE to take, weights @ value.", gives=_then(lambda a, q, k, v: a @ q)),
-    Slip("transposed the weights", "weights.T has one row per KEY; output row i needs row i of "
-         "A: weights @ value.", gives=_then(lambda a, q, k, v: a.T @ v)),
-    Slip("value transposed", "value.T has the value slots as rows: blend the value rows, "
-         "weights @ value.", gives=_then(lambda a, q, k, v: a @ v.T)),
-    Slip("value @ weights", "the product is the wrong way round: weights @ value, n × m times "
-         "m × d_v.", gives=_then(lambda a, q, k, v: v @ a)),
-    Slip("* for @ in the blend", "`*` multiplies matching entries; the blend adds weight × "
-         "value over the keys: weights @ value.", gives=_then(lambda a, q, k, v: a * v)),
-    Slip("summed over the value's slots", "one number per (query, key) pair: the blend adds "
-         "over the keys, Σⱼ A_ij 𝐯ⱼ, which weights @ value computes.",
+    Slip("returned the weights", "that is A (n × m): blend the values with it, " + _BLEND,
+         gives=_then(lambda a, q, k, v: a)),
+    Slip("weights applied to K", "keys are for matching; the content is in the values: "
+         + _BLEND, gives=_then(lambda a, q, k, v: a @ k)),
+    Slip("the keys still in the blend", "keys are for the scores only: " + _BLEND,
+         gives=(_then(lambda a, q, k, v: a @ k @ v), _then(lambda a, q, k, v: a @ k.T))),
+    Slip("blended the queries", "the weights say how much of each VALUE to take: " + _BLEND,
+         gives=_then(lambda a, q, k, v: a @ q)),
+    Slip("transposed the weights", "weights.T has one row per KEY: " + _BLEND,
+         gives=_then(lambda a, q, k, v: a.T @ v)),
+    Slip("value transposed", "blend the value rows: " + _BLEND,
+         gives=_then(lambda a, q, k, v: a @ v.T)),
+    Slip("value @ weights", "the wrong way round: n × m times m × d_v, " + _BLEND,
+         gives=_then(lambda a, q, k, v: v @ a)),
+    Slip("* for @ in the blend", "`*` multiplies matching entries: " + _BLEND,
+         gives=_then(lambda a, q, k, v: a * v)),
+    Slip("summed over the value's slots", "the blend adds over the keys, Σⱼ A_ij 𝐯ⱼ: " + _BLEND,
          gives=_then(lambda a, q, k, v: a * v.sum(axis=-1))),
-    Slip("no transpose", "query @ key meets the COLUMNS of K (it only runs when m = d_k): "
+    Slip("equal weights", "every query got the plain average of the values, as if each weight "
+         "were 1/m (or each key K[0]): the weights are softmax(QKᵀ/√d_k).",
+         gives=lambda q, k, v: np.repeat(v.mean(axis=0, keepdims=True), q.shape[0], axis=0)),
+    Slip("no transpose", "query @ key meets the COLUMNS of K (it runs only when m = d_k): "
          "query @ key.T.", gives=lambda q, k, v: _softmax(_scores(q, k.T)) @ v),
-    Slip("K Qᵀ", "key @ query.T has one row per KEY: the scores are query @ key.T.",
+    Slip("K Qᵀ", "key @ query.T has one row per KEY: query @ key.T.",
          gives=lambda q, k, v: _softmax(_scores(k, q)) @ v),
-    Slip("* for @", "`*` multiplies matching entries; a score is a dot product, query @ key.T.",
+    Slip("* for @", "a score is a dot product, query @ key.T.",
          gives=lambda q, k, v: _softmax(q * k.T / math.sqrt(q.shape[-1])) @ v),
-    Slip("return inside the loop", "only the first query's row came back: the `return` sits "
-         "inside the loop over the queries.",
-         gives=(_first_row, lambda q, k, v: _first_row(q, k, v)[0])),
+    Slip("return inside the loop", "only the first query's row came back: return after the "
+         "loop.", gives=(_first_row, lambda q, k, v: _first_row(q, k, v)[0])),
 ]
 
 # These rows differ from the right answer only on the large-score cases: they are named only
 # when they account for every wrong case (an answer wrong everywhere is not "only overflow").
-_ONLY_LARGE = {"softmax overflows", "one max for the whole grid"}
+_ONLY_LARGE = {"softmax overflows", "one max for the whole grid",
+               "a shift that is not the row's largest"}
 
 
 class AttentionExercise(CodeExercise):
@@ -219,8 +220,8 @@ def _scaled(Q, K):
     return _row_scores(Q, K) / math.sqrt(len(Q[0]))
 
 
-def _weights(Q, K, row=0, by=None):
-    e = np.exp(_row_scores(Q, K, row) / (math.sqrt(len(Q[0])) if by is None else by))
+def _weights(Q, K, row=0, by=None, base=math.e):
+    e = base ** (_row_scores(Q, K, row) / (math.sqrt(len(Q[0])) if by is None else by))
     return e / e.sum()
 
 
@@ -244,42 +245,47 @@ def _columns(Q, K):
     return (e / e.sum(axis=0))[0]
 
 
-_WEIGHTS = {  # the weights each slip uses, as a function of the givens
-    "no scaling": lambda Q, K: _weights(Q, K, by=1.0),
-    "divided by d_k": lambda Q, K: _weights(Q, K, by=len(Q[0])),
-    "not normalised": lambda Q, K: np.exp(_scaled(Q, K)),
-    "no exponential": _no_exp,
-    "e⁰ taken as 0": _e0_as_0,
-    "row 2 instead of row 1": lambda Q, K: _weights(Q, K, row=1),
-}
-_HINTS = {
-    "no scaling": "the scores went into the softmax as they are: divide them by √d_k first.",
-    "divided by d_k": "the scores were divided by d_k; divide them by √d_k.",
-    "not normalised": "the eˣ were used as they are: divide each by their total.",
-    "no exponential": "the scaled scores were divided by their total, without eˣ.",
-    "e⁰ taken as 0": "e⁰ was taken as 0; e⁰ = 1, so a score of 0 still gets weight.",
-    "row 2 instead of row 1": "those are query 2's weights: row 1 belongs to 𝐪₁.",
+_WEIGHTS = {  # name: (the weights the slip uses, a function of the givens; what it did)
+    "no scaling": (lambda Q, K: _weights(Q, K, by=1.0), "the scores were not divided by √d_k."),
+    "divided by d_k": (lambda Q, K: _weights(Q, K, by=len(Q[0])), "divide by √d_k, not d_k."),
+    "√m for √d_k": (lambda Q, K: _weights(Q, K, by=math.sqrt(len(K))),
+                    "divide by √d_k, not by √m (3 keys)."),
+    "2ˣ in place of eˣ": (lambda Q, K: _weights(Q, K, base=2.0), "softmax takes eˣ, not 2ˣ."),
+    "scaled after the softmax": (lambda Q, K: _weights(Q, K, by=1.0) / math.sqrt(len(Q[0])),
+                                 "divide the scores by √d_k, before the softmax."),
+    "not normalised": (lambda Q, K: np.exp(_scaled(Q, K)), "divide each eˣ by their total."),
+    "no exponential": (_no_exp, "the scaled scores were divided by their total, without eˣ."),
+    "e⁰ taken as 0": (_e0_as_0, "e⁰ = 1: a score of 0 still gets weight."),
+    "row 2 instead of row 1": (lambda Q, K: _weights(Q, K, row=1), "those are query 2's."),
 }
 
+
+def _near_miss(value, answer):  # a rounding that lands within the tolerance is no slip
+    if np.all(np.abs(value - answer) <= 2 * 0.002):
+        raise NoPrediction
+    return value
+
+
 WEIGHT_SLIPS = [
-    *(Slip(name, "{got}: " + _HINTS[name], gives=f) for name, f in _WEIGHTS.items()),
-    Slip("multiplied by √d_k", "{got}: the scores were multiplied by √d_k; divide by it.",
+    *(Slip(name, hint, gives=f) for name, (f, hint) in _WEIGHTS.items()),
+    Slip("multiplied by √d_k", "divide the scores by √d_k.",
          gives=lambda Q, K: _weights(Q, K, by=1 / math.sqrt(len(Q[0])))),
-    Slip("the scaled scores", "{got} are the scaled scores: the weights are their softmax.",
-         gives=_scaled),
-    Slip("the scores", "{got} are the scores: divide by √d_k, then take the softmax.",
-         gives=_row_scores),
-    Slip("softmax down the columns", "{got} makes each COLUMN add up to 1, over the two "
-         "queries: the softmax runs along query 1's row.", gives=_columns),
-    Slip("equal weights", "{got} gives every key the same weight: work out the scores first.",
+    Slip("the scaled scores", "the weights are their softmax.", gives=_scaled),
+    Slip("the scores", "divide by √d_k, then take the softmax.", gives=_row_scores),
+    Slip("softmax down the columns", "{got} makes each COLUMN add up to 1: the softmax runs "
+         "along query 1's row.", gives=_columns),
+    Slip("equal weights", "work out the scores first.",
          gives=lambda Q, K: np.full(len(K), 1 / len(K))),
-    Slip("no scaling, not normalised", "{got} are e to the unscaled scores: divide the scores "
-         "by √d_k, then each eˣ by their total.", gives=lambda Q, K: np.exp(_row_scores(Q, K))),
-    Slip("all weight on the best match", "{got} gives the best-matching key everything: "
-         "softmax gives every key some weight.",
+    Slip("no scaling, not normalised", "divide the scores by √d_k, then each eˣ by their total.",
+         gives=lambda Q, K: np.exp(_row_scores(Q, K))),
+    Slip("all weight on the best match", "softmax gives every key some weight.",
          gives=lambda Q, K: np.eye(len(K))[_best(Q, K)]),
-    Slip("the keys in reverse order", "{got} has the right weights, last key first: A₁₁ "
-         "belongs to 𝐤₁.", gives=lambda Q, K: _weights(Q, K)[::-1]),
+    Slip("the keys in reverse order", "A₁₁ belongs to 𝐤₁.",
+         gives=lambda Q, K: _weights(Q, K)[::-1]),
+    Slip("a percentage", "type the weights as fractions, 0 to 1.",
+         gives=lambda Q, K: 100 * _weights(Q, K)),
+    Slip("rounded to 2 decimals", "give 3 decimals (±0.002).",
+         gives=lambda Q, K: _near_miss(np.round(_weights(Q, K), 2), _weights(Q, K))),
 ]
 
 
@@ -305,7 +311,7 @@ _K = [[1, 0, 1, 0], [0, 1, 0, 1], [2, 1, 2, 1]]
 WEIGHTS_HAND = HandExercise(
     "weights by hand", "row 1 of A = softmax(QKᵀ/√d_k) for Q = {Q}, K = {K}",
     answer=_weights, givens={"Q": _Q, "K": _K}, slips=WEIGHT_SLIPS, draw=_draw_qk,
-    tolerance=0.005)
+    tolerance=0.002)  # the prompt says ±0.002, as 07's
 
 
 def _blend(weights, V):
@@ -317,21 +323,21 @@ def _left_out(j):
 
 
 OUTPUT_SLIPS = [
-    *(Slip(name, "{got} blends the values with the wrong weights: " + _HINTS[name],
-           gives=lambda Q, K, V, f=f: _blend(f(Q, K), V)) for name, f in _WEIGHTS.items()),
-    Slip("the scaled scores as weights", "{got} blends the values with the scaled scores: "
-         "their softmax is the weights.", gives=lambda Q, K, V: _blend(_scaled(Q, K), V)),
+    *(Slip(name, "{got} blends the values with the wrong weights: " + hint,
+           gives=lambda Q, K, V, f=f: _blend(f(Q, K), V)) for name, (f, hint) in _WEIGHTS.items()),
+    Slip("the scaled scores as weights", "their softmax is the weights.",
+         gives=lambda Q, K, V: _blend(_scaled(Q, K), V)),
     Slip("equal weights", "{got} is the plain average of the values: use query 1's weights.",
          gives=lambda Q, K, V: np.mean(np.asarray(V, float), axis=0)),
-    Slip("added the values", "{got} is 𝐯₁ + 𝐯₂ + 𝐯₃: multiply each value by its weight first.",
+    Slip("added the values", "{got} is 𝐯₁ + 𝐯₂ + 𝐯₃: weigh each value first.",
          gives=lambda Q, K, V: np.sum(np.asarray(V, float), axis=0)),
-    Slip("only the best match", "{got} is the best-matching key's value alone: every key gets "
-         "some weight.", gives=lambda Q, K, V: np.asarray(V, float)[_best(Q, K)]),
-    Slip("only the largest term", "{got} is the best match's term A₁ⱼ𝐯ⱼ alone: add the terms "
-         "of every key.", gives=lambda Q, K, V: _weights(Q, K)[_best(Q, K)]
-         * np.asarray(V[_best(Q, K)], float)),
-    *(Slip(f"left out key {j + 1}", f"{{got}} leaves out the term of key {j + 1}: add all three.",
-           gives=_left_out(j)) for j in range(3)),
+    Slip("only the best match", "{got} is the best key's value alone: every key gets some "
+         "weight.", gives=lambda Q, K, V: np.asarray(V, float)[_best(Q, K)]),
+    Slip("only the largest term", "{got} is the best key's term A₁ⱼ𝐯ⱼ alone: add every term.",
+         gives=lambda Q, K, V: _weights(Q, K)[_best(Q, K)] * np.asarray(V[_best(Q, K)], float)),
+    Slip("weights rounded to 1 decimal", "keep 3 decimals of the weights.",
+         gives=lambda Q, K, V: _blend(np.round(_weights(Q, K), 1), V)),
+    *(Slip(f"left out key {j + 1}", "add all three terms.", gives=_left_out(j)) for j in range(3)),
 ]
 
 
@@ -343,6 +349,6 @@ OUTPUT_HAND = HandExercise(
     "output by hand", "output row 1 of softmax(QKᵀ/√d_k) V for Q = {Q}, K = {K}, V = {V}",
     answer=lambda Q, K, V: _blend(_weights(Q, K), V),
     givens={"Q": _Q, "K": _K, "V": [[2, 0], [0, 2], [4, 4]]}, slips=OUTPUT_SLIPS,
-    draw=_draw_qkv, tolerance=0.01)
+    draw=_draw_qkv, tolerance=0.01)  # the prompt says ±0.01
 
 EXERCISES = [WEIGHTS_HAND, OUTPUT_HAND, ATTENTION]

@@ -1,15 +1,18 @@
 """Exercises of notebook 10, the capstone: three attention functions with one realistic bug
 each, for the learner to find and fix. A fix that is still wrong is named by notebook 09's
-attention table; the function as it was handed out is "not attempted yet" (its bug unnamed:
-finding it is the exercise). Writing attention from an empty cell is checked by 09's
-``"attention"`` itself."""
+attention table; the function as it was handed out is "not attempted yet", and an edit that
+behaves the same is told that the bug is still there (its bug unnamed either way: finding it
+is the exercise). Writing attention from an empty cell is checked by 09's ``"attention"``."""
 
+import ast
+import inspect
 import math
+import textwrap
 
 import numpy as np
 
 from .attention import SLIPS, AttentionExercise
-from .feedback import NOT_ATTEMPTED, Feedback, Slip
+from .feedback import MISTAKE, NOT_ATTEMPTED, Feedback, Slip
 
 __all__ = ["BUG_HUNTS", "EXERCISES", "BugHunt"]
 
@@ -32,12 +35,27 @@ class BugHunt(AttentionExercise):
         feedback = super().evaluate(func)
         if feedback.mistake != STILL:
             return feedback
-        shown = next(o for o in feedback.outcomes if o.case is feedback.case)
-        return Feedback(NOT_ATTEMPTED, f"Not attempted yet: {self.function} still does what it "
-                        f"did when it was handed to you: {self.frame(shown)} Find the line "
-                        "that does not do what softmax(QKᵀ/√d_k)V says, fix it, and run the "
-                        "cell again.", mistake=STILL, case=feedback.case,
+        shown = self.frame(next(o for o in feedback.outcomes if o.case is feedback.case))
+        if _same_code(func, self.broken):
+            return Feedback(NOT_ATTEMPTED, f"Not attempted yet: {self.function} still does what "
+                            f"it did when it was handed to you: {shown} Find the line that does "
+                            "not do what softmax(QKᵀ/√d_k)V says, fix it, and run the cell "
+                            "again.", mistake=STILL, case=feedback.case,
+                            outcomes=feedback.outcomes)
+        return Feedback(MISTAKE, f"Not yet: {shown} The bug is still there: your edit did not "
+                        f"change what {self.function} gives. Find the line that does not do what "
+                        "softmax(QKᵀ/√d_k)V says.", mistake=STILL, case=feedback.case,
                         outcomes=feedback.outcomes)
+
+
+def _same_code(func, broken):
+    """Whether ``func`` is the handed-out function unedited (its name, comments and layout
+    aside); with no source to read, it is taken to be."""
+    try:
+        a, b = (ast.parse(textwrap.dedent(inspect.getsource(f))).body[0] for f in (func, broken))
+        return [ast.dump(x) for x in (a.args, *a.body)] == [ast.dump(x) for x in (b.args, *b.body)]
+    except (OSError, TypeError, SyntaxError, IndexError, AttributeError):
+        return True
 
 
 # The three functions as notebook 10 hands them out (the same lines as its cells).
@@ -69,8 +87,8 @@ def _attention_3(query, key, value):
     return weights @ key
 
 
-def _column_weights(q, k):
-    s = q @ k.T / math.sqrt(q.shape[-1])
+def _column_weights(q, k, by=None):
+    s = q @ k.T / (math.sqrt(q.shape[-1]) if by is None else by)
     e = np.exp(s - s.max(axis=-1, keepdims=True))
     return e / e.sum(axis=0, keepdims=True)  # (n, m), each COLUMN adds up to 1
 
@@ -80,7 +98,10 @@ BUG_HUNTS = [
         Slip("transposed instead of fixed", "weights.T has rows that add up to 1, but row j "
              "belongs to KEY j: keep one row per query and divide each by its own total, "
              "sum(axis=-1, keepdims=True).",
-             gives=lambda q, k, v: _column_weights(q, k).T @ v)]),
+             gives=lambda q, k, v: _column_weights(q, k).T @ v),
+        Slip("the bug left, a right line changed", "the sum still runs down the columns "
+             "(axis=0), and the scale, which was right, now divides by d_k: undo that, then fix "
+             "the sum.", gives=lambda q, k, v: _column_weights(q, k, q.shape[-1]) @ v)]),
     BugHunt("bug hunt 2", _attention_2, "divided by d_k"),
     BugHunt("bug hunt 3", _attention_3, "weights applied to K"),
 ]

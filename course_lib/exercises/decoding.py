@@ -23,41 +23,35 @@ def _draw_model(rng):
             "d_k": int(rng.choice([64, 128, 256]))}
 
 
-def _times(factor):
-    """The answer times ``factor`` (a number, or a function of the givens as a dict)."""
+def _times(factor):  # the answer times factor: a number, or a function of the givens (a dict)
     return lambda **g: _kib(**g) * (factor(g) if callable(factor) else factor)
 
+
+_CACHE_SLIPS = [
+    Slip("keys only", "a token caches a key row AND a value row (the 2).", gives=_times(1 / 2)),
+    Slip("queries cached too", "{got} counts Q, K and V: a query row is used once; only K and V "
+         "are cached.", gives=_times(3 / 2)),
+    Slip("bytes per number left out", "a float32 takes 4 bytes.", gives=_times(1 / 4)),
+    Slip("all query heads", "only the {kv_heads} key/value heads are cached.",
+         gives=_times(lambda g: g["heads"] / g["kv_heads"])),
+    Slip("one layer only", "each of the {layers} layers keeps its own.",
+         gives=_times(lambda g: 1 / g["layers"])),
+    Slip("one key/value head", "each layer has {kv_heads}.",
+         gives=_times(lambda g: 1 / g["kv_heads"])),
+    Slip("d_k left out", "each row has {d_k} numbers.", gives=_times(lambda g: 1 / g["d_k"])),
+    Slip("bits instead of bytes", "a float32 has 32 bits, 4 bytes.", gives=_times(8)),
+    Slip("KiB as 1000 bytes", "a KiB is 1024 bytes.", gives=_times(1.024)),
+    Slip("bytes, not KiB", "divide the bytes by 1024.", gives=_times(1024)),
+    Slip("MiB, not KiB", "divide by 1024 once.", gives=_times(1 / 1024)),
+    Slip("numbers, not KiB", "times 4 bytes, ÷ 1024.", gives=_times(256)),
+    Slip("8 bytes a float32", "a float32 is 4 bytes (8 is float64).", gives=_times(2)),
+]
 
 CACHE_HAND = HandExercise(
     "cache memory by hand", "the KiB one token adds to the cache ({layers} layers, {heads} query "
     "heads, {kv_heads} key/value heads, d_k = {d_k}, float32)",
     answer=_kib, givens={"layers": 32, "heads": 32, "kv_heads": 8, "d_k": 128},
-    draw=_draw_model, tolerance=0.5,
-    slips=[
-        Slip("keys only", "{got} is half: a token caches a key row AND a value row (the 2), "
-             "at 4 bytes a float32.", gives=_times(1 / 2)),
-        Slip("queries cached too", "{got} counts 3 rows a token (Q, K and V): a query row is "
-             "used once and dropped; only K and V are cached.", gives=_times(3 / 2)),
-        Slip("bytes per number left out", "{got} counts numbers: a float32 takes 4 bytes.",
-             gives=_times(1 / 4)),
-        Slip("all query heads", "{got} caches all {heads} query heads: only the {kv_heads} "
-             "key/value heads are cached.", gives=_times(lambda g: g["heads"] / g["kv_heads"])),
-        Slip("one layer only", "{got} is one layer: each of the {layers} keeps its own.",
-             gives=_times(lambda g: 1 / g["layers"])),
-        Slip("one key/value head", "{got} is one key/value head: each layer has {kv_heads}.",
-             gives=_times(lambda g: 1 / g["kv_heads"])),
-        Slip("d_k left out", "{got} leaves out the {d_k} numbers of each row.",
-             gives=_times(lambda g: 1 / g["d_k"])),
-        Slip("bits instead of bytes", "{got} counts the 32 BITS of a float32: count its 4 "
-             "bytes.", gives=_times(8)),
-        Slip("KiB as 1000 bytes", "{got} divides by 1000: a KiB is 1024 bytes.",
-             gives=_times(1.024)),
-        Slip("bytes, not KiB", "{got} is in bytes: divide by 1024.", gives=_times(1024)),
-        Slip("MiB, not KiB", "{got} is in MiB: divide by 1024 once.", gives=_times(1 / 1024)),
-        Slip("numbers, not KiB", "{got} counts numbers: times 4 bytes, ÷ 1024.",
-             gives=_times(256)),
-    ],
-)
+    draw=_draw_model, tolerance=0.5, slips=_CACHE_SLIPS)
 
 
 def _slot(position, block_table, page_size):
@@ -72,53 +66,53 @@ def _at_the_end(p, t, s):  # a loop's `<=`: the first slot of a block read as pa
 
 _T5, _T3 = [7, 2, 9, 4, 6], [3, 0, 5]  # the physical blocks of logical blocks 0, 1, 2, …
 _BLOCK = "logical block i holds positions i × page_size … (i + 1) × page_size − 1"
+_LEFT = "the offset is what is left, position % page_size."
+
+_SLOT_SLIPS = [
+    Slip("no look-up in the table", "position // page_size is the LOGICAL block: "
+         "block_table[…] is the physical one.", gives=lambda p, t, s: (p // s, p % s)),
+    Slip("block and offset swapped", "the physical block comes first, then the offset.",
+         gives=lambda p, t, s: _slot(p, t, s)[::-1]),
+    Slip("the block only", "return the pair (block, offset).", gives=lambda p, t, s: t[p // s]),
+    Slip("the flat slot number", "return the pair (block, offset).",
+         gives=lambda p, t, s: t[p // s] * s + p % s),
+    Slip("// and % swapped", "`//` counts the blocks, `%` what is left.",
+         gives=lambda p, t, s: (t[p % s], p // s)),
+    Slip("/ for //", "6 / 4 is 1.5, and a list index is whole: `//`.",
+         raises=(TypeError, "indices must be integers"), example=lambda p, t, s: (t[p / s], p % s)),
+    Slip("rounded the division", "round(…) rounds half a block up: `//`.",
+         gives=lambda p, t, s: (t[round(p / s)], p % s)),
+    Slip("ceil(…) − 1", "one block short at each block's first position: position // page_size.",
+         gives=lambda p, t, s: (t[math.ceil(p / s) - 1], p % s)),
+    Slip("// for the offset", _LEFT, gives=lambda p, t, s: (t[p // s], p // s)),
+    Slip("the next block", f"{_BLOCK}: no + 1 after the `//`.",
+         gives=lambda p, t, s: (t[p // s + 1], p % s)),
+    Slip("the previous block", f"{_BLOCK}: no − 1 after the `//`.",
+         gives=lambda p, t, s: (t[p // s - 1], p % s)),
+    Slip("counted from 1", "position 0 is slot 0 of block 0: no ± 1.",
+         gives=(lambda p, t, s: (t[(p - 1) // s], (p - 1) % s),
+                lambda p, t, s: (t[p // s], p % s + 1))),
+    Slip("the logical block for the offset", "the second number is position % page_size.",
+         gives=lambda p, t, s: (p // s, t[p // s])),
+    Slip("offset from the physical block", "count from the LOGICAL block's start: " + _LEFT,
+         gives=lambda p, t, s: (t[p // s], p - t[p // s] * s)),
+    Slip("subtracted one page", "ALL whole blocks come off: " + _LEFT,
+         gives=lambda p, t, s: (t[p // s], p - s)),
+    Slip("the table's length for page_size", "a block holds page_size slots.",
+         gives=(lambda p, t, s: (t[p // len(t)], p % s), lambda p, t, s: (t[p // s], p % len(t)))),
+    Slip("<= at a block's end", f"{_BLOCK}: the test is position < (i + 1) × page_size.",
+         gives=_at_the_end),
+]
 
 SLOT_OF = CodeExercise(
     "slot_of", "slot_of(position, block_table, page_size)",
     cases=[(0, _T5, 4), (3, _T5, 4), (4, _T5, 4), (6, _T5, 4), (13, _T5, 4), (19, _T5, 4),
            (17, _T3, 16), (40, _T3, 16), (9, [6, 1, 8, 3, 5], 2), (2, [11], 3)],
-    solution=_slot,
-    slips=[
-        Slip("no look-up in the table", "position // page_size is the LOGICAL block: the "
-             "table says which physical block holds it.", gives=lambda p, t, s: (p // s, p % s)),
-        Slip("block and offset swapped", "the physical block comes first, then the offset.",
-             gives=lambda p, t, s: _slot(p, t, s)[::-1]),
-        Slip("the block only", "return the pair (block, offset).",
-             gives=lambda p, t, s: t[p // s]),
-        Slip("the flat slot number", "that is block × page_size + offset: return the pair "
-             "(block, offset).", gives=lambda p, t, s: t[p // s] * s + p % s),
-        Slip("// and % swapped", "`//` counts the whole blocks (the table's index), `%` what "
-             "is left (the offset).", gives=lambda p, t, s: (t[p % s], p // s)),
-        Slip("/ for //", "position / page_size is a decimal (6 / 4 = 1.5), and a list index "
-             "is whole: `//`.", raises=(TypeError, "indices must be integers"),
-             example=lambda p, t, s: (t[p / s], p % s)),
-        Slip("rounded the division", "round(…) rounds half a block up: `//` keeps the whole "
-             "blocks.", gives=lambda p, t, s: (t[round(p / s)], p % s)),
-        Slip("the next block", f"{_BLOCK}: no + 1 after the `//`.",
-             gives=lambda p, t, s: (t[p // s + 1], p % s)),
-        Slip("the previous block", f"{_BLOCK}: no − 1 after the `//`.",
-             gives=lambda p, t, s: (t[p // s - 1], p % s)),
-        Slip("counted from 1", "position 0 is slot 0 of the first block: no − 1 or + 1.",
-             gives=(lambda p, t, s: (t[(p - 1) // s], (p - 1) % s),
-                    lambda p, t, s: (t[p // s], p % s + 1))),
-        Slip("the logical block for the offset", "the second number is the offset inside the "
-             "block, position % page_size.", gives=lambda p, t, s: (p // s, t[p // s])),
-        Slip("offset from the physical block", "the offset counts from the start of the "
-             "LOGICAL block, (position // page_size) × page_size.",
-             gives=lambda p, t, s: (t[p // s], p - t[p // s] * s)),
-        Slip("subtracted one page", "the offset is what is left after ALL the whole blocks: "
-             "position % page_size.", gives=lambda p, t, s: (t[p // s], p - s)),
-        Slip("the table's length for page_size", "len(block_table) counts the blocks; a block "
-             "holds page_size slots.", gives=(lambda p, t, s: (t[p // len(t)], p % s),
-                                               lambda p, t, s: (t[p // s], p % len(t)))),
-        Slip("<= at a block's end", f"{_BLOCK}: the test is position < (i + 1) × page_size.",
-             gives=_at_the_end),
-    ],
-)
+    solution=_slot, slips=_SLOT_SLIPS)
 
 
-def _turn(x, position, base, angle=None, pairs="half", sign=1.0, swap=False):
-    """Pair t of x turned: partner slot t + d/2 ("half") or 2t, 2t + 1 ("next"); ``angle`` is
+def _turn(x, position, base, angle=None, pairs="half", sign=1.0, swap=False, b_sign=1.0):
+    """Pair t of x turned: partner slot t + d/2 ("half") or 2t + 1 ("next"); ``angle`` is
     φ(p, t, d, base), p · base^(−2t/d) by default."""
     d = len(x)
     out = [0.0] * d
@@ -127,7 +121,7 @@ def _turn(x, position, base, angle=None, pairs="half", sign=1.0, swap=False):
         i, j = (t, t + d // 2) if pairs == "half" else (2 * t, 2 * t + 1)
         c, s = math.cos(phi), sign * math.sin(phi)
         c, s = (s, c) if swap else (c, s)
-        out[i], out[j] = x[i] * c - x[j] * s, x[i] * s + x[j] * c
+        out[i], out[j] = x[i] * c - x[j] * s, x[i] * s + b_sign * x[j] * c
     return out
 
 
@@ -153,6 +147,65 @@ def _angle(formula):
     return lambda x, p, base: _turn(x, p, base, angle=formula)
 
 
+def _with(**how):
+    return lambda x, p, base: _turn(x, p, base, **how)
+
+
+_ROPE_SLIPS = [
+    Slip("neighbouring pairs", "here pair t is slot t with slot t + d/2 (Meta's Llama code "
+         "pairs 2t, 2t + 1).", gives=_with(pairs="next")),
+    Slip("turned the wrong way", "the minus goes on the first slot, a cos φ − b sin φ.",
+         gives=_with(sign=-1.0)),
+    Slip("cos and sin swapped", "a turn by φ keeps a·cos φ in the first slot.",
+         gives=_with(swap=True)),
+    Slip("the sign of b cos φ", "the second slot is a sin φ + b cos φ.", gives=_with(b_sign=-1.0)),
+    Slip("position and t swapped", "pair t turns by position × base^(−2t/d).",
+         gives=_angle(lambda p, t, d, b: t * b ** (-2 * p / d))),
+    Slip("exponent without the minus", "the speed is base^(−2t/d).",
+         gives=_angle(lambda p, t, d, b: p * b ** (2 * t / d))),
+    Slip("exponent t/d", "the exponent is −2t/d, with 2t.",
+         gives=_angle(lambda p, t, d, b: p * b ** (-t / d))),
+    Slip("the exponent without brackets", "`**` binds before `*` and `/`: write "
+         "base ** (-2 * t / d).", gives=(_angle(lambda p, t, d, b: p * b ** -2 * t / d),
+                                         _angle(lambda p, t, d, b: p * b ** (-2 * t) / d))),
+    Slip("base fixed at 10000", "use `base`: models differ (Llama 3: 500000).",
+         gives=_angle(lambda p, t, d, b: p * 10000.0 ** (-2 * t / d))),
+    Slip("exponent 4t/d", "divide 2t by d, not d/2.",
+         gives=_angle(lambda p, t, d, b: p * b ** (-4 * t / d))),
+    Slip("// in the exponent", "−2 // 4 is −1: write -2 * t / d.",
+         gives=_angle(lambda p, t, d, b: p * b ** (-2 * t // d))),
+    Slip("position left out", "pair t turns by position × base^(−2t/d).",
+         gives=_angle(lambda p, t, d, b: b ** (-2 * t / d))),
+    Slip("positions counted from 1", "position 0 leaves the row as it is.",
+         gives=_angle(lambda p, t, d, b: (p + 1) * b ** (-2 * t / d))),
+    Slip("pairs counted from 1", "pair 0 turns by the position itself.",
+         gives=_angle(lambda p, t, d, b: p * b ** (-2 * (t + 1) / d))),
+    Slip("one angle for every pair", "pair t has its own angle, p · base^(−2t/d).",
+         gives=_angle(lambda p, t, d, b: p)),
+    Slip("degrees and radians", "φ is in radians already: no conversion.",
+         gives=(_angle(lambda p, t, d, b: math.radians(p * b ** (-2 * t / d))),
+                _angle(lambda p, t, d, b: math.degrees(p * b ** (-2 * t / d))))),
+    Slip("only the first slot of each pair", "write slot t AND slot t + d/2; return all d.",
+         gives=(lambda x, p, base: _turn(x, p, base)[:len(x) // 2],
+                lambda x, p, base: _turn(x, p, base)[:len(x) // 2] + x[len(x) // 2:])),
+    Slip("updated a before b", "take a, b = x[t], x[t + d // 2] first, and write into a new "
+         "list.", gives=_stale),
+    Slip("rotate_half without the minus", "the partner of a is −b.",
+         gives=lambda x, p, base: _halves(x, p, base, minus=False)),
+    Slip("each slot its own angle", "both slots of pair t share ONE angle.",
+         gives=lambda x, p, base: _halves(x, p, base, per_slot=True)),
+    Slip("angles not repeated", "repeat the d/2 angles for the two halves, "
+         "np.concatenate([phi, phi]).", raises=(ValueError, "broadcast"),
+         example=lambda x, p, base: np.asarray(x) * np.cos(p * base ** (
+             -np.arange(0, len(x), 2) / len(x)))),
+    Slip("d / 2 as an index", "an index is whole, and d / 2 is a decimal (2 / 2 = 1.0): d // 2.",
+         raises=(TypeError, "indices must be integers or slices, not float"),
+         example=lambda x, p, base: [x[t + len(x) / 2] for t in range(len(x) // 2)]),
+    Slip("d / 2 for the pairs", "range needs a whole number, and 4 / 2 is 2.0: d // 2.",
+         raises=(TypeError, "cannot be interpreted as an integer"),
+         example=lambda x, p, base: [x[t] for t in range(len(x) / 2)]),
+]
+
 ROPE = CodeExercise(
     "rope", "rope(x, position, base)",
     cases=[([1.0, 0.0], 1, 10000.0), ([0.5, -1.5], 3, 10000.0),
@@ -160,61 +213,6 @@ ROPE = CodeExercise(
            ([0.3, -1.2, 0.7, 2.0, -0.4, 1.1], 5, 100000.0),
            ([0.5, 1.5, -2.0, 0.75, 1.25, -0.5, 2.5, 0.1], 7, 500000.0),
            ([2.0, -1.0, 0.5, 1.5], 100, 10000.0), ([0.5, -1.0, 2.0, 0.0, 1.5, -0.5], 2, 10.0)],
-    solution=_turn,
-    slips=[
-        Slip("neighbouring pairs", "you paired slots 2t and 2t + 1 (Meta's Llama code does); "
-             "here pair t is slot t with slot t + d/2.",
-             gives=lambda x, p, base: _turn(x, p, base, pairs="next")),
-        Slip("turned the wrong way", "each pair turned by −φ: the minus goes on the first slot, "
-             "a cos φ − b sin φ.", gives=lambda x, p, base: _turn(x, p, base, sign=-1.0)),
-        Slip("cos and sin swapped", "a turn by φ keeps a·cos φ in the first slot.",
-             gives=lambda x, p, base: _turn(x, p, base, swap=True)),
-        Slip("exponent without the minus", "base^(2t/d) grows with t: the speed is "
-             "base^(−2t/d).", gives=_angle(lambda p, t, d, b: p * b ** (2 * t / d))),
-        Slip("exponent t/d", "the exponent is −2t/d, with 2t.",
-             gives=_angle(lambda p, t, d, b: p * b ** (-t / d))),
-        Slip("the exponent without brackets", "`**` binds before `*` and `/`: write "
-             "base ** (-2 * t / d).", gives=(_angle(lambda p, t, d, b: p * b ** -2 * t / d),
-                                             _angle(lambda p, t, d, b: p * b ** (-2 * t) / d))),
-        Slip("base fixed at 10000", "the turn used 10000 whatever `base` was: models differ "
-             "(Llama 3: 500000, SmolLM2: 100000).",
-             gives=_angle(lambda p, t, d, b: p * 10000.0 ** (-2 * t / d))),
-        Slip("exponent 4t/d", "you divided 2t by d/2: divide by d, the row's length.",
-             gives=_angle(lambda p, t, d, b: p * b ** (-4 * t / d))),
-        Slip("// in the exponent", "`-2 * t // d` is a whole-number division (−2 // 4 = −1): "
-             "write -2 * t / d.", gives=_angle(lambda p, t, d, b: p * b ** (-2 * t // d))),
-        Slip("position left out", "pair t turns by position × base^(−2t/d).",
-             gives=_angle(lambda p, t, d, b: b ** (-2 * t / d))),
-        Slip("positions counted from 1", "you turned by (position + 1) · θ_t: position 0 "
-             "leaves the row as it is.",
-             gives=_angle(lambda p, t, d, b: (p + 1) * b ** (-2 * t / d))),
-        Slip("pairs counted from 1", "pairs count from 0: pair 0 turns by the position itself.",
-             gives=_angle(lambda p, t, d, b: p * b ** (-2 * (t + 1) / d))),
-        Slip("one angle for every pair", "pair t turns by p · base^(−2t/d), its own angle.",
-             gives=_angle(lambda p, t, d, b: p)),
-        Slip("degrees and radians", "φ is in radians already, as math.cos and math.sin "
-             "expect: no conversion.",
-             gives=(_angle(lambda p, t, d, b: math.radians(p * b ** (-2 * t / d))),
-                    _angle(lambda p, t, d, b: math.degrees(p * b ** (-2 * t / d))))),
-        Slip("only the first slot of each pair", "both slots of a pair move: write slot t AND "
-             "slot t + d/2, and return all d.",
-             gives=(lambda x, p, base: _turn(x, p, base)[:len(x) // 2],
-                    lambda x, p, base: _turn(x, p, base)[:len(x) // 2] + x[len(x) // 2:])),
-        Slip("updated a before b", "slot t's NEW value was used for slot t + d/2: take a, b = "
-             "x[t], x[t + d // 2] first and write into a new list.", gives=_stale),
-        Slip("rotate_half without the minus", "x·cos φ + (b, a)·sin φ is no rotation: the "
-             "partner of a is −b.", gives=lambda x, p, base: _halves(x, p, base, minus=False)),
-        Slip("each slot its own angle", "both slots of pair t share ONE angle: the second half "
-             "repeats the first half's.",
-             gives=lambda x, p, base: _halves(x, p, base, per_slot=True)),
-        Slip("angles not repeated", "d/2 angles met d slots: repeat them for the two halves, "
-             "np.concatenate([phi, phi]).", raises=(ValueError, "broadcast"),
-             example=lambda x, p, base: np.asarray(x) * np.cos(p * base ** (
-                 -np.arange(0, len(x), 2) / len(x)))),
-        Slip("d / 2 for the pairs", "d / 2 is a decimal (4 / 2 = 2.0) and range needs a whole "
-             "number: d // 2.", raises=(TypeError, "cannot be interpreted as an integer"),
-             example=lambda x, p, base: [x[t] for t in range(len(x) / 2)]),
-    ],
-)
+    solution=_turn, slips=_ROPE_SLIPS)
 
 EXERCISES = [CACHE_HAND, SLOT_OF, ROPE]

@@ -3,6 +3,7 @@ refuses an empty list, a basket's cost from a price dict, and each row's mean of
 
 import numpy as np
 
+from ._values import frozen_array
 from .engine import Case, CodeExercise
 from .feedback import NoPrediction, Slip
 from .hand import HandExercise
@@ -12,12 +13,6 @@ __all__ = ["EXERCISES", "missing_key"]
 
 def _no():
     raise NoPrediction
-
-
-def _fresh(givens, notebook):
-    if givens == notebook:
-        raise ValueError("the notebook's own numbers: draw again")
-    return givens
 
 
 def _draw_list(rng):
@@ -33,17 +28,16 @@ POSITIONS_HAND = HandExercise(
              "from 0, so q[1] is the second.", gives=lambda q: q[0] + q[-1]),
         Slip("-1 read as the first", "q[-1] counts from the end: it is the last number.",
              gives=lambda q: q[1] + q[0]),
-        Slip("-1 read as one before the last", "q[-1] is the last number itself; q[-2] is the "
-             "one before it.", gives=lambda q: q[1] + q[-2]),
-        Slip("counted from 1 at both ends", "q[1] is the second number and q[-1] the last: "
-             "positions count from 0, and from the end from −1.",
+        Slip("-1 read as one before the last", "q[-1] is the last number; q[-2] the one before.",
+             gives=lambda q: q[1] + q[-2]),
+        Slip("counted from 1 at both ends", "positions count from 0, and from the end from −1.",
              gives=lambda q: q[0] + q[-2]),
-        Slip("added the positions", "1 + (−1) adds the positions in the brackets: add the "
-             "numbers sitting at them.", gives=lambda q: 0),
-        Slip("-1 read as a number", "{got} adds −1 itself: q[-1] is the number at position "
-             "−1, the last one.", gives=lambda q: q[1] - 1),
-        Slip("a minus sign on the last", "the minus in q[-1] belongs to the position, not to "
-             "the number: q[-1] is the last number as it stands.", gives=lambda q: q[1] - q[-1]),
+        Slip("added the positions", "add the numbers at positions 1 and −1, not 1 + (−1).",
+             gives=lambda q: 0),
+        Slip("-1 read as a number", "{got} adds −1 itself: q[-1] is the last number.",
+             gives=lambda q: q[1] - 1),
+        Slip("a minus sign on the last", "the minus belongs to the position: q[-1] is the last "
+             "number as it is.", gives=lambda q: q[1] - q[-1]),
     ],
 )
 
@@ -55,11 +49,11 @@ def _squares(a, b):
 LOOP_HAND = HandExercise(
     "loop by hand", "the total after `for k in range({a}, {b}): total += k ** 2`",
     answer=_squares, givens={"a": 2, "b": 5},
-    draw=lambda rng: _fresh({"a": (a := int(rng.integers(1, 6))), "b": a + int(rng.integers(2, 5))},
-                            {"a": 2, "b": 5}),
+    draw=lambda rng: {"a": (a := int(rng.integers(1, 6))),  # not (2, 5) again
+                      "b": a + int(rng.choice([2, 4] if a == 2 else [2, 3, 4]))},
     slips=[
-        Slip("range includes its end", "range({a}, {b}) stops BEFORE {b}: k takes the values "
-             "{a}, …, {b} − 1.", gives=lambda a, b: _squares(a, b + 1)),
+        Slip("range includes its end", "range({a}, {b}) stops BEFORE {b}: k runs {a}, …, {b} − 1.",
+             gives=lambda a, b: _squares(a, b + 1)),
         Slip("range started at 0", "range({a}, {b}) starts at {a}, not at 0 or 1.",
              gives=lambda a, b: _squares(0, b)),
         Slip("left out the start", "range({a}, {b}) starts AT {a}: {a} ** 2 counts too.",
@@ -68,11 +62,11 @@ LOOP_HAND = HandExercise(
              gives=lambda a, b: sum(2 * k for k in range(a, b))),
         Slip("no squares", "{got} adds the k themselves: each k is squared first.",
              gives=lambda a, b: sum(range(a, b))),
-        Slip("only the last square", "`+=` adds to the total at every step; {got} is the last "
-             "square alone.", gives=lambda a, b: (b - 1) ** 2),
-        Slip("squared the total", "{got} squares the sum of the k: the loop squares each k, "
-             "then adds.", gives=lambda a, b: sum(range(a, b)) ** 2),
-        Slip("counted the steps", "{got} is how many times the loop runs: add up the squares.",
+        Slip("only the last square", "{got} is the last square alone: `+=` adds at every step.",
+             gives=lambda a, b: (b - 1) ** 2),
+        Slip("squared the total", "{got} squares the sum: square each k, then add.",
+             gives=lambda a, b: sum(range(a, b)) ** 2),
+        Slip("counted the steps", "{got} counts the steps: add up the squares.",
              gives=lambda a, b: b - a),
     ],
 )
@@ -85,9 +79,7 @@ def _mean(q):
 
 
 def _nonempty(func):
-    def formula(q):
-        return func(q) if q else _no()
-    return formula
+    return lambda q: func(q) if q else _no()
 
 
 MEAN = CodeExercise(
@@ -99,29 +91,32 @@ MEAN = CodeExercise(
     solution=_mean,
     quantities={"len(q)": len},
     slips=[
-        Slip("returned the total", "divide the total by how many numbers there are, len(q).",
+        Slip("returned the total", "divide the total by len(q).",
              gives=_nonempty(sum)),
         Slip("// instead of /", "`//` divides and rounds down to a whole number: use `/`.",
              gives=_nonempty(lambda q: sum(q) // len(q))),
-        Slip("divided by len(q) − 1", "divide by len(q), the number of numbers.",
+        Slip("divided by len(q) − 1", "divide by len(q).",
              gives=_nonempty(lambda q: sum(q) / (len(q) - 1))),
-        Slip("divided by 2", "the mean of two numbers halves their total; in general divide "
-             "by len(q).", gives=_nonempty(lambda q: sum(q) / 2)),
-        Slip("return inside the loop", "the `return` sits inside the loop, so only the first "
-             "number was added: return after the loop.",
+        Slip("divided by 2", "divide by len(q), not by 2.", gives=_nonempty(lambda q: sum(q) / 2)),
+        Slip("return inside the loop", "only the first number was added: return after the loop.",
              gives=(_nonempty(lambda q: q[0] / len(q)), _nonempty(lambda q: q[0]))),
-        Slip("= instead of +=", "`total = x` replaces the total at every step; `total += x` "
-             "adds to it.",
+        Slip("= instead of +=", "`total = x` replaces the total; `total += x` adds to it.",
              gives=(_nonempty(lambda q: q[-1] / len(q)), _nonempty(lambda q: q[-1]))),
-        Slip("started the total at 1", "start the total at 0.",
+        Slip("started the total at 1", "start at 0.",
              gives=_nonempty(lambda q: (1 + sum(q)) / len(q))),
-        Slip("left out the first number", "a loop over range(1, len(q)) starts at position "
-             "1 and skips q[0]: positions start at 0.",
+        Slip("left out the first number", "range(1, len(q)) skips q[0]: positions start at 0.",
              gives=_nonempty(lambda q: sum(q[1:]) / len(q))),
-        Slip("refused a list with numbers", "it raised ValueError for a list that has "
-             "numbers: only an empty list is refused (`if len(q) == 0:`, with the raise "
-             "indented under it).", when=lambda o: o.case.raises is None
+        Slip("left out the last number", "range(len(q) - 1) stops one early: `for x in q` "
+             "visits every number.", gives=_nonempty(lambda q: sum(q[:-1]) / len(q))),
+        Slip("the middle number", "{got} is the middle number (a median): the mean adds every "
+             "number and divides by len(q).",
+             gives=(_nonempty(lambda q: sorted(q)[len(q) // 2]), _nonempty(np.median))),
+        Slip("refused a list with numbers", "refuse only an empty list (`if len(q) == 0:`, the "
+             "raise indented under it).", when=lambda o: o.case.raises is None
              and isinstance(o.error, ValueError)),
+        Slip("the division ran first", "the division by len(q) = 0 raised it: test for [] and "
+             "raise ValueError before you divide.", when=lambda o: not o.case.args[0]
+             and isinstance(o.error, ZeroDivisionError) and "by zero" in str(o.error)),
     ],
 )
 
@@ -134,8 +129,7 @@ def _cost(basket, prices):
 
 
 def missing_key(outcome, test):
-    """Whether the learner's function raised KeyError for a key that passes ``test(key,
-    first argument)``: the look-up slips of a dictionary (here and in notebook 01's embed)."""
+    """Raised KeyError for a key that passes ``test(key, first argument)`` (here and in 01)."""
     error = outcome.error
     key = error.args[0] if isinstance(error, KeyError) and error.args else None
     return key is not None and test(key, outcome.case.args[0])
@@ -150,42 +144,43 @@ COST = CodeExercise(
     show_args=lambda args: f"{args[0]!r}, prices",
     slips=[
         Slip("paid each item once", "an item in the basket twice is paid twice: loop over "
-             "the basket itself, not a set of it.",
+             "the basket, not a set.",
              gives=lambda b, p: sum(p[i] for i in set(b))),
         Slip("the whole price list", "that adds every price of the dict: add only the "
-             "basket's items, prices[item] for item in basket.",
-             gives=lambda b, p: sum(p.values())),
-        Slip("= instead of +=", "`total = prices[item]` replaces the total at every step; "
-             "`total += prices[item]` adds to it.", gives=lambda b, p: p[b[-1]] if b else 0),
-        Slip("return inside the loop", "the `return` sits inside the loop, so only the first "
-             "item was paid: return after the loop.", gives=lambda b, p: p[b[0]] if b else 0),
-        Slip("left out the first item", "a loop over range(1, len(basket)) skips position "
-             "0, the first item: positions start at 0.", gives=lambda b, p: _cost(b[1:], p)),
-        Slip("counted the items", "that is how many items there are: add up their prices.",
+             "basket's items.", gives=lambda b, p: sum(p.values())),
+        Slip("= instead of +=", "`total = …` replaces the total; `total += …` adds to it.",
+             gives=lambda b, p: p[b[-1]] if b else 0),
+        Slip("return inside the loop", "only the first item was paid: return after the loop.",
+             gives=lambda b, p: p[b[0]] if b else 0),
+        Slip("every item at the first price", "each item has its own price: add prices[item] "
+             "for each item.",
+             gives=lambda b, p: p[b[0]] * len(b)),
+        Slip("left out the first item", "range(1, len(basket)) skips position 0, the first "
+             "item.", gives=lambda b, p: _cost(b[1:], p)),
+        Slip("left out the last item", "range(len(basket) - 1) stops one early: "
+             "range(len(basket)) visits every item.", gives=lambda b, p: _cost(b[:-1], p)),
+        Slip("multiplied the prices", "{got} multiplies the prices (a total from 1, with *=): "
+             "add them, from 0.", gives=lambda b, p: float(np.prod([p[i] for i in b]))),
+        Slip("counted the items", "that counts the items: add up their prices.",
              gives=lambda b, p: len(b)),
-        Slip("returned the prices", "that is the list of prices: add them into one number.",
+        Slip("returned the prices", "that is the list of prices: add them up.",
              gives=lambda b, p: [p[i] for i in b]),
-        Slip("paid repeats over again", "`prices[item] * basket.count(item)` inside the loop "
-             "pays a repeated item once per time it appears, for each time: just add "
-             "prices[item].", gives=lambda b, p: sum(p[i] * b.count(i) for i in b)),
-        Slip("quoted the name", "`prices[\"item\"]` looks up the text 'item' itself; without "
-             "quotes, `prices[item]`, it looks up the name the loop gives.",
+        Slip("paid repeats over again", "`prices[item] * basket.count(item)` in the loop pays "
+             "an item seen k times k × k times: add prices[item].",
+             gives=lambda b, p: sum(p[i] * b.count(i) for i in b)),
+        Slip("refused the empty basket", "an empty basket costs 0: nothing to refuse, no raise.",
+             when=lambda o: o.case.args[0] == [] and isinstance(o.error, ValueError)),
+        Slip("quoted the name", "`prices[\"item\"]` looks up the text 'item' itself; "
+             "`prices[item]` looks up the name the loop gives.",
              when=lambda o: missing_key(o, lambda key, b: isinstance(key, str) and key not in b)),
-        Slip("positions as keys", "the dict's keys are names, not positions: look up "
-             "prices[basket[i]], or loop `for item in basket`.",
+        Slip("positions as keys", "the keys are names, not positions: prices[basket[i]].",
              when=lambda o: missing_key(o, lambda key, b: isinstance(key, int))),
-        Slip("round brackets", "`prices(item)` calls the dict like a function: look up with "
-             "square brackets, prices[item].", raises=(TypeError, "not callable")),
+        Slip("round brackets", "`prices(item)` calls the dict: look up with square brackets, "
+             "prices[item].", raises=(TypeError, "not callable")),
         Slip("the basket as one key", "`prices[basket]` looks the whole list up as one key: "
-             "look up one item at a time.", raises=(TypeError, "unhashable")),
+             "one item at a time.", raises=(TypeError, "unhashable")),
     ],
 )
-
-
-def _grid(rows):
-    array = np.array(rows, dtype=float)
-    array.setflags(write=False)
-    return array
 
 
 def _means(A):
@@ -194,37 +189,41 @@ def _means(A):
 
 ROW_MEANS = CodeExercise(
     "row means", "row_means(A)",
-    cases=[(_grid(r),) for r in ([[1, 2, 3], [4, 5, 6]], [[0.5, 1.5], [2.0, -1.0], [3.25, 0.5]],
-                                 [[2.5, -1.0, 0.25, 4.0]], [[1.5], [-2.0], [0.75], [3.0]],
-                                 [[1, 2, 3], [4, 5, 6], [7, 8, 10.5]],
-                                 [[-0.5, 2.0, 1.0], [1.0, 1.0, 4.5]], [[-2.5, 1.0], [0.5, -3.0]])],
+    cases=[(frozen_array(r),) for r in (
+        [[1, 2, 3], [4, 5, 6]], [[0.5, 1.5], [2.0, -1.0], [3.25, 0.5]], [[2.5, -1.0, 0.25, 4.0]],
+        [[1.5], [-2.0], [0.75], [3.0]], [[1, 2, 3], [4, 5, 6], [7, 8, 10.5]],
+        [[-0.5, 2.0, 1.0], [1.0, 1.0, 4.5]], [[-2.5, 1.0], [0.5, -3.0]])],
     solution=_means,
     quantities={"A.shape[1]": lambda A: A.shape[1], "A.shape[0]": lambda A: A.shape[0]},
     slips=[
         Slip("added down the columns", "axis=0 goes down each column; a row's numbers lie "
              "along axis=1.", gives=(lambda A: A.sum(axis=0) / A.shape[0], lambda A: sum(A)
                                      / len(A), lambda A: A.sum(axis=0) / A.shape[1])),
-        Slip("returned the totals", "those are the row totals: divide each by how many "
-             "numbers a row holds, A.shape[1].", gives=lambda A: A.sum(axis=1)),
-        Slip("divided by the number of rows", "len(A) and A.shape[0] count the rows; a row "
-             "holds A.shape[1] numbers.", gives=lambda A: A.sum(axis=1) / A.shape[0]),
-        Slip("divided by every number's count", "A.size counts every number of A; a row "
-             "holds A.shape[1].", gives=lambda A: A.sum(axis=1) / A.size),
-        Slip("the mean of everything", "that is one mean of the whole grid: one mean per row "
-             "needs .sum(axis=1).", gives=lambda A: A.sum() / A.size),
-        Slip("the first row only", "that is row 0's mean alone: one mean per row.",
-             gives=lambda A: A[0].sum() / A.shape[1]),
-        Slip("left out the last row", "range(len(A) - 1) stops one row early: range(len(A)) "
-             "covers every row.", gives=lambda A: _means(A)[:-1]),
-        Slip("only two columns", "A[:, 0] + A[:, 1] adds two columns; .sum(axis=1) adds "
-             "every column, however many.", gives=(lambda A: (A[:, 0] + A[:, 1]) / 2,
-                                                   lambda A: (A[:, 0] + A[:, 1]) / A.shape[1])),
+        Slip("returned the totals", "those are the row totals: divide each by A.shape[1].",
+             gives=lambda A: A.sum(axis=1)),
+        Slip("divided by the number of rows", "len(A) counts the rows; a row holds A.shape[1] "
+             "numbers.", gives=lambda A: A.sum(axis=1) / A.shape[0]),
+        Slip("divided by every number's count", "A.size counts all of A; a row holds "
+             "A.shape[1].", gives=lambda A: A.sum(axis=1) / A.size),
+        Slip("the mean of everything", "that is one mean of the whole grid: one mean per row.",
+             gives=lambda A: A.sum() / A.size),
+        Slip("the first row only", "only row 0's mean came back: a `return` inside the loop "
+             "over the rows? Return after the loop.",
+             gives=(lambda A: A[0].sum() / A.shape[1], lambda A: _means(A)[:1])),
+        Slip("left out the last row", "range(len(A) - 1) stops one row early.",
+             gives=lambda A: _means(A)[:-1]),
+        Slip("only two columns", "A[:, 0] + A[:, 1] adds two columns; .sum(axis=1) adds all.",
+             gives=(lambda A: (A[:, 0] + A[:, 1]) / 2, lambda A: (A[:, 0] + A[:, 1]) / A.shape[1])),
         Slip("// instead of /", "`//` divides and rounds down to a whole number: use `/`.",
              gives=lambda A: A.sum(axis=1) // A.shape[1]),
-        Slip("divided by 2", "the mean of two numbers halves their total; a row holds "
-             "A.shape[1] numbers.", gives=lambda A: A.sum(axis=1) / 2),
-        Slip("no axis 2", "a 2-D array has two axes, 0 (down the columns) and 1 (along the "
-             "rows).", raises=(IndexError, "axis")),
+        Slip("divided by 2", "a row holds A.shape[1] numbers, not 2.",
+             gives=lambda A: A.sum(axis=1) / 2),
+        Slip("the largest number", "{got} is each row's largest number: add the row, divide "
+             "by A.shape[1].", gives=lambda A: A.max(axis=1)),
+        Slip("no axis 2", "a 2-D array has axes 0 (down the columns) and 1 (along the rows).",
+             raises=(IndexError, "axis")),
+        Slip("called the shape", "A.shape is a pair of numbers, not a function: A.shape[1].",
+             raises=(TypeError, "'tuple' object")),
     ],
 )
 

@@ -56,7 +56,26 @@ def _checked_or_not(read):
     return (checked, read)
 
 
-SLOT = CodeExercise(
+_POSITIONS = "tested Python positions"
+
+
+def _answered_0(o):
+    return o.case.raises is not None and o.error is None and o.case.args[1] == 0
+
+
+def _refused_last(o):
+    return isinstance(o.error, IndexError) and o.case.args[1] == len(o.case.args[0])
+
+
+class _Slot(CodeExercise):
+    """Says "tested Python positions" only when slot 0 was answered AND slot len(q) refused."""
+
+    def explanations(self, outcomes):
+        both = any(map(_answered_0, outcomes)) and any(map(_refused_last, outcomes))
+        return [e for e in super().explanations(outcomes) if both or e[2] != _POSITIONS]
+
+
+SLOT = _Slot(
     "slot", "slot(q, i)",
     cases=[(_Q, i) for i in (1, 3, 5, 7)] + [([9.5, -2.0], 2), ([7.5], 1), ([0.5, 1.5, 2.5], 2)]
     + [Case((_Q, i), raises=IndexError) for i in (0, 8, -2)]
@@ -80,10 +99,12 @@ SLOT = CodeExercise(
              when=lambda o: o.case.raises is not None and o.error is None
              and o.case.args[1] <= 0 and o.value == o.case.args[0][o.case.args[1] - 1]),
         Slip("refused a slot that exists", "slots run from 1 to len(q), both ends in: raise "
-             "only when i < 1 or i > len(q) (`i < len(q)` leaves out the last slot), with the "
-             "raise indented under the `if`.",
+             "only when i < 1 or i > len(q), with the raise indented under the `if`.",
              when=lambda o: isinstance(o.error, IndexError) and o.case.raises is None
              and "out of range" not in str(o.error)),
+        Slip(_POSITIONS, "the test lets slot 0 through and refuses slot len(q): it checks the "
+             "positions 0 … len(q) − 1 (as range(len(q)) holds), not the slots 1 … len(q).",
+             when=lambda o: _answered_0(o) or _refused_last(o)),
         Slip("returned a list", "qᵢ is one number: return q[i - 1], not a slice.",
              gives=_checked_or_not(lambda q, i: q[i - 1:i])),
         Slip("round brackets", "`q(i)` calls the list like a function: a slot is read with "
@@ -147,6 +168,8 @@ EMBED = CodeExercise(
         Slip("table order", "the vectors came in the table's order: loop over the words of "
              "the sentence, so its order is kept.",
              gives=lambda s, t: [v for w, v in t.items() if w in s]),
+        Slip("sorted the words", "the vectors came in alphabetical order: keep the sentence's "
+             "own order.", gives=lambda s, t: [t[w] for w in sorted(s)]),
         Slip("dropped repeats", "a word that appears twice gives its vector twice (a set or a "
              "dict keeps each word once).", when=_repeats_dropped),
         Slip("quoted the variable", "`table[\"word\"]` looks up the text 'word' itself; "
