@@ -177,3 +177,4 @@ def test_embedding_table_prints_every_number(ax):
     artists = draw_embedding_table(["the", "cat"], table, ax=ax)
     assert [t.get_text() for t in artists["texts"]] == ["0.5", "−1.0", "2.0", "1.5"]
     assert np.array_equal(artists["image"].get_array(), table)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["slot 1", "slot 2"]  # as 05 writes

@@ -61,6 +61,12 @@ def test_shape_panels_fill_exactly_the_chosen_blocks(n, m, d_k, d_v):
         assert filled[:rows, :cols].all(), name
     scores = score_grid(query[:n, :d_k], key[:m, :d_k])
     assert np.array_equal(artists["S"]["cells"].get_array()[:n, :m], scores)
+    # every score is written in its cell (two decimals), so S is read by its numbers ...
+    assert [row[:m] for row in _texts(artists["S"])[:n]] == [[fmt(s, 2) for s in row]
+                                                             for row in scores]
+    # ... and S, which has no role, shares no colour with the role grids Q, K, V
+    s_colour = artists["S"]["cells"].cmap.colors
+    assert all(s_colour != artists[name]["cells"].cmap.colors for name in "QKV")
     assert _texts(artists["Q"])[n - 1][d_k - 1] == fmt(query[n - 1, d_k - 1], 1)
     for name, shape in (("Q", "n × d_k"), ("K", "m × d_k"), ("V", "m × d_v"), ("S", "n × m")):
         title = artists[name]["title"].get_text()  # each panel names its matrix and its shape

@@ -14,7 +14,7 @@ CARDS: tuple[Card, ...] = (
          "and 2 up.", 1, computes=True),
     Card("Why does the sentence *the cat sat on the mat* give six vectors, not five?",
          "Each word of the sentence is looked up in order, and *the* appears twice: its "
-         "vector appears twice, once in slot 1 and once in slot 5 of the sentence.", 1),
+         "vector appears twice, at positions 1 and 5 of the sentence.", 1),
     # 02 · Norm
     Card("What is $\\lVert [1, -2, 2] \\rVert$?",
          "$\\sqrt{1 + 4 + 4} = \\sqrt{9} = 3$. The minus sign disappears when squared.",

@@ -28,7 +28,7 @@ __all__ = [
     "update_shape_panels",
 ]
 
-SCORE_LIMIT = 2.5  # scores beyond ±2.5 get the strongest colour (typical |S| ≲ 2.5)
+SCORE_TINT = "#ffffff"  # the score grid S has no role: white cells, its numbers carry it
 
 
 def bold_names(letter, count):
@@ -145,7 +145,7 @@ def draw_projections(x, w_q, w_k, w_v, words=None, fig=None, number_format="{:.1
 
 def draw_shape_panels(query, key, value, n, m, d_k, d_v, fig=None):
     """Four spreadsheets: Q (n×d_k), K (m×d_k), V (m×d_v) and the score grid S (n×m), the
-    last coloured by value (purple negative, green positive) without numbers.
+    last in white cells (no role colour) with each score written to two decimals.
 
     ``query``, ``key``, ``value`` are the largest grids (their full shapes fix each panel's
     size); the top-left n×d_k, m×d_k, m×d_v blocks are filled in, the other cells left empty.
@@ -167,9 +167,9 @@ def draw_shape_panels(query, key, value, n, m, d_k, d_v, fig=None):
                          row_labels=row_labels("k", max_m), title="K  (m × d_k)"),
         "V": draw_matrix(value, ax=axes[2], tint=ROLE_COLORS["value"],
                          row_labels=row_labels("v", max_m), title="V  (m × d_v)"),
-        "S": draw_matrix(np.zeros((max_n, max_m)), ax=axes[3], limit=SCORE_LIMIT,
-                         row_labels=row_labels("q", max_n), col_labels=row_labels("k", max_m),
-                         annotate=False, title="score grid S  (n × m)"),
+        "S": draw_matrix(np.zeros((max_n, max_m)), ax=axes[3], tint=SCORE_TINT,
+                         number_format="{:.2f}", fontsize=9, row_labels=row_labels("q", max_n),
+                         col_labels=row_labels("k", max_m), title="score grid S  (n × m)"),
         "data": (query, key, value),
     }
     artists["moving"] = [*matrix_moving(artists["Q"], values=False),

@@ -5,7 +5,6 @@ import numpy as np
 
 from ..backend import to_numpy
 from ..text import fmt
-from .notation import subscript
 from .style import MUTED, ROLE_COLORS
 
 __all__ = [
@@ -119,7 +118,7 @@ def draw_embedding_table(words, table, ax=None, digits=1):
     ax.grid(False)
     ax.set_yticks(range(len(words)), labels=list(words))
     ax.set_xticks(range(table.shape[1]),
-                  labels=[f"slot {subscript(i + 1)}" for i in range(table.shape[1])])
+                  labels=[f"slot {i + 1}" for i in range(table.shape[1])])
     ax.tick_params(top=True, labeltop=True, bottom=False, labelbottom=False)
     texts = []
     for r in range(table.shape[0]):
