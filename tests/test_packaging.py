@@ -23,8 +23,9 @@ ROOT = Path(__file__).resolve().parents[1]
 LOCK = ROOT / "requirements-lock.txt"
 SUPPORTED = ["3.10", "3.11", "3.12", "3.13"]
 LEARNER_PACKAGES = {"numpy", "matplotlib", "ipywidgets", "jupyterlab", "threadpoolctl",
-                    "ml-dtypes"}
-NEVER_REQUIRED = {"torch", "cupy", "cupy-cuda11x", "cupy-cuda12x", "cupy-cuda13x"}
+                    "ml-dtypes", "gguf", "tokenizers"}
+NEVER_REQUIRED = {"torch", "cupy", "cupy-cuda11x", "cupy-cuda12x", "cupy-cuda13x",
+                  "transformers", "accelerate"}
 BINDER_LINK = re.compile(
     r"https://mybinder\.org/v2/gh/(?P<repo>[^/\s)]+/[^/\s)]+)/HEAD"
     r"\?urlpath=lab/tree/(?P<path>notebooks/[^\s)]+\.ipynb)"
