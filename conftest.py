@@ -5,8 +5,10 @@ notebooks' items, hence this file at the root.)
 
 1. **No skip hides a failure in CI.** Under ``CI=true`` a skipped test fails, unless its
    reason line starts with one of ``CI_ALLOWED_SKIPS``: the CuPy cases, the live PyTorch
-   comparisons (``tests/data`` holds PyTorch's recorded answers, compared in every run), and
-   the image comparisons on a matplotlib other than the baselines' (the Python 3.10 job's).
+   comparisons and the live transformers comparisons of the real model (``tests/data`` holds
+   their recorded answers, compared in every run), and the image comparisons on a matplotlib
+   other than the baselines' (the Python 3.10 job's). The real model's tests need its file:
+   ``make test`` fetches it first, and under CI=true its absence fails.
    ``tests/test_no_silent_skips.py`` checks the source for the same rules.
 2. **A notebook cannot keep a stale picture.** nbval runs every notebook in a fresh kernel and
    compares the stored outputs, but never ``image/png``. After nbval has checked a cell,
@@ -27,6 +29,7 @@ CI_ALLOWED_SKIPS = (
     "needs a working CuPy",  # test_errors' CuPy-only cases
     "PyTorch is not installed",  # live PyTorch comparisons (the fixtures cover them)
     "could not import 'torch'",  # the same, from an importorskip without a reason
+    "transformers (with PyTorch) is not installed",  # live model comparisons (fixtures too)
     "figure baselines are for matplotlib",  # another matplotlib draws other pixels
 )
 
@@ -59,7 +62,8 @@ def _fail_skip_on_ci(report):
         if not reason.startswith(CI_ALLOWED_SKIPS):
             report.outcome = "failed"
             report.longrepr = (f"CI=true: this may not skip here ({reason}); only the CuPy cases "
-                               "and the live PyTorch comparisons may (conftest.CI_ALLOWED_SKIPS)")
+                               "and the live PyTorch and transformers comparisons may "
+                               "(conftest.CI_ALLOWED_SKIPS)")
     return report
 
 
