@@ -185,6 +185,9 @@ class LanguageModel:
         self.blocks = blocks  # a Block per layer
         self.norm = norm  # (width,): the final RMSNorm's weight
         self.tokenizer = tokenizer
+        if attention is not None and not callable(attention):
+            raise TypeError(f"attention must be a function f(query, key, value, mask) or None; "
+                            f"got {type(attention).__name__}")
         self.attention = attention
         self.eos_id = eos_id  # <|im_end|>: the model says it has finished
 
@@ -232,6 +235,9 @@ class LanguageModel:
         """
         c = self.config
         n, start = len(ids), cache.length
+        if start + n > cache.capacity:
+            raise ValueError(f"the cache holds {cache.capacity} tokens: {start} cached and "
+                             f"{n} new do not fit (make a larger one with new_cache)")
         x = self.embedding[ids]  # (n, width)
         cos, sin = rotary_cos_sin(np.arange(start, start + n), c.head_dim, c.rope_base)
         cos, sin = cos.astype(np.float32), sin.astype(np.float32)  # (n, d) each, every layer
@@ -309,7 +315,7 @@ class LanguageModel:
         ``temperature`` 0 takes the most likely token each time (greedy); above 0 it draws
         from softmax(logits / temperature) with ``rng`` (a seed or a numpy Generator).
         """
-        ids = self.encode(prompt) if isinstance(prompt, str) else self._check_ids(prompt, 1)
+        ids = self._check_ids(self.encode(prompt) if isinstance(prompt, str) else prompt, 1)
         max_new_tokens = check_count(max_new_tokens, "max_new_tokens", minimum=0)
         rng = _check_sampling(temperature, rng)
         scale = self._scale(scale)

@@ -301,9 +301,17 @@ def test_generate_stops_at_max_new_tokens_and_at_im_end(smollm):
     assert len(reply) < 30 and smollm.eos_id not in reply
 
 
-def test_the_cache_refuses_more_tokens_than_the_context(smollm):
+def test_the_cache_refuses_more_tokens_than_it_holds(smollm):
     with pytest.raises(ValueError, match="8192"):
         smollm.new_cache(9000)
+    cache = smollm.new_cache(3)
+    smollm.forward([1, 2], cache, 0.125)
+    with pytest.raises(ValueError, match="holds 3 tokens: 2 cached and 2 new"):
+        smollm.forward([3, 4], cache, 0.125)
+    with pytest.raises(ValueError, match="at least one token"):
+        smollm.generate("", 3)
+    with pytest.raises(TypeError, match="function"):
+        smollm.with_attention("softmax")
 
 
 # ---------------------------------------------------------------------------------------------
