@@ -20,6 +20,7 @@ read with the ``gguf`` package; the tokenizer is built from the same file with `
 Both are imported inside :func:`load_model`, so ``import course_lib`` still needs NumPy only.
 """
 
+from numbers import Real
 from typing import NamedTuple
 
 import numpy as np
@@ -33,7 +34,8 @@ from .softmax import softmax
 from .validation import check_count, check_scale
 
 __all__ = ["SYSTEM_PROMPT", "Block", "Cache", "Config", "LanguageModel", "build_tokenizer",
-           "chat_prompt", "load_model", "perplexity", "rms_norm", "silu", "unpermute_rows"]
+           "chat_prompt", "load_model", "next_token", "perplexity", "rms_norm", "silu",
+           "unpermute_rows"]
 
 # The default system prompt of the file's chat template (tokenizer.chat_template).
 SYSTEM_PROMPT = "You are a helpful AI assistant named SmolLM, trained by Hugging Face"
@@ -144,6 +146,9 @@ def perplexity(logits, ids):
     """
     logits = np.asarray(logits, dtype=np.float64)  # float64: log of a tiny probability
     ids = np.asarray(ids)
+    if len(ids) < 2 or logits.shape != (len(ids), logits.shape[-1]):
+        raise ValueError(f"perplexity needs at least 2 tokens and one row of logits per token; "
+                         f"got {len(ids)} ids and logits of shape {logits.shape}")
     log_p = np.log(softmax(logits[:-1], axis=-1))  # (n − 1, vocab)
     return np.exp(-log_p[np.arange(len(ids) - 1), ids[1:]].mean())
 
@@ -203,7 +208,11 @@ class LanguageModel:
         """The token ids of ``text`` (list of int); no special token is added."""
         if not isinstance(text, str):
             raise TypeError(f"encode takes a str; got {type(text).__name__}")
-        return self.tokenizer.encode(text, add_special_tokens=False).ids
+        try:
+            return self.tokenizer.encode(text, add_special_tokens=False).ids
+        except TypeError:  # tokenizers' message for a str that is not valid UTF-8
+            raise ValueError("the text is not valid Unicode (a lone surrogate such as "
+                             "'\\ud800'?): it has no UTF-8 bytes to tokenize") from None
 
     def decode(self, ids):
         """The text of the token ids (control tokens such as <|im_end|> written out)."""
@@ -399,7 +408,7 @@ def next_token(logits, temperature, rng):
 
 
 def _check_sampling(temperature, rng):
-    if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not (
+    if isinstance(temperature, bool) or not isinstance(temperature, Real) or not (
             0 <= temperature < float("inf")):
         raise ValueError(f"temperature must be a number ≥ 0 (0: greedy); got {temperature!r}")
     if temperature == 0:

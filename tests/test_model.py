@@ -144,8 +144,8 @@ NO_TOKEN = "\x04\x06\x13\x14\x16\x1d"
 
 
 @settings(max_examples=60, deadline=None)
-@given(text=st.text(st.characters(max_codepoint=0x3FFFF, exclude_characters=NO_TOKEN),
-                    max_size=40))
+@given(text=st.text(st.characters(codec="utf-8", max_codepoint=0x3FFFF,
+                                  exclude_characters=NO_TOKEN), max_size=40))
 def test_tokenizer_round_trip(smollm, text):
     assert smollm.decode(smollm.encode(text)) == text
 
@@ -159,6 +159,8 @@ def test_bytes_without_a_token_are_dropped(smollm):
 def test_encode_refuses_what_is_not_text(smollm):
     with pytest.raises(TypeError, match="str"):
         smollm.encode([1, 2])
+    with pytest.raises(ValueError, match="not valid Unicode"):
+        smollm.encode("a\ud800b")
     with pytest.raises(ValueError, match="0 … 49151"):
         smollm.decode([49152])
 
@@ -275,6 +277,8 @@ def test_perplexity_known_answers():
     sure = np.full((2, 4), -50.0)
     sure[0, 3] = 50.0  # row 0 puts all its probability on token 3
     assert perplexity(sure, [0, 3]) == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="at least 2 tokens"):
+        perplexity(np.zeros((1, 4)), [0])
 
 
 # ---------------------------------------------------------------------------------------------
