@@ -60,8 +60,10 @@ def llama_cpp_permute(w, num_heads):
     return w.reshape(num_heads, 2, rows // num_heads // 2, width).swapaxes(1, 2).reshape(w.shape)
 
 
-def test_the_fixture_holds_the_prompts():
+def test_the_fixture_holds_the_prompts_and_stays_small():
     assert PROMPTS == ["chat", "plain", "story"]
+    # three full rows of 49152 float32 logits are most of it
+    assert (ROOT / "tests" / "data" / "model_transformers.npz").stat().st_size < 600 * 1024
 
 
 # ---------------------------------------------------------------------------------------------
