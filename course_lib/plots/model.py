@@ -13,7 +13,7 @@ from ..backend import to_numpy
 from ..masks import causal_mask
 from .grid import draw_grid, update_grid
 
-__all__ = ["draw_head_grid", "token_label", "update_head_grid"]
+__all__ = ["draw_head_grid", "token_label", "update_head_grid", "update_head_labels"]
 
 LABEL_CHARS = 10  # a longer token is cut, with "…"
 
@@ -78,11 +78,17 @@ def update_head_grid(artists, weights, tokens, title=None):
         raise ValueError(f"weights of shape {weights.shape} for {n} tokens: expected ({n}, {n})"
                          f" with at most {size} tokens (the grid's size)")
     update_grid(artists, weights, mask=causal_mask(size))  # the future: grey
-    for i, (query, key) in enumerate(zip(artists["query_labels"], artists["key_labels"],
-                                         strict=True)):
-        label = token_label(tokens[i]) if i < n else ""
-        query.set_text(label)
-        key.set_text(label)
+    update_head_labels(artists, tokens)
     if title is not None:
         artists["title"].set_text(title)
+    return artists
+
+
+def update_head_labels(artists, tokens):
+    """Write ``tokens`` as the row and column labels of :func:`draw_head_grid`'s grid."""
+    for i, (query, key) in enumerate(zip(artists["query_labels"], artists["key_labels"],
+                                         strict=True)):
+        label = token_label(tokens[i]) if i < len(tokens) else ""
+        query.set_text(label)
+        key.set_text(label)
     return artists

@@ -9,7 +9,7 @@ readout gives the head's scores from :mod:`course_lib.heads`.
 import ipywidgets as widgets
 
 from ..heads import previous_token_score, sink_score
-from ..plots.model import draw_head_grid, update_head_grid
+from ..plots.model import draw_head_grid, update_head_grid, update_head_labels
 from ..plots.style import course_style, detached_figure
 from .base import Dashboard, int_slider
 
@@ -71,11 +71,17 @@ def head_dashboard(model, sentence=SENTENCE, layer=16, head=0):
         "layer": int_slider("layer: 0 (first) to 29 (last)", layer, 0, c.num_layers - 1),
         "head": int_slider("head: 0 to 8 within the layer", head, 0, c.num_heads - 1),
     }
-    moving = {key: artists[key] for key in ("cells", "texts", "cover", "title", "query_labels",
-                                            "key_labels")}
-    return Dashboard(fig, controls,
-                     lambda sentence, layer, head: head_callback(artists, head_weights,
-                                                                 sentence, layer, head),
-                     description="[Real-model heads dashboard: a sentence, a layer and a head; "
-                     "run the notebook to use it.]",
-                     artists=moving)
+
+    def relabel(change):  # a new sentence: its tokens go into the still background, once
+        update_head_labels(artists, head_weights(change["new"])[0])
+        dashboard.renderer.redraw_background()
+
+    controls["sentence"].observe(relabel, names="value")  # before the dashboard's own observer
+    moving = {key: artists[key] for key in ("cells", "texts", "cover", "title")}
+    dashboard = Dashboard(fig, controls,
+                          lambda sentence, layer, head: head_callback(artists, head_weights,
+                                                                      sentence, layer, head),
+                          description="[Real-model heads dashboard: a sentence, a layer and a "
+                          "head; run the notebook to use it.]",
+                          artists=moving)
+    return dashboard
