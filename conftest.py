@@ -5,8 +5,9 @@ notebooks' items, hence this file at the root.)
 
 1. **No skip hides a failure in CI.** Under ``CI=true`` a skipped test fails, unless it needs
    something optional that this machine really lacks (:func:`lacking`): a test marked ``gpu``
-   where CuPy reaches no CUDA device, one marked ``torch`` where PyTorch is not installed (the
-   live comparisons: ``tests/data`` holds PyTorch's recorded answers, compared in every run),
+   where CuPy reaches no CUDA device, one marked ``torch`` where PyTorch is not installed, one
+   marked ``transformers`` where transformers is not (the live comparisons: ``tests/data``
+   holds PyTorch's and transformers' recorded answers, compared in every run),
    and a picture comparison (pytest-mpl's ``mpl_image_compare``) on a matplotlib other than
    the baselines' (the Python 3.10 job's). The marker and the machine decide, not the words
    of the reason. ``tests/test_no_silent_skips.py`` checks the source for the same rules.
@@ -57,6 +58,9 @@ def lacking(node):
             return "a CUDA device that CuPy can use"
     if node.get_closest_marker("torch") is not None and importlib.util.find_spec("torch") is None:
         return "PyTorch"
+    if node.get_closest_marker("transformers") is not None \
+            and importlib.util.find_spec("transformers") is None:
+        return "transformers"
     if node.get_closest_marker("mpl_image_compare") is not None \
             and figure_check().version_mismatch() is not None:
         return "the baselines' matplotlib"

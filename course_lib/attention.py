@@ -4,7 +4,7 @@ from .masks import apply_mask
 from .prepare import prepare_attention
 from .softmax import softmax
 
-__all__ = ["scaled_dot_product_attention"]
+__all__ = ["attention_formula", "scaled_dot_product_attention"]
 
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, is_causal=False, scale=None,
@@ -44,13 +44,35 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, is_causal=Fa
     >>> round(float(out[0, 0]), 4)
     13.3024
     """
-    q, k, v, mask, scale, xp, out_dtype, _ = prepare_attention(query, key, value, attn_mask,
+    q, k, v, mask, scale, _, out_dtype, _ = prepare_attention(query, key, value, attn_mask,
                                                                is_causal, scale,
                                                                enable_gqa=enable_gqa)
-    scores = (q @ xp.swapaxes(k, -1, -2)) * scale  # (..., n, m)
-    scores = apply_mask(scores, mask)  # (..., n, m), a blocked score is −∞
-    weights = softmax(scores, axis=-1)  # (..., n, m), rows sum to 1 (fully masked rows: 0)
-    output = weights @ v  # (..., n, d_v)
+    output, weights = attention_formula(q, k, v, mask, scale)
     if return_weights:
         return output.astype(out_dtype, copy=False), weights.astype(out_dtype, copy=False)
     return output.astype(out_dtype, copy=False)
+
+
+def attention_formula(query, key, value, mask, scale):
+    """softmax(Q Kᵀ · scale) V on arrays that are already checked; returns (output, weights).
+
+    The formula itself: :func:`scaled_dot_product_attention` checks its inputs once (with
+    :func:`course_lib.prepare.prepare_attention`) and calls this; a model calls it directly
+    on the queries, keys and values it computed itself, in every layer.
+
+    Parameters
+    ----------
+    query : (..., n, d_k); key : (..., m, d_k); value : (..., m, d_v), the same float dtype.
+    mask : None, or boolean (True = may attend) / float broadcasting to (..., n, m).
+    scale : the multiplier of the scores, e.g. 1/√d_k.
+
+    >>> import numpy as np
+    >>> out, weights = attention_formula(np.zeros((1, 2)), np.zeros((2, 2)),
+    ...                                  np.array([[1.0], [3.0]]), None, 0.5)
+    >>> weights.tolist(), out.tolist()
+    ([[0.5, 0.5]], [[2.0]])
+    """
+    scores = (query @ key.swapaxes(-1, -2)) * scale  # (..., n, m)
+    scores = apply_mask(scores, mask)  # (..., n, m), a blocked score is −∞
+    weights = softmax(scores, axis=-1)  # (..., n, m), rows sum to 1 (fully masked rows: 0)
+    return weights @ value, weights  # (..., n, d_v), (..., n, m)

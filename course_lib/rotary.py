@@ -18,7 +18,8 @@ import numpy as np
 from .backend import get_array_module
 from .validation import as_float_array, check_count, check_finite, compute_dtype, output_dtype
 
-__all__ = ["rotary_angles", "rotary_embedding", "rotary_frequencies", "rotate_half"]
+__all__ = ["rotary_angles", "rotary_cos_sin", "rotary_embedding", "rotary_frequencies", "rotate",
+           "rotate_half"]
 
 
 def rotary_frequencies(d, base=10000.0, like=None):
@@ -88,15 +89,47 @@ def rotary_embedding(x, positions, base=10000.0):
     """
     x = as_float_array(x, "x", min_ndim=1)
     check_finite(x, "x")
-    xp = get_array_module(x)
-    angles = rotary_angles(positions, x.shape[-1], base)  # (..., d/2)
+    cos, sin = rotary_cos_sin(positions, x.shape[-1], base)  # (..., d): angle of slot t, t + d/2
     try:
-        np.broadcast_shapes(x.shape[:-1], angles.shape[:-1])
+        np.broadcast_shapes(x.shape[:-1], cos.shape[:-1])
     except ValueError:
-        raise ValueError(f"positions of shape {angles.shape[:-1]} do not broadcast against the "
+        raise ValueError(f"positions of shape {cos.shape[:-1]} do not broadcast against the "
                          f"rows of x (x has shape {x.shape}: one position per row)") from None
-    angles = xp.concatenate([angles, angles], axis=-1)  # (..., d): slot t and t + d/2 alike
     out_dtype = output_dtype(x)
     x = x.astype(compute_dtype(x), copy=False)  # float16 is turned in float32
-    rotated = x * xp.cos(angles) + rotate_half(x) * xp.sin(angles)  # (..., d)
+    rotated = rotate(x, cos, sin)  # (..., d): x·cos φ + rotate_half(x)·sin φ
     return rotated.astype(out_dtype, copy=False)
+
+
+def rotary_cos_sin(positions, d, base=10000.0):
+    """(cos φ, sin φ), each (..., d): the angle φ = p·θ_t of pair t, in slot t and slot t + d/2.
+
+    Everything :func:`rotate` needs for these positions. A model that turns the queries and
+    keys of every layer at the same positions computes this once.
+
+    >>> cos, sin = rotary_cos_sin([1], 4, base=100.0)
+    >>> [round(float(v), 4) for v in sin[0]]   # pair 0 by 1 radian, pair 1 by 0.1
+    [0.8415, 0.0998, 0.8415, 0.0998]
+    """
+    angles = rotary_angles(positions, d, base)  # (..., d/2)
+    xp = get_array_module(angles)
+    angles = xp.concatenate([angles, angles], axis=-1)  # (..., d): slot t and t + d/2 alike
+    return xp.cos(angles), xp.sin(angles)
+
+
+def rotate(x, cos, sin):
+    """x·cos φ + rotate_half(x)·sin φ: every half-split pair of ``x`` turned by its angle.
+
+    The rotation itself, on arrays that are already checked: :func:`rotary_embedding` checks
+    its inputs and calls this; a model calls it directly with the ``cos``, ``sin`` of
+    :func:`rotary_cos_sin` and the query and key rows it made itself.
+
+    Parameters
+    ----------
+    x : (..., d) rows; cos, sin : (..., d) broadcasting against x.
+
+    >>> import numpy as np
+    >>> rotate(np.array([1.0, 0.0, 0.0, 0.0]), np.zeros(4), np.ones(4)).tolist()  # a right angle
+    [0.0, 0.0, 1.0, 0.0]
+    """
+    return x * cos + rotate_half(x) * sin  # (..., d)

@@ -8,6 +8,8 @@ The hooks for every collected item (the skips CI allows, the notebooks' figures)
 repository's root ``conftest.py``: this one only reaches the items under ``tests/``.
 """
 
+import os
+
 import numpy as np
 import pytest
 
@@ -38,3 +40,22 @@ ARRAY_LIBRARIES = [pytest.param(np, id="numpy"), _cupy_param()]
 def xp(request):
     """The array library under test (``numpy`` or ``cupy``)."""
     return request.param
+
+
+@pytest.fixture(scope="session")
+def smollm():
+    """The real model of notebook 17 (``course_lib.model.load_model()``), loaded once per run.
+
+    Its file comes from ``make model`` (``make test`` fetches it first). Without it the tests
+    that need it skip locally, with the fix in the reason; under CI=true they fail.
+    """
+    from course_lib.model import load_model
+    from course_lib.model_file import ModelFileError
+
+    try:
+        return load_model()
+    except ModelFileError as exc:
+        reason = f"the model tests need the model file: {exc}"
+        if os.environ.get("CI", "").strip().lower() in ("true", "1", "yes"):
+            pytest.fail(reason)
+        pytest.skip(reason)

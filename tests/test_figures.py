@@ -246,6 +246,13 @@ def _(fig, draw):
     draw(8, 2, ax=fig.add_subplot(), highlight=1)
 
 
+@case("model.draw_head_grid", figsize=(6.0, 5.6))
+def _(fig, draw):
+    causal = np.tril(WEIGHTS) / np.tril(WEIGHTS).sum(axis=1, keepdims=True)
+    draw(causal, [" The", " cat", " sat", " down"], ax=fig.add_subplot(), size=6,
+         title="layer 16, head 0", annotate=True)
+
+
 @case("multihead.draw_head_weights", figsize=(10.0, 4.0))
 def _(fig, draw):
     draw(np.stack([WEIGHTS, WEIGHTS[::-1]]), fig.subplots(1, 2), row_labels=WORDS,

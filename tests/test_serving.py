@@ -426,6 +426,7 @@ def test_a_failed_check_writes_nothing():
 # ---------------------------------------------------------------------------------------------
 # PyTorch, where installed: scaled_dot_product_attention with an explicit mask
 
+@pytest.mark.torch
 @pytest.mark.parametrize("causal", [False, True])
 def test_matches_pytorch_sdpa_with_an_explicit_mask(torch, causal):
     q, k_cache, v_cache, seqlens, k, v, table = random_call(
