@@ -202,8 +202,8 @@ def _quantity_relations(quantities):
 
             def hint(ex, outcome, label=label, factor=factor, word="multiplied by"):
                 return (f"every number is the right one {word} {label} (here {label} = "
-                        f"{show(factor(outcome.case, ex))}): look for an extra {label}, or one on "
-                        "the wrong side of a division.")
+                        f"{show(factor(outcome.case, ex))}): look for an extra factor {label}, "
+                        "or one on the wrong side of a division.")
 
             found.append(Relation(f"{label} times too big", hint,
                                   transform=lambda e, case, ex, f=factor: e * f(case, ex)))
@@ -442,9 +442,10 @@ def _text_raise_hint(exercise, outcome):
 
 
 def _kind_hint(exercise, outcome):
-    return (f"check for this input first, before anything else can go wrong, and raise "
-            f"{outcome.case.raises.__name__} yourself with a message (here "
-            f"{type(outcome.error).__name__} came first).")
+    kind, other = outcome.case.raises.__name__, type(outcome.error).__name__
+    return (f"this input needs {kind}, and {other} came out: raise {kind}(\"…\") yourself, "
+            f"with a message, checking the input before anything else can go wrong (or, if "
+            f"you raised {other} on purpose, change its kind).")
 
 
 SEEN_IN_ONE = [
@@ -560,6 +561,8 @@ class _ConstantFactor:
                 return []
         if self_ratio is None or self_ratio in (0.0, 1.0):
             return []
+        if sum(int(np.count_nonzero(_expected(o))) for o in wrong) < 2:
+            return []  # one wrong number is always some factor times the right one
         return wrong
 
     def hint(self, exercise, outcome):
