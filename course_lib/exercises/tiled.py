@@ -88,7 +88,7 @@ SKIPPED_SHARE_BY_HAND = HandExercise(
 
 LSE_WEIGHT_BY_HAND = HandExercise(
     "weight from the logsumexp",
-    "the weight of a score {s} from L, for a row with M = {M} and l = {l}",
+    "the weight of a score {s} from LSE, for a row with M = {M} and l = {l}",
     answer=lambda M, l, s: _E(s - M - math.log(l)), givens={"M": 3, "l": 2.5, "s": 1.5},
     tolerance=0.001,
     slips=[Slip(name, hint, gives=formula) for name, hint, formula in [
@@ -249,7 +249,8 @@ ONLINE_OUTPUT = CodeExercise(
         ([-1000.0, -1002.0, -1001.0], [5.0, -5.0, 1.0], 2),
         ([750.0, 749.0, 0.0, 1.0], [1.0, 2.0, 3.0, 4.0], 2),
         ([900.0, 899.0, 1.5], [1.0, -1.0, 2.0], 2),
-        ([300.0, -500.0, 0.0], [1.0, 2.0, 3.0], 1), ([-800.0, -799.5], [2.0, 4.0], 1)]],  # a block's max falls by 800
+        ([300.0, -500.0, 0.0], [1.0, 2.0, 3.0], 1),  # a block's max falls by 800
+        ([-800.0, -799.5], [2.0, 4.0], 1)]],
     solution=_output(), rtol=1e-9, atol=1e-12,
     quantities={"m": lambda s, v, b: len(s), "block_size": lambda s, v, b: b},
     slips=_rows(_output, _COMMON, nan=False) + [
