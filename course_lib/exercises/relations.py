@@ -177,6 +177,13 @@ TRANSFORMED = [
              "column: a loop over the columns starts at 1.", transform=_drop(1, "first")),
     Relation("last column left out", "your answer is the right one without its last column: "
              "a loop over the columns stops one early.", transform=_drop(1, "last")),
+    Relation("only the first row", "your answer is the first row of the right one: a "
+             "`return` inside the loop over the rows ends the function after one row (put it "
+             "after the loop, level with the `for`).",
+             transform=lambda e, case, ex: e[0] if e.ndim >= 2 and e.shape[0] > 1 else _no()),
+    Relation("only the last row", "your answer is the last row of the right one: each pass "
+             "overwrote the result instead of storing its row (write into row i, or append).",
+             transform=lambda e, case, ex: e[-1] if e.ndim >= 2 and e.shape[0] > 1 else _no()),
     Relation("running totals", "each number is the sum of the right ones up to it: a total "
              "that is never reset (set it back to 0 for each new entry), or stored as it grows.",
              transform=lambda e, case, ex: np.cumsum(e, axis=-1) if e.ndim >= 1
