@@ -253,32 +253,33 @@ class CodeExercise:
                 return telling if len(telling) == len(wrong) else []
             best = []
             for form in slip.forms():
-                telling = self.follows(lambda case, f=form: f(*copy_args(case.args)), outcomes)
+                telling = self.follows(lambda case, f=form: f(*copy_args(case.args)), outcomes,
+                                       key=form)
                 if len(telling) > len(best):
                     best = telling
             return best
         except Exception:
             return []
 
-    def follows(self, predict, outcomes, errors_count=True):
+    def follows(self, predict, outcomes, errors_count=True, key=None):
         """The wrong outcomes that equal ``predict(case)``, when the answer equals it on EVERY
         case where it differs from the right answer ([] when one case contradicts it). Where
         a slip's own formula raises, a learner's function that raised the same kind of error
         follows it too (``errors_count``; a relation's error is only its own limit);
-        :class:`NoPrediction` means the slip says nothing about that case."""
+        :class:`NoPrediction` means the slip says nothing about that case. A prediction
+        depends only on the case, so with a ``key`` (the slip's formula) it is computed once
+        per exercise and case, whatever answer is checked."""
         telling = []
         for outcome in outcomes:
             case = outcome.case
             if case.raises is not None and outcome.correct:
                 continue  # refused as it should: says nothing about a slip in the values
-            try:
-                with _quiet():
-                    wrong_answer = predict(case)
-            except NoPrediction:
+            kind, wrong_answer = self._prediction(predict, case, key)
+            if kind is NoPrediction:
                 continue
-            except Exception as exc:  # the slip raises here: so may the learner's function
+            if kind is not None:  # the slip raises here: so may the learner's function
                 if (errors_count and not outcome.correct and outcome.error is not None
-                        and type(outcome.error) is type(exc)):
+                        and type(outcome.error) is kind):
                     telling.append(outcome)
                 continue
             if case.raises is None and self.same(wrong_answer, case.expected):
@@ -289,6 +290,24 @@ class CodeExercise:
                 return []
             telling.append(outcome)
         return telling if any(o.error is None for o in telling) or len(telling) > 1 else []
+
+    def _prediction(self, predict, case, key):
+        """(None, the answer a slip predicts), (the kind of error it raises, None) or
+        (NoPrediction, None); remembered per (key, case) when a key is given."""
+        memo = self.__dict__.setdefault("_predictions", {})
+        kept = memo.get((key, id(case))) if key is not None else None
+        if kept is not None and kept[0] is case:  # the case itself is kept: its id stays its own
+            return kept[1]
+        try:
+            with _quiet():
+                found = (None, predict(case))
+        except NoPrediction:
+            found = (NoPrediction, None)
+        except Exception as exc:
+            found = (type(exc), None)
+        if key is not None:
+            memo[key, id(case)] = (case, found)
+        return found
 
     # -- the message -------------------------------------------------------------------------
     def frame(self, outcome):

@@ -48,7 +48,7 @@ class Relation:
             for form in forms:
                 telling = exercise.follows(
                     lambda case, f=form: _transformed(f, case, exercise), outcomes,
-                    errors_count=False)
+                    errors_count=False, key=form)
                 best = telling if len(telling) > len(best) else best
             return best
         return [o for o in wrong if _safe(self.test, o, exercise)]
