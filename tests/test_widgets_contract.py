@@ -96,3 +96,17 @@ def test_widget_modules_compute_no_maths_themselves():
             if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
                     and node.value.id in {"np", "numpy", "math"}):
                 assert node.attr not in MATH_CALLS, (path.name, node.lineno, node.attr)
+
+
+def test_a_kept_frame_is_the_picture_a_fresh_render_draws():
+    from course_lib.widgets.tiled import tiled_dashboard
+
+    dash = tiled_dashboard()
+    dash.controls["query_index"].value = 2
+    dash.controls["blocks_seen"].value = 3
+    first = dash.image.value
+    dash.controls["blocks_seen"].value = 5
+    assert dash.image.value != first
+    dash.controls["blocks_seen"].value = 3  # back: the kept frame is sent
+    assert dash.image.value == first == dash.renderer.render()
+    assert dash.readout_text().startswith("query 2, block 3 of")

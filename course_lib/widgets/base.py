@@ -49,9 +49,13 @@ class Dashboard(widgets.VBox):
         widget's plain-text form); at most 110 characters (ipywidgets cuts longer ones).
     artists : the dict of artists the callback moves. Only these are redrawn at each move
         (see :class:`course_lib.plots.fast_render.FastRenderer`); tests inspect them.
+    keep_frames : for a dashboard with few combinations of values and a picture that
+        depends on the values alone: each picture is drawn the first time, and a move back to
+        it only sends it again (the callback still runs and moves the artists).
     """
 
-    def __init__(self, figure, controls, callback, description, artists=None):
+    def __init__(self, figure, controls, callback, description, artists=None,
+                 keep_frames=False):
         self.controls = dict(controls)
         # ipywidgets' Image has no alt, and its view fails to render when given a tooltip
         # (ipywidgets 8.1): the readout below, a live region, says what the picture shows
@@ -65,6 +69,7 @@ class Dashboard(widgets.VBox):
         self.description = description
         self.artists = artists
         self.renderer = FastRenderer(figure, artists if artists is not None else [])
+        self._frames = {} if keep_frames else None
         for control in self.controls.values():
             control.observe(self._on_change, names="value")
         self.refresh()
@@ -79,7 +84,13 @@ class Dashboard(widgets.VBox):
         # a polite live region: a screen reader reads the new numbers after every move
         self.readout.value = (f"<span role='status' aria-live='polite' "
                               f"style='font-size: 1.15em'>{_escape(text)}</span>")
-        self.image.value = self.renderer.render()
+        if self._frames is None:
+            self.image.value = self.renderer.render()
+            return
+        key = tuple(sorted(self.values().items()))
+        if key not in self._frames:
+            self._frames[key] = self.renderer.render()
+        self.image.value = self._frames[key]
 
     def readout_text(self):
         """The readout as plain text (what the callback returned last)."""

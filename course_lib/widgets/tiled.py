@@ -81,4 +81,4 @@ def tiled_dashboard(block_size=4, seed=0, query_index=0, blocks_seen=1):
     return Dashboard(fig, controls, callback,
                      description="[Online-softmax dashboard: query and key-block sliders; run the "
                      "notebook (static picture below).]",
-                     artists=artists)
+                     artists=artists, keep_frames=True)
