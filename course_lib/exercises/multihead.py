@@ -20,7 +20,7 @@ HEAD_DIVISOR = HandExercise(
     slips=[
         Slip("√d_model", "{got} is √{d_model}, the full width: a head has d_k = d_model / h "
              "slots.", gives=(lambda d_model, h: math.sqrt(d_model),
-                                                 lambda d_model, h: round(math.sqrt(d_model)))),
+                              lambda d_model, h: round(math.sqrt(d_model)))),
         Slip("d_k without the root", "{got} is d_k itself: the divisor is √d_k.",
              gives=lambda d_model, h: d_model / h),
         Slip("d_model", "{got} is d_model: cut it into {h} heads, then take the root.",
@@ -40,7 +40,7 @@ HEAD_DIVISOR = HandExercise(
                  lambda d_model, h: d_model / math.sqrt(h))),
         Slip("multiplied by h", "{got} comes from {d_model} × {h}: the heads CUT the width.",
              gives=(lambda d_model, h: float(d_model * h),
-                                                      lambda d_model, h: math.sqrt(d_model * h))),
+                    lambda d_model, h: math.sqrt(d_model * h))),
     ],
 )
 
