@@ -1,10 +1,6 @@
-"""The general relations: what no table lists, named by how the answer relates to the right one
-(transposed, a constant factor, the sign, one position off, the other axis, cut or rounded, …).
-
-Each says what the answer IS before it suggests a cause. A relation with a ``transform`` is seen
-like a table row (``CodeExercise.follows``); the tier says how specific its words are (1: a
-relation, 2: a plain statement about the answer's form).
-"""
+"""The general relations: what no table lists, named by how the answer relates to the right
+one; each says what the answer IS before it suggests a cause (tier 1: a relation, 2: a plain
+statement about the answer's form)."""
 
 import itertools
 import math
@@ -23,9 +19,8 @@ PRINTED, NO_RETURN = "printed instead of returning", "no return"
 
 @dataclass(frozen=True)
 class Relation:
-    """``transform(expected, case, exercise)`` predicts the answer (a tuple: several forms, the
-    best-fitting counts), or ``test(outcome, exercise)`` says whether one wrong outcome shows
-    it. ``hint``: text, or ``(exercise, outcome) -> text``."""
+    """``transform(expected, case, exercise)`` predicts the answer (a tuple: several forms), or
+    ``test(outcome, exercise)`` tells one wrong outcome; ``hint``: text or a function."""
 
     name: str
     hint: object
@@ -33,7 +28,6 @@ class Relation:
     test: object = None
 
     def seen(self, exercise, outcomes, wrong):
-        """The wrong outcomes this relation accounts for ([] if it does not fit)."""
         if self.transform is None:
             return [o for o in wrong if _safe(self.test, o, exercise)]
         best = []
@@ -95,24 +89,24 @@ _RIGHT = "your numbers are the right ones"
 TRANSFORMED = [
     Relation("sign turned round", "the right sizes with the wrong sign: a subtraction the wrong "
              "way round, or a minus too many?", transform=lambda e, case, ex: -e),
-    Relation("the sign dropped", "the sizes of the right numbers: a negative answer came out "
-             "positive (an abs(…), or a square and a root, lost the sign).",
+    Relation("the sign dropped", "the sizes of the right numbers: an abs(…), or a square and a "
+             "root, lost a sign.",
              transform=lambda e, case, ex: np.abs(e)),
     Relation("transposed", "rows and columns swapped: check the order of a product (A @ B is "
              "not B @ A) and each `.T`.",
              transform=lambda e, case, ex: np.swapaxes(e, -1, -2) if e.ndim >= 2 else _no()),
-    Relation("cut to whole numbers", f"{_RIGHT} with the decimals cut off: an int(…), a `//`, "
-             "or dtype=int threw them away.", transform=lambda e, case, ex: np.trunc(e)),
+    Relation("cut to whole numbers", f"{_RIGHT} without decimals: an int(…), a `//`, or "
+             "dtype=int?", transform=lambda e, case, ex: np.trunc(e)),
     Relation("rounded down", f"{_RIGHT} rounded down (math.floor or `//`): keep every decimal.",
              transform=lambda e, case, ex: np.floor(e) if np.any((e < 0) & (e % 1 != 0))
              else _no()),
     *[Relation(f"rounded to {_decimals(d)}", f"{_RIGHT} rounded to {_decimals(d)}: round only "
                "when you print.", transform=lambda e, case, ex, d=d: np.round(e, d))
       for d in range(4)],
-    Relation("twice the answer", "every number is twice the right one: something counted twice, "
-             "or × 2 where a square or a half belongs?", transform=lambda e, case, ex: 2 * e),
+    Relation("twice the answer", "every number is twice the right one: something counted "
+             "twice?", transform=lambda e, case, ex: 2 * e),
     Relation("half the answer", "every number is half the right one: a ÷ 2 too many (`** 1/2` "
-             "divides by 2: write `** 0.5`).", transform=lambda e, case, ex: e / 2),
+             "is one)?", transform=lambda e, case, ex: e / 2),
     Relation("ten times the answer", "every number is 10 times the right one: a decimal point "
              "moved.", transform=lambda e, case, ex: 10 * e),
     Relation("a tenth of the answer", "every number is a tenth of the right one: a decimal "
@@ -124,27 +118,26 @@ TRANSFORMED = [
     Relation("the reciprocal", "every number is 1 divided by the right one: a division the "
              "wrong way round?",
              transform=lambda e, case, ex: 1 / e if np.all(e != 0) else _no()),
-    Relation("squared", "every number is the square of the right one: a square too many, or a "
-             "square root forgotten.", transform=lambda e, case, ex: e * e),
+    Relation("squared", "every number is the square of the right one: a root forgotten?",
+             transform=lambda e, case, ex: e * e),
     Relation("square-rooted", "every number is the square root of the right one: a root too "
              "many.", transform=lambda e, case, ex: np.sqrt(e) if np.all(e >= 0) else _no()),
     *[Relation(f"moved one place along {_AXES[axis].split(' (')[0]}",
-               f"{_RIGHT} moved one place along {_AXES[axis]}: an index off by one (i ± 1, or "
-               "a loop that starts at 1).",
+               f"{_RIGHT} moved one place along {_AXES[axis]}: an index off by one?",
                transform=_along(axis, lambda e, a=axis, s=step: np.roll(e, s, axis=a)))
       for axis in (0, 1) for step in (1, -1)],
-    Relation("in reverse order", f"{_RIGHT} in reverse order: a loop or an index that runs "
-             "from the end (or a [::-1])?", transform=_along(0, lambda e: e[::-1])),
+    Relation("in reverse order", f"{_RIGHT} in reverse order: an index from the end?",
+             transform=_along(0, lambda e: e[::-1])),
     Relation("first entry left out", "the right answer without its first entry (row): a loop "
-             "that starts at 1, or [1:], skips position 0.", transform=_drop(0, "first")),
-    Relation("last entry left out", "the right answer without its last entry (row): "
-             "range(len(x) - 1) or [:-1] stops one early.", transform=_drop(0, "last")),
+             "from 1 skips position 0.", transform=_drop(0, "first")),
+    Relation("last entry left out", "the right answer without its last entry (row): a loop "
+             "stops one early.", transform=_drop(0, "last")),
     Relation("first column left out", "the right answer without its first column: the loop "
              "over the columns starts at 1.", transform=_drop(1, "first")),
     Relation("last column left out", "the right answer without its last column: the loop over "
              "the columns stops one early.", transform=_drop(1, "last")),
     Relation("running totals", "each number is the sum of the right ones up to it: a total "
-             "never set back to 0 for the next entry.",
+             "never set back to 0?",
              transform=lambda e, case, ex: np.cumsum(e, axis=-1) if e.ndim >= 1
              and e.shape[-1] > 1 else _no()),
 ]
@@ -191,8 +184,7 @@ def _put(args, i, array):
 
 
 def _input_dropped(axis, which, all_args):
-    """Without the first or last entry along ``axis`` of the first input (or of every input of
-    its size): a loop that starts at 1 or stops one early."""
+    """Without the first or last entry along ``axis`` of the first input (or every input)."""
     cut = slice(1, None) if which == "first" else slice(None, -1)
 
     def change(args):
@@ -220,14 +212,14 @@ def _dropped(axis, which, all_args):
     else:
         name = "skipped the first column" if which == "first" else "stopped one column early"
     name += (" of every input" if which == "first" else " in every input") if all_args else ""
-    cause = ("a loop that starts at position 1 skips position 0 (Python counts from 0)"
-             if which == "first" else "range(len(x) - 1), or [:-1], leaves the last one out")
+    cause = ("a loop from 1 skips position 0" if which == "first"
+             else "range(len(x) - 1) leaves the last one out")
     return Relation(name, f"your answer is what you get without the {which} {thing} {where}: "
                     f"{cause}.", transform=_input_dropped(axis, which, all_args))
 
 
 def _one_input(index, change):
-    """``change(array)`` in place of input ``index`` (a 1-D or 2-D input of 2 entries or more)."""
+    """``change(array)`` in place of input ``index`` (2 entries or more)."""
     def edit(args):
         arr = numeric(args[index]) if index < len(args) else None
         if arr is None or arr.ndim == 0 or arr.shape[0] < 2:
@@ -262,26 +254,26 @@ def _first_entry(case):
 
 
 SHIFTED = [
-    Relation("one too many", "every answer is the right one plus 1: a total that starts at 1, "
-             "or a + 1 too many?", transform=lambda e, case, ex: e + 1.0),
+    Relation("one too many", "every answer is the right one plus 1: a total that starts at 1?",
+             transform=lambda e, case, ex: e + 1.0),
     Relation("one too few", "every answer is the right one minus 1: a − 1 too many?",
              transform=lambda e, case, ex: e - 1.0),
-    Relation("the first entry counted twice", "every answer is the right one plus the input's "
-             "first entry: a total that starts at x[0] and adds x[0] again.",
+    Relation("the first entry counted twice", "every answer is the right one plus x[0]: a total "
+             "that starts at x[0] adds it again.",
              transform=lambda e, case, ex: e + _first_entry(case)),
 ]
 
 INPUT_SIDE = [
-    Relation("the first row every time", "it is what you get when one input's first row stands "
-             "in for all its rows: an index written as 0 (K[0]) where the loop's letter (K[j]) "
-             "was meant.", transform=tuple(_first_row_everywhere(i) for i in range(3))),
-    Relation("used the positions, not the numbers", "it is what the positions 0, 1, 2, … give "
-             "in place of the numbers: `range(len(q))` gives positions; the number is q[i].",
+    Relation("the first row every time", "it is what one input's first row for all its rows "
+             "gives: K[0] written for K[j]?",
+             transform=tuple(_first_row_everywhere(i) for i in range(3))),
+    Relation("used the positions, not the numbers", "it is what the positions 0, 1, 2, … give: "
+             "`range(len(q))` gives positions; the number is q[i].",
              transform=(_positions(0), _positions(1))),
     *[_dropped(axis, which, all_args) for axis in (0, -1) for which in ("first", "last")
       for all_args in (False, True)],
-    Relation("an input read one position off", "it is what you get when an input is read one "
-             "position off (x[i - 1] or x[i + 1] for x[i]): check each index.",
+    Relation("an input read one position off", "it is what an input read one position off "
+             "gives (x[i ± 1] for x[i]).",
              transform=tuple(_one_input(i, lambda a, s=step: np.roll(a, s, axis=0))
                              for i in range(3) for step in (1, -1))),
 ]
@@ -301,7 +293,7 @@ def _rows_sum_to_one(e):
 
 
 def _normalised(total):
-    """Right rows summing to 1; the answer's rows do not, but ``total(answer)`` is all 1."""
+    """The right rows sum to 1; the answer's do not, but ``total(answer)`` is all 1."""
     def test(outcome, exercise):
         v, e = _value(outcome), _expected(outcome)
         return (_rows_sum_to_one(e) and v is not None and v.shape == e.shape and e.shape[-2] > 1
@@ -327,8 +319,8 @@ def _name_hint(exercise, outcome):
     name = getattr(outcome.error, "name", None) or str(outcome.error).split("'")[1:2]
     name = name[0] if isinstance(name, list) and name else name
     which = f"`{name}`" if isinstance(name, str) and name else "a name"
-    return (f"your function uses {which}, which is not defined where it runs: define it from "
-            "its arguments, or run the cell that imports it.")
+    return (f"your function uses {which}, not defined where it runs: define it, or run the cell "
+            "that imports it.")
 
 
 def _not_finite(outcome, exercise):
@@ -338,7 +330,6 @@ def _not_finite(outcome, exercise):
 
 
 def _must_raise(when):
-    """A test on an outcome of a case the function must refuse."""
     return lambda o, ex: o.case.raises is not None and when(o, o.case.raises)
 
 
@@ -350,47 +341,45 @@ SEEN_IN_ONE = [
     Relation("a name never defined", _name_hint, test=lambda o, ex: isinstance(o.error, NameError)),
     Relation("^ for a power", "in Python `^` is not a power (it works on the bits): write x ** 2 "
              "for a square, x ** 0.5 for a root.", test=_error(TypeError, "^", "bitwise_xor")),
-    Relation("arithmetic on lists", "lists do no arithmetic (`a * b` and `a - b` fail; `a + b` "
-             "glues them): use np.asarray(a), or work number by number in a loop.",
+    Relation("arithmetic on lists", "lists do no arithmetic (`a + b` glues them): "
+             "np.asarray(a), or number by number.",
              test=_error(TypeError, "'list'", "can't multiply sequence", "can only concatenate")),
-    Relation("divided by zero", "here the number you divide by is 0: check what it is made of "
-             "(a length, a sum, a count).", test=_error(ZeroDivisionError, "")),
+    Relation("divided by zero", "here the number you divide by is 0: what is it made of?",
+             test=_error(ZeroDivisionError, "")),
     Relation("a position past the end", "positions run from 0 to len(x) − 1: check each x[i], "
              "and each range.", test=_error(IndexError, "out of range", "out of bounds")),
     Relation("sizes that do not fit a product", "A @ B needs as many columns in A as rows in "
-             "B: check the shapes, and whether one needs .T.",
+             "B: a .T missing?",
              test=_error(ValueError, "matmul", "not aligned", "core dimension")),
     Relation("returned text", "return the numbers themselves (str(…) and f-strings are for "
              "printing).", test=lambda o, ex: o.error is None and isinstance(o.value, str)
              and o.case.raises is None),
-    Relation("returned a generator", "a `(… for …)` without brackets, map or filter: collect it, "
-             "[… for …] or list(…).",
+    Relation("returned a generator", "collect it: [… for …] or list(…).",
              test=lambda o, ex: o.error is None and isinstance(
                  o.value, (types.GeneratorType, map, filter, range, zip))),
     Relation("no return on some path", "it returned None here: some path ends without `return` "
-             "(an `if` without an `else`, or a return inside a loop that never ran).",
+             "(an `if` without an `else`?).",
              test=lambda o, ex: o.error is None and o.value is None and o.case.raises is None),
     Relation("returned more than the answer", "it returned several things, one of them the "
              "answer: return only that one.", test=_pair),
-    Relation("not a finite number", "nan or ∞ where every number should be finite: an overflow "
-             "(e^x passes float's limit near x = 709) or 0 / 0.", test=_not_finite),
+    Relation("not a finite number", "nan or ∞: an overflow (e^x past x ≈ 709) or 0 / 0?",
+             test=_not_finite),
     Relation("normalised along the other axis", "your COLUMNS add up to 1; each ROW should "
              "(along the last axis, axis=-1).", test=_normalised(lambda v: v.sum(-2))),
     Relation("normalised over the whole grid", "all your numbers together add up to 1; each row "
-             "should, on its own (divide by each row's total, keepdims=True).",
+             "should, on its own.",
              test=_normalised(lambda v: v.sum())),
-    Relation("returned instead of raising", lambda ex, o: "for these arguments the function must "
-             f"refuse: `raise {_kind(o)}(\"…\")` with a message that says what is wrong.",
+    Relation("returned instead of raising", lambda ex, o: "these arguments must be refused: "
+             f"`raise {_kind(o)}(\"…\")` with a message.",
              test=_must_raise(lambda o, kind: o.error is None and not isinstance(o.value, str))),
     Relation("returned the message", lambda ex, o: "it returned the message as text; a message "
              f"that stops the program is raised: `raise {_kind(o)}(\"…\")`.",
              test=_must_raise(lambda o, kind: o.error is None and isinstance(o.value, str))),
-    Relation("raised another kind of error", lambda ex, o: "check for this input first, before "
-             f"anything else can go wrong, and raise {_kind(o)} yourself with a message (here "
-             f"{type(o.error).__name__} came first).",
+    Relation("raised another kind of error", lambda ex, o: "check this input first and raise "
+             f"{_kind(o)} yourself (here {type(o.error).__name__} came first).",
              test=_must_raise(lambda o, k: o.error is not None and not isinstance(o.error, k))),
-    Relation("refused without saying why", lambda ex, o: "it refuses, as it should, but with no "
-             f"message: raise {_kind(o)}(f\"…\") with a sentence that names the problem.",
+    Relation("refused without saying why", lambda ex, o: "give the error a message: raise "
+             f"{_kind(o)}(f\"…\").",
              test=_must_raise(lambda o, k: isinstance(o.error, k) and not str(o.error).strip())),
 ]
 
@@ -409,7 +398,7 @@ def _input_hint(exercise, outcome):
     names = [n for n, a in zip(exercise.arg_names, outcome.case.args, strict=False)
              if same(v, numeric(a))]
     which = f"its input {names[0]}" if names else "one of its inputs"
-    return f"it gave back {which} unchanged: compute something from it and return that."
+    return f"it gave back {which} unchanged."
 
 
 def _shape_wrong(outcome, exercise):
@@ -442,7 +431,7 @@ def _ratio(v, e, rtol=1e-6):
 
 
 class _ConstantFactor:
-    """Every wrong answer is the right one times the same number c (no named factor)."""
+    """Every wrong answer is the right one times one number c."""
 
     name = "off by a constant factor"
 
@@ -455,8 +444,7 @@ class _ConstantFactor:
 
     def hint(self, exercise, outcome):
         c = _ratio(numeric(outcome.value), numeric(outcome.case.expected))
-        return (f"on every case it gets wrong, every number is the right one times {show(c)}: "
-                "one factor is wrong (a scale, a count or a division).")
+        return f"every wrong number is the right one times {show(c)}: one factor is wrong."
 
 
 class _OnEveryWrong(Relation):
@@ -484,12 +472,11 @@ class _FixedFactorOfInput:
 
     def hint(self, exercise, outcome):
         c = show(_input_ratio(outcome))
-        return (f"on every case it is the input times the same number, {c}: what the input "
-                "is multiplied or divided by must come from the input itself.")
+        return f"on every case it is the input times {c}: work the factor out from the input."
 
 
 def _never_filled(outcome, exercise):
-    """Right wherever it is not 0, and 0 where the answer is not: entries never computed."""
+    """Right wherever it is not 0, and 0 where the answer is not."""
     v, e = _value(outcome), _expected(outcome)
     if v is None or e is None or v.shape != e.shape or v.size < 3 or isinstance(
             outcome.value, tuple):
@@ -514,9 +501,8 @@ def _never_filled_hint(exercise, outcome):
 
 class _ChangedInput:
     name = "changed its input"
-    hint = ("it changed its input in place (`x[i] = …`, `x += …`, `x.sort()` or `x.append(…)` "
-            "write into the caller's data): build a new result, or work on a copy (`x = "
-            "list(x)` or `x = x.copy()`).")
+    hint = ("it changed its input in place (`x[i] = …`, `x += …`, `x.sort()`): build a new "
+            "result, or work on a copy (`x = list(x)`).")
 
     def seen(self, exercise, outcomes, wrong):
         return [o for o in outcomes if o.changed_input]
@@ -530,15 +516,14 @@ _BUILT_IN_ERRORS = ("unpack", "matmul", "broadcast", "inhomogeneous", "could not
 
 
 def refused(outcome, kind):
-    """Whether ``outcome`` is a refusal by the learner's own ``raise kind(…)``, not an error
-    Python or NumPy raised on the way."""
+    """``outcome`` is the learner's own ``raise kind(…)``, not Python's or NumPy's."""
     return isinstance(outcome.error, kind) and not any(w in str(outcome.error)
                                                        for w in _BUILT_IN_ERRORS)
 
 
 class _Refusal:
-    """Its own kind of error raised on every case that should give an answer: with a case that
-    must be refused answered, the test before ``raise`` is turned round; else it refuses all."""
+    """Its own error raised on every case that should give an answer (``answered``: and a case
+    to refuse answered)."""
 
     def __init__(self, name, answered):
         self.name, self.answered = name, answered
@@ -554,11 +539,10 @@ class _Refusal:
     def hint(self, exercise, outcome):
         kind = next(c.raises for c in exercise.cases if c.raises is not None).__name__
         if self.answered:
-            return (f"it raised {kind} on every case that should give an answer, and answered "
-                    "one it should refuse: the test before `raise` says the opposite (`==` for "
-                    "`!=`?), or compares the wrong sizes.")
-        return (f"it raised {kind} on every case, also on those that should give an answer: "
-                "check which two numbers the test before `raise` compares, on the case above.")
+            return (f"it raised {kind} where it should answer, and answered where it should "
+                    "refuse: the test before `raise` is turned round (`==` for `!=`?).")
+        return (f"it raised {kind} on every case: check what the test before `raise` compares, "
+                "on the case above.")
 
 
 def _permutations(v, e):
@@ -569,11 +553,10 @@ def _permutations(v, e):
 
 
 class _Reordered:
-    """The right numbers in one other order on every wrong case (not a reversal or a roll)."""
+    """The right numbers in one other order on every wrong case (not a reversal or roll)."""
 
     name = "the right numbers in another order"
-    hint = (f"{_RIGHT} in another order, the same on every case: check which value goes in "
-            "which place of what you return.")
+    hint = f"{_RIGHT} in another order, the same on every case."
 
     def seen(self, exercise, outcomes, wrong):
         common = None
@@ -592,9 +575,8 @@ class _Reordered:
 
 STATEMENTS = [
     _OnEveryWrong("entries never filled", _never_filled_hint, test=_never_filled),
-    _OnEveryWrong("the answer of another case", "on every wrong case it gave the answer of "
-                  "another hidden case: does it use a variable from an earlier cell instead of "
-                  "its own arguments?", test=_another_case),
+    _OnEveryWrong("the answer of another case", "it gave another case's answer: a variable from "
+                  "an earlier cell used for an argument?", test=_another_case),
     _FixedFactorOfInput(),
     _OnEveryWrong("the input given back", _input_hint, test=_input_back),
     Relation("the wrong shape", lambda ex, o: f"the answer has "
@@ -621,32 +603,28 @@ def _significant_digits(x):
 
 
 def for_numbers(answer, tolerance):
-    """(name, value, hint) of a by-hand answer, those told apart from it. A decimal point moved
-    is said only of two significant digits or more (5 and 0.5 are often two slips)."""
+    """(name, value, hint) of a by-hand answer, those told apart from it; a decimal point moved
+    only for two significant digits or more."""
     a = np.asarray(answer, dtype=float)
-    found = [("sign turned round", -a, "the right size with the wrong sign: check each minus, "
-              "one step at a time.")]
+    found = [("sign turned round", -a, "the right size with the wrong sign: check each minus.")]
     if a.ndim == 0 and _significant_digits(a) >= 2:
         for factor, words in ((10, "ten times"), (100, "100 times"), (0.1, "a tenth of"),
                               (0.01, "a hundredth of")):
             found.append(("decimal point moved", a * factor, f"{{got}} is {words} the answer: "
-                          "the digits are right, the decimal point moved (a step × or ÷ by 10, "
-                          "100 or a root?)."))
+                          "the digits are right, the decimal point moved."))
     if a.ndim == 0:
         if abs(a - round(float(a))) > 2 * tolerance and round(float(a)) != 0:
             found.append(("rounded to a whole number", np.round(a), "{got} is the answer "
                           "rounded to a whole number: keep the decimals asked for."))
         if 0 < abs(a) < 1:
             found.append(("a whole-number division", np.zeros(()), "{got} is what // or int(…) "
-                          "makes of a fraction: keep the fraction."))
-        found.append(("squared", a * a, "{got} is the square of the answer: a root forgotten, or "
-                      "a square too many."))
+                          "makes of a fraction."))
+        found.append(("squared", a * a, "{got} is the square of the answer: a root forgotten?"))
         if a > 0:
             found.append(("square-rooted", math.sqrt(a), "{got} is the square root of the "
                           "answer: a root too many."))
         if a != 0:
-            found.append(("the reciprocal", 1 / a, "{got} is 1 divided by the answer: a "
-                          "division turned round."))
+            found.append(("the reciprocal", 1 / a, "{got} is 1 divided by the answer."))
     elif a.ndim == 1 and a.size > 1:
         found.append(("the numbers in the wrong order", a[::-1], "the right numbers in the "
                       "wrong order."))
