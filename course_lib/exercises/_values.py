@@ -13,7 +13,7 @@ __all__ = ["WRONG_COUNT", "as_numbers", "copy_args", "frozen_array", "numeric", 
 
 
 def numeric(x):
-    """``x`` as a float array, or None when it is not numbers (text, ragged rows, None, …).
+    """``x`` as a float array, or None when it is not numbers.
 
     >>> numeric([[1, 2], [3, 4]]).shape, numeric("0.5"), numeric([[1], [2, 3]])
     ((2, 2), None, None)
@@ -22,7 +22,7 @@ def numeric(x):
         return None
     try:
         array = np.asarray(x)
-        if array.dtype.kind not in "biuf":  # text, objects, complex: not an answer's numbers
+        if array.dtype.kind not in "biuf":  # text, objects, complex
             return None
         return array.astype(float)
     except Exception:
@@ -49,11 +49,7 @@ def copy_args(args):
 
 
 def frozen_array(rows):
-    """A read-only float array for a hidden case.
-
-    >>> frozen_array([[1, 2]]).flags.writeable
-    False
-    """
+    """A read-only float array for a hidden case."""
     array = np.array(rows, dtype=float)
     array.setflags(write=False)
     return array
@@ -80,7 +76,7 @@ def same_value(a, b):
         return True
     try:
         return bool(a == b)
-    except Exception:  # an object whose == misbehaves
+    except Exception:
         return False
 
 
@@ -103,7 +99,7 @@ def show(x, depth=0, digits=4):
         if isinstance(x, (list, tuple, np.ndarray)):
             items = [show(v, depth + 1, digits) for v in list(x)[:12]]
             more = ", …" if len(x) > 12 else ""
-            if isinstance(x, tuple):  # a pair stays a pair: (0, 7), not [0, 7]
+            if isinstance(x, tuple):  # a pair stays a pair
                 return "(" + ", ".join(items) + more + ("," if len(x) == 1 else "") + ")"
             return "[" + ", ".join(items) + more + "]"
         if isinstance(x, (bool, np.bool_)):
@@ -132,7 +128,7 @@ def as_numbers(value, shape):
     if isinstance(value, (bool, np.bool_)):
         return None, f"{value} is a truth value; type {want}."
     if isinstance(value, str):
-        try:  # "7", "3/4", "-0.5", or several numbers: "2, 3" or "(2, 3)"
+        try:  # "7", "3/4", "-0.5", "2, 3" or "(2, 3)"
             text = value.strip().strip("()[]").replace(" ", "").replace("−", "-")
             parts = [float(Fraction(t)) for t in text.split(",")]
             value = parts[0] if len(parts) == 1 else parts

@@ -77,7 +77,7 @@ def show_shapes(args):
 
 _RNG = np.random.default_rng(9)
 CASES = [tuple(frozen_array(a) for a in case) for case in (
-    # notebook 09's tiny example: n = 2, m = 3, d_k = 4, d_v = 2
+    # notebook 09's example: n = 2, m = 3, d_k = 4, d_v = 2
     ([[1, 0, 1, 0], [0, 2, 0, 0]], [[1, 0, 1, 0], [0, 1, 0, 1], [2, 1, 2, 1]],
      [[2, 0], [0, 2], [4, 4]]),
     # m = d_k = d_v: query @ key and weights @ value.T run here
@@ -138,19 +138,19 @@ SLIPS = [
          gives=_shifted(lambda s: s.max(axis=0))),
     Slip("no keepdims", "n numbers without keepdims=True line up with the COLUMNS.",
          gives=(_shifted(lambda s: s.max(axis=-1)), _shifted(_row_max, lambda e: e.sum(axis=-1)))),
-    Slip("not normalised", "divide each row by its total, so that it adds up to 1.",
+    Slip("not normalised", "divide each row by its total.",
          gives=(_shifted(_row_max, lambda e: 1.0), _shifted(_no_shift, lambda e: 1.0))),
     Slip("normalised over the whole grid", "all n·m weights add up to 1: divide each row by "
          "its total.", gives=(_shifted(np.max, np.sum), _shifted(_row_max, np.sum))),
-    Slip("a shift that is not the row's largest", "only the row's LARGEST score keeps every "
-         "exponent ≤ 0.", gives=_shifted(lambda s: s.min(axis=-1, keepdims=True))),
+    Slip("a shift that is not the row's largest", "subtract the row's LARGEST score.",
+         gives=_shifted(lambda s: s.min(axis=-1, keepdims=True))),
     Slip("one max for the whole grid", "a row far below scores.max() becomes 0 / 0: subtract "
          "each row's max.", gives=_shifted(np.max)),
     Slip("softmax overflows", "e^x overflows past x ≈ 709: subtract each row's max first.",
          gives=(_shifted(_no_shift), _naive_loops)),
     Slip("divided by the row max", "the stable softmax SUBTRACTS the row max.",
          gives=_shifted(_no_shift, scale=lambda s: s / _row_max(s))),
-    Slip("no softmax", "the scores were used as the weights: take each row's softmax.",
+    Slip("no softmax", "the scores were used as weights: take each row's softmax.",
          gives=(lambda q, k, v: _scores(q, k) @ v, lambda q, k, v: (q @ k.T) @ v)),
     Slip("returned the weights", "that is A (n × m): blend the values with it, " + _BLEND,
          gives=_then(lambda a, q, k, v: a)),
@@ -170,8 +170,7 @@ SLIPS = [
          gives=_then(lambda a, q, k, v: a * v)),
     Slip("summed over the value's slots", "the blend adds over the keys, Σⱼ A_ij 𝐯ⱼ: " + _BLEND,
          gives=_then(lambda a, q, k, v: a * v.sum(axis=-1))),
-    Slip("equal weights", "every query got the plain average of the values (each weight 1/m): "
-         "the weights are softmax(QKᵀ/√d_k).",
+    Slip("equal weights", "every query got the plain average of the values (weights 1/m).",
          gives=lambda q, k, v: np.repeat(v.mean(axis=0, keepdims=True), q.shape[0], axis=0)),
     Slip("no transpose", "query @ key meets the COLUMNS of K: query @ key.T.",
          gives=lambda q, k, v: _softmax(_scores(q, k.T)) @ v),
@@ -183,7 +182,7 @@ SLIPS = [
          "loop.", gives=(_first_row, lambda q, k, v: _first_row(q, k, v)[0])),
 ]
 
-# wrong only on the large-score cases: named only when they account for every wrong case
+# wrong only on large scores: named only if they explain every wrong case
 _ONLY_LARGE = {"softmax overflows", "one max for the whole grid",
                "a shift that is not the row's largest"}
 
@@ -204,7 +203,7 @@ class AttentionExercise(CodeExercise):
 ATTENTION = AttentionExercise("attention", "attention(query, key, value)", SLIPS)
 
 
-# --- by hand: query 1 of the tiny example -----------------------------------------------------
+# --- by hand: query 1 of the tiny example
 
 def _row_scores(Q, K, row=0):
     return np.asarray(K, float) @ np.asarray(Q, float)[row]  # (m,): 𝐪 · 𝐤ⱼ for every key

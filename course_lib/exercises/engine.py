@@ -1,10 +1,6 @@
-"""The checker of every code exercise: run the learner's function on hidden cases, then explain
-a wrong answer by the exercise's slip table and the general relations.
-
-The status is "not attempted" (still the stub), "passed", "mistake" (a slip or a relation
-explains it; :func:`~course_lib.exercises.feedback.pick` decides between several) or "failed"
-(the smallest failing case is shown). The checker never raises, whatever the learner wrote.
-"""
+"""The checker of every code exercise: run the learner's function on hidden cases, explain a
+wrong answer by the slip table and the general relations (``feedback.pick`` decides), else
+show the smallest failing case; never raise, whatever the learner wrote."""
 
 import contextlib
 import io
@@ -138,10 +134,10 @@ class CodeExercise:
         """Run the cases and return a :class:`Feedback`; never raises."""
         try:
             return self._evaluate(func)
-        except Exception as exc:  # a checker bug must not reach the learner as a traceback
+        except Exception as exc:  # a checker bug must not reach the learner
             return Feedback(FAILED, f"Not yet: the checker could not read what {self.function} "
-                            f"gave back ({type(exc).__name__}). Make sure it returns numbers "
-                            "(a number, a list or an array), then run the cell again.")
+                            f"gave back ({type(exc).__name__}): return a number, a list or an "
+                            "array.")
 
     def _evaluate(self, func):
         first = self._first_look(func)
@@ -159,18 +155,16 @@ class CodeExercise:
             return self._named([(1, 2, relations.CHANGED_INPUT.name,
                                  (relations.CHANGED_INPUT, changed))], outcomes)
         failing = min((o for o in outcomes if not o.correct), key=lambda o: o.case.size())
-        advice = (" Read the error: it names the line and what went wrong there."
-                  if failing.error is not None else " Check that case by hand, step by step.")
+        advice = (" Read the error: it names the line." if failing.error is not None
+                  else " Check that case by hand, step by step.")
         return Feedback(FAILED, "Not yet: the smallest case where it goes wrong: "
                         + self.frame(failing) + advice, case=failing.case, outcomes=outcomes)
 
     def _first_look(self, func):
         """The verdicts that need no hidden case: not a function, the stub, a print, None."""
         if not callable(func):
-            return Feedback(FAILED, f"Not yet: the check needs your function itself, "
-                            f"{self.function}, not what it returns: write its name without "
-                            f"brackets, as in check(\"{self.name}\", {self.function}). You "
-                            f"passed {show(func)}.")
+            return Feedback(FAILED, f"Not yet: pass the function itself, without brackets: "
+                            f"check(\"{self.name}\", {self.function}). You passed {show(func)}.")
         printed = io.StringIO()
         try:
             with contextlib.redirect_stdout(printed), _quiet(stdout=False):
@@ -184,25 +178,21 @@ class CodeExercise:
         if value is None and printed.getvalue().strip():
             said = " ".join(printed.getvalue().split())
             said = said if len(said) <= 60 else said[:57] + "…"
-            return Feedback(MISTAKE, f"Not yet: {self.call} printed {said} but returned None. "
-                            "The checker, like any code that calls your function, gets only "
-                            "what it returns: end it with `return` and the result.",
+            return Feedback(MISTAKE, f"Not yet: {self.call} printed {said} but returned None: "
+                            "a caller gets only what follows `return`.",
                             mistake=relations.PRINTED)
         if value is Ellipsis:
             return Feedback(NOT_ATTEMPTED, f"Not attempted yet: {self.call} returns ... . "
-                            "Write its body, end it with `return` and the result, then run "
-                            "the cell again.")
+                            "Write its body, then run the cell again.")
         if value is None and self.cases[0].raises is None:
             args = copy_args(self.cases[0].args)
             with _quiet(), contextlib.suppress(Exception):
                 func(*args)
             changed = not all(same_value(a, b) for a, b in
                               zip(args, self.cases[0].args, strict=True))
-            also = (" It also changed its input in place: build a new result instead."
-                    if changed else "")
-            return Feedback(MISTAKE, f"Not yet: {self.call} returned None. No return: a "
-                            "function hands back only what follows `return`; end it with "
-                            f"`return` and the result.{also}", mistake=relations.NO_RETURN)
+            also = " It also changed its input in place." if changed else ""
+            return Feedback(MISTAKE, f"Not yet: {self.call} returned None: end it with `return` "
+                            f"and the result.{also}", mistake=relations.NO_RETURN)
         return None
 
     def explanations(self, outcomes):

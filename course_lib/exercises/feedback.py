@@ -35,14 +35,12 @@ class NoPrediction(Exception):
 
 @dataclass(frozen=True)
 class Slip:
-    """One row of a slip table: its name, one way to see it, and the hint.
+    """One row of a slip table: the name, one way to see it, the hint (after the framing; it
+    may use ``{call}``, ``{got}``, ``{expected}``, quantities and givens).
 
-    ``gives``: what the slip returns, a function of the case's arguments (a by-hand exercise's
-    givens as keywords), or a tuple of them for several forms; seen when the answer equals it on
-    every case where it differs from the right one. ``raises``: an exception class or ``(class,
-    "words")``. ``when``: a predicate on an ``Outcome``, seen when it holds on every wrong one.
-    ``hint`` follows the framework's framing and may use ``{call}``, ``{got}``, ``{expected}``,
-    the quantities and givens. ``example``: a learner's answer that makes the slip (tested).
+    ``gives``: the slip's answer, a function of the case's arguments (by hand: the givens), or
+    a tuple of forms; ``raises``: a class or ``(class, "words")``; ``when``: a predicate on an
+    ``Outcome`` that holds on every wrong one. ``example``: a learner's answer (tested).
     """
 
     name: str
@@ -114,7 +112,7 @@ def pick(candidates):
 
 
 def describe_failure(outcome, call):
-    """The message for a wrong answer no slip explains (core.py's tables)."""
+    """The message for a wrong answer no slip explains (core.py)."""
     from ._values import show
 
     case = outcome.case

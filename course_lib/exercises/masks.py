@@ -126,8 +126,7 @@ MASKED_SOFTMAX = CodeExercise(
         Slip("the mask ignored", "a softmax over every key: put −∞ on the blocked scores.",
              gives=(lambda s, a: _softmax(s),
                                      lambda s, a: _exps(s, a, True) and _softmax(s))),
-        Slip("blocked keys in the total", "the allowed weights are in the right proportion, but "
-             "the total holds the blocked keys' eˢ: leave them out of the sum.",
+        Slip("blocked keys in the total", "the total holds the blocked keys' eˢ: leave them out.",
              gives=(lambda s, a: _softmax(s) * np.asarray(a),
                     lambda s, a: _exps(s, a, True) and _softmax(s) * np.asarray(a))),
         Slip("blocked score set to 0", "a blocked score of 0 still gets e⁰ = 1: a blocked score "
@@ -208,7 +207,7 @@ BATCH_MASK = CodeExercise(
         Slip("the causal mask upside down", "j ≥ i lets each query see the FUTURE: j ≤ i.",
              gives=_grid(lambda i, j, real: j >= i and real(j))),
         Slip("left and right swapped", "with left padding the real tokens are the LAST "
-             "lengths[b] positions; with right padding the first.",
+             "lengths[b].",
              gives=_grid(_causal, side=lambda left: not left)),
         Slip("left_padded ignored", "right for one side only: with left padding the real tokens "
              "are the last lengths[b] positions.",

@@ -165,8 +165,6 @@ UNIT = CodeExercise(
              gives=lambda q: [x * x / _squares(q) for x in q]),
         Slip("lost the signs", "every slot came back positive: keep the signs.",
              gives=lambda q: [abs(x) / _length(q) for x in q]),
-        Slip("divided the length by the slots", "that is ∥q∥ / x: x / ∥q∥.",
-             gives=lambda q: [_length(q) / x for x in q]),
         Slip("subtracted the length", "that is x − ∥q∥: divide.",
              gives=lambda q: [x - _length(q) for x in q]),
         Slip("length of the first two slots", "∥q∥ came from q₁ and q₂ only.",

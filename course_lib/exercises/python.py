@@ -161,8 +161,7 @@ COST = CodeExercise(
              gives=lambda b, p: len(b)),
         Slip("returned the prices", "that is the list of prices: add them up.",
              gives=lambda b, p: [p[i] for i in b]),
-        Slip("paid repeats over again", "`prices[item] * basket.count(item)` in the loop pays "
-             "an item seen k times k × k times.",
+        Slip("paid repeats over again", "`* basket.count(item)` in the loop pays k × k times.",
              gives=lambda b, p: sum(p[i] * b.count(i) for i in b)),
         Slip("refused the empty basket", "an empty basket costs 0: no raise.",
              when=lambda o: o.case.args[0] == [] and isinstance(o.error, ValueError)),

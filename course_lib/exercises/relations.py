@@ -63,15 +63,20 @@ def _no():
     raise NoPrediction
 
 
-# --- the answer transformed ----------------------------------------------------------------
+def _t(name, hint, of):
+    """A relation whose answer is ``of(expected)``."""
+    return Relation(name, hint, transform=lambda e, case, ex: of(e))
+
+
+# --- the answer transformed
 
 def _along(axis, change):
     """``change(e)`` where ``e`` has two entries at least along ``axis``."""
-    def transform(e, case, exercise):
+    def of(e):
         if e.ndim <= axis or e.shape[axis] < 2:
             raise NoPrediction
         return change(e)
-    return transform
+    return of
 
 
 def _drop(axis, which):
@@ -87,59 +92,59 @@ _AXES = {0: "the first axis (rows)", 1: "the second axis (columns)"}
 _RIGHT = "your numbers are the right ones"
 
 TRANSFORMED = [
-    Relation("sign turned round", "the right sizes with the wrong sign: a subtraction the wrong "
-             "way round, or a minus too many?", transform=lambda e, case, ex: -e),
-    Relation("the sign dropped", "the sizes of the right numbers: an abs(…), or a square and a "
-             "root, lost a sign.",
-             transform=lambda e, case, ex: np.abs(e)),
-    Relation("transposed", "rows and columns swapped: check the order of a product (A @ B is "
-             "not B @ A) and each `.T`.",
-             transform=lambda e, case, ex: np.swapaxes(e, -1, -2) if e.ndim >= 2 else _no()),
-    Relation("cut to whole numbers", f"{_RIGHT} without decimals: an int(…), a `//`, or "
-             "dtype=int?", transform=lambda e, case, ex: np.trunc(e)),
-    Relation("rounded down", f"{_RIGHT} rounded down (math.floor or `//`): keep every decimal.",
-             transform=lambda e, case, ex: np.floor(e) if np.any((e < 0) & (e % 1 != 0))
-             else _no()),
-    *[Relation(f"rounded to {_decimals(d)}", f"{_RIGHT} rounded to {_decimals(d)}: round only "
-               "when you print.", transform=lambda e, case, ex, d=d: np.round(e, d))
+    _t("sign turned round", "the right sizes with the wrong sign: a subtraction the wrong "
+       "way round, or a minus too many?", lambda e: -e),
+    _t("the sign dropped", "the sizes of the right numbers: an abs(…), or a square and a "
+       "root, lost a sign.",
+       lambda e: np.abs(e)),
+    _t("transposed", "rows and columns swapped: check the order of a product (A @ B is "
+       "not B @ A) and each `.T`.",
+       lambda e: np.swapaxes(e, -1, -2) if e.ndim >= 2 else _no()),
+    _t("cut to whole numbers", f"{_RIGHT} without decimals: an int(…), a `//`, or "
+       "dtype=int?", lambda e: np.trunc(e)),
+    _t("rounded down", f"{_RIGHT} rounded down (math.floor or `//`): keep every decimal.",
+       lambda e: np.floor(e) if np.any((e < 0) & (e % 1 != 0))
+       else _no()),
+    *[_t(f"rounded to {_decimals(d)}", f"{_RIGHT} rounded to {_decimals(d)}: round only "
+         "when you print.", lambda e, d=d: np.round(e, d))
       for d in range(4)],
-    Relation("twice the answer", "every number is twice the right one: something counted "
-             "twice?", transform=lambda e, case, ex: 2 * e),
-    Relation("half the answer", "every number is half the right one: a ÷ 2 too many (`** 1/2` "
-             "is one)?", transform=lambda e, case, ex: e / 2),
-    Relation("ten times the answer", "every number is 10 times the right one: a decimal point "
-             "moved.", transform=lambda e, case, ex: 10 * e),
-    Relation("a tenth of the answer", "every number is a tenth of the right one: a decimal "
-             "point moved.", transform=lambda e, case, ex: e / 10),
-    Relation("a percentage", "every number is 100 times the right one: a percentage where a "
-             "fraction was asked?", transform=lambda e, case, ex: 100 * e),
-    Relation("a hundredth of the answer", "every number is a hundredth of the right one: a "
-             "fraction where a percentage was asked?", transform=lambda e, case, ex: e / 100),
-    Relation("the reciprocal", "every number is 1 divided by the right one: a division the "
-             "wrong way round?",
-             transform=lambda e, case, ex: 1 / e if np.all(e != 0) else _no()),
-    Relation("squared", "every number is the square of the right one: a root forgotten?",
-             transform=lambda e, case, ex: e * e),
-    Relation("square-rooted", "every number is the square root of the right one: a root too "
-             "many.", transform=lambda e, case, ex: np.sqrt(e) if np.all(e >= 0) else _no()),
-    *[Relation(f"moved one place along {_AXES[axis].split(' (')[0]}",
-               f"{_RIGHT} moved one place along {_AXES[axis]}: an index off by one?",
-               transform=_along(axis, lambda e, a=axis, s=step: np.roll(e, s, axis=a)))
+    _t("twice the answer", "every number is twice the right one: something counted "
+       "twice?", lambda e: 2 * e),
+    _t("half the answer", "every number is half the right one: a ÷ 2 too many (`** 1/2` "
+       "is one)?", lambda e: e / 2),
+    _t("ten times the answer", "every number is 10 times the right one: a decimal point "
+       "moved.", lambda e: 10 * e),
+    _t("a tenth of the answer", "every number is a tenth of the right one: a decimal "
+       "point moved.", lambda e: e / 10),
+    _t("a percentage", "every number is 100 times the right one: a percentage where a "
+       "fraction was asked?", lambda e: 100 * e),
+    _t("a hundredth of the answer", "every number is a hundredth of the right one: a "
+       "fraction where a percentage was asked?", lambda e: e / 100),
+    _t("the reciprocal", "every number is 1 divided by the right one: a division the "
+       "wrong way round?",
+       lambda e: 1 / e if np.all(e != 0) else _no()),
+    _t("squared", "every number is the square of the right one: a root forgotten?",
+       lambda e: e * e),
+    _t("square-rooted", "every number is the square root of the right one: a root too "
+       "many.", lambda e: np.sqrt(e) if np.all(e >= 0) else _no()),
+    *[_t(f"moved one place along {_AXES[axis].split(' (')[0]}",
+         f"{_RIGHT} moved one place along {_AXES[axis]}: an index off by one?",
+         of=_along(axis, lambda e, a=axis, s=step: np.roll(e, s, axis=a)))
       for axis in (0, 1) for step in (1, -1)],
-    Relation("in reverse order", f"{_RIGHT} in reverse order: an index from the end?",
-             transform=_along(0, lambda e: e[::-1])),
-    Relation("first entry left out", "the right answer without its first entry (row): a loop "
-             "from 1 skips position 0.", transform=_drop(0, "first")),
-    Relation("last entry left out", "the right answer without its last entry (row): a loop "
-             "stops one early.", transform=_drop(0, "last")),
-    Relation("first column left out", "the right answer without its first column: the loop "
-             "over the columns starts at 1.", transform=_drop(1, "first")),
-    Relation("last column left out", "the right answer without its last column: the loop over "
-             "the columns stops one early.", transform=_drop(1, "last")),
-    Relation("running totals", "each number is the sum of the right ones up to it: a total "
-             "never set back to 0?",
-             transform=lambda e, case, ex: np.cumsum(e, axis=-1) if e.ndim >= 1
-             and e.shape[-1] > 1 else _no()),
+    _t("in reverse order", f"{_RIGHT} in reverse order: an index from the end?",
+       of=_along(0, lambda e: e[::-1])),
+    _t("first entry left out", "the right answer without its first entry (row): a loop "
+       "from 1 skips position 0.", of=_drop(0, "first")),
+    _t("last entry left out", "the right answer without its last entry (row): a loop "
+       "stops one early.", of=_drop(0, "last")),
+    _t("first column left out", "the right answer without its first column: the loop "
+       "over the columns starts at 1.", of=_drop(1, "first")),
+    _t("last column left out", "the right answer without its last column: the loop over "
+       "the columns stops one early.", of=_drop(1, "last")),
+    _t("running totals", "each number is the sum of the right ones up to it: a total "
+       "never set back to 0?",
+       lambda e: np.cumsum(e, axis=-1) if e.ndim >= 1
+       and e.shape[-1] > 1 else _no()),
 ]
 
 
@@ -279,7 +284,7 @@ INPUT_SIDE = [
 ]
 
 
-# --- what one wrong outcome shows ----------------------------------------------------------
+# --- what one wrong outcome shows
 
 def _error(kind, *words):
     def test(outcome, exercise):
@@ -384,7 +389,7 @@ SEEN_IN_ONE = [
 ]
 
 
-# --- plain statements about the answer's form (tier 2) -------------------------------------
+# --- plain statements about the answer's form (tier 2)
 
 def _input_back(outcome, exercise):
     v = _value(outcome)
@@ -596,7 +601,7 @@ def for_code(quantities=()):
              + INPUT_SIDE + SEEN_IN_ONE] + [(2, r) for r in STATEMENTS])
 
 
-# --- relations of a number worked out by hand ----------------------------------------------
+# --- relations of a number worked out by hand
 
 def _significant_digits(x):
     return len(f"{abs(float(x)):.10g}".replace(".", "").lstrip("0").rstrip("0"))

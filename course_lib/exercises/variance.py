@@ -83,8 +83,7 @@ DART_VARIANCE = HandExercise(
               lambda x: 0.0),
         _hand("forgot to divide", "is the sum of the squared distances: divide it by N.",
               _squares),
-        _hand("root of the sum", "is the root of the squared distances' sum (a length): divide "
-              "by N.",
+        _hand("root of the sum", "is the root of the squared distances' sum: divide by N.",
               lambda x: _apart(_squares(x) ** 0.5, _from_median(x))),
         _hand("gave the mean", "is the mean x̄, the first step only.",
               _mean),
@@ -119,11 +118,11 @@ OVER_SHRUNK = HandExercise(
     answer=lambda d_k: 1 / d_k, givens={"d_k": 16}, tolerance=0.0005,
     draw=_draw_width,
     slips=[
-        _hand("divided by c, not c²", "divides the variance by c = {d_k} once: scores ÷ c make "
-              "it ÷ c².", lambda d_k: 1),
+        _hand("divided by c, not c²", "divides the variance by c = {d_k} once: ÷ c².",
+              lambda d_k: 1),
         _hand("no scaling", "is the raw variance (or the answer upside down): it is ÷ {d_k}².",
               lambda d_k: d_k),
-        _hand("multiplied by c²", "is the variance times c²: scores ÷ c make it ÷ c².",
+        _hand("multiplied by c²", "is the variance times c²: ÷ c².",
               lambda d_k: d_k ** 3),
         _hand("gave c²", "is c² itself: divide the raw variance {d_k} by it.",
               lambda d_k: d_k ** 2),
@@ -211,19 +210,18 @@ DOT_VARIANCE = CodeExercise(
                 lambda q, k, s: np.mean(np.abs(s - s.mean()))),
         _scores("forgot the mean", "that averages s²: average (s − s̄)².",
                 lambda q, k, s: np.mean(s * s)),
-        _scores("used the scaled scores", "that is the variance of q·k / √d_k: take the raw "
-                "scores'.", lambda q, k, s: np.var(s) / q.shape[1]),
+        _scores("used the scaled scores", "that is the variance of q·k / √d_k.",
+                lambda q, k, s: np.var(s) / q.shape[1]),
         _scores("products not added", "that is the products' variance: add each row first, "
                 "(q * k).sum(axis=1).", lambda q, k, s: np.var(q * k)),
-        _scores("added down the columns", "the products were added over the pairs (axis 0, as "
-                "Python's sum does): axis=1.",
+        _scores("added down the columns", "the products were added over the pairs: axis=1.",
                 lambda q, k, s: np.var((q * k).sum(axis=0))),
-        _scores("every query with every key", "q @ k.T scores every query with every key: pair "
-                "row i with row i.", lambda q, k, s: np.var(q @ k.T)),
+        _scores("every query with every key", "q @ k.T scores every query with every key: "
+                "pair row i with row i.", lambda q, k, s: np.var(q @ k.T)),
         _scores("every query with key 1", "every query was scored against k[0]: pair row i with "
                 "row i.", lambda q, k, s: np.var(q @ k[0])),
         _scores("the same draws for q and k", "two generators from one seed draw the same "
-                "numbers: draw q, then k, from ONE rng.",
+                "numbers: ONE rng.",
                 lambda q, k, s: np.var((q * q).sum(axis=1))),
         Slip("a matrix product", "q @ k pairs rows with columns: (q * k).sum(axis=1).",
              when=lambda o: isinstance(o.error, ValueError)
@@ -239,8 +237,8 @@ DOT_VARIANCE = CodeExercise(
              gives=lambda *case: _drawn_by(*case, True)),
         Slip("one slot per vector", "each q and k has one slot: draw shape (size, d_k).",
              gives=lambda *case: _drawn_by(*case, False)),
-        Slip("other draws", "about d_k, but not the checker's draws: rng = "
-             "np.random.default_rng(seed), then q, then k, each rng.standard_normal((size, d_k)).",
+        Slip("other draws", "about d_k, but not the checker's draws: one default_rng(seed), "
+             "then q, then k, each standard_normal((size, d_k)).",
              when=_roughly_d_k, example=_pair_by_pair),
     ],
 )

@@ -191,8 +191,7 @@ EMBED = CodeExercise(
         Slip("returned pairs", "return the vectors alone, without their words.",
              when=lambda o: _each(o, lambda x: isinstance(x, (list, tuple))
                                   and any(isinstance(y, str) for y in x))),
-        Slip("None for every word", "`table.get(...)` found no such key: table[word], no "
-             "quotes.",
+        Slip("None for every word", "`table.get(...)` found no such key: table[word], no quotes.",
              when=lambda o: _each(o, lambda x: x is None)),
         Slip("one number per word", "a word's vector is a list: keep table[word] whole.",
              when=lambda o: len(o.value) == len(o.case.args[0])
