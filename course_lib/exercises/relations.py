@@ -141,6 +141,12 @@ TRANSFORMED = [
        "over the columns starts at 1.", of=_drop(1, "first")),
     _t("last column left out", "the right answer without its last column: the loop over "
        "the columns stops one early.", of=_drop(1, "last")),
+    _t("only the first row", "your answer is the first row of the right one: a `return` "
+       "inside the loop over the rows (put it after the loop, level with the `for`).",
+       lambda e: e[0] if e.ndim >= 2 and e.shape[0] > 1 else _no()),
+    _t("only the last row", "your answer is the last row of the right one: each pass overwrote "
+       "the result instead of storing its row (write into row i, or append).",
+       lambda e: e[-1] if e.ndim >= 2 and e.shape[0] > 1 else _no()),
     _t("running totals", "each number is the sum of the right ones up to it: a total "
        "never set back to 0?",
        lambda e: np.cumsum(e, axis=-1) if e.ndim >= 1
@@ -161,8 +167,8 @@ def _quantity_relations(quantities):
 
             def hint(ex, outcome, label=label, factor=factor, word="multiplied by"):
                 return (f"every number is the right one {word} {label} (here {label} = "
-                        f"{show(factor(outcome.case, ex))}): an extra {label}, or one on the "
-                        "wrong side of a division?")
+                        f"{show(factor(outcome.case, ex))}): an extra factor {label}, or one on "
+                        "the wrong side of a division?")
 
             found.append(Relation(f"{label} times too big", hint,
                                   transform=lambda e, case, ex, f=factor: e * f(case, ex)))
@@ -342,6 +348,12 @@ def _kind(outcome):
     return outcome.case.raises.__name__
 
 
+def _kind_hint(exercise, outcome):
+    kind, other = _kind(outcome), type(outcome.error).__name__
+    return (f"this input needs {kind}, and {other} came out: raise {kind}(\"…\") yourself, "
+            f"checking the input first (or, if you raised {other} on purpose, change its kind).")
+
+
 SEEN_IN_ONE = [
     Relation("a name never defined", _name_hint, test=lambda o, ex: isinstance(o.error, NameError)),
     Relation("^ for a power", "in Python `^` is not a power (it works on the bits): write x ** 2 "
@@ -380,8 +392,7 @@ SEEN_IN_ONE = [
     Relation("returned the message", lambda ex, o: "it returned the message as text; a message "
              f"that stops the program is raised: `raise {_kind(o)}(\"…\")`.",
              test=_must_raise(lambda o, kind: o.error is None and isinstance(o.value, str))),
-    Relation("raised another kind of error", lambda ex, o: "check this input first and raise "
-             f"{_kind(o)} yourself (here {type(o.error).__name__} came first).",
+    Relation("raised another kind of error", _kind_hint,
              test=_must_raise(lambda o, k: o.error is not None and not isinstance(o.error, k))),
     Relation("refused without saying why", lambda ex, o: "give the error a message: raise "
              f"{_kind(o)}(f\"…\").",
@@ -445,6 +456,8 @@ class _ConstantFactor:
         if not ratios or None in ratios or ratios[0] in (0.0, 1.0) or not all(
                 math.isclose(r, ratios[0], rel_tol=1e-6) for r in ratios):
             return []
+        if sum(int(np.count_nonzero(_expected(o))) for o in wrong) < 2:
+            return []  # one wrong number is always some factor times the right one
         return wrong
 
     def hint(self, exercise, outcome):
