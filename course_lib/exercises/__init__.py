@@ -1,18 +1,10 @@
-"""Exercises with feedback that names the slip: one entry point for every notebook.
-
-In a notebook::
-
-    from course_lib.exercises import check
+"""Exercises whose feedback names the slip, behind one entry point::
 
     check("length", length)              # a function the learner wrote
     check("length by hand", 7)           # a number worked out by hand
     check("length", length_solution, solution=True)   # a worked solution: says only "passes"
 
-Each table module (one per notebook, named after its idea) lists its exercises in
-``EXERCISES``: :class:`~course_lib.exercises.engine.CodeExercise` and
-:class:`~course_lib.exercises.hand.HandExercise` objects whose slips are rows of data
-(:class:`~course_lib.exercises.feedback.Slip`). The registry finds them by name;
-:mod:`~course_lib.exercises.relations` names what no table lists.
+Each table module lists its exercises in ``EXERCISES``; the registry finds them by name.
 """
 
 import difflib
@@ -69,11 +61,7 @@ def evaluate(name, answer):
 
 
 def check(name, answer, *, solution=False):
-    """Print the feedback on ``answer`` for exercise ``name``.
-
-    With ``solution=True`` (a worked-solution cell) the verdict shows no number: a learner who
-    runs every cell sees that the solution passes, not the answer.
-    """
+    """Print the feedback on ``answer``; ``solution=True`` shows no number, only "passes"."""
     feedback = evaluate(name, answer)
     if solution:
         print("The worked solution passes." if feedback.passed

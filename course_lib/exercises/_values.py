@@ -1,6 +1,5 @@
-"""What every checker does to a value: compare it with the answer (one rule), write it for the
-learner, copy a case's arguments, and read numbers out of whatever the learner gave — without
-ever raising, whatever that is (ragged lists, ``None``, text, NaN, generators, objects)."""
+"""What every checker does to a value: compare it (one rule), write it, copy a case's
+arguments, read numbers out of whatever the learner gave; never raising."""
 
 import copy
 import math
@@ -14,7 +13,7 @@ __all__ = ["WRONG_COUNT", "as_numbers", "copy_args", "frozen_array", "numeric", 
 
 
 def numeric(x):
-    """``x`` as a float array, or None when it is not numbers (text, ragged rows, None, …).
+    """``x`` as a float array, or None when it is not numbers.
 
     >>> numeric([[1, 2], [3, 4]]).shape, numeric("0.5"), numeric([[1], [2, 3]])
     ((2, 2), None, None)
@@ -23,7 +22,7 @@ def numeric(x):
         return None
     try:
         array = np.asarray(x)
-        if array.dtype.kind not in "biuf":  # text, objects, complex: not an answer's numbers
+        if array.dtype.kind not in "biuf":  # text, objects, complex
             return None
         return array.astype(float)
     except Exception:
@@ -31,8 +30,7 @@ def numeric(x):
 
 
 def same(got, expected, rtol=1e-9, atol=1e-9):
-    """THE comparison of every checker: the same shape and the same numbers within
-    ``rtol``/``atol`` (NaN equals NaN, so an expected NaN can be asked for).
+    """THE comparison: the same shape and numbers within ``rtol``/``atol`` (NaN equals NaN).
 
     >>> same([3.0, 4.0], (3, 4)), same([[3, 4]], [3, 4]), same("5", 5), same(0.1 + 0.2, 0.3)
     (True, False, False, True)
@@ -44,26 +42,21 @@ def same(got, expected, rtol=1e-9, atol=1e-9):
 
 
 def copy_args(args):
-    """A fresh deep copy per call, so a function that changes its input cannot spoil later
-    cases. Read-only arrays (:func:`frozen_array`) are passed as they are: writing into one
-    raises, which the checker names."""
+    """A fresh deep copy per call; read-only arrays pass as they are (writing into one raises,
+    which the checker names)."""
     return tuple(a if isinstance(a, np.ndarray) and not a.flags.writeable else copy.deepcopy(a)
                  for a in args)
 
 
 def frozen_array(rows):
-    """A read-only float array for a hidden case.
-
-    >>> frozen_array([[1, 2]]).flags.writeable
-    False
-    """
+    """A read-only float array for a hidden case."""
     array = np.array(rows, dtype=float)
     array.setflags(write=False)
     return array
 
 
 def same_value(a, b):
-    """Exact equality for arrays, nested lists and NaN (to notice an input changed in place).
+    """Exact equality for arrays, nested lists and NaN (an input changed in place).
 
     >>> same_value([1.0, [2.0, float("nan")]], [1.0, [2.0, float("nan")]])
     True
@@ -83,13 +76,12 @@ def same_value(a, b):
         return True
     try:
         return bool(a == b)
-    except Exception:  # an object whose == misbehaves
+    except Exception:
         return False
 
 
 def show(x, depth=0, digits=4):
-    """Short, readable text for a value: numbers with up to ``digits`` significant digits,
-    lists in brackets, a long text cut; never raises.
+    """Short text for a value, numbers to ``digits`` significant digits; never raises.
 
     >>> show([1.0, 2.5, [3, None]]), show(np.array([[0.12345, 2]])), show((0, 7))
     ('[1, 2.5, [3, None]]', '[[0.1235, 2]]', '(0, 7)')
@@ -107,7 +99,7 @@ def show(x, depth=0, digits=4):
         if isinstance(x, (list, tuple, np.ndarray)):
             items = [show(v, depth + 1, digits) for v in list(x)[:12]]
             more = ", …" if len(x) > 12 else ""
-            if isinstance(x, tuple):  # a pair stays a pair: (0, 7), not [0, 7]
+            if isinstance(x, tuple):  # a pair stays a pair
                 return "(" + ", ".join(items) + more + ("," if len(x) == 1 else "") + ")"
             text = "[" + ", ".join(items) + more + "]"
             if depth == 0 and len(text) > 200:  # a big grid: its shape and its start
@@ -129,8 +121,7 @@ def show(x, depth=0, digits=4):
 
 
 def as_numbers(value, shape):
-    """What a learner typed for a by-hand answer of ``shape``, as (array, None), or (None,
-    the sentence that says what is wrong with it). Text such as "7", "3/4" or "-0.5" counts.
+    """A typed by-hand answer of ``shape`` as (array, None), or (None, what is wrong with it).
 
     >>> as_numbers("3/4", ())[0], as_numbers("2, 3", (2,))[0], as_numbers(True, ())[1]
     (array(0.75), array([2., 3.]), 'True is a truth value; type one number.')
@@ -142,7 +133,7 @@ def as_numbers(value, shape):
     if isinstance(value, (bool, np.bool_)):
         return None, f"{value} is a truth value; type {want}."
     if isinstance(value, str):
-        try:  # "7", "3/4", "-0.5", or several numbers: "2, 3" or "(2, 3)"
+        try:  # "7", "3/4", "-0.5", "2, 3" or "(2, 3)"
             text = value.strip().strip("()[]").replace(" ", "").replace("−", "-")
             parts = [float(Fraction(t)) for t in text.split(",")]
             value = parts[0] if len(parts) == 1 else parts

@@ -1,6 +1,4 @@
-"""Exercises of notebook 09: row 1 of the weights A and of the output AV by hand, and
-attention(query, key, value) = softmax(QKᵀ / √d_k) V in code (notebook 10's capstone is
-checked by the same table)."""
+"""Notebook 09: row 1 of A and of AV by hand, and attention(query, key, value) (also 10's)."""
 
 import math
 
@@ -25,11 +23,11 @@ def _scores(q, k, by=None):
 
 
 def attention_solution(query, key, value):
-    """softmax(QKᵀ / √d_k) V, the answer every hidden case is compared with."""
+    """softmax(QKᵀ / √d_k) V."""
     return _softmax(_scores(query, key)) @ value  # (n, d_v)
 
 
-def _divided(by):  # the scores divided by by(q, k, v) instead of √d_k
+def _divided(by):  # the scores ÷ by(q, k, v), not √d_k
     return lambda q, k, v: _softmax(_scores(q, k, by(q, k, v))) @ v
 
 
@@ -46,7 +44,7 @@ def _no_shift(s):
 
 
 def _shifted(shift, total=_rows, scale=None):
-    """A learner's softmax, e^(S − shift(S)) / total(e) of the scaled scores, then @ V."""
+    """e^(S − shift(S)) / total(e) of the scaled scores, then @ V."""
     def attention(q, k, v):
         s = _scores(q, k) if scale is None else scale(_scores(q, k))
         with np.errstate(all="ignore"):
@@ -55,7 +53,7 @@ def _shifted(shift, total=_rows, scale=None):
     return attention
 
 
-def _then(f):  # the right weights A, then f(A, q, k, v) instead of A @ V
+def _then(f):  # f(A, q, k, v) in place of A @ V
     return lambda q, k, v: f(_softmax(_scores(q, k)), q, k, v)
 
 
@@ -72,20 +70,20 @@ def _first_row(q, k, v):
 
 
 def show_shapes(args):
-    """How a case is written in the feedback: the three shapes, not the numbers."""
+    """A case as its three shapes."""
     return ", ".join(f"{name} of shape {a.shape[0]}×{a.shape[1]}"
                      for name, a in zip(("query", "key", "value"), args, strict=True))
 
 
 _RNG = np.random.default_rng(9)
 CASES = [tuple(frozen_array(a) for a in case) for case in (
-    # notebook 09's tiny example: n = 2, m = 3, d_k = 4, d_v = 2
+    # notebook 09's example: n = 2, m = 3, d_k = 4, d_v = 2
     ([[1, 0, 1, 0], [0, 2, 0, 0]], [[1, 0, 1, 0], [0, 1, 0, 1], [2, 1, 2, 1]],
      [[2, 0], [0, 2], [4, 4]]),
-    # m = d_k = d_v: query @ key (no transpose) and weights @ value.T run here
+    # m = d_k = d_v: query @ key and weights @ value.T run here
     ([[2.0, -1.5, 1.0], [0.5, 1.0, 0.0]], [[1.0, 0.0, 2.5], [3.0, 1.0, -1.0], [0.0, 2.0, 1.5]],
      [[1.5, 0.0, 1.0], [0.0, 1.0, -0.5], [2.0, 2.5, 0.0]]),
-    # n = m = d_k ≠ d_v: K Qᵀ, Q * Kᵀ and a missing keepdims all run here
+    # n = m = d_k ≠ d_v: K Qᵀ, Q * Kᵀ and no keepdims run here
     ([[1.0, 2.0, 0.0], [0.0, 1.5, 3.0], [2.0, 0.0, 1.0]],
      [[3.0, 1.0, 0.0], [1.0, 0.5, 2.0], [0.0, 2.0, 2.0]],
      [[1.0, 0.0, 2.0, 1.0], [0.0, 3.0, 1.5, 0.0], [2.0, 1.0, 0.0, 3.0]]),
@@ -93,10 +91,10 @@ CASES = [tuple(frozen_array(a) for a in case) for case in (
     (_RNG.standard_normal((4, 8)), _RNG.standard_normal((5, 8)), _RNG.standard_normal((5, 3))),
     (_RNG.standard_normal((3, 16)), _RNG.standard_normal((6, 16)),
      _RNG.standard_normal((6, 2))),
-    # scores near 1800: e^1800 overflows unless each row's max is subtracted first
+    # scores near 1800: e^1800 overflows without the row max subtracted
     ([[30, 30, 30, 30]], [[30, 30, 30, 30], [-30, 30, 30, 30], [29, 30, 30, 30]],
      [[1, 0], [0, 1], [3, 3]]),
-    # one row near +800, the other near −800: one max for the whole grid leaves 0 / 0
+    # rows near +800 and −800: one max for the grid leaves 0 / 0
     ([[20, 20, 20, 20], [-20, -20, -20, -20]],
      [[20, 20, 20, 20], [19.5, 20, 20, 20], [20, 20, 19.5, 20]], [[1.5, 0], [0, 2.5], [1, 1]]),
 )]
@@ -114,10 +112,10 @@ SLIPS = [
          gives=_divided(lambda q, k, v: q.shape[-1])),
     Slip("divided by d_k²", "you divided by d_k × d_k: " + _ROOT,
          gives=_divided(lambda q, k, v: q.shape[-1] ** 2)),
-    Slip("** 1/2 without brackets", "`d_k ** 1/2` is (d_k ** 1) / 2: write d_k ** 0.5.",
+    Slip("** 1/2 without brackets", "`d_k ** 1/2` is d_k / 2: write d_k ** 0.5.",
          gives=(_divided(lambda q, k, v: 2 * q.shape[-1]),
                 _divided(lambda q, k, v: q.shape[-1] / 2))),
-    Slip("^ for a power", "`^` is XOR on the bits in Python (4 ^ 2 is 6, 2 ^ 2 is 0): " + _ROOT,
+    Slip("^ for a power", "`^` is XOR in Python (4 ^ 2 is 6): " + _ROOT,
          gives=(_divided(lambda q, k, v: (q.shape[-1] ^ 1) / 2),
                 _divided(lambda q, k, v: q.shape[-1] ^ 2))),
     Slip("divided by 2", "√d_k is 2 only when d_k = 4 (here {d_k}): " + _ROOT,
@@ -132,54 +130,50 @@ SLIPS = [
                          ("d_v", "a value's length"))),
     Slip("scaled after the softmax", "a row adds up to 1/√d_k: scale the scores, before it.",
          gives=lambda q, k, v: _softmax(q @ k.T) / math.sqrt(q.shape[-1]) @ v),
-    Slip("scaled twice", "scale once, the scores, before the softmax.",
-         gives=lambda q, k, v: attention_solution(q, k, v) / math.sqrt(q.shape[-1])),
-    Slip("softmax down the columns", "each KEY's column adds up to 1: max and total along each "
-         "row, axis=-1.", gives=lambda q, k, v: _softmax(_scores(q, k), axis=0) @ v),
+    Slip("softmax down the columns", "each KEY's column adds up to 1: work along each row, "
+         "axis=-1.", gives=lambda q, k, v: _softmax(_scores(q, k), axis=0) @ v),
     Slip("the total down the columns", "divide by each row's total, sum(axis=-1, "
          "keepdims=True).", gives=_shifted(_row_max, lambda e: e.sum(axis=0, keepdims=True))),
     Slip("max down the columns", "subtract each ROW's max, max(axis=-1, keepdims=True).",
          gives=_shifted(lambda s: s.max(axis=0))),
-    Slip("no keepdims", "a flat list of n numbers lines up with the COLUMNS (it runs only when "
-         "n = m): add keepdims=True.", gives=(_shifted(lambda s: s.max(axis=-1)),
-                                              _shifted(_row_max, lambda e: e.sum(axis=-1)))),
-    Slip("not normalised", "divide each row by its total, so that it adds up to 1.",
+    Slip("no keepdims", "n numbers without keepdims=True line up with the COLUMNS.",
+         gives=(_shifted(lambda s: s.max(axis=-1)), _shifted(_row_max, lambda e: e.sum(axis=-1)))),
+    Slip("not normalised", "divide each row by its total.",
          gives=(_shifted(_row_max, lambda e: 1.0), _shifted(_no_shift, lambda e: 1.0))),
     Slip("normalised over the whole grid", "all n·m weights add up to 1: divide each row by "
-         "its own total.", gives=(_shifted(np.max, np.sum), _shifted(_row_max, np.sum))),
-    Slip("a shift that is not the row's largest", "only each row's LARGEST score, subtracted, "
-         "keeps every exponent ≤ 0.", gives=_shifted(lambda s: s.min(axis=-1, keepdims=True))),
-    Slip("one max for the whole grid", "a row far below scores.max() becomes 0 / 0 = nan: "
-         "subtract each row's max.", gives=_shifted(np.max)),
-    Slip("softmax overflows", "e^x overflows past x ≈ 709: subtract each row's max first, as "
-         "in 07.", gives=(_shifted(_no_shift), _naive_loops)),
+         "its total.", gives=(_shifted(np.max, np.sum), _shifted(_row_max, np.sum))),
+    Slip("a shift that is not the row's largest", "subtract the row's LARGEST score.",
+         gives=_shifted(lambda s: s.min(axis=-1, keepdims=True))),
+    Slip("one max for the whole grid", "a row far below scores.max() becomes 0 / 0: subtract "
+         "each row's max.", gives=_shifted(np.max)),
+    Slip("softmax overflows", "e^x overflows past x ≈ 709: subtract each row's max first.",
+         gives=(_shifted(_no_shift), _naive_loops)),
     Slip("divided by the row max", "the stable softmax SUBTRACTS the row max.",
          gives=_shifted(_no_shift, scale=lambda s: s / _row_max(s))),
-    Slip("no softmax", "the scores were used as the weights: take each row's softmax.",
+    Slip("no softmax", "the scores were used as weights: take each row's softmax.",
          gives=(lambda q, k, v: _scores(q, k) @ v, lambda q, k, v: (q @ k.T) @ v)),
     Slip("returned the weights", "that is A (n × m): blend the values with it, " + _BLEND,
          gives=_then(lambda a, q, k, v: a)),
-    Slip("weights applied to K", "keys are for matching; the content is in the values: "
-         + _BLEND, gives=_then(lambda a, q, k, v: a @ k)),
+    Slip("weights applied to K", "the content is in the values: " + _BLEND,
+         gives=_then(lambda a, q, k, v: a @ k)),
     Slip("the keys still in the blend", "keys are for the scores only: " + _BLEND,
          gives=(_then(lambda a, q, k, v: a @ k @ v), _then(lambda a, q, k, v: a @ k.T))),
-    Slip("blended the queries", "the weights say how much of each VALUE to take: " + _BLEND,
+    Slip("blended the queries", "the weights take from each VALUE: " + _BLEND,
          gives=_then(lambda a, q, k, v: a @ q)),
     Slip("transposed the weights", "weights.T has one row per KEY: " + _BLEND,
          gives=_then(lambda a, q, k, v: a.T @ v)),
     Slip("value transposed", "blend the value rows: " + _BLEND,
          gives=_then(lambda a, q, k, v: a @ v.T)),
-    Slip("value @ weights", "the wrong way round: n × m times m × d_v, " + _BLEND,
+    Slip("value @ weights", "the wrong way round: " + _BLEND,
          gives=_then(lambda a, q, k, v: v @ a)),
     Slip("* for @ in the blend", "`*` multiplies matching entries: " + _BLEND,
          gives=_then(lambda a, q, k, v: a * v)),
     Slip("summed over the value's slots", "the blend adds over the keys, Σⱼ A_ij 𝐯ⱼ: " + _BLEND,
          gives=_then(lambda a, q, k, v: a * v.sum(axis=-1))),
-    Slip("equal weights", "every query got the plain average of the values, as if each weight "
-         "were 1/m (or each key K[0]): the weights are softmax(QKᵀ/√d_k).",
+    Slip("equal weights", "every query got the plain average of the values (weights 1/m).",
          gives=lambda q, k, v: np.repeat(v.mean(axis=0, keepdims=True), q.shape[0], axis=0)),
-    Slip("no transpose", "query @ key meets the COLUMNS of K (it runs only when m = d_k): "
-         "query @ key.T.", gives=lambda q, k, v: _softmax(_scores(q, k.T)) @ v),
+    Slip("no transpose", "query @ key meets the COLUMNS of K: query @ key.T.",
+         gives=lambda q, k, v: _softmax(_scores(q, k.T)) @ v),
     Slip("K Qᵀ", "key @ query.T has one row per KEY: query @ key.T.",
          gives=lambda q, k, v: _softmax(_scores(k, q)) @ v),
     Slip("* for @", "a score is a dot product, query @ key.T.",
@@ -188,18 +182,17 @@ SLIPS = [
          "loop.", gives=(_first_row, lambda q, k, v: _first_row(q, k, v)[0])),
 ]
 
-# These rows differ from the right answer only on the large-score cases: they are named only
-# when they account for every wrong case (an answer wrong everywhere is not "only overflow").
+# wrong only on large scores: named only if they explain every wrong case
 _ONLY_LARGE = {"softmax overflows", "one max for the whole grid",
                "a shift that is not the row's largest"}
 
 
 class AttentionExercise(CodeExercise):
-    """attention(query, key, value) on notebook 09's cases and table (also the capstone's)."""
+    """attention(query, key, value) on notebook 09's cases and table."""
 
     def __init__(self, name, call, slips):
         super().__init__(name, call, CASES, attention_solution, slips, quantities=QUANTITIES,
-                         rtol=1e-5, atol=1e-8, show_args=show_shapes)  # float32 work passes
+                         rtol=1e-5, atol=1e-8, show_args=show_shapes)  # float32 passes
 
     def explanations(self, outcomes):
         wrong = sum(not o.correct for o in outcomes)
@@ -210,7 +203,7 @@ class AttentionExercise(CodeExercise):
 ATTENTION = AttentionExercise("attention", "attention(query, key, value)", SLIPS)
 
 
-# --- by hand: query 1 of the tiny example -----------------------------------------------------
+# --- by hand: query 1 of the tiny example
 
 def _row_scores(Q, K, row=0):
     return np.asarray(K, float) @ np.asarray(Q, float)[row]  # (m,): 𝐪 · 𝐤ⱼ for every key
@@ -245,22 +238,22 @@ def _columns(Q, K):
     return (e / e.sum(axis=0))[0]
 
 
-_WEIGHTS = {  # name: (the weights the slip uses, a function of the givens; what it did)
+_WEIGHTS = {  # name: (the slip's weights from the givens, hint)
     "no scaling": (lambda Q, K: _weights(Q, K, by=1.0), "the scores were not divided by √d_k."),
     "divided by d_k": (lambda Q, K: _weights(Q, K, by=len(Q[0])), "divide by √d_k, not d_k."),
     "√m for √d_k": (lambda Q, K: _weights(Q, K, by=math.sqrt(len(K))),
                     "divide by √d_k, not by √m (3 keys)."),
     "2ˣ in place of eˣ": (lambda Q, K: _weights(Q, K, base=2.0), "softmax takes eˣ, not 2ˣ."),
     "scaled after the softmax": (lambda Q, K: _weights(Q, K, by=1.0) / math.sqrt(len(Q[0])),
-                                 "divide the scores by √d_k, before the softmax."),
+                                 "divide the scores, before the softmax."),
     "not normalised": (lambda Q, K: np.exp(_scaled(Q, K)), "divide each eˣ by their total."),
-    "no exponential": (_no_exp, "the scaled scores were divided by their total, without eˣ."),
+    "no exponential": (_no_exp, "take eˣ of each scaled score first."),
     "e⁰ taken as 0": (_e0_as_0, "e⁰ = 1: a score of 0 still gets weight."),
     "row 2 instead of row 1": (lambda Q, K: _weights(Q, K, row=1), "those are query 2's."),
 }
 
 
-def _near_miss(value, answer):  # a rounding that lands within the tolerance is no slip
+def _near_miss(value, answer):  # a rounding within the tolerance is no slip
     if np.all(np.abs(value - answer) <= 2 * 0.002):
         raise NoPrediction
     return value
@@ -272,11 +265,11 @@ WEIGHT_SLIPS = [
          gives=lambda Q, K: _weights(Q, K, by=1 / math.sqrt(len(Q[0])))),
     Slip("the scaled scores", "the weights are their softmax.", gives=_scaled),
     Slip("the scores", "divide by √d_k, then take the softmax.", gives=_row_scores),
-    Slip("softmax down the columns", "{got} makes each COLUMN add up to 1: the softmax runs "
-         "along query 1's row.", gives=_columns),
+    Slip("softmax down the columns", "each COLUMN adds up to 1: the softmax runs along "
+         "query 1's row.", gives=_columns),
     Slip("equal weights", "work out the scores first.",
          gives=lambda Q, K: np.full(len(K), 1 / len(K))),
-    Slip("no scaling, not normalised", "divide the scores by √d_k, then each eˣ by their total.",
+    Slip("no scaling, not normalised", "divide the scores by √d_k, each eˣ by their total.",
          gives=lambda Q, K: np.exp(_row_scores(Q, K))),
     Slip("all weight on the best match", "softmax gives every key some weight.",
          gives=lambda Q, K: np.eye(len(K))[_best(Q, K)]),
@@ -289,7 +282,7 @@ WEIGHT_SLIPS = [
 ]
 
 
-def _best(Q, K):  # the best-matching key (no prediction when two tie)
+def _best(Q, K):  # the best-matching key (none when two tie)
     s = _row_scores(Q, K)
     if np.sum(s == s.max()) > 1:
         raise NoPrediction
@@ -297,7 +290,7 @@ def _best(Q, K):  # the best-matching key (no prediction when two tie)
 
 
 def _draw_qk(rng):
-    """Slots of 0, 1 or 2, scores up to 8 (÷ √4: up to 4), query 1's three scores different."""
+    """Slots of 0, 1 or 2, scores up to 8, query 1's three scores different."""
     while True:
         Q, K = rng.integers(0, 3, size=(2, 4)), rng.integers(0, 3, size=(3, 4))
         S = Q @ K.T
@@ -311,7 +304,7 @@ _K = [[1, 0, 1, 0], [0, 1, 0, 1], [2, 1, 2, 1]]
 WEIGHTS_HAND = HandExercise(
     "weights by hand", "row 1 of A = softmax(QKᵀ/√d_k) for Q = {Q}, K = {K}",
     answer=_weights, givens={"Q": _Q, "K": _K}, slips=WEIGHT_SLIPS, draw=_draw_qk,
-    tolerance=0.002)  # the prompt says ±0.002, as 07's
+    tolerance=0.002)  # as the prompt says
 
 
 def _blend(weights, V):
@@ -331,8 +324,8 @@ OUTPUT_SLIPS = [
          gives=lambda Q, K, V: np.mean(np.asarray(V, float), axis=0)),
     Slip("added the values", "{got} is 𝐯₁ + 𝐯₂ + 𝐯₃: weigh each value first.",
          gives=lambda Q, K, V: np.sum(np.asarray(V, float), axis=0)),
-    Slip("only the best match", "{got} is the best key's value alone: every key gets some "
-         "weight.", gives=lambda Q, K, V: np.asarray(V, float)[_best(Q, K)]),
+    Slip("only the best match", "{got} is the best key's value alone: every key gets weight.",
+         gives=lambda Q, K, V: np.asarray(V, float)[_best(Q, K)]),
     Slip("only the largest term", "{got} is the best key's term A₁ⱼ𝐯ⱼ alone: add every term.",
          gives=lambda Q, K, V: _weights(Q, K)[_best(Q, K)] * np.asarray(V[_best(Q, K)], float)),
     Slip("weights rounded to 1 decimal", "keep 3 decimals of the weights.",
@@ -349,6 +342,6 @@ OUTPUT_HAND = HandExercise(
     "output by hand", "output row 1 of softmax(QKᵀ/√d_k) V for Q = {Q}, K = {K}, V = {V}",
     answer=lambda Q, K, V: _blend(_weights(Q, K), V),
     givens={"Q": _Q, "K": _K, "V": [[2, 0], [0, 2], [4, 4]]}, slips=OUTPUT_SLIPS,
-    draw=_draw_qkv, tolerance=0.01)  # the prompt says ±0.01
+    draw=_draw_qkv, tolerance=0.01)
 
 EXERCISES = [WEIGHTS_HAND, OUTPUT_HAND, ATTENTION]

@@ -1,8 +1,5 @@
-"""Exercises of notebook 10, the capstone: three attention functions with one realistic bug
-each, for the learner to find and fix. A fix that is still wrong is named by notebook 09's
-attention table; the function as it was handed out is "not attempted yet", and an edit that
-behaves the same is told that the bug is still there (its bug unnamed either way: finding it
-is the exercise). Writing attention from an empty cell is checked by 09's ``"attention"``."""
+"""Notebook 10: three attention functions with one bug each, checked by 09's attention table;
+the handed-out function is "not attempted yet", and its own bug is never named."""
 
 import ast
 import inspect
@@ -20,9 +17,7 @@ STILL = "the bug still there"
 
 
 class BugHunt(AttentionExercise):
-    """A broken attention function to fix: checked like ``"attention"``, except that the
-    function as it was handed out is not attempted yet, and the table row of its own bug is
-    left out (the learner's answer either still makes it, or makes another slip)."""
+    """A broken attention function to fix, checked like ``"attention"`` without its bug's row."""
 
     def __init__(self, name, broken, bug, extra=()):
         self.broken = broken
@@ -49,8 +44,8 @@ class BugHunt(AttentionExercise):
 
 
 def _same_code(func, broken):
-    """Whether ``func`` is the handed-out function unedited (its name, comments and layout
-    aside); with no source to read, it is taken to be."""
+    """``func`` is the handed-out function unedited (name, comments, layout aside; True when
+    there is no source to read)."""
     try:
         a, b = (ast.parse(textwrap.dedent(inspect.getsource(f))).body[0] for f in (func, broken))
         return [ast.dump(x) for x in (a.args, *a.body)] == [ast.dump(x) for x in (b.args, *b.body)]

@@ -1,5 +1,4 @@
-"""Exercises of notebook 16: the KV cache's memory per token by hand, where a paged cache keeps
-a token (slot_of), and the rotary embedding of one row at its position (rope)."""
+"""Notebook 16: a token's KV-cache memory by hand, slot_of in a paged cache, rope."""
 
 import math
 
@@ -13,24 +12,24 @@ __all__ = ["EXERCISES"]
 
 
 def _kib(layers, heads, kv_heads, d_k):
-    return 2 * layers * kv_heads * d_k * 4 / 1024  # K and V, float32: 4 bytes a number
+    return 2 * layers * kv_heads * d_k * 4 / 1024  # K and V, 4 bytes a float32
 
 
 def _draw_model(rng):
-    kv_heads = int(rng.choice([3, 5, 6, 8]))  # 2 or 4 would make two slips coincide
+    kv_heads = int(rng.choice([3, 5, 6, 8]))  # 2 or 4: two slips coincide
     return {"layers": int(rng.choice([16, 24, 28, 32, 40, 48, 80])),
             "heads": kv_heads * int(rng.choice([2, 3, 4, 6])), "kv_heads": kv_heads,
             "d_k": int(rng.choice([64, 128, 256]))}
 
 
-def _times(factor):  # the answer times factor: a number, or a function of the givens (a dict)
+def _times(factor):  # the answer × factor (or factor(givens))
     return lambda **g: _kib(**g) * (factor(g) if callable(factor) else factor)
 
 
 _CACHE_SLIPS = [
     Slip("keys only", "a token caches a key row AND a value row (the 2).", gives=_times(1 / 2)),
-    Slip("queries cached too", "{got} counts Q, K and V: a query row is used once; only K and V "
-         "are cached.", gives=_times(3 / 2)),
+    Slip("queries cached too", "{got} counts Q, K and V: only K and V are cached.",
+         gives=_times(3 / 2)),
     Slip("bytes per number left out", "a float32 takes 4 bytes.", gives=_times(1 / 4)),
     Slip("all query heads", "only the {kv_heads} key/value heads are cached.",
          gives=_times(lambda g: g["heads"] / g["kv_heads"])),
@@ -58,19 +57,19 @@ def _slot(position, block_table, page_size):
     return (block_table[position // page_size], position % page_size)
 
 
-def _at_the_end(p, t, s):  # a loop's `<=`: the first slot of a block read as past the last one
+def _at_the_end(p, t, s):  # `<=`: a block's first slot read as the last one's end
     if p and p % s == 0:
         return (t[p // s - 1], s)
     raise NoPrediction
 
 
-_T5, _T3 = [7, 2, 9, 4, 6], [3, 0, 5]  # the physical blocks of logical blocks 0, 1, 2, …
+_T5, _T3 = [7, 2, 9, 4, 6], [3, 0, 5]  # physical block of logical block i
 _BLOCK = "logical block i holds positions i × page_size … (i + 1) × page_size − 1"
 _LEFT = "the offset is what is left, position % page_size."
 
 _SLOT_SLIPS = [
-    Slip("no look-up in the table", "position // page_size is the LOGICAL block: "
-         "block_table[…] is the physical one.", gives=lambda p, t, s: (p // s, p % s)),
+    Slip("no look-up in the table", "position // page_size is the LOGICAL block: look it up.",
+         gives=lambda p, t, s: (p // s, p % s)),
     Slip("block and offset swapped", "the physical block comes first, then the offset.",
          gives=lambda p, t, s: _slot(p, t, s)[::-1]),
     Slip("the block only", "return the pair (block, offset).", gives=lambda p, t, s: t[p // s]),
@@ -82,7 +81,7 @@ _SLOT_SLIPS = [
          raises=(TypeError, "indices must be integers"), example=lambda p, t, s: (t[p / s], p % s)),
     Slip("rounded the division", "round(…) rounds half a block up: `//`.",
          gives=lambda p, t, s: (t[round(p / s)], p % s)),
-    Slip("ceil(…) − 1", "one block short at each block's first position: position // page_size.",
+    Slip("ceil(…) − 1", "one block short at a block's first position: `//`.",
          gives=lambda p, t, s: (t[math.ceil(p / s) - 1], p % s)),
     Slip("// for the offset", _LEFT, gives=lambda p, t, s: (t[p // s], p // s)),
     Slip("the next block", f"{_BLOCK}: no + 1 after the `//`.",
@@ -112,8 +111,7 @@ SLOT_OF = CodeExercise(
 
 
 def _turn(x, position, base, angle=None, pairs="half", sign=1.0, swap=False, b_sign=1.0):
-    """Pair t of x turned: partner slot t + d/2 ("half") or 2t + 1 ("next"); ``angle`` is
-    φ(p, t, d, base), p · base^(−2t/d) by default."""
+    """Each pair t of x turned by φ = p · base^(−2t/d) (or ``angle``); slips by keyword."""
     d = len(x)
     out = [0.0] * d
     for t in range(d // 2):
@@ -125,7 +123,7 @@ def _turn(x, position, base, angle=None, pairs="half", sign=1.0, swap=False, b_s
     return out
 
 
-def _stale(x, position, base):  # slot t overwritten, then its new value used for slot t + d/2
+def _stale(x, position, base):  # slot t overwritten before t + d/2 is made
     x, half = list(x), len(x) // 2
     for t in range(half):
         phi = position * base ** (-2 * t / len(x))
@@ -135,8 +133,7 @@ def _stale(x, position, base):  # slot t overwritten, then its new value used fo
 
 
 def _halves(x, position, base, minus=True, per_slot=False):
-    """x·cos φ + rotate_half(x)·sin φ, with or without rotate_half's minus, one angle per pair
-    or (a slip) one per slot."""
+    """x·cos φ + rotate_half(x)·sin φ (slips: no minus, an angle per slot)."""
     d, half = len(x), len(x) // 2
     other = [-v if minus else v for v in x[half:]] + list(x[:half])
     phi = [position * base ** (-2 * (i if per_slot else i % half) / d) for i in range(d)]
@@ -152,8 +149,8 @@ def _with(**how):
 
 
 _ROPE_SLIPS = [
-    Slip("neighbouring pairs", "here pair t is slot t with slot t + d/2 (Meta's Llama code "
-         "pairs 2t, 2t + 1).", gives=_with(pairs="next")),
+    Slip("neighbouring pairs", "here pair t is slot t with slot t + d/2.",
+         gives=_with(pairs="next")),
     Slip("turned the wrong way", "the minus goes on the first slot, a cos φ − b sin φ.",
          gives=_with(sign=-1.0)),
     Slip("cos and sin swapped", "a turn by φ keeps a·cos φ in the first slot.",
@@ -165,8 +162,8 @@ _ROPE_SLIPS = [
          gives=_angle(lambda p, t, d, b: p * b ** (2 * t / d))),
     Slip("exponent t/d", "the exponent is −2t/d, with 2t.",
          gives=_angle(lambda p, t, d, b: p * b ** (-t / d))),
-    Slip("the exponent without brackets", "`**` binds before `*` and `/`: write "
-         "base ** (-2 * t / d).", gives=(_angle(lambda p, t, d, b: p * b ** -2 * t / d),
+    Slip("the exponent without brackets", "`**` binds first: base ** (-2 * t / d).",
+         gives=(_angle(lambda p, t, d, b: p * b ** -2 * t / d),
                                          _angle(lambda p, t, d, b: p * b ** (-2 * t) / d))),
     Slip("base fixed at 10000", "use `base`: models differ (Llama 3: 500000).",
          gives=_angle(lambda p, t, d, b: p * 10000.0 ** (-2 * t / d))),
@@ -188,20 +185,20 @@ _ROPE_SLIPS = [
     Slip("only the first slot of each pair", "write slot t AND slot t + d/2; return all d.",
          gives=(lambda x, p, base: _turn(x, p, base)[:len(x) // 2],
                 lambda x, p, base: _turn(x, p, base)[:len(x) // 2] + x[len(x) // 2:])),
-    Slip("updated a before b", "take a, b = x[t], x[t + d // 2] first, and write into a new "
-         "list.", gives=_stale),
+    Slip("updated a before b", "take a, b = x[t], x[t + d // 2] first; write a new list.",
+         gives=_stale),
     Slip("rotate_half without the minus", "the partner of a is −b.",
          gives=lambda x, p, base: _halves(x, p, base, minus=False)),
     Slip("each slot its own angle", "both slots of pair t share ONE angle.",
          gives=lambda x, p, base: _halves(x, p, base, per_slot=True)),
-    Slip("angles not repeated", "repeat the d/2 angles for the two halves, "
-         "np.concatenate([phi, phi]).", raises=(ValueError, "broadcast"),
+    Slip("angles not repeated", "repeat the d/2 angles: np.concatenate([phi, phi]).",
+         raises=(ValueError, "broadcast"),
          example=lambda x, p, base: np.asarray(x) * np.cos(p * base ** (
              -np.arange(0, len(x), 2) / len(x)))),
-    Slip("d / 2 as an index", "an index is whole, and d / 2 is a decimal (2 / 2 = 1.0): d // 2.",
+    Slip("d / 2 as an index", "an index is whole; 2 / 2 is 1.0: d // 2.",
          raises=(TypeError, "indices must be integers or slices, not float"),
          example=lambda x, p, base: [x[t + len(x) / 2] for t in range(len(x) // 2)]),
-    Slip("d / 2 for the pairs", "range needs a whole number, and 4 / 2 is 2.0: d // 2.",
+    Slip("d / 2 for the pairs", "range needs a whole number; 4 / 2 is 2.0: d // 2.",
          raises=(TypeError, "cannot be interpreted as an integer"),
          example=lambda x, p, base: [x[t] for t in range(len(x) / 2)]),
 ]

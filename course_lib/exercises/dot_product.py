@@ -1,5 +1,4 @@
-"""Exercises of notebook 04: the dot product by hand and as a loop, the cosine of the angle,
-q·k from two lengths and an angle, and a perpendicular arrow (the meter reads 0)."""
+"""Notebook 04: q·k by hand and as a loop, the cosine, q·k from lengths and θ, a right angle."""
 
 import math
 from itertools import combinations
@@ -39,7 +38,7 @@ def _one_pair(i, wrong):
     return gives
 
 
-# rows of both the by-hand and the loop exercise: functions of q and k either way
+# rows of the by-hand and the loop exercise
 _SHARED = [
     Slip("multiplies the sums", "that is (Σ qᵢ) × (Σ kᵢ): multiply slot by slot, then add.",
          gives=lambda q, k: sum(q) * sum(k)),
@@ -47,8 +46,8 @@ _SHARED = [
          gives=lambda q, k: math.prod(_p(q, k))),
     Slip("squared the products", "that adds the products' squares: add the products.",
          gives=lambda q, k: sum(x * x for x in _p(q, k))),
-    Slip("the lengths multiplied", "that is ∥q∥ ∥k∥, which is q·k only for arrows pointing "
-         "the same way.", gives=lambda q, k: math.sqrt(_dot(q, q) * _dot(k, k))),
+    Slip("the lengths multiplied", "that is ∥q∥ ∥k∥, q·k only for arrows pointing one way.",
+         gives=lambda q, k: math.sqrt(_dot(q, q) * _dot(k, k))),
 ]
 
 DOT_HAND = HandExercise(
@@ -56,10 +55,10 @@ DOT_HAND = HandExercise(
     draw=_draw_pair,
     slips=[
         Slip("sign of a product", "{got} gives a product the wrong sign: (+)(−) is negative, "
-             "(+)(+) and (−)(−) are positive.", gives=(lambda q, k: sum(abs(x) for x in _p(q, k)),
+             "(−)(−) positive.", gives=(lambda q, k: sum(abs(x) for x in _p(q, k)),
                     *(_one_pair(i, lambda a, b: -a * b if a * b > 0 else None)
                       for i in range(3)))),
-        Slip("sums without multiplying", "{got} adds pairs (qᵢ + kᵢ) instead of multiplying them.",
+        Slip("sums without multiplying", "{got} adds pairs (qᵢ + kᵢ): multiply them.",
              gives=(lambda q, k: sum(q) + sum(k),
                     *(_one_pair(i, lambda a, b: a + b) for i in range(3)))),
         *_SHARED,
@@ -75,14 +74,14 @@ _PAIRS = [([3.0], [-2.0]), ([1.0, 0.0], [0.0, 1.0]), ([1.0, 2.0, 3.0], [4.0, 5.0
 
 
 def _some_slots(o):
-    """The answer adds the products of some, not all, slots."""
+    """The products of some, not all, slots added."""
     p = _p(*o.case.args)
     return isinstance(o.value, (int, float)) and any(
         abs(o.value - sum(c)) <= 1e-9 for r in range(1, len(p)) for c in combinations(p, r))
 
 
 def _unrefused(o):
-    """A case to refuse answered (not as text), or run past a list's end."""
+    """A case to refuse answered (not as text), or run past the end."""
     return o.case.raises is not None and (
         (o.error is None and not isinstance(o.value, str))
         or (isinstance(o.error, IndexError) and "out of range" in str(o.error)))
@@ -95,26 +94,26 @@ DOT_LOOP = CodeExercise(
     solution=_dot, quantities={"L": lambda q, k: len(q)},
     slips=[
         Slip("sums without multiplying", "every slot of both lists was added: multiply matching "
-             "slots first.", gives=lambda q, k: sum(q) + sum(k)),
+             "slots.", gives=lambda q, k: sum(q) + sum(k)),
         *_SHARED,
         Slip("one list used twice", "that is q·q or k·k: multiply q's slots by k's.",
              gives=(lambda q, k: _dot(q, q), lambda q, k: _dot(k, k))),
-        Slip("returns the products", "that is the list of products: add them into one number.",
+        Slip("returns the products", "the list of products: add them.",
              gives=_p),
         Slip("k read backwards", "q₁ was multiplied by k's LAST slot: match slot i with slot i.",
              gives=lambda q, k: _dot(q, k[::-1]) if len(q) > 1 else _no()),
         Slip("subtracted instead of multiplied", "matching slots were subtracted: multiply them.",
              gives=lambda q, k: sum(a - b for a, b in zip(q, k, strict=True))),
         Slip("only the last term counts", "the total is replaced or reset (`total = 0` in the "
-             "loop) at each step: set it to 0 once, before the loop.",
+             "loop) at each step: set it once, before the loop.",
              gives=lambda q, k: q[-1] * k[-1]),
-        Slip("return inside the loop", "only the first product came back: the `return` sits "
-             "inside the loop.", gives=lambda q, k: q[0] * k[0]),
-        Slip("uses only some slots", "some slots' products are left out: visit every slot, "
-             "range(len(q)).", when=_some_slots,
+        Slip("return inside the loop", "only the first product came back: return after the "
+             "loop.", gives=lambda q, k: q[0] * k[0]),
+        Slip("uses only some slots", "some products are left out: visit every slot.",
+             when=_some_slots,
              example=lambda q, k: sum(_p(q, k)[::2])),
         Slip("does not refuse different lengths", "check len(q) != len(k) first and raise "
-             "ValueError: a loop alone stops at the shorter list or runs past its end.",
+             "ValueError: a loop alone stops early or runs past the end.",
              when=_unrefused,
              example=lambda q, k: sum(a * b for a, b in zip(q, k))),  # noqa: B905
     ],
@@ -134,33 +133,33 @@ COSINE = CodeExercise(
     cases=[([1.0, 0.0], [0.0, 1.0]), ([3.0, 4.0], [4.0, 3.0]), ([1.0, 2.0, 2.0], [2.0, 4.0, 4.0]),
            ([2.0, -1.0], [-4.0, 2.0]), ([1.0, 2.0, 3.0], [-1.5, 0.5, 2.0]),
            ([0.5, 1.5, -2.0, 1.0], [2.0, 1.0, 0.5, -3.0])],
-    solution=_cos, rtol=1e-7,  # acos near ±1 magnifies the last digit's rounding
+    solution=_cos, rtol=1e-7,  # acos near ±1 magnifies the last digit
     quantities={"∥q∥": lambda q, k: _len(q), "∥k∥": lambda q, k: _len(k)},
     slips=[
-        Slip("one length used twice", "you divided by the same length twice: one ∥q∥ and one "
-             "∥k∥.", gives=(lambda q, k: _dot(q, k) / _dot(q, q),
+        Slip("one length used twice", "you divided by one length twice: ∥q∥ and ∥k∥.",
+             gives=(lambda q, k: _dot(q, k) / _dot(q, q),
                             lambda q, k: _dot(q, k) / _dot(k, k))),
         Slip("multiplied by the lengths", "you multiplied q·k by the lengths: divide by them.",
              gives=lambda q, k: _dot(q, k) * _len(q) * _len(k)),
-        Slip("halved instead of the root", "each length came from `total ** 1/2`, half the sum of "
-             "squares.", gives=lambda q, k: _dot(q, k) / (_dot(q, q) / 2 * _dot(k, k) / 2)),
+        Slip("halved instead of the root", "each length came from `total ** 1/2`, a half.",
+             gives=lambda q, k: _dot(q, k) / (_dot(q, q) / 2 * _dot(k, k) / 2)),
         Slip("took math.cos", "q·k / (∥q∥ ∥k∥) already IS cos θ: no math.cos.",
              gives=(lambda q, k: math.cos(_cos(q, k)), lambda q, k: math.cos(_dot(q, k)))),
-        Slip("returned the angle", "that is θ (math.acos, in radians or degrees): return the "
-             "cosine.", gives=(lambda q, k: math.acos(_cos(q, k)),
+        Slip("returned the angle", "that is θ (math.acos): return the cosine.",
+             gives=(lambda q, k: math.acos(_cos(q, k)),
                               lambda q, k: math.degrees(math.acos(_cos(q, k))))),
         Slip("not divided", "that is q·k itself: divide by ∥q∥ ∥k∥.", gives=_dot),
-        Slip("divided then multiplied", "`q·k / ∥q∥ * ∥k∥` multiplies by ∥k∥: write q·k / (∥q∥ * "
-             "∥k∥).", gives=lambda q, k: _dot(q, k) / _len(q) * _len(k)),
-        Slip("divided by the sum of lengths", "you divided by ∥q∥ + ∥k∥: divide by their "
-             "product.", gives=lambda q, k: _dot(q, k) / (_len(q) + _len(k))),
-        Slip("divided by the squared lengths", "you divided by ∥q∥² ∥k∥², the roots "
-             "forgotten.", gives=lambda q, k: _dot(q, k) / (_dot(q, q) * _dot(k, k))),
-        Slip("divided by the number of slots", "you divided by L, the number of slots: divide "
-             "by ∥q∥ ∥k∥.", gives=lambda q, k: _dot(q, k) / len(q)),
-        Slip("divided by the sums", "you divided by (Σ qᵢ)(Σ kᵢ): a sum of slots is not a length.",
+        Slip("divided then multiplied", "`q·k / ∥q∥ * ∥k∥` multiplies by ∥k∥: brackets.",
+             gives=lambda q, k: _dot(q, k) / _len(q) * _len(k)),
+        Slip("divided by the sum of lengths", "you divided by ∥q∥ + ∥k∥, not their product.",
+             gives=lambda q, k: _dot(q, k) / (_len(q) + _len(k))),
+        Slip("divided by the squared lengths", "you divided by ∥q∥² ∥k∥²: take the roots.",
+             gives=lambda q, k: _dot(q, k) / (_dot(q, q) * _dot(k, k))),
+        Slip("divided by the number of slots", "you divided by the number of slots.",
+             gives=lambda q, k: _dot(q, k) / len(q)),
+        Slip("divided by the sums", "you divided by (Σ qᵢ)(Σ kᵢ), not the lengths.",
              gives=lambda q, k: _dot(q, k) / (sum(q) * sum(k))),
-        Slip("returned 1 − cos θ", "that is 1 − cos θ: return cos θ.",
+        Slip("returned 1 − cos θ", "return cos θ.",
              gives=lambda q, k: 1 - _cos(q, k)),
     ],
 )
@@ -181,33 +180,33 @@ COSINE_HAND = HandExercise(
     answer=lambda a, b, angle: a * b * _round_cos(angle),
     givens={"a": 2, "b": 5, "angle": 60}, draw=_draw_angle,
     slips=[
-        Slip("forgot cos θ", "{got} is ∥q∥∥k∥ = {a} × {b} alone: multiply by cos {angle}°.",
+        Slip("forgot cos θ", "{got} is {a} × {b} alone: multiply by cos {angle}°.",
              gives=lambda a, b, angle: a * b),
-        Slip("cos θ alone", "{got} is cos {angle}° alone: multiply it by both lengths.",
+        Slip("cos θ alone", "{got} is cos {angle}° alone: times both lengths.",
              gives=lambda a, b, angle: _round_cos(angle)),
         Slip("used sin θ", "{got} uses sin {angle}°: q·k uses the cosine.",
              gives=lambda a, b, angle: a * b * math.sin(math.radians(angle))),
-        Slip("added the lengths", "{got} adds the lengths, {a} + {b}: multiply them, and by "
-             "cos {angle}°.", gives=(lambda a, b, angle: (a + b) * _round_cos(angle),
+        Slip("added the lengths", "{got} adds the lengths, {a} + {b}: multiply them.",
+             gives=(lambda a, b, angle: (a + b) * _round_cos(angle),
                                     lambda a, b, angle: a + b)),
         Slip("divided by cos θ", "{got} is {a} × {b} ÷ cos {angle}°: multiply by the cosine.",
              gives=lambda a, b, angle: a * b / _round_cos(angle) if angle != 180 else _no()),
-        Slip("cos θ divided by the lengths", "{got} is cos {angle}° ÷ ({a} × {b}): multiply "
-             "by the lengths.", gives=lambda a, b, angle: _round_cos(angle) / (a * b)),
-        Slip("left out a length", "{got} uses only one of the two lengths: q·k = ∥q∥ ∥k∥ cos θ.",
+        Slip("cos θ divided by the lengths", "{got} is cos {angle}° ÷ ({a} × {b}): multiply.",
+             gives=lambda a, b, angle: _round_cos(angle) / (a * b)),
+        Slip("left out a length", "{got} uses one length: q·k = ∥q∥ ∥k∥ cos θ.",
              gives=(lambda a, b, angle: a * _round_cos(angle),
                     lambda a, b, angle: b * _round_cos(angle))),
-        Slip("squared the lengths", "{got} uses the squared lengths: use the lengths themselves.",
+        Slip("squared the lengths", "{got} uses the squared lengths.",
              gives=lambda a, b, angle: a * a * b * b * _round_cos(angle)),
         Slip("multiplied by the angle", "{got} is {a} × {b} × {angle}: multiply by cos "
-             "{angle}°, not by the angle.", gives=lambda a, b, angle: a * b * angle),
-        Slip("cos 45° for cos θ", "{got} uses 0.707, the cosine of 45°: cos 60° = 0.5 and "
-             "cos 120° = −0.5.", gives=lambda a, b, angle: a * b * math.sqrt(0.5)
+             "{angle}°.", gives=lambda a, b, angle: a * b * angle),
+        Slip("cos 45° for cos θ", "{got} uses 0.707 = cos 45°: cos 60° = 0.5.",
+             gives=lambda a, b, angle: a * b * math.sqrt(0.5)
              * {60: 1, 120: -1}.get(angle, math.nan)),
         Slip("as if at a right angle", "{got} is q·k at a right angle (cos 90° = 0); here θ = "
              "{angle}°.", gives=lambda a, b, angle: 0.0),
-        Slip("cos of the angle in radians", "{got} takes cos of {angle} radians: set the "
-             "calculator to degrees.", gives=lambda a, b, angle: a * b * math.cos(angle)),
+        Slip("cos of the angle in radians", "{got} takes cos of {angle} radians: use degrees.",
+             gives=lambda a, b, angle: a * b * math.cos(angle)),
     ],
 )
 
@@ -216,12 +215,12 @@ def _turn_left(q):
     return [-q[1], q[0]]
 
 
-def _turned(c, s):  # the rotation formula with cos and sin taken as c and s
+def _turned(c, s):  # the rotation with cos, sin taken as c, s
     return lambda q: [q[0] * c - q[1] * s, q[0] * s + q[1] * c]
 
 
 def _score(o):
-    """The learner's arrow · q (None: not two numbers, or q itself)."""
+    """The arrow · q (None: not two numbers, or q itself)."""
     v, q = numeric(o.value), o.case.args[0]
     return None if v is None or v.shape != (2,) or list(v) == q else float(v @ q)
 
@@ -244,24 +243,24 @@ PERPENDICULAR = CodeExercise(
            ([-4.0, -3.0],)],
     solution=_turn_left,
     slips=[
-        Slip("turned right", "that arrow is perpendicular too, but turned RIGHT: the left turn is "
-             "[−q₂, q₁].", gives=lambda q: [q[1], -q[0]]),
-        Slip("swapped without a minus", "[q₂, q₁] is q mirrored, not turned: one slot needs a "
-             "minus sign.", gives=lambda q: [q[1], q[0]]),
+        Slip("turned right", "perpendicular, but turned RIGHT: the left turn is [−q₂, q₁].",
+             gives=lambda q: [q[1], -q[0]]),
+        Slip("swapped without a minus", "[q₂, q₁] is q mirrored: one slot needs a minus.",
+             gives=lambda q: [q[1], q[0]]),
         Slip("both slots negated", "[−q₂, −q₁]: only one slot gets the minus, [−q₂, q₁].",
              gives=lambda q: [-q[1], -q[0]]),
         Slip("the opposite arrow", "[−q₁, −q₂] points the opposite way: swap the slots too.",
              gives=lambda q: [-q[0], -q[1]]),
-        Slip("one slot negated", "negating one slot mirrors q: swap the two slots AND negate "
-             "one.", gives=(lambda q: [-q[0], q[1]], lambda q: [q[0], -q[1]])),
+        Slip("one slot negated", "that mirrors q: swap the slots AND negate one.",
+             gives=(lambda q: [-q[0], q[1]], lambda q: [q[0], -q[1]])),
         Slip("the same slot twice", "the second slot is q[1] again: it is q[0].",
              gives=lambda q: [-q[1], q[1]]),
-        Slip("overwrote a slot", "the second slot copied the new first one: build a new list, "
-             "[−q[1], q[0]].", gives=lambda q: [-q[1], -q[1]]),
-        Slip("made it length 1", "that arrow has length 1: keep q's length, no division.",
+        Slip("overwrote a slot", "the second slot copied the new first one: build a new list.",
+             gives=lambda q: [-q[1], -q[1]]),
+        Slip("made it length 1", "that arrow has length 1: keep q's length.",
              gives=lambda q: [x / math.hypot(*q) for x in _turn_left(q)]),
-        Slip("cos or sin of 90 wrong", "cos 90° = 0 and sin 90° = 1 (math.cos takes radians), so "
-             "the turn is [−q₂, q₁].", gives=(_turned(math.cos(90), math.sin(90)), _turned(1, 1))),
+        Slip("cos or sin of 90 wrong", "cos 90° = 0 and sin 90° = 1 (math.cos takes radians).",
+             gives=(_turned(math.cos(90), math.sin(90)), _turned(1, 1))),
         Slip("the zero vector", "[0, 0] scores 0 but is no arrow at all: turn q.",
              gives=lambda q: [0.0, 0.0]),
         Slip("not a quarter turn left", _askew_hint, when=_askew,

@@ -1,21 +1,6 @@
-"""The checker of every code exercise: run the learner's function on hidden cases, then explain
-a wrong answer by the exercise's slip table and by the general relations.
-
-The verdict is a :class:`~course_lib.exercises.feedback.Feedback`:
-
-* ``"not attempted"``: the function is still the stub (it raises ``NotImplementedError`` or
-  returns ``None`` or ``...``), so "Run All" works and the cell is easy to find;
-* ``"passed"``: right on every case, inputs left as they were;
-* ``"mistake"``: a slip or a relation explains the answer; the message frames the case that
-  shows it ("{call} gave {got}; expected {expected}.") and adds the slip's own hint;
-* ``"failed"``: wrong for no reason the checker can name; the message shows the smallest
-  failing case.
-
-How an explanation is chosen is :func:`~course_lib.exercises.feedback.pick`: the one that
-accounts for the most wrong cases, the exercise's own table before a general relation at a tie,
-and every explanation still tied named together. The checker never raises, whatever the learner
-wrote: an exception, a print, text, ragged lists, NaN, an input changed in place.
-"""
+"""The checker of every code exercise: run the learner's function on hidden cases, explain a
+wrong answer by the slip table and the general relations (``feedback.pick`` decides), else
+show the smallest failing case; never raise, whatever the learner wrote."""
 
 import contextlib
 import io
@@ -43,15 +28,14 @@ __all__ = ["Case", "CodeExercise", "Outcome"]
 
 @dataclass(frozen=True)
 class Case:
-    """One hidden case: the arguments, and the answer or the exception the function must raise
-    (``raises=IndexError``: the function must refuse these arguments)."""
+    """One hidden case: the arguments, and the answer or the exception it must raise."""
 
     args: tuple
     expected: object = None
     raises: type | None = None
 
     def size(self):
-        """How many numbers the case shows; the smallest failing case is shown first."""
+        """How many numbers the case shows (the smallest failing case is shown)."""
         return sum(_count(a) for a in self.args)
 
 
@@ -81,16 +65,13 @@ class CodeExercise:
 
     Parameters
     ----------
-    name : the name the notebook checks it by, e.g. ``"length"``.
-    call : the function as the learner writes it, e.g. ``"length(q)"``.
-    cases : the hidden cases: tuples of arguments, or :class:`Case` for one that must raise.
-    solution : the worked solution (a learner could have written it); gives every answer.
-    slips : the exercise's slip table, a list of :class:`~course_lib.exercises.feedback.Slip`.
-    quantities : named numbers of a case, ``{"d_k": lambda Q, K: Q.shape[-1]}``: the general
-        relations try the answer multiplied and divided by each (and its square root), and a
-        hint may name them (``{d_k}``).
-    rtol, atol : the one comparison's tolerance.
-    show_args : optional function(args) -> str that writes a case's arguments.
+    name : what the notebook checks it by, ``"length"``; call : as written, ``"length(q)"``.
+    cases : tuples of arguments, or :class:`Case` for one that must raise.
+    solution : the worked solution; gives every answer.
+    slips : the slip table, :class:`~course_lib.exercises.feedback.Slip` rows.
+    quantities : named numbers of a case, ``{"d_k": lambda Q, K: Q.shape[-1]}``, that the
+        relations multiply and divide by and a hint may name (``{d_k}``).
+    rtol, atol : the comparison's tolerance; show_args : function(args) -> str, optional.
     """
 
     def __init__(self, name, call, cases, solution, slips=(), *, quantities=None, rtol=1e-9,
@@ -114,7 +95,6 @@ class CodeExercise:
     def same(self, got, expected):
         return same(got, expected, self.rtol, self.atol)
 
-    # -- running -----------------------------------------------------------------------------
     def run(self, func):
         """Call ``func`` on every case, quietly, and record what it did."""
         outcomes = []
@@ -150,15 +130,14 @@ class CodeExercise:
                 continue
         return values
 
-    # -- the verdict -------------------------------------------------------------------------
     def evaluate(self, func):
         """Run the cases and return a :class:`Feedback`; never raises."""
         try:
             return self._evaluate(func)
-        except Exception as exc:  # a checker bug must not reach the learner as a traceback
+        except Exception as exc:  # a checker bug must not reach the learner
             return Feedback(FAILED, f"Not yet: the checker could not read what {self.function} "
-                            f"gave back ({type(exc).__name__}). Make sure it returns numbers "
-                            "(a number, a list or an array), then run the cell again.")
+                            f"gave back ({type(exc).__name__}): return a number, a list or an "
+                            "array.")
 
     def _evaluate(self, func):
         first = self._first_look(func)
@@ -183,12 +162,10 @@ class CodeExercise:
                         + self.frame(failing) + advice, case=failing.case, outcomes=outcomes)
 
     def _first_look(self, func):
-        """The verdicts that need no hidden case: not a function, the stub, a print."""
+        """The verdicts that need no hidden case: not a function, the stub, a print, None."""
         if not callable(func):
-            return Feedback(FAILED, f"Not yet: the check needs your function itself, "
-                            f"{self.function}, not what it returns: write its name without "
-                            f"brackets, as in check(\"{self.name}\", {self.function}). You "
-                            f"passed {show(func)}.")
+            return Feedback(FAILED, f"Not yet: pass the function itself, without brackets: "
+                            f"check(\"{self.name}\", {self.function}). You passed {show(func)}.")
         printed = io.StringIO()
         try:
             with contextlib.redirect_stdout(printed), _quiet(stdout=False):
@@ -202,34 +179,30 @@ class CodeExercise:
         if value is None and printed.getvalue().strip():
             said = " ".join(printed.getvalue().split())
             said = said if len(said) <= 60 else said[:57] + "…"
-            return Feedback(MISTAKE, f"Not yet: {self.call} printed {said} but returned None. "
-                            "The checker, like any code that calls your function, gets only "
-                            "what it returns: end it with `return` and the result.",
+            return Feedback(MISTAKE, f"Not yet: {self.call} printed {said} but returned None: "
+                            "a caller gets only what follows `return`.",
                             mistake=relations.PRINTED)
         if value is Ellipsis:
             return Feedback(NOT_ATTEMPTED, f"Not attempted yet: {self.call} returns ... . "
-                            "Write its body, end it with `return` and the result, then run "
-                            "the cell again.")
+                            "Write its body, then run the cell again.")
         if value is None and self.cases[0].raises is None:
             args = copy_args(self.cases[0].args)
             with _quiet(), contextlib.suppress(Exception):
                 func(*args)
             changed = not all(same_value(a, b) for a, b in
                               zip(args, self.cases[0].args, strict=True))
-            also = (" It also changed its input in place: build a new result instead."
-                    if changed else "")
-            return Feedback(MISTAKE, f"Not yet: {self.call} returned None. No return: a "
-                            "function hands back only what follows `return`; end it with "
-                            f"`return` and the result.{also}", mistake=relations.NO_RETURN)
+            also = " It also changed its input in place." if changed else ""
+            return Feedback(MISTAKE, f"Not yet: {self.call} returned None: end it with `return` "
+                            f"and the result.{also}", mistake=relations.NO_RETURN)
         return None
 
     def explanations(self, outcomes):
-        """Every explanation that fits: (explained, tier, name, (slip, telling outcome))."""
+        """(explained, tier, name, (slip, telling outcome)) for every explanation that fits."""
         wrong = [o for o in outcomes if not o.correct]
         found = []
         for slip in self.slips:
             telling = self._seen(slip, outcomes, wrong)
-            if telling:  # a formula or an error says more than a predicate: it wins a tie
+            if telling:  # a formula or an error wins a tie against a predicate
                 tier = 0.5 if slip.when is not None else 0
                 found.append((len(telling), tier, slip.name, (slip, telling[0])))
         for tier, rule in self.relations:
@@ -242,13 +215,13 @@ class CodeExercise:
         return found
 
     def _seen(self, slip, outcomes, wrong):
-        """The wrong outcomes this table row accounts for ([] if it does not fit)."""
+        """The wrong outcomes this row accounts for ([] if it does not fit)."""
         try:
             if slip.raises is not None:
                 kind, words = (slip.raises if isinstance(slip.raises, tuple)
                                else (slip.raises, ""))
                 return [o for o in wrong if isinstance(o.error, kind) and words in str(o.error)]
-            if slip.when is not None:  # a predicate: said only when it holds on every wrong case
+            if slip.when is not None:  # said only when it holds on every wrong case
                 telling = [o for o in wrong if _holds(slip.when, o)]
                 return telling if len(telling) == len(wrong) else []
             best = []
@@ -262,13 +235,11 @@ class CodeExercise:
             return []
 
     def follows(self, predict, outcomes, errors_count=True, key=None):
-        """The wrong outcomes that equal ``predict(case)``, when the answer equals it on EVERY
-        case where it differs from the right answer ([] when one case contradicts it). Where
-        a slip's own formula raises, a learner's function that raised the same kind of error
-        follows it too (``errors_count``; a relation's error is only its own limit);
-        :class:`NoPrediction` means the slip says nothing about that case. A prediction
-        depends only on the case, so with a ``key`` (the slip's formula) it is computed once
-        per exercise and case, whatever answer is checked."""
+        """The wrong outcomes equal to ``predict(case)``, if the answer equals it on EVERY case
+        where it differs from the right answer ([] otherwise). Where the formula raises, an
+        answer that raised the same kind follows it (``errors_count``; not for a relation);
+        :class:`NoPrediction`: nothing said about that case. With a ``key`` (the formula) a
+        prediction is computed once per case: it does not depend on the answer."""
         telling = []
         for outcome in outcomes:
             case = outcome.case
@@ -309,9 +280,8 @@ class CodeExercise:
             memo[key, id(case)] = (case, found)
         return found
 
-    # -- the message -------------------------------------------------------------------------
     def frame(self, outcome):
-        """The common framing of a case: what the call gave, and what it should give."""
+        """What the call gave, and what it should give."""
         call, case = self.call_text(outcome.case), outcome.case
         if outcome.correct and outcome.changed_input:
             return f"{call} gave the right answer but changed its input."
@@ -359,12 +329,10 @@ def _short(text, limit=80):
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-
-
 @contextlib.contextmanager
 def _quiet(stdout=True):
-    """No NumPy warning, no Python warning and (unless asked) no print reaches the notebook
-    while the learner's code or a slip's formula runs: the feedback says what matters."""
+    """No warning and (unless asked) no print reaches the notebook while the learner's code or
+    a slip's formula runs."""
     sink = io.StringIO()
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -12,11 +12,8 @@ PASSED, NOT_ATTEMPTED, MISTAKE, FAILED = "passed", "not attempted", "mistake", "
 
 @dataclass
 class Feedback:
-    """The verdict on one attempt; ``str(feedback)`` is the paragraph the learner reads.
-
-    ``mistake`` is the name of the slip named (several joined by " / " when they tie), ``case``
-    the hidden case that showed it, ``outcomes`` what the function did on every case.
-    """
+    """The verdict on one attempt; ``str(feedback)`` is what the learner reads. ``mistake``:
+    the slip named (" / " between tied ones); ``case``: the case that showed it."""
 
     status: str
     message: str
@@ -33,34 +30,17 @@ class Feedback:
 
 
 class NoPrediction(Exception):
-    """Raised by a slip's or a relation's formula when it says nothing about a case (the slip
-    cannot be made there); any other exception is what the slip itself would raise."""
+    """A slip's formula says nothing about this case; any other exception is the slip's own."""
 
 
 @dataclass(frozen=True)
 class Slip:
-    """One row of a slip table: a typical slip, how to see it, and what to tell the learner.
+    """One row of a slip table: the name, one way to see it, the hint (after the framing; it
+    may use ``{call}``, ``{got}``, ``{expected}``, quantities and givens).
 
-    Give one way to see it:
-
-    ``gives``
-        what the slip returns, as a function of the case's inputs (a code exercise's arguments,
-        a by-hand exercise's givens as keywords), or a tuple of such functions for several forms
-        of one slip. The slip is seen when the learner's answer equals it on every case where it
-        differs from the right answer (and on at least one case).
-    ``raises``
-        an exception class, or ``(class, "words in its message")``: seen on the cases where the
-        learner's function raised it.
-    ``when``
-        a predicate on an :class:`~course_lib.exercises.engine.Outcome`, for a slip that is not
-        one formula: seen when it holds on every wrong outcome (at a tie, a ``gives`` or
-        ``raises`` row is named before it).
-
-    ``hint`` is what is specific to the slip; the framework writes the framing ("{call} gave
-    {got}; expected {expected}.") before it. It may use ``{call}``, ``{got}``, ``{expected}`` and
-    the exercise's named quantities or givens. ``example`` is a learner-style answer that makes
-    the slip (the tests check it is named by this row and by no other); a ``gives`` row is its
-    own example.
+    ``gives``: the slip's answer, a function of the case's arguments (by hand: the givens), or
+    a tuple of forms; ``raises``: a class or ``(class, "words")``; ``when``: a predicate on an
+    ``Outcome`` that holds on every wrong one. ``example``: a learner's answer (tested).
     """
 
     name: str
@@ -75,7 +55,7 @@ class Slip:
             raise ValueError(f"slip {self.name!r}: give exactly one of gives, raises or when")
 
     def forms(self):
-        """The functions that compute this slip's answer (several forms of one slip)."""
+        """The functions that compute this slip's answer."""
         if self.gives is None:
             return ()
         return tuple(self.gives) if isinstance(self.gives, (tuple, list)) else (self.gives,)
@@ -85,8 +65,7 @@ _SYMBOLS = {"exp", "ln", "log", "np"}  # names that are only symbols (cos, max �
 
 
 def capital(name):
-    """A slip's name starting a sentence, unless it starts with a symbol (q, d_k, e⁰, p₁, cos θ):
-    capitalising those would change what they mean.
+    """A slip's name starting a sentence; a symbol (q, d_k, e⁰, cos θ) keeps its case.
 
     >>> capital("a position past the end"), capital("q with itself"), capital("e⁰ taken as 0")
     ('A position past the end', 'q with itself', 'e⁰ taken as 0')
@@ -103,8 +82,7 @@ _PLACEHOLDER = re.compile(r"\{([^{}\s]+)\}")
 
 
 def fill(text, values):
-    """Put ``values`` into the ``{name}`` placeholders of ``text``; unknown names stay as they
-    are (a hint may show braces of its own).
+    """``values`` in the ``{name}`` placeholders of ``text``; unknown names stay as they are.
 
     >>> fill("{got} is not {answer} {x}", {"got": "49", "answer": "7"})
     '49 is not 7 {x}'
@@ -113,13 +91,9 @@ def fill(text, values):
 
 
 def pick(candidates):
-    """THE rule that decides between explanations that fit the same answer.
-
-    ``candidates`` are (explained, tier, name, payload): ``explained`` how many wrong
-    outcomes the explanation accounts for, ``tier`` 0 for the exercise's own table, 1 for a
-    general relation, 2 for a plain statement about the answer's form. The explanation that
-    accounts for the most wins; at a tie the lower tier (the more specific words); explanations
-    still tied are all named, so a tie is never broken by the order of a table.
+    """THE rule between explanations of one answer, ``(explained, tier, name, payload)``: the
+    one that accounts for the most wrong outcomes wins; at a tie the lower tier (0: the table,
+    1: a relation, 2: a statement of form); those still tied are all named, never table order.
 
     >>> [c[2] for c in pick([(2, 1, "sign", None), (2, 0, "no root", None),
     ...                      (1, 0, "other", None)])]
@@ -139,8 +113,8 @@ def pick(candidates):
     return chosen
 
 
-def describe_failure(outcome, call):  # used by core.py until every table is migrated
-    """The message for a wrong answer no slip explains: the failing call and the answer."""
+def describe_failure(outcome, call):
+    """The message for a wrong answer no slip explains (core.py)."""
     from ._values import show
 
     case = outcome.case

@@ -1,5 +1,4 @@
-"""Exercises of notebook 13: one entry of the softmax backward by hand, the softmax backward of
-one row, and the gradient all the way back to the queries."""
+"""Notebook 13: ∂L/∂s₀ by hand, one row's softmax backward, the gradient back to Q."""
 
 import math
 
@@ -14,8 +13,6 @@ from .hand import HandExercise
 __all__ = ["EXERCISES"]
 
 
-# --- by hand: ∂L/∂s₀ = a₀ (g₀ − Σⱼ aⱼgⱼ) -------------------------------------------------------
-
 def _total(a, g):
     return sum(x * y for x, y in zip(a, g, strict=True))  # Σⱼ aⱼgⱼ
 
@@ -29,32 +26,29 @@ SCORE_GRADIENT_HAND = HandExercise(
     answer=_hand(lambda a0, g0, t, a, g: a0 * (g0 - t)),
     givens={"a": [0.5, 0.3, 0.2], "g": [1, -3, -2]}, tolerance=0.01,
     slips=[
-        Slip("no total subtracted", "{got} is a₀g₀: subtract the row total Σⱼ aⱼgⱼ from g₀ first.",
+        Slip("no total subtracted", "{got} is a₀g₀: subtract Σⱼ aⱼgⱼ from g₀ first.",
              gives=_hand(lambda a0, g0, t, a, g: a0 * g0)),
         Slip("the factor a₀ left out", "{got} is g₀ − Σⱼ aⱼgⱼ: now multiply by a₀.",
              gives=_hand(lambda a0, g0, t, a, g: g0 - t)),
-        Slip("the plain mean", "{got} subtracts the plain mean of ∂L/∂a: the weights average "
-             "it, Σⱼ aⱼgⱼ.", gives=_hand(lambda a0, g0, t, a, g: a0 * (g0 - sum(g) / len(g)))),
+        Slip("the plain mean", "{got} subtracts the plain mean: the weights average, Σⱼ aⱼgⱼ.",
+             gives=_hand(lambda a0, g0, t, a, g: a0 * (g0 - sum(g) / len(g)))),
         Slip("the plain sum", "{got} subtracts Σⱼ gⱼ: weight each gⱼ by its aⱼ.",
              gives=_hand(lambda a0, g0, t, a, g: a0 * (g0 - sum(g)))),
         Slip("Σ a for the total", "{got} subtracts Σⱼ aⱼ = 1: the total is Σⱼ aⱼgⱼ.",
              gives=_hand(lambda a0, g0, t, a, g: a0 * (g0 - 1))),
-        Slip("the diagonal only", "{got} is a₀(1 − a₀)g₀, the diagonal term alone: the other "
-             "keys' terms −a₀aⱼgⱼ count too.",
+        Slip("the diagonal only", "{got} is a₀(1 − a₀)g₀ alone: the terms −a₀aⱼgⱼ count too.",
              gives=_hand(lambda a0, g0, t, a, g: a0 * (1 - a0) * g0)),
-        Slip("the total added", "{got} adds the total: it is subtracted, and minus a negative "
-             "total adds its size.", gives=_hand(lambda a0, g0, t, a, g: a0 * (g0 + t))),
-        Slip("the total not multiplied by a₀", "{got} is a₀g₀ − Σⱼ aⱼgⱼ: the total is inside "
-             "the bracket, a₀(g₀ − Σⱼ aⱼgⱼ).", gives=_hand(lambda a0, g0, t, a, g: a0 * g0 - t)),
-        Slip("the row total", "{got} is the row total Σⱼ aⱼgⱼ, the first step: go on to "
-             "a₀(g₀ − total).", gives=_hand(lambda a0, g0, t, a, g: t)),
+        Slip("the total added", "{got} adds the total: subtract it (minus a negative adds).",
+             gives=_hand(lambda a0, g0, t, a, g: a0 * (g0 + t))),
+        Slip("the total not multiplied by a₀", "{got} is a₀g₀ − Σⱼ aⱼgⱼ: a₀(g₀ − Σⱼ aⱼgⱼ).",
+             gives=_hand(lambda a0, g0, t, a, g: a0 * g0 - t)),
+        Slip("the row total", "{got} is Σⱼ aⱼgⱼ, the first step: go on to a₀(g₀ − total).",
+             gives=_hand(lambda a0, g0, t, a, g: t)),
         *[Slip(f"the entry of key {i}", f"{{got}} is ∂L/∂s{'₀₁₂'[i]}: the question asks for "
                "s₀.", gives=lambda a, g, i=i: a[i] * (g[i] - _total(a, g))) for i in (1, 2)],
     ],
 )
 
-
-# --- code: softmax_backward_row(a, grad_a) ---------------------------------------------------
 
 def _row(a, g):
     t = _total(a, g)
@@ -62,7 +56,7 @@ def _row(a, g):
 
 
 def _each(formula):
-    """[formula(aᵢ, gᵢ, the total, i, a, g) for every i]: one form of a slip, entry by entry."""
+    """[formula(aᵢ, gᵢ, the total, i, a, g) for every i]."""
     return lambda a, g: [formula(x, y, _total(a, g), i, a, g)
                          for i, (x, y) in enumerate(zip(a, g, strict=True))]
 
@@ -75,52 +69,48 @@ SOFTMAX_BACKWARD_ROW = CodeExercise(
            ([0.05, 0.15, 0.3, 0.4, 0.1], [3.0, -1.0, 0.0, 2.5, -2.0]), ([1.0], [2.5])],
     solution=_row, quantities={"m": lambda a, g: len(a)},
     slips=[
-        Slip("no total subtracted", "that is aᵢgᵢ: every weight depends on every score, so "
-             "subtract the row total first, aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
+        Slip("no total subtracted", "that is aᵢgᵢ: subtract the row total, aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
              gives=_each(lambda x, y, t, i, a, g: x * y)),
-        Slip("the bracket turned round", "your bracket is Σⱼ aⱼgⱼ − gᵢ: the incoming gradient "
-             "comes first, aᵢ(gᵢ − Σⱼ aⱼgⱼ).", gives=_each(lambda x, y, t, i, a, g: x * (t - y))),
-        Slip("the factor aᵢ left out", "that is gᵢ − Σⱼ aⱼgⱼ: multiply by aᵢ as well (a key "
-             "with weight 0 passes nothing back).", gives=_each(lambda x, y, t, i, a, g: y - t)),
-        Slip("the plain mean", "you subtracted the plain mean of g: the weights a average it, "
-             "Σⱼ aⱼgⱼ.", gives=_each(lambda x, y, t, i, a, g: x * (y - sum(g) / len(g)))),
+        Slip("the bracket turned round", "your bracket is Σⱼ aⱼgⱼ − gᵢ: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
+             gives=_each(lambda x, y, t, i, a, g: x * (t - y))),
+        Slip("the factor aᵢ left out", "that is gᵢ − Σⱼ aⱼgⱼ: multiply by aᵢ.",
+             gives=_each(lambda x, y, t, i, a, g: y - t)),
+        Slip("the plain mean", "you subtracted the plain mean of g: Σⱼ aⱼgⱼ.",
+             gives=_each(lambda x, y, t, i, a, g: x * (y - sum(g) / len(g)))),
         Slip("the plain sum", "you subtracted Σⱼ gⱼ: weight each gⱼ by its aⱼ.",
              gives=_each(lambda x, y, t, i, a, g: x * (y - sum(g)))),
         Slip("the total divided by m", "you subtracted Σⱼ aⱼgⱼ / {m}: the weights already "
-             "average, Σⱼ aⱼgⱼ is not divided again.",
+             "average.",
              gives=_each(lambda x, y, t, i, a, g: x * (y - t / len(a)))),
-        Slip("a and g swapped", "that is gᵢ(aᵢ − Σⱼ aⱼgⱼ): the weight is the factor in front, "
-             "aᵢ(gᵢ − Σⱼ aⱼgⱼ).", gives=_each(lambda x, y, t, i, a, g: y * (x - t))),
+        Slip("a and g swapped", "that is gᵢ(aᵢ − Σⱼ aⱼgⱼ): aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
+             gives=_each(lambda x, y, t, i, a, g: y * (x - t))),
         Slip("only the −a aᵀ part", "that is −aᵢ Σⱼ aⱼgⱼ, the Jacobian without its diag(a): "
              "add aᵢgᵢ.", gives=_each(lambda x, y, t, i, a, g: -x * t)),
         Slip("Σ a for the total", "you subtracted Σⱼ aⱼ, which is 1: the total is Σⱼ aⱼgⱼ.",
              gives=_each(lambda x, y, t, i, a, g: x * (y - sum(a)))),
-        Slip("the diagonal only", "that is aᵢ(1 − aᵢ)gᵢ, the Jacobian's diagonal alone: its "
-             "other entries −aᵢaⱼ count too.",
+        Slip("the diagonal only", "that is aᵢ(1 − aᵢ)gᵢ, the diagonal alone: −aᵢaⱼ count too.",
              gives=_each(lambda x, y, t, i, a, g: x * (1 - x) * y)),
         Slip("the total added", "the row total is subtracted: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
              gives=_each(lambda x, y, t, i, a, g: x * (y + t))),
-        Slip("the total not multiplied by aᵢ", "that is aᵢgᵢ − Σⱼ aⱼgⱼ: the total sits inside "
-             "the bracket, aᵢ(gᵢ − Σⱼ aⱼgⱼ).", gives=_each(lambda x, y, t, i, a, g: x * y - t)),
-        Slip("returned the row total", "that is Σⱼ aⱼgⱼ, one number: it is one step; return "
-             "aᵢ(gᵢ − total) for every i.", gives=lambda a, g: _total(a, g)),
-        Slip("a term left out of the total", "your total leaves out a term: Σⱼ aⱼgⱼ runs over "
-             "every j, 0 … m − 1, j = i included.", gives=tuple(
+        Slip("the total not multiplied by aᵢ", "that is aᵢgᵢ − Σⱼ aⱼgⱼ: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
+             gives=_each(lambda x, y, t, i, a, g: x * y - t)),
+        Slip("returned the row total", "that is Σⱼ aⱼgⱼ, one step: return aᵢ(gᵢ − total).",
+             gives=lambda a, g: _total(a, g)),
+        Slip("a term left out of the total", "Σⱼ aⱼgⱼ runs over every j, j = i included.",
+             gives=tuple(
                  _each(lambda x, y, t, i, a, g, keep=keep: x * (y - sum(
                      a[j] * g[j] for j in range(len(a)) if keep(i, j, len(a)))))
                  for keep in (lambda i, j, m: j < m - 1, lambda i, j, m: j > 0,
                               lambda i, j, m: j != i))),
-        Slip("a running total", "entry i subtracts the total of the entries up to i only: add "
-             "up the WHOLE row first, then compute every entry.",
+        Slip("a running total", "entry i subtracts the total up to i only: add up the WHOLE "
+             "row first.",
              gives=_each(lambda x, y, t, i, a, g: x * (y - _total(a[:i + 1], g[:i + 1])))),
         Slip("the total of the first entry only", "your total holds only a₀g₀: finish the sum "
-             "over the whole row (a `return` inside its loop?) before you use it.",
+             "before you use it.",
              gives=_each(lambda x, y, t, i, a, g: x * (y - a[0] * g[0]))),
     ],
 )
 
-
-# --- code: query_gradient(q, k, v, grad_out) ---------------------------------------------------
 
 def _qkvg(seed, n, m, d_k, d_v):
     rng = np.random.default_rng(seed)
@@ -130,10 +120,7 @@ def _qkvg(seed, n, m, d_k, d_v):
 
 def _gradient(q, k, v, g, forward=None, back=None, weights=None, grad_a=None, total=None,
               step2=None, step3=None, key=None):
-    """∂L/∂Q by the three steps; each keyword puts one slip's piece in: ``forward``/``back``
-    the scale of the forward pass and of step 3 (a function of q, k, v), ``key(k)`` what Q is
-    multiplied by, ``weights(s)`` A from the scaled scores, ``grad_a(g, v)``, ``total(a, ga)``
-    what step 2 subtracts, ``step2`` and ``step3``."""
+    """∂L/∂Q by the three steps; each keyword puts one slip's piece in."""
     scale = 1 / math.sqrt(q.shape[1])
     a = (weights or softmax)(q @ (k.T if key is None else key(k)) * (
         forward(q, k, v) if forward else scale))
@@ -149,53 +136,51 @@ def _d(size):
 
 _DV, _M = _d(lambda q, k, v: v.shape[1]), _d(lambda q, k, v: k.shape[0])
 _Q_ROWS = [  # name, hint, keyword forms of _gradient
-    ("no scale in step 3", "∂L/∂Q = scale · (∂L/∂S) K: the scores are QKᵀ · scale, so step 3 "
-     "multiplies by the scale again.", [{"back": lambda q, k, v: 1.0}]),
-    ("no scale in the forward pass", "the backward needs the SAME weights as the forward: "
-     "A = softmax(QKᵀ/√d_k).", [{"forward": lambda q, k, v: 1.0}]),
-    ("divided by d_k", "the scale is 1/√d_k, the square root of d_k.",
+    ("no scale in step 3", "∂L/∂Q = scale · (∂L/∂S) K.", [{"back": lambda q, k, v: 1.0}]),
+    ("no scale in the forward pass", "A = softmax(QKᵀ/√d_k), as in the forward.",
+     [{"forward": lambda q, k, v: 1.0}]),
+    ("divided by d_k", "the scale is 1/√d_k.",
      [{"forward": f, "back": b} for f, b in ((_d(lambda q, k, v: q.shape[1] ** 2),) * 2,
                                              (_d(lambda q, k, v: q.shape[1] ** 2), None),
                                              (None, _d(lambda q, k, v: q.shape[1] ** 2)))]),
     ("multiplied by √d_k", "the scale is upside down: it is 1/√d_k.",
      [{"forward": f, "back": b} for f, b in (((lambda q, k, v: q.shape[1] ** 0.5),) * 2,
                                              (None, lambda q, k, v: q.shape[1] ** 0.5))]),
-    ("** 1/2", "`d_k ** 1/2` is (d_k ** 1) / 2: write d_k ** 0.5.",
+    ("** 1/2", "`d_k ** 1/2` is d_k / 2: d_k ** 0.5.",
      [{"forward": f, "back": b} for f in (lambda q, k, v: 2 / q.shape[1],
                                           lambda q, k, v: 1 / q.shape[1] / 2)
       for f, b in ((f, f), (None, f))]),
-    ("d_k from the wrong size", "d_k is the width of the queries and keys, q.shape[1].",
+    ("d_k from the wrong size", "d_k is q.shape[1].",
      [{"forward": f, "back": b} for size in (_DV, _M) for f, b in ((size, size), (None, size))]),
-    ("no total subtracted", "step 2 subtracts each row's total Σⱼ A_ij ∂L/∂A_ij: "
-     "A ⊙ (∂L/∂A − totals).", [{"total": lambda a, ga: 0.0}]),
-    ("an unweighted row total", "the total of row i is weighted by that row's A: "
-     "Σⱼ A_ij ∂L/∂A_ij.", [{"total": lambda a, ga: ga.sum(axis=1, keepdims=True)},
+    ("no total subtracted", "step 2 is A ⊙ (∂L/∂A − row totals).", [{"total": lambda a, ga: 0.0}]),
+    ("an unweighted row total", "row i's total is Σⱼ A_ij ∂L/∂A_ij.",
+     [{"total": lambda a, ga: ga.sum(axis=1, keepdims=True)},
                           {"total": lambda a, ga: ga.mean(axis=1, keepdims=True)}]),
-    ("totals down the columns", "each query's ROW has its own total: sum(axis=1, keepdims=True).",
+    ("totals down the columns", "each ROW has its own total: sum(axis=1, keepdims=True).",
      [{"total": lambda a, ga: (a * ga).sum(axis=0, keepdims=True)}]),
-    ("no keepdims", "the totals, shape (n,), are laid along the columns: keep them (n, 1) with "
-     "keepdims=True.", [{"total": lambda a, ga: (a * ga).sum(axis=1)}]),
-    ("the softmax step skipped", "step 2 turns ∂L/∂A into ∂L/∂S = A ⊙ (∂L/∂A − row totals).",
+    ("no keepdims", "the totals (n,) lie along the columns: keepdims=True.",
+     [{"total": lambda a, ga: (a * ga).sum(axis=1)}]),
+    ("the softmax step skipped", "∂L/∂S = A ⊙ (∂L/∂A − row totals).",
      [{"step2": lambda a, ga: ga}]),
     ("the bracket turned round", "the bracket of step 2 is (∂L/∂A − row total).",
      [{"step2": lambda a, ga: a * ((a * ga).sum(axis=1, keepdims=True) - ga)}]),
-    ("softmax down the columns", "the forward softmax runs along each row, over the keys.",
+    ("softmax down the columns", "the softmax runs along each row.",
      [{"weights": lambda s: softmax(s, axis=0)}]),
-    ("no softmax", "A is the softmax of the scaled scores, not the scores themselves.",
+    ("no softmax", "A is the softmax of the scaled scores.",
      [{"weights": lambda s: s}]),
-    ("K not transposed", "the scores are Q Kᵀ: q @ k.T, (n, d_k) times (d_k, m).",
+    ("K not transposed", "the scores are q @ k.T.",
      [{"key": lambda k: k}]),
-    ("returned ∂L/∂S", "that is ∂L/∂S (n × m): step 3 makes it scale · (∂L/∂S) K.",
+    ("returned ∂L/∂S", "that is ∂L/∂S: step 3 makes it scale · (∂L/∂S) K.",
      [{"back": b, "step3": lambda gs, q, k, v: gs} for b in (None, lambda q, k, v: 1.0)]),
     ("V in step 3", "step 3 multiplies by K, what Q meets in the scores.",
      [{"step3": lambda gs, q, k, v: gs @ v}]),
-    ("Q in step 3", "∂L/∂Q multiplies ∂L/∂S by K, the other factor of the scores.",
+    ("Q in step 3", "step 3 multiplies by K, the other factor of the scores.",
      [{"step3": lambda gs, q, k, v: gs @ q}]),
     ("∂L/∂S transposed in step 3", "(∂L/∂S)ᵀ belongs to ∂L/∂K; for Q it is (∂L/∂S) K.",
      [{"step3": lambda gs, q, k, v: gs.T @ k}]),
-    ("returned ∂L/∂K", "that is ∂L/∂K = scale · (∂L/∂S)ᵀ Q: the queries need (∂L/∂S) K.",
+    ("returned ∂L/∂K", "that is ∂L/∂K: the queries need (∂L/∂S) K.",
      [{"step3": lambda gs, q, k, v: gs.T @ q}]),
-    ("∂L/∂A transposed", "∂L/∂A = G Vᵀ (n × m), one row per query.",
+    ("∂L/∂A transposed", "∂L/∂A = G Vᵀ (n × m).",
      [{"grad_a": lambda g, v: v @ g.T}, {"grad_a": lambda g, v: g @ v}]),
 ]
 

@@ -1,13 +1,6 @@
-"""The checker of every by-hand exercise: the learner works a number (or a few) out with pen and
-paper from the givens and types it in.
-
-The answer and every slip are formulas of the givens, so the same exercise can pose a fresh
-variant with new numbers (``variant(seed)``) and still name the slips. A slip is named when the
-number typed is within half the tolerance of the slip's value, scaled up for a slip much bigger
-than the answer (a slip worked to the digits the prompt asks for lands there; a number farther
-off is not claimed). The verdict on a right answer
-states the true value and the tolerance; it never echoes a near miss as the answer.
-"""
+"""The checker of every by-hand exercise. The answer and the slips are formulas of the givens,
+so ``variant(seed)`` poses fresh numbers; a slip is named within half the tolerance of its
+value; a right answer's verdict states the true value, never the near miss."""
 
 import math
 
@@ -27,22 +20,17 @@ class HandExercise:
 
     Parameters
     ----------
-    name : the name the notebook checks it by, e.g. ``"length by hand"``.
-    prompt : what is asked, with the givens as placeholders: ``"∥q∥ for q = {q}"``.
-    answer : function of the givens (keywords) -> the right number or tuple of numbers.
-    givens : the notebook's numbers, a dict.
-    slips : the slip table, :class:`~course_lib.exercises.feedback.Slip` rows whose ``gives``
-        is a function of the givens.
-    draw : function(rng) -> new givens, for a fresh variant; None if the exercise has none.
-    tolerance : the largest accepted distance from the answer (the prompt announces it).
+    name : what the notebook checks it by; prompt : with the givens as placeholders,
+        ``"∥q∥ for q = {q}"``.
+    answer : function of the givens (keywords) -> the right number(s).
+    givens : the notebook's numbers, a dict; slips : rows whose ``gives`` takes the givens.
+    draw : function(rng) -> new givens, or None; tolerance : as the prompt announces it.
 
     >>> from course_lib.exercises.feedback import Slip
     >>> ex = HandExercise("len", "∥{q}∥", lambda q: math.hypot(*q), {"q": [3, 4]},
     ...                   [Slip("no root", "take the root.", gives=lambda q: 25.0)])
-    >>> ex.evaluate(5).status, ex.evaluate("5.004").status, ex.evaluate(25).mistake
-    ('passed', 'passed', 'no root')
-    >>> ex.evaluate(-5).mistake, ex.evaluate(None).status
-    ('sign turned round', 'not attempted')
+    >>> ex.evaluate("5.004").status, ex.evaluate(25).mistake, ex.evaluate(-5).mistake
+    ('passed', 'no root', 'sign turned round')
     """
 
     def __init__(self, name, prompt, answer, givens, slips=(), *, draw=None, tolerance=0.01,
@@ -57,14 +45,14 @@ class HandExercise:
 
     @property
     def title(self):
-        """The prompt with this variant's numbers, e.g. "∥q∥ for q = [2, −3, 6]"."""
+        """The prompt with this variant's numbers."""
         return fill(self.prompt, {k: _text(v) for k, v in self.givens.items()})
 
     def slip_values(self):
-        """(slip, its value on these givens) for every slip that can be computed here."""
+        """(slip, its value on these givens) for every form that can be computed here."""
         found = []
         for slip in self.slips:
-            for form in slip.forms():  # several forms of one slip: each its own value
+            for form in slip.forms():
                 try:
                     value = np.asarray(form(**self.givens), dtype=float)
                 except Exception:
@@ -74,8 +62,7 @@ class HandExercise:
         return found
 
     def _clash(self):
-        """What makes these givens unfit: a slip that cannot be told from the answer or from
-        another slip (None when every value stands apart)."""
+        """Why these givens are unfit (a slip too close to the answer or another), or None."""
         if not np.all(np.isfinite(self.answer)):
             return f"the answer {self.answer} is not finite"
         values = self.slip_values()
@@ -89,8 +76,7 @@ class HandExercise:
         return None
 
     def variant(self, seed):
-        """The same exercise with fresh givens drawn from ``seed`` (the same seed, the same
-        numbers); givens on which two slips or a slip and the answer coincide are drawn again."""
+        """The exercise with fresh givens drawn from ``seed``; unfit givens are drawn again."""
         if self.draw is None:
             raise ValueError(f"{self.name} has no variants (no draw function)")
         rng = np.random.default_rng(seed)
@@ -107,9 +93,8 @@ class HandExercise:
         """The :class:`Feedback` on what the learner typed; never raises."""
         try:
             return self._evaluate(value)
-        except Exception as exc:
-            return Feedback(FAILED, f"Not yet: the checker could not read {show(value)} "
-                            f"({type(exc).__name__}): type a number, like 1.25.")
+        except Exception:
+            return Feedback(FAILED, f"Not yet: {show(value)} is not a number, like 1.25.")
 
     def _evaluate(self, value):
         if value is None or value is Ellipsis:
@@ -117,7 +102,7 @@ class HandExercise:
             return Feedback(NOT_ATTEMPTED, f"Not attempted yet: replace the `...` with the "
                             f"{what} you worked out for {self.title}, then run the cell again.")
         got, problem = as_numbers(value, self.answer.shape)
-        if problem and problem.startswith(WRONG_COUNT):  # a slip of its own: one for several
+        if problem and problem.startswith(WRONG_COUNT):
             count = self.answer.size
             example = ", ".join(str(i + 1) for i in range(count))
             want = ("one number: the last step's result" if self.answer.ndim == 0 else
@@ -129,7 +114,7 @@ class HandExercise:
                             mistake=WRONG_COUNT)
         if problem:
             return Feedback(FAILED, f"Not yet: {problem}")
-        shown, answer = show(got.tolist(), digits=10), self._shown(self.answer)  # as typed
+        shown, answer = show(got.tolist(), digits=10), self._shown(self.answer)
         if _close(got, self.answer, self.tolerance):
             exact = _close(got, self.answer, 1e-9 + 1e-9 * float(np.max(np.abs(self.answer))))
             tail = "" if exact else (f"; your {shown} is within the ±{self.tolerance:g} this "
@@ -151,21 +136,19 @@ class HandExercise:
         if not whole and distance <= min(10 * self.tolerance,
                                          0.05 * float(np.max(np.abs(self.answer)))):
             return Feedback(MISTAKE, lead + f"It is close but not within ±{self.tolerance:g}: "
-                            "keep more decimals in the middle steps and round only the final "
-                            "result.", mistake=ROUNDED)
-        return Feedback(FAILED, lead + "Go through it again one step at a time, writing down "
-                        "each number in between.")
+                            "round only the final result.", mistake=ROUNDED)
+        return Feedback(FAILED, lead + "Go through it again, writing down each number in "
+                        "between.")
 
     def _near(self, value):
-        """How close a typed number must be to a slip's value to be named by it: half the
-        tolerance, scaled up for a slip far bigger than the answer (worked to the same
+        """Half the tolerance, scaled up for a slip far bigger than the answer (the same
         significant digits: e³ alone is 20.09 when p₁ is 0.844)."""
         scale = float(np.max(np.abs(value))) / max(float(np.max(np.abs(self.answer))),
                                                     self.tolerance)
         return self.tolerance / 2 * max(1.0, scale)
 
     def _explanations(self, got):
-        """(1, tier, name, hint) for every slip and relation the number typed lands on."""
+        """(1, tier, name, hint) for every slip and relation the number lands on."""
         found = [(1, 0, slip.name, slip.hint(**self.givens) if callable(slip.hint) else slip.hint)
                  for slip, value in self.slip_values() if _close(got, value, self._near(value))]
         own = [value for _, value in self.slip_values()]
@@ -176,9 +159,8 @@ class HandExercise:
         near = self.tolerance / 2
         if self.base is not None and _close(got, self.base.answer, near) \
                 and not _close(self.base.answer, self.answer, 2 * self.tolerance):
-            found.append((1, 1, "the notebook's numbers", "{got} is the answer for the "
-                          "notebook's own numbers; this one has new numbers: work it again "
-                          "with them."))
+            found.append((1, 1, "the notebook's numbers", "{got} is the answer for the notebook's "
+                          "own numbers; this one has new numbers: work it again with them."))
         return found
 
     def _values(self, shown):
@@ -195,13 +177,12 @@ class HandExercise:
 
 
 def _close(a, b, within):
-    """Within ``within`` of each other, with room for the last binary digit (0.063 is within
-    0.0005 of 0.0625, though 0.063 - 0.0625 is 0.000500000000001 in floating point)."""
+    """Within ``within``, with room for the last binary digit (0.063 - 0.0625 > 0.0005)."""
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     slack = 1e-9 * (within + np.abs(b))
     return a.shape == b.shape and bool(np.all(np.abs(a - b) <= within + slack))
 
 
 def _text(value):
-    """A given as the learner reads it in the prompt: true minus signs, lists in brackets."""
+    """A given as the prompt writes it: true minus signs."""
     return show(value).replace("-", "−")

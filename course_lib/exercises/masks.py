@@ -1,5 +1,4 @@
-"""Exercises of notebook 11: one weight under a mask by hand, the masked softmax of one row, and
-the (B, 1, n, n) mask of a padded batch under causal attention."""
+"""Notebook 11: a masked weight by hand, masked_softmax of a row, a padded batch's mask."""
 
 import math
 
@@ -12,47 +11,42 @@ from .hand import HandExercise
 __all__ = ["EXERCISES"]
 
 
-# --- by hand: a₀ for the scores (ln p, 0, big) with key 2 blocked ----------------------------
-
 def _weight(p, big):
-    return p / (p + 1)  # e^(ln p) / (e^(ln p) + e^0); the blocked key adds e^(−∞) = 0
+    return p / (p + 1)  # e^(ln p) / (e^(ln p) + e⁰); the blocked key adds 0
 
 
 MASKED_WEIGHT = HandExercise(
     "masked weight by hand", "a₀ for the scores (ln {p}, 0, {big}) with key 2 blocked",
     answer=_weight, givens={"p": 3, "big": 5}, tolerance=0.005,
     slips=[
-        Slip("the blocked key counted", "{got} keeps e^{big} of the blocked key in the total: a "
-             "blocked score is −∞ and adds e^(−∞) = 0.",
+        Slip("the blocked key counted", "{got} keeps e^{big} of the blocked key in the total: it "
+             "adds e^(−∞) = 0.",
              gives=lambda p, big: p / (p + 1 + math.exp(big))),
-        Slip("blocked score set to 0", "{got} gives the blocked key the score 0, and e⁰ = 1 still "
-             "counts: blocked means −∞, weight exactly 0.", gives=lambda p, big: p / (p + 2)),
-        Slip("the blocked score added as it is", "{got} adds the blocked score {big} itself to the "
-             "total: only e^s of the ALLOWED keys are added.",
+        Slip("blocked score set to 0", "{got} gives the blocked key the score 0, and e⁰ = 1 "
+             "counts: blocked means −∞.", gives=lambda p, big: p / (p + 2)),
+        Slip("the blocked score added as it is", "{got} adds the blocked score {big} to the "
+             "total: add e^s of the ALLOWED keys.",
              gives=lambda p, big: p / (p + 1 + big)),
-        Slip("key 1 given no weight", "{got} gives key 1 nothing, as if its score 0 meant weight "
-             "0: its weight comes from e⁰ = 1, so key 1 adds 1 to the total.",
+        Slip("key 1 given no weight", "{got} gives key 1 nothing, as if score 0 meant weight 0: "
+             "e⁰ = 1 adds 1 to the total.",
              gives=lambda p, big: 1.0),
-        Slip("no exponential", "{got} divides the scores themselves, blocked one included: the "
-             "softmax divides e^s, and the blocked key adds e^(−∞) = 0.",
+        Slip("no exponential", "{got} divides the scores themselves: the softmax divides e^s.",
              gives=lambda p, big: math.log(p) / (math.log(p) + big)),
-        Slip("key 1's weight", "{got} is the weight of key 1: the question asks for key 0, whose "
-             "score is ln {p}.", gives=lambda p, big: 1 / (p + 1)),
-        Slip("e to the p", "{got} uses e^{p}: e^(ln {p}) = {p}, because ln undoes eˣ.",
+        Slip("key 1's weight", "{got} is key 1's weight: the question asks for key 0's.",
+             gives=lambda p, big: 1 / (p + 1)),
+        Slip("e to the p", "{got} uses e^{p}: e^(ln {p}) = {p}.",
              gives=lambda p, big: math.exp(p) / (math.exp(p) + 1)),
-        Slip("no division", "{got} is e^(ln {p}) alone: divide it by the total over the allowed "
-             "keys.", gives=lambda p, big: float(p)),
-        Slip("the score for the weight", "{got} is ln {p}, the score of key 0: its weight is "
-             "e^(ln {p}) over the allowed total.", gives=lambda p, big: math.log(p)),
+        Slip("no division", "{got} is e^(ln {p}) alone: divide by the allowed keys' total.",
+             gives=lambda p, big: float(p)),
+        Slip("the score for the weight", "{got} is ln {p}, key 0's score, not its weight.",
+             gives=lambda p, big: math.log(p)),
         Slip("the mask read the other way round", "{got} would mean key 0 is blocked: only key "
-             "2, the one scoring {big}, is (keys count from 0).", gives=lambda p, big: 0.0),
+             "2 is (keys count from 0).", gives=lambda p, big: 0.0),
         Slip("one decimal", "{got} stops at one decimal: keep two.",
              gives=lambda p, big: math.floor(10 * p / (p + 1)) / 10),
     ],
 )
 
-
-# --- code: masked_softmax(scores, allowed), one row ------------------------------------------
 
 def _masked_softmax(scores, allowed):
     kept = [s for s, ok in zip(scores, allowed, strict=True) if ok]
@@ -78,15 +72,14 @@ def _no():
 
 
 def _exps(s, a, every=False):
-    """e^(s − the largest allowed score), math.exp's way: on the allowed keys (0 on the
-    blocked), or on ``every`` key (OverflowError beside a large blocked score)."""
+    """e^(s − the largest allowed score) with math.exp, on the allowed keys (or ``every``)."""
     top = max(_kept(s, a)) if any(a) else _no()
     return [math.exp(x - top) if ok or every else 0.0 for x, ok in zip(s, a, strict=True)]
 
 
 def _max_of_all(guard, empty_zeros=False):
     """Shifted by the largest of ALL scores: 0/0 (raised, zeros or NaN) where no allowed eˢ
-    survives (on a fully blocked row too, unless ``empty_zeros``)."""
+    survives (a fully blocked row too, unless ``empty_zeros``)."""
     def slip(s, a):
         s, a = np.asarray(s, dtype=float), np.asarray(a, dtype=bool)
         e = np.where(a, np.exp(s - s.max()), 0.0)
@@ -99,7 +92,7 @@ def _max_of_all(guard, empty_zeros=False):
 
 
 def _broken(o):
-    """The learner's answer on this case raised, or holds NaN or ∞."""
+    """Raised, or NaN or ∞."""
     return o.error is not None or not np.all(np.isfinite(np.asarray(o.value, dtype=float)))
 
 
@@ -108,7 +101,7 @@ def _spread(s, a):
 
 
 def _learner(wrong_where, wrong):
-    """A learner-style answer: right, except ``wrong(s, a)`` where ``wrong_where(s, a)``."""
+    """Right, except ``wrong(s, a)`` where ``wrong_where(s, a)``."""
     return lambda s, a: wrong(s, a) if wrong_where(s, a) else _masked_softmax(s, a)
 
 
@@ -118,8 +111,8 @@ _ROWS = [([1.0, 2.0, 3.0], [True, True, True]), ([1.5, 2.0, 3.0], [True, False, 
          ([0.0, 0.0, 0.0, 0.0], [True, False, False, True]), ([5.0], [True]),
          ([0.3, -1.2, 2.7, 0.0, 1.1], [True, True, False, True, False]),
          ([1000.0, 999.5, 1001.0], [True, True, False]),  # e^1000 overflows without a shift
-         ([1000.0, 0.0, 1.5], [False, True, True]),  # a large BLOCKED score beside small allowed
-         ([740.0, 0.0, 1.5], [False, True, True]),  # e^(s − 740) subnormal: ratios off by 1e-3
+         ([1000.0, 0.0, 1.5], [False, True, True]),  # a large BLOCKED score
+         ([740.0, 0.0, 1.5], [False, True, True]),  # e^(s − 740) subnormal
          ([-400.5, 400.0, 2.0], [True, True, False]),  # shifted by the smallest: e^800.5
          ([1.0, 2.0], [False, False])]  # nothing to attend to
 
@@ -128,60 +121,53 @@ MASKED_SOFTMAX = CodeExercise(
     quantities={"m": lambda s, a: len(s)},
     slips=[
         Slip("True read as blocked", "your weights sit on the blocked keys: True means MAY "
-             "attend (as in PyTorch's scaled_dot_product_attention).",
+             "attend.",
              gives=lambda s, a: _masked_softmax(s, [not ok for ok in a])),
-        Slip("the mask ignored", "that is a softmax over every key: put −∞ on the blocked "
-             "scores first.", gives=(lambda s, a: _softmax(s),
+        Slip("the mask ignored", "a softmax over every key: put −∞ on the blocked scores.",
+             gives=(lambda s, a: _softmax(s),
                                      lambda s, a: _exps(s, a, True) and _softmax(s))),
-        Slip("blocked keys in the total", "the allowed weights are in the right proportion, but "
-             "their total still holds the blocked keys' eˢ (a softmax over every key, then "
-             "zeros?): leave the blocked keys out of the sum.",
+        Slip("blocked keys in the total", "the total holds the blocked keys' eˢ: leave them out.",
              gives=(lambda s, a: _softmax(s) * np.asarray(a),
                     lambda s, a: _exps(s, a, True) and _softmax(s) * np.asarray(a))),
-        Slip("blocked score set to 0", "a blocked score of 0 still gets weight e⁰ = 1 before "
-             "dividing: a blocked score is −∞ (float('-inf')), weight exactly 0.",
+        Slip("blocked score set to 0", "a blocked score of 0 still gets e⁰ = 1: a blocked score "
+             "is −∞ (float('-inf')).",
              gives=(lambda s, a: _softmax(np.where(a, s, 0.0)),
                     lambda s, a: _softmax(np.where(a, s, 0.0)) if any(a) else _no())),
-        Slip("no division", "those are the eˢ⁻ᵐᵃˣ, not yet divided by their total over the "
-             "allowed keys.", gives=_exps),
+        Slip("no division", "those are the eˢ⁻ᵐᵃˣ: divide by their allowed total.", gives=_exps),
         Slip("no exponential", "the scores themselves were divided by their total: the softmax "
-             "divides the e^s, which are never negative.",
+             "divides the e^s.",
              gives=lambda s, a: [x / sum(_kept(s, a)) if ok else 0.0
                                  for x, ok in zip(s, a, strict=True)] if any(a) else _no()),
         Slip("only the allowed keys returned", "return one weight per key, 0 for the blocked "
              "ones.", gives=tuple(lambda s, a, e=e: _softmax(_kept(s, a)) if any(a) else e()
                                   for e in (list, lambda: max([])))),
-        Slip("a fully blocked row spread evenly", "on the row where every key is blocked you "
-             "gave each key 1/{m} (what −10⁹ in place of −∞ gives): nothing to attend to means "
-             "all weights 0.", gives=lambda s, a: _no() if any(a) else [1 / len(s)] * len(s)),
-        Slip("0/0 on a fully blocked row", "where every key is blocked the total is 0, and 0/0 "
-             "(or the max of no scores) fails: check for that row first and return zeros.",
+        Slip("a fully blocked row spread evenly", "a fully blocked row got 1/{m} each (what −10⁹ "
+             "for −∞ gives): it should be all 0.",
+             gives=lambda s, a: _no() if any(a) else [1 / len(s)] * len(s)),
+        Slip("0/0 on a fully blocked row", "a fully blocked row's total is 0 (and it has no max): "
+             "check for that row first, return zeros.",
              when=lambda o: not any(o.case.args[1]) and _broken(o),
              example=_learner(lambda s, a: not any(a), lambda s, a: [math.nan] * len(s))),
-        Slip("the largest score was a blocked one", "the shift was the largest of ALL scores, a "
-             "blocked 1000, so every allowed e^(s − 1000) underflows to 0: shift by the largest "
-             "ALLOWED score.", gives=tuple(_max_of_all(g, z) for g in ("raise", "zeros", "nan")
-                                           for z in (False, True))),
-        Slip("no shift", "e¹⁰⁰⁰ overflows to ∞: subtract the largest allowed score before eˣ "
-             "(notebook 07).", when=lambda o: max(o.case.args[0]) > 700 and _broken(o)
+        Slip("the largest score was a blocked one", "the shift was a blocked 1000, so every "
+             "allowed e^(s − 1000) underflows: shift by the largest ALLOWED score.",
+             gives=tuple(_max_of_all(g, z) for g in ("raise", "zeros", "nan")
+                         for z in (False, True))),
+        Slip("no shift", "e¹⁰⁰⁰ overflows: subtract the largest allowed score first.",
+             when=lambda o: max(o.case.args[0]) > 700 and _broken(o)
              and not isinstance(o.error, ZeroDivisionError),
              example=_learner(lambda s, a: any(a) and max(_kept(s, a)) > 700,
                               lambda s, a: [math.exp(x) for x in s])),
-        Slip("the smallest score subtracted", "subtracting the smallest allowed score leaves "
-             "exponents near 800, and e⁸⁰⁰ overflows: subtract the LARGEST.",
+        Slip("the smallest score subtracted", "the smallest leaves exponents near 800, which "
+             "overflow: subtract the LARGEST.",
              when=lambda o: _spread(*o.case.args) > 700 and _broken(o),
              example=_learner(lambda s, a: _spread(s, a) > 700, lambda s, a: [math.nan] * len(s))),
     ],
 )
 
 
-# --- code: batch_mask(lengths, n, left_padded), (B, 1, n, n) ----------------------------------
-
 def _grid(rule, side=bool, shift=0, filler=False, first=False):
-    """The (B, 1, n, n) mask ``rule(i, j, real)``; ``real(p)``: position p holds a real token
-    (the first lengths[b] positions, or the last when ``side(left_padded)``). A slip's variants:
-    the first real position moved by ``shift``, lengths[b] read as the count of ``filler``,
-    the ``first`` sequence's length for every sequence."""
+    """The (B, 1, n, n) mask ``rule(i, j, real)``, ``real(p)``: position p is a real token (the
+    last lengths[b] when ``side(left_padded)``); slips: ``shift``, ``filler``, ``first``."""
     def mask(lengths, n, left):
         out = []
         for count in [lengths[0]] * len(lengths) if first else lengths:
@@ -208,39 +194,39 @@ BATCH_MASK = CodeExercise(
            ([4], 6, True), ([2, 0], 2, False), ([1, 3], 3, False), ([2, 2], 4, True)],
     solution=_grid(_causal),
     slips=[
-        Slip("no causal part", "that is the padding mask alone: a query may not see later keys "
-             "either, so AND it with j ≤ i.", gives=_grid(lambda i, j, real: real(j))),
-        Slip("no padding part", "that is the causal mask alone: block the filler keys too.",
+        Slip("no causal part", "the padding mask alone: AND it with j ≤ i.",
+             gives=_grid(lambda i, j, real: real(j))),
+        Slip("no padding part", "the causal mask alone: block the filler keys too.",
              gives=_grid(lambda i, j, real: j <= i)),
-        Slip("no head axis", "the mask needs its axis of size 1 for the heads, (B, 1, n, n): "
-             "mask[:, None] adds it.", gives=_axis(())),
-        Slip("the head axis elsewhere", "the axis of size 1 comes second, (B, 1, n, n), so that "
-             "it stretches over the heads.", gives=_axis((2,))),
-        Slip("a query cannot see itself", "j < i leaves out the diagonal: a query may attend to "
-             "its own key, j ≤ i.", gives=_grid(lambda i, j, real: j < i and real(j))),
-        Slip("the causal mask upside down", "j ≥ i lets each query see the FUTURE: causal means "
-             "key j ≤ query i.", gives=_grid(lambda i, j, real: j >= i and real(j))),
+        Slip("no head axis", "it needs an axis of size 1 for the heads: mask[:, None].",
+             gives=_axis(())),
+        Slip("the head axis elsewhere", "the axis of size 1 comes second, (B, 1, n, n).",
+             gives=_axis((2,))),
+        Slip("a query cannot see itself", "j < i leaves out the diagonal: j ≤ i.",
+             gives=_grid(lambda i, j, real: j < i and real(j))),
+        Slip("the causal mask upside down", "j ≥ i lets each query see the FUTURE: j ≤ i.",
+             gives=_grid(lambda i, j, real: j >= i and real(j))),
         Slip("left and right swapped", "with left padding the real tokens are the LAST "
-             "lengths[b] positions; with right padding the first.",
+             "lengths[b].",
              gives=_grid(_causal, side=lambda left: not left)),
-        Slip("left_padded ignored", "your mask is right for one side only: with left padding the "
-             "real tokens are the last lengths[b] positions, n − lengths[b] … n − 1.",
+        Slip("left_padded ignored", "right for one side only: with left padding the real tokens "
+             "are the last lengths[b] positions.",
              gives=(_grid(_causal, side=lambda left: False),
                     _grid(_causal, side=lambda left: True))),
-        Slip("padding on the queries", "you blocked the filler QUERIES (rows): padding blocks "
-             "the filler keys (columns), for every query.",
+        Slip("padding on the queries", "you blocked the filler QUERIES (rows): block the filler "
+             "keys (columns).",
              gives=_grid(lambda i, j, real: j <= i and real(i))),
-        Slip("padding on queries and keys", "a filler query may still attend to the real keys; "
-             "only the filler keys (columns) are blocked.",
+        Slip("padding on queries and keys", "a filler query may attend to the real keys: block "
+             "only the filler keys (columns).",
              gives=_grid(lambda i, j, real: j <= i and real(i) and real(j))),
         Slip("left padding one off", "with left padding the first real key is "
              "j = n − lengths[b].", gives=(_grid(_causal, shift=1), _grid(_causal, shift=-1))),
         Slip("or for and", "a key must be real AND not later than the query: `and` (or &).",
              gives=_grid(lambda i, j, real: j <= i or real(j))),
-        Slip("lengths read as filler counts", "lengths[b] counts the REAL tokens of sequence b, "
-             "not the filler.", gives=_grid(_causal, filler=True)),
-        Slip("one length for every sequence", "every sequence got the first one's length: "
-             "sequence b has lengths[b] real tokens.", gives=_grid(_causal, first=True)),
+        Slip("lengths read as filler counts", "lengths[b] counts the REAL tokens.",
+             gives=_grid(_causal, filler=True)),
+        Slip("one length for every sequence", "every sequence got the first one's length.",
+             gives=_grid(_causal, first=True)),
     ],
 )
 

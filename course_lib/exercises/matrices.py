@@ -1,6 +1,4 @@
-"""Exercises of notebook 05: the sizes of attention's three grids (which sizes must match, what
-n, m, d_k and d_v count), by hand and in code, and the scores of one query against the rows of
-a key grid."""
+"""Notebook 05: the sizes of Q, K and V by hand and in code, one query's scores against K."""
 
 import numpy as np
 
@@ -13,8 +11,6 @@ from .hand import HandExercise
 __all__ = ["EXERCISES"]
 
 
-# --- by hand: how many numbers K holds, from the shapes of Q and V
-
 def _draw_sizes(rng):
     n, m, d_k, d_v = (int(x) for x in rng.choice(np.arange(2, 10), size=4, replace=False))
     return {"n": n, "m": m, "d_k": d_k, "d_v": d_v}
@@ -25,40 +21,37 @@ K_ENTRIES = HandExercise(
     answer=lambda n, m, d_k, d_v: m * d_k,
     givens={"n": 4, "m": 7, "d_k": 6, "d_v": 3}, draw=_draw_sizes, tolerance=0.01,
     slips=[
-        Slip("K shaped like Q", "{got} = {n} × {d_k} is Q's size; K has one row per key, m = {m}, "
-             "as V.", gives=lambda n, m, d_k, d_v:
-             n * d_k),
-        Slip("K shaped like V", "{got} = {m} × {d_v} is V's size; K has V's {m} rows but Q's "
-             "width, d_k = {d_k}.", gives=lambda n, m, d_k, d_v: m * d_v),
-        Slip("rows of Q, width of V", "{got} = {n} × {d_v}; K has the other two sizes, m × d_k = "
-             "{m} × {d_k}.", gives=lambda n, m, d_k, d_v: n * d_v),
-        Slip("the size of the score grid", "{got} = {n} × {m} is the size of the score grid S; K "
-             "is m × d_k.", gives=lambda n, m, d_k, d_v: n * m),
-        Slip("the two widths", "{got} = {d_k} × {d_v}, the two widths; K is m × d_k = {m} × {d_k}.",
+        Slip("K shaped like Q", "{got} = {n} × {d_k} is Q's size; K has m = {m} rows, as V.",
+             gives=lambda n, m, d_k, d_v: n * d_k),
+        Slip("K shaped like V", "{got} = {m} × {d_v} is V's size; K has Q's width, d_k = {d_k}.",
+             gives=lambda n, m, d_k, d_v: m * d_v),
+        Slip("rows of Q, width of V", "{got} = {n} × {d_v}; K is m × d_k = {m} × {d_k}.",
+             gives=lambda n, m, d_k, d_v: n * d_v),
+        Slip("the size of the score grid", "{got} = {n} × {m} is the score grid's size.",
+             gives=lambda n, m, d_k, d_v: n * m),
+        Slip("the two widths", "{got} = {d_k} × {d_v}; K is m × d_k = {m} × {d_k}.",
              gives=lambda n, m, d_k, d_v: d_k * d_v),
-        Slip("counted the keys only", "{got} counts the keys, the rows of K; each holds "
-             "d_k = {d_k} numbers.", gives=lambda n, m, d_k, d_v: m),
+        Slip("counted the keys only", "{got} counts the keys; each holds d_k = {d_k} numbers.",
+             gives=lambda n, m, d_k, d_v: m),
         Slip("counted one key", "{got} counts the slots of one key; K holds m = {m} of them.",
              gives=lambda n, m, d_k, d_v: d_k),
-        Slip("added rows and columns", "{got} = {m} + {d_k}: a grid holds rows × columns "
-             "numbers.", gives=lambda n, m, d_k, d_v: m + d_k),
+        Slip("added rows and columns", "{got} = {m} + {d_k}: a grid holds rows × columns.",
+             gives=lambda n, m, d_k, d_v: m + d_k),
         Slip("K as a square", "{got} = {m} × {m}: K's width is Q's width, d_k = {d_k}.",
              gives=lambda n, m, d_k, d_v: m * m),
-        Slip("counted Q and V", "{got} counts Q and V together; the question is K alone.",
+        Slip("counted Q and V", "{got} counts Q and V; the question is K.",
              gives=lambda n, m, d_k, d_v: n * d_k + m * d_v),
-        Slip("three sizes multiplied", "{got} = {m} × {d_k} × {d_v}: a grid has two sizes, "
-             "K is m × d_k.", gives=lambda n, m, d_k, d_v: m * d_k * d_v),
-        Slip("added every size", "{got} adds all four sizes: a grid holds rows × columns "
-             "numbers.", gives=lambda n, m, d_k, d_v: n + m + d_k + d_v),
-        Slip("K as d_k × d_k", "{got} = {d_k} × {d_k}: K is not square; it has V's m = {m} "
-             "rows.", gives=lambda n, m, d_k, d_v: d_k * d_k),
-        Slip("K as n × n", "{got} = {n} × {n}: K has V's m = {m} rows of Q's d_k = {d_k} "
-             "slots.", gives=lambda n, m, d_k, d_v: n * n),
+        Slip("three sizes multiplied", "{got} = {m} × {d_k} × {d_v}: K is m × d_k.",
+             gives=lambda n, m, d_k, d_v: m * d_k * d_v),
+        Slip("added every size", "{got} adds all four sizes: rows × columns.",
+             gives=lambda n, m, d_k, d_v: n + m + d_k + d_v),
+        Slip("K as d_k × d_k", "{got} = {d_k} × {d_k}: K has V's m = {m} rows.",
+             gives=lambda n, m, d_k, d_v: d_k * d_k),
+        Slip("K as n × n", "{got} = {n} × {n}: K is m × d_k = {m} × {d_k}.",
+             gives=lambda n, m, d_k, d_v: n * n),
     ],
 )
 
-
-# --- code: the four sizes, and a refusal when the grids do not fit
 
 def _misfit(Q, K, V):
     return K.shape[1] != Q.shape[1] or K.shape[0] != V.shape[0]
@@ -85,8 +78,7 @@ def _refusing(unfit, kind=ValueError):
 
 
 def _refused(unfit, answered=lambda Q, K, V: False):
-    """The learner's own ValueError on a case that fits where ``unfit`` holds, or an answer on
-    a case to refuse where ``answered`` holds."""
+    """A ValueError of the learner's where ``unfit`` holds, or an answer where ``answered``."""
     def test(o):
         if o.case.raises is None:
             return relations.refused(o, ValueError) and unfit(*o.case.args)
@@ -94,72 +86,68 @@ def _refused(unfit, answered=lambda Q, K, V: False):
     return test
 
 
-def _wrong_error(o):  # a table row: the relations take a TypeError here for a rounding
+def _wrong_error(o):  # a row: the relations take this TypeError for a rounding
     return o.case.raises and o.error is not None and not isinstance(o.error, o.case.raises)
 
 
 def _grids(*shapes):
-    """Read-only grids of these shapes (their numbers do not matter here)."""
+    """Read-only grids of these shapes."""
     return tuple(frozen_array(np.arange(r * c).reshape(r, c) % 5 * 0.5 - 1.0) for r, c in shapes)
 
 
 SIZES = CodeExercise(
     "attention_sizes", "attention_sizes(Q, K, V)",
-    cases=[_grids((2, 3), (5, 3), (5, 4)),  # n, m, d_k, d_v all different
-           _grids((4, 2), (4, 2), (4, 3)),  # n = m: self-attention
+    cases=[_grids((2, 3), (5, 3), (5, 4)),
+           _grids((4, 2), (4, 2), (4, 3)),  # n = m
            _grids((3, 4), (2, 4), (2, 4)),  # d_k = d_v
            _grids((5, 1), (3, 1), (3, 2)),
            _grids((1, 5), (6, 5), (6, 3)),
-           Case(_grids((2, 3), (4, 2), (4, 5)), raises=ValueError),  # keys' slots differ
-           Case(_grids((3, 2), (5, 2), (4, 3)), raises=ValueError),  # V is not one row per key
+           Case(_grids((2, 3), (4, 2), (4, 5)), raises=ValueError),  # K's width
+           Case(_grids((3, 2), (5, 2), (4, 3)), raises=ValueError),  # V's rows
            Case(_grids((2, 4), (3, 2), (5, 1)), raises=ValueError),  # both
-           Case(_grids((3, 2), (4, 2), (3, 5)), raises=ValueError)],  # V has Q's rows, not K's
+           Case(_grids((3, 2), (4, 2), (3, 5)), raises=ValueError)],  # V has Q's rows
     solution=_sizes,
     show_args=lambda args: ", ".join(f"{name} {a.shape[0]}×{a.shape[1]}"
                                      for name, a in zip("QKV", args, strict=False)),
     slips=[
-        Slip("sizes in another order", "those are Q's shape then V's, (n, d_k, m, d_v): the order "
-             "asked is (n, m, d_k, d_v).", gives=_checked(lambda Q, K, V: (*Q.shape, *V.shape))),
-        Slip("Q's rows as m", "m counts the keys, the rows of K (and V); Q's rows are the n "
-             "queries.", gives=_checked(lambda Q, K, V: (len(Q), len(Q), Q.shape[1], V.shape[1]))),
-        Slip("V's width as m", "m counts the keys, the rows of K (and V); V's width is d_v.",
+        Slip("sizes in another order", "Q's shape then V's: the order is (n, m, d_k, d_v).",
+             gives=_checked(lambda Q, K, V: (*Q.shape, *V.shape))),
+        Slip("Q's rows as m", "m counts the keys, the rows of K; Q's rows are the n queries.",
+             gives=_checked(lambda Q, K, V: (len(Q), len(Q), Q.shape[1], V.shape[1]))),
+        Slip("V's width as m", "m counts the keys, the rows of K; V's width is d_v.",
              gives=_checked(lambda Q, K, V: (len(Q), V.shape[1], Q.shape[1], V.shape[1]))),
         Slip("K's width as d_v", "d_v is the width of V; K's width is d_k.",
              gives=_checked(lambda Q, K, V: (len(Q), len(K), Q.shape[1], K.shape[1]))),
-        Slip("V's width as d_k", "d_k is the width Q and K share; V's width is d_v, which may "
-             "differ.", gives=_checked(lambda Q, K, V: (len(Q), len(K), V.shape[1], V.shape[1]))),
-        Slip("returned the shapes", "those are the three shapes: return the four sizes, (n, m, "
-             "d_k, d_v).", gives=_checked(lambda Q, K, V: (Q.shape, K.shape, V.shape))),
+        Slip("V's width as d_k", "d_k is the width Q and K share; V's is d_v.",
+             gives=_checked(lambda Q, K, V: (len(Q), len(K), V.shape[1], V.shape[1]))),
+        Slip("returned the shapes", "return the four sizes, (n, m, d_k, d_v).",
+             gives=_checked(lambda Q, K, V: (Q.shape, K.shape, V.shape))),
         Slip("refused n ≠ m", "it refused grids that fit: n and m may differ. Only K's width must "
-             "match Q's (d_k), and V's rows K's (m).",
+             "match Q's, and V's rows K's.",
              when=_refused(lambda Q, K, V: len(Q) != len(K), answered=lambda Q, K, V:
                            K.shape[1] == Q.shape[1] and len(V) == len(Q)),
              example=_refusing(lambda Q, K, V: len(Q) != len(K) or _misfit(Q, K, V))),
-        Slip("refused d_k ≠ d_v", "it refused grids that fit: d_v may differ from d_k. Only K's "
-             "width must match Q's, and V's rows K's.",
+        Slip("refused d_k ≠ d_v", "it refused grids that fit: d_v may differ from d_k.",
              when=_refused(lambda Q, K, V: Q.shape[1] != V.shape[1]),
              example=_refusing(lambda Q, K, V: Q.shape[1] != V.shape[1] or _misfit(Q, K, V))),
-        Slip("no check of V's rows", "it accepted a V whose rows differ from K's: each key needs "
-             "its value, so raise ValueError.",
+        Slip("no check of V's rows", "it accepted a V whose rows differ from K's: raise "
+             "ValueError.",
              when=lambda o: o.case.raises is not None and o.error is None
              and o.case.args[1].shape[1] == o.case.args[0].shape[1],
              example=_refusing(lambda Q, K, V: K.shape[1] != Q.shape[1])),
-        Slip("no check of K's width", "it accepted a K whose rows are not as wide as Q's: raise "
-             "ValueError when the widths differ.",
+        Slip("no check of K's width", "it accepted a K not as wide as Q: raise ValueError.",
              when=lambda o: o.case.raises is not None and o.error is None
              and len(o.case.args[1]) == len(o.case.args[2]),
              example=_refusing(lambda Q, K, V: len(K) != len(V))),
-        Slip("raised another kind of error", "the grids were refused, rightly, but this exercise "
-             "asks for `raise ValueError(\"…\")`.", when=_wrong_error,
+        Slip("raised another kind of error", "refused, rightly, but with `raise "
+             "ValueError(\"…\")`.", when=_wrong_error,
              example=_refusing(_misfit, kind=TypeError)),
     ],
 )
 
 
-# --- code: the m scores of one query
-
 def _query_scores(q, K):
-    return [float(q @ k) for k in K]  # one dot product per row of K
+    return [float(q @ k) for k in K]  # (m,)
 
 
 def _per_slot(q, K):
@@ -196,33 +184,31 @@ QUERY_SCORES = CodeExercise(
     solution=_query_scores,
     quantities={"d_k": lambda q, K: len(q), "m": lambda q, K: len(K)},
     slips=[
-        Slip("the columns of K", "`q @ K` pairs q with the COLUMNS of K (it runs only when d_k = "
-             "m); a key is a ROW: q @ K[j], or K @ q.", gives=lambda q, K: q @ K),
-        Slip("added up the scores", "all the scores were added into one number: return one "
-             "score per key, m numbers.", gives=lambda q, K: sum(_query_scores(q, K))),
-        Slip("products not added", "each key's slot products were kept apart: add them, q @ k.",
+        Slip("the columns of K", "`q @ K` pairs q with the COLUMNS of K; a key is a ROW: K @ q.",
+             gives=lambda q, K: q @ K),
+        Slip("added up the scores", "return one score per key, m numbers.",
+             gives=lambda q, K: sum(_query_scores(q, K))),
+        Slip("products not added", "add each key's products, q @ k.",
              gives=lambda q, K: q * K),
-        Slip("added along the wrong axis", "the products were added down the keys: add each key's "
-             "own, along its row (axis=1).", gives=lambda q, K: (q * K).sum(axis=0)),
-        Slip("one score per slot", "the loop ran over the d_k slots, range(len(q)): loop over the "
-             "m keys, range(len(K)).", gives=_per_slot),
-        Slip("a result of d_k places", "the result has len(q) = d_k places; there is one score per "
-             "key, m = len(K).", gives=_sized_by_slots),
-        Slip("the first key only", "that is the first key's score alone: return one score per key.",
+        Slip("added along the wrong axis", "the products were added down the keys: axis=1.",
+             gives=lambda q, K: (q * K).sum(axis=0)),
+        Slip("one score per slot", "the loop ran over the slots, range(len(q)): range(len(K)).",
+             gives=_per_slot),
+        Slip("a result of d_k places", "the result has len(q) places: one per key, len(K).",
+             gives=_sized_by_slots),
+        Slip("the first key only", "the first key's score alone: one per key.",
              gives=lambda q, K: float(q @ K[0])),
-        Slip("return inside the loop", "only the first score came back: the `return` sits inside "
-             "the loop.", gives=lambda q, K: [float(q @ K[0])]),
-        Slip("= instead of append", "only the last score came back: `scores = …` replaces it. "
-             "Append each score.",
+        Slip("return inside the loop", "only the first score came back: return after the loop.",
+             gives=lambda q, K: [float(q @ K[0])]),
+        Slip("= instead of append", "only the last score came back: append each.",
              gives=(lambda q, K: float(q @ K[-1]), lambda q, K: [float(q @ K[-1])])),
-        Slip("divided by the lengths", "each score was divided by ∥q∥ ∥k∥, giving notebook 04's "
-             "cosine: the score is q · k.", gives=_cosines),
-        Slip("multiplied the sums", "(q₁ + q₂ + …)(k₁ + k₂ + …) is not a dot product: multiply "
-             "matching slots, then add.", gives=lambda q, K: [float(sum(q) * sum(k)) for k in K]),
-        Slip("q with itself", "every score is q · q: score q against each row k of K.",
+        Slip("divided by the lengths", "that is the cosine: the score is q · k.", gives=_cosines),
+        Slip("multiplied the sums", "(q₁ + q₂ + …)(k₁ + k₂ + …): multiply matching slots, then "
+             "add.", gives=lambda q, K: [float(sum(q) * sum(k)) for k in K]),
+        Slip("q with itself", "every score is q · q: score each row k of K.",
              gives=lambda q, K: [float(q @ q)] * len(K)),
-        Slip("kept earlier calls' scores", "your list holds the right scores and more: a list "
-             "made outside the function keeps every call's; start it inside.", when=_inside,
+        Slip("kept earlier calls' scores", "the right scores and more: a list made outside the "
+             "function keeps every call's.", when=_inside,
              example=lambda q, K, kept=[]: kept.extend(q @ K.T) or kept),  # noqa: B006
     ],
 )

@@ -1,5 +1,4 @@
-"""Exercises of notebook 12: one head's divisor by hand, the weights of every head, and
-multi-head self-attention with W_O."""
+"""Notebook 12: a head's divisor by hand, every head's weights, multi-head attention."""
 
 import math
 import re
@@ -19,34 +18,32 @@ HEAD_DIVISOR = HandExercise(
     "h = {h}", answer=lambda d_model, h: math.sqrt(d_model / h),
     givens={"d_model": 768, "h": 12}, tolerance=0.05,
     slips=[
-        Slip("√d_model", "{got} is √{d_model}, the full width: each head takes dot products of "
-             "d_k = d_model / h slots.", gives=(lambda d_model, h: math.sqrt(d_model),
-                                                 lambda d_model, h: round(math.sqrt(d_model)))),
+        Slip("√d_model", "{got} is √{d_model}, the full width: a head has d_k = d_model / h "
+             "slots.", gives=(lambda d_model, h: math.sqrt(d_model),
+                              lambda d_model, h: round(math.sqrt(d_model)))),
         Slip("d_k without the root", "{got} is d_k itself: the divisor is √d_k.",
              gives=lambda d_model, h: d_model / h),
         Slip("d_model", "{got} is d_model: cut it into {h} heads, then take the root.",
              gives=lambda d_model, h: float(d_model)),
-        Slip("√h", "{got} is √{h}: the root is taken of a head's width, d_k = d_model / h.",
+        Slip("√h", "{got} is √{h}: take the root of a head's width, d_model / h.",
              gives=lambda d_model, h: math.sqrt(h)),
         Slip("h", "{got} is the number of heads: each head divides by √d_k.",
              gives=lambda d_model, h: float(h)),
-        Slip("the multiplier", "{got} is 1/√d_k, what the scores are MULTIPLIED by (PyTorch's "
-             "scale): the question asks what they are divided by.",
+        Slip("the multiplier", "{got} is 1/√d_k, what the scores are MULTIPLIED by: the "
+             "question asks the divisor.",
              gives=lambda d_model, h: math.sqrt(h / d_model)),
-        Slip("** 1/2", "{got} is d_k / 2: `d_k ** 1/2` is (d_k ** 1) / 2, because ** binds "
-             "tighter than /.", gives=lambda d_model, h: d_model / h / 2),
-        Slip("a root before the division", "{got} takes a root before dividing {d_model} by {h}: "
-             "divide first, then take the root.", gives=(
+        Slip("** 1/2", "{got} is d_k / 2: ** binds tighter than /.",
+             gives=lambda d_model, h: d_model / h / 2),
+        Slip("a root before the division", "{got} takes a root before dividing {d_model} by "
+             "{h}.", gives=(
                  lambda d_model, h: math.sqrt(d_model) / h,
                  lambda d_model, h: d_model / math.sqrt(h))),
-        Slip("multiplied by h", "{got} comes from {d_model} × {h} (or its root): the heads CUT "
-             "the width, d_k = d_model / h.", gives=(lambda d_model, h: float(d_model * h),
-                                                      lambda d_model, h: math.sqrt(d_model * h))),
+        Slip("multiplied by h", "{got} comes from {d_model} × {h}: the heads CUT the width.",
+             gives=(lambda d_model, h: float(d_model * h),
+                    lambda d_model, h: math.sqrt(d_model * h))),
     ],
 )
 
-
-# --- code: every head's weights; multi-head attention ----------------------------------------
 
 def _case(seed, n, d_model, h):
     rng = np.random.default_rng(seed)
@@ -55,7 +52,7 @@ def _case(seed, n, d_model, h):
     return frozen_array(rng.standard_normal((n, d_model)).round(2)), weights, h
 
 
-# (n, d_model, h): n ≠ d_model and d_k ≠ h in most; n = d_model in the last (W_O @ … runs)
+# (n, d_model, h): n ≠ d_model and d_k ≠ h in most; n = d_model in the last
 _CASES = [_case(seed, *shape) for seed, shape in enumerate(
     [(3, 4, 2), (4, 6, 3), (2, 8, 4), (5, 6, 2), (3, 6, 1), (4, 8, 2), (6, 6, 3)])]
 
@@ -70,8 +67,7 @@ def _root(width, d_model, h):
 
 def _weights(x, w_q, w_k, h, scale=_root, axis=-1, cols=_block, swap=False, soft=True,
              queries=None, keys=None):
-    """Every head's weights, with one slip switched on by a keyword (``queries``/``keys``: the
-    matrix each is projected with; ``scale(width, d_model, h)``; ``cols(t, d_k, h)``)."""
+    """Every head's weights, a slip switched on by a keyword."""
     x = np.asarray(x)
     q, k = x @ np.asarray(w_q if queries is None else queries), x @ np.asarray(
         w_k if keys is None else keys)
@@ -98,10 +94,10 @@ def _multi_head(x, w_q, w_k, w_v, w_o, h, values=None, merge=None, **slip):
     return (merge or (lambda hs, w_o: np.concatenate(hs, axis=1) @ w_o))(heads, np.asarray(w_o))
 
 
-# one slip of either exercise: name, hint, keywords of the slip (one dict per form)
+# name, hint, the slip's keywords (one dict per form)
 _SHARED = [
     ("the full width in the scale", "each head divides by √d_k of its own slice, d_k = "
-     "d_model / h, not by the full width.", [{"scale": lambda w, D, h: 1 / math.sqrt(D)},
+     "d_model / h.", [{"scale": lambda w, D, h: 1 / math.sqrt(D)},
                                              {"scale": lambda w, D, h: 1 / D}]),
     ("no scale", "divide each head's scores by √d_k, d_k = d_model / h.",
      [{"scale": lambda w, D, h: 1.0}]),
@@ -111,8 +107,8 @@ _SHARED = [
      [{"scale": lambda w, D, h: 2 * h / D}, {"scale": lambda w, D, h: h / D / 2}]),
     ("multiplied by √d_k", "the scale is upside down: divide by √d_k.",
      [{"scale": lambda w, D, h: math.sqrt(D // h)}]),
-    ("interleaved columns", "head t got columns t, t + h, t + 2h, …: it owns the d_k "
-     "NEIGHBOURING columns from t·d_k.", [{"cols": lambda t, d, h: slice(t, None, h)}]),
+    ("interleaved columns", "head t got columns t, t + h, …: it owns the d_k NEIGHBOURING "
+     "columns from t·d_k.", [{"cols": lambda t, d, h: slice(t, None, h)}]),
     ("one column too many", "a slice stops BEFORE its end: [t*d_k:(t+1)*d_k] needs no + 1.",
      [{"cols": lambda t, d, h: slice(t * d, (t + 1) * d + 1), "scale": s}
       for s in (_root, lambda w, D, h: 1 / math.sqrt(w))]),
@@ -128,20 +124,18 @@ _SHARED = [
      [{"cols": lambda t, d, h: slice(t * h, (t + 1) * h), "scale": lambda w, D, h: h ** -0.5}]),
     ("the wrong weight matrix", "the queries are X W_Q and the keys X W_K, each with its own "
      "matrix.", [{"keys": "w_q"}, {"queries": "w_k"}]),
-    ("a weight matrix transposed", "the matrices act as given, x @ w_q (nn.Linear stores "
-     "the transposed matrix; these are not).",
+    ("a weight matrix transposed", "the matrices act as given, x @ w_q.",
      [{"queries": "w_q.T"}, {"keys": "w_k.T"}, {"queries": "w_q.T", "keys": "w_k.T"}]),
     ("K Qᵀ for the scores", "row i of the scores is query i against every key: Q_t K_tᵀ.",
      [{"swap": True}]),
-    ("softmax down the columns", "each query's ROW of weights sums to 1: softmax over the "
-     "keys, axis=-1.", [{"axis": 0}]),
-    ("no softmax", "those weights are the scaled scores: take the softmax of each row.",
+    ("softmax down the columns", "each query's ROW sums to 1: axis=-1.", [{"axis": 0}]),
+    ("no softmax", "those are the scaled scores: take each row's softmax.",
      [{"soft": False}]),
 ]
 
 
 def _bind(run, form):
-    """A slip's formula: ``run`` with the keywords of ``form`` (a matrix named by text)."""
+    """``run`` with the keywords of ``form`` (a matrix named by text)."""
     def gives(x, *args):
         mats = {"w_q": args[0], "w_k": args[1], "w_q.T": np.asarray(args[0]).T,
                 "w_k.T": np.asarray(args[1]).T}
@@ -158,8 +152,7 @@ def _float_d_k(o):
     return isinstance(o.error, TypeError) and "slice indices" in str(o.error)
 
 
-_FLOAT = ("d_k as a float", "d_model / h is a float (4.0) and slices need whole numbers: "
-          "d_k = d_model // h.")
+_FLOAT = ("d_k as a float", "d_model / h is a float (4.0): d_k = d_model // h.")
 _QUANTITIES = {"d_k": lambda x, w, *r: np.shape(w)[1] // r[-1], "h": lambda x, *r: r[-1]}
 
 
@@ -169,7 +162,7 @@ def _show(args):
 
 
 def _reshaped(x, w_q, w_k, h):
-    """Cut by a reshape to (h, n, d_k) without moving the head axis: rows get mixed."""
+    """A reshape to (h, n, d_k), no axis moved: rows mixed."""
     q, k = (np.asarray(x) @ np.asarray(w) for w in (w_q, w_k))
     n, d_model = q.shape
     q, k = q.reshape(h, n, d_model // h), k.reshape(h, n, d_model // h)
@@ -186,26 +179,25 @@ HEAD_WEIGHTS = CodeExercise(
     quantities=_QUANTITIES, show_args=_show,
     slips=[*_shared(_head_weights),
            Slip("every head on all the columns", "each head uses its own d_k columns of Q and "
-                "K, not all of them.", gives=tuple(
+                "K.", gives=tuple(
                     lambda x, a, b, h, f=f: np.stack([f(x, a, b, h)] * h) for f in _WHOLE)),
-           Slip("num_heads ignored", "that is one grid for the whole width: one grid per head, "
-                "(h, n, n).", gives=_WHOLE),
-           Slip("softmax across the heads", "each row of each head's grid sums to 1: softmax "
-                "over the keys, axis=-1.",
+           Slip("num_heads ignored", "one grid for the whole width: one per head, (h, n, n).",
+                gives=_WHOLE),
+           Slip("softmax across the heads", "each row of each head sums to 1: axis=-1.",
                 gives=lambda x, a, b, h: softmax(_head_weights(x, a, b, h, soft=False), axis=0)),
-           Slip("heads side by side", "stack the heads on a new first axis, np.stack(heads): "
-                "(h, n, n).", gives=lambda x, a, b, h: np.concatenate(_weights(x, a, b, h), 1)),
+           Slip("heads side by side", "stack the heads on a new first axis, np.stack(heads).",
+                gives=lambda x, a, b, h: np.concatenate(_weights(x, a, b, h), 1)),
            Slip("head axis second", "the head axis comes first, (h, n, n): np.stack(heads).",
                 gives=lambda x, a, b, h: np.stack(_weights(x, a, b, h), axis=1)),
-           Slip("reshaped to (h, n, d_k)", "a reshape to (h, n, d_k) mixes the rows: reshape "
-                "to (n, h, d_k), then move the head axis first.", gives=_reshaped),
+           Slip("reshaped to (h, n, d_k)", "it mixes the rows: reshape to (n, h, d_k), then move "
+                "the head axis first.", gives=_reshaped),
            Slip(*_FLOAT, when=_float_d_k, example=lambda x, a, b, h: np.asarray(x)[
                :, :np.shape(a)[1] / h])],
 )
 
 
 def _mismatch(o):
-    """(inner size of the left factor, rows of the right one) from a product's shape error."""
+    """(the left factor's inner size, the right one's rows) from a shape error."""
     said = str(o.error)
     found = re.search(r"size (\d+) is different from (\d+)", said)
     if found:
@@ -225,8 +217,8 @@ MULTI_HEAD = CodeExercise(
     show_args=_show,
     slips=[*_shared(_multi_head, skip=("one column short", "one column too many",
                                        "slices one column late")),
-           Slip("no W_O", "those are the heads side by side: the last step multiplies them by "
-                "W_O, which mixes the heads.", gives=lambda x, a, b, c, o, h: _multi_head(
+           Slip("no W_O", "those are the heads side by side: multiply them by W_O.",
+                gives=lambda x, a, b, c, o, h: _multi_head(
                     x, a, b, c, o, h, merge=lambda hs, w_o: np.concatenate(hs, axis=1))),
            Slip("W_O transposed", "concat @ w_o, with w_o as given.",
                 gives=lambda x, a, b, c, o, h: _multi_head(x, a, b, c, np.asarray(o).T, h)),
@@ -236,21 +228,20 @@ MULTI_HEAD = CodeExercise(
            Slip("V from the wrong matrix", "V = X W_V, with its own matrix.", gives=tuple(
                lambda x, a, b, c, o, h, i=i: _multi_head(x, a, b, c, o, h, values=(
                    a, b, np.eye(np.shape(a)[0]))[i]) for i in range(3))),
-           Slip("one head on the full width", "that is single-head attention: cut the columns "
-                "into num_heads slices and run one attention each.", gives=tuple(
+           Slip("one head on the full width", "single-head attention: cut the columns into "
+                "num_heads slices, one attention each.", gives=tuple(
                     lambda x, a, b, c, o, h, k=k: _multi_head(
                         x, a, b, c, o, 1, scale=lambda w, D, _: (k(h) / D) ** 0.5)
                     for k in (lambda h: 1, lambda h: h))),
-           Slip("returned the weights", "those are the weights (h, n, n): weigh each head's "
-                "slice of V, lay the heads side by side, multiply by W_O.",
+           Slip("returned the weights", "those are the weights (h, n, n): go on to V and W_O.",
                 gives=lambda x, a, b, c, o, h: _head_weights(x, a, b, h)),
-           Slip("heads merged by a reshape", "np.stack(heads) is (h, n, d_k): a reshape to "
-                "(n, d_model) mixes rows; move the head axis back first, or concatenate.",
+           Slip("heads merged by a reshape", "a reshape of (h, n, d_k) to (n, d_model) mixes "
+                "rows: concatenate.",
                 gives=lambda x, a, b, c, o, h: _multi_head(x, a, b, c, o, h, merge=lambda hs, w_o:
                                                            np.stack(hs).reshape(len(hs[0]), -1)
                                                            @ w_o)),
-           Slip("heads not laid side by side", "lay the heads side by side, np.concatenate("
-                "heads, axis=1), before W_O: a sum, a mean or a stack of rows keeps d_k columns.",
+           Slip("heads not laid side by side", "np.concatenate(heads, axis=1) before W_O: a sum "
+                "or a mean keeps d_k columns.",
                 when=lambda o: _mismatch(o) == _widths(o)[1::-1],
                 example=lambda x, a, b, c, o, h: _multi_head(x, a, b, c, o, h, merge=lambda hs,
                                                              w_o: sum(hs) @ w_o)),

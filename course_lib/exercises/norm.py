@@ -1,5 +1,4 @@
-"""Exercises of notebook 02: the length ∥q∥ of a list with any number of slots, by hand and in
-code, and the unit vector q / ∥q∥."""
+"""Notebook 02: the length ∥q∥ by hand and in code, and the unit vector q / ∥q∥."""
 
 import math
 
@@ -43,55 +42,51 @@ LENGTH = CodeExercise(
     slips=[
         Slip("no square root", "the root was never taken: end with math.sqrt(total).",
              gives=_squares),
-        Slip("halved instead of the root", "`total ** 1/2` is (total ** 1) / 2 (** binds before "
-             "/): write math.sqrt(total).", gives=lambda q: _squares(q) / 2),
-        Slip("doubled instead of squared", "`x * 2` doubles x; the square is `x ** 2` (or "
-             "x * x).", gives=lambda q: math.sqrt(sum(2 * x for x in q))),
-        Slip("power the wrong way round", "`2 ** x` is 2 to the power x; the square of x is "
-             "`x ** 2`.", gives=lambda q: math.sqrt(sum(2.0 ** x for x in q))),
-        Slip("started the total at 1", "the total starts at 1: start it at 0.",
+        Slip("halved instead of the root", "`total ** 1/2` is total / 2: math.sqrt(total).",
+             gives=lambda q: _squares(q) / 2),
+        Slip("doubled instead of squared", "`x * 2` doubles x; the square is `x ** 2`.",
+             gives=lambda q: math.sqrt(sum(2 * x for x in q))),
+        Slip("power the wrong way round", "`2 ** x` is 2 to the power x: `x ** 2`.",
+             gives=lambda q: math.sqrt(sum(2.0 ** x for x in q))),
+        Slip("started the total at 1", "start it at 0.",
              gives=lambda q: math.sqrt(1 + _squares(q))),
-        Slip("started the total at the first slot", "the total started at q[0], so q[0] also "
-             "counts unsquared: start it at 0.", gives=lambda q: math.sqrt(q[0] + _squares(q))),
-        Slip("squared the positions", "range(len(q)) gives the positions 0, 1, 2, …: square the "
-             "slot q[i].", gives=lambda q: math.sqrt(sum(i * i for i in range(len(q))))),
-        Slip("no squares", "the slots were added as they are: square each first, then add, then "
-             "take the root.", gives=lambda q: math.sqrt(sum(q))),
-        Slip("absolute values", "that adds the sizes |q₁| + |q₂| + …: square, add, then take the "
-             "root.", gives=(lambda q: sum(abs(x) for x in q),
+        Slip("started the total at the first slot", "q[0] also counts unsquared: start at 0.",
+             gives=lambda q: math.sqrt(q[0] + _squares(q))),
+        Slip("squared the positions", "range(len(q)) gives positions: square the slot q[i].",
+             gives=lambda q: math.sqrt(sum(i * i for i in range(len(q))))),
+        Slip("no squares", "the slots were added as they are: square each first.",
+             gives=lambda q: math.sqrt(sum(q))),
+        Slip("absolute values", "that adds the sizes |q₁| + |q₂| + …: square, add, root.",
+             gives=(lambda q: sum(abs(x) for x in q),
                     lambda q: math.sqrt(sum(abs(x) for x in q)))),
-        Slip("squared the sum", "the slots were added first: square each slot, then add ((3 + 4)² "
-             "= 49, 3² + 4² = 25).", gives=lambda q: abs(sum(q))),
-        Slip("return inside the loop", "the `return` sits inside the loop, so only the first slot "
-             "counts: return after the loop.", gives=lambda q: abs(q[0])),
+        Slip("squared the sum", "the slots were added first: (3 + 4)² = 49, 3² + 4² = 25.",
+             gives=lambda q: abs(sum(q))),
+        Slip("return inside the loop", "only the first slot counts: return after the loop.",
+             gives=lambda q: abs(q[0])),
         Slip("only the last term counts", "the total is replaced (`total = …`) or reset "
-             "(`total = 0` inside the loop) at every step: set it to 0 once, before the loop, "
-             "and add with +=.", gives=lambda q: abs(q[-1])),
-        Slip("squared instead of the root", "the last step squared the sum of squares: it is "
-             "the square root, math.sqrt(total).", gives=lambda q: _squares(q) ** 2),
-        Slip("root inside the loop", "the root is taken at every step: add all the squares, then "
-             "take the root once, after the loop.", gives=_root_each_step),
-        Slip("largest slot", "that is the size of the biggest slot: every slot adds length.",
+             "(`total = 0` in the loop) at every step: set it once, before the loop.",
+             gives=lambda q: abs(q[-1])),
+        Slip("squared instead of the root", "the last step is the root, math.sqrt(total).",
+             gives=lambda q: _squares(q) ** 2),
+        Slip("root inside the loop", "take the root once, after the loop.", gives=_root_each_step),
+        Slip("largest slot", "the biggest slot's size: every slot adds length.",
              gives=lambda q: max(abs(x) for x in q)),
-        Slip("root of the number of slots", "that is √L, the root of the number of slots: square "
-             "the numbers in the slots.", gives=lambda q: math.sqrt(len(q))),
-        Slip("forgot to store the sum", "`total + x ** 2` computes a sum and throws it away: "
-             "store it with `total += x ** 2`.", gives=lambda q: 0.0),
-        Slip("power 1 // 2", "`1 // 2` is 0 (whole-number division), so `total ** (1 // 2)` is 1: "
-             "write total ** 0.5.", gives=lambda q: 1.0),
-        Slip("a fixed number of slots", "only the first few slots were used (q[0], q[1], …): loop "
-             "over all L slots.", gives=(_first_slots(2), _first_slots(3))),
-        Slip("sum of a generator", "math.sqrt got a generator, not a total: math.sqrt(sum(x ** 2 "
-             "for x in q)).", raises=(TypeError, "generator"),
+        Slip("root of the number of slots", "that is √L: square the numbers in the slots.",
+             gives=lambda q: math.sqrt(len(q))),
+        Slip("forgot to store the sum", "`total + x ** 2` throws the sum away: `total += x ** 2`.",
+             gives=lambda q: 0.0),
+        Slip("power 1 // 2", "`1 // 2` is 0, so `total ** (1 // 2)` is 1: total ** 0.5.",
+             gives=lambda q: 1.0),
+        Slip("a fixed number of slots", "only the first few slots were used: loop over all L.",
+             gives=(_first_slots(2), _first_slots(3))),
+        Slip("sum of a generator", "math.sqrt got a generator: math.sqrt(sum(…)).",
+             raises=(TypeError, "generator"),
              example=lambda q: math.sqrt(x ** 2 for x in q)),
-        Slip("squared the whole list", "Python cannot square a whole list (`q ** 2`): square one "
-             "slot at a time, x ** 2.",
+        Slip("squared the whole list", "`q ** 2` fails on a list: square one slot at a time.",
              raises=(TypeError, "** or pow(): 'list'"), example=lambda q: math.sqrt(sum(q ** 2))),
-        Slip("loop one past the end", "positions run 0 … L − 1: use range(len(q)), not range(1, "
-             "len(q) + 1).",
+        Slip("loop one past the end", "positions run 0 … L − 1: range(len(q)).",
              gives=lambda q: math.sqrt(sum(q[i] ** 2 for i in range(1, len(q) + 1)))),
-        Slip("single slot left signed", "a single slot came back with its sign: a length is never "
-             "negative, ∥[−2.5]∥ = 2.5.",
+        Slip("single slot left signed", "a length is never negative: ∥[−2.5]∥ = 2.5.",
              when=lambda o: len(o.case.args[0]) == 1 and o.value == o.case.args[0][0],
              example=lambda q: q[0] if len(q) == 1 else _length(q)),
     ],
@@ -109,31 +104,28 @@ LENGTH_HAND = HandExercise(
     "length by hand", "∥q∥ for q = {q}",
     answer=_length, givens={"q": [2, -3, 6]}, draw=_draw_vector, tolerance=0.01,
     slips=[
-        Slip("no square root", "{got} is q₁² + q₂² + q₃², the square of the length: take the "
-             "square root as the last step.", gives=_squares),
-        Slip("halved instead of the root", "{got} is half the sum of the squares: take its square "
-             "root, not its half.", gives=lambda q: _squares(q) / 2),
-        Slip("no squares", "{got} is the root of the slots added as they are: square each slot "
-             "before adding.", gives=lambda q: math.sqrt(sum(q)) if sum(q) > 0 else _no()),
-        Slip("absolute values", "{got} is |q₁| + |q₂| + |q₃|, the walk along the grid lines: "
-             "square, add, then take the root.", gives=lambda q: sum(abs(x) for x in q)),
-        Slip("absolute values under the root", "{got} is √(|q₁| + |q₂| + |q₃|): square each "
-             "slot before adding.", gives=lambda q: math.sqrt(sum(abs(x) for x in q))),
-        Slip("added the slots first", "{got} starts from the sum q₁ + q₂ + q₃: square each slot "
-             "first, then add the squares, then take the root.",
+        Slip("no square root", "{got} is q₁² + q₂² + q₃²: take the square root last.",
+             gives=_squares),
+        Slip("halved instead of the root", "{got} is half the sum of the squares: its root.",
+             gives=lambda q: _squares(q) / 2),
+        Slip("no squares", "{got} is the root of the slots as they are: square each first.",
+             gives=lambda q: math.sqrt(sum(q)) if sum(q) > 0 else _no()),
+        Slip("absolute values", "{got} is |q₁| + |q₂| + |q₃|: square, add, then the root.",
+             gives=lambda q: sum(abs(x) for x in q)),
+        Slip("absolute values under the root", "{got} is √(|q₁| + |q₂| + |q₃|): square each.",
+             gives=lambda q: math.sqrt(sum(abs(x) for x in q))),
+        Slip("added the slots first", "{got} starts from q₁ + q₂ + q₃: square each slot first.",
              gives=(lambda q: abs(sum(q)), lambda q: sum(q) ** 2)),
-        Slip("root of the mean", "{got} is the root of the squares' mean: the length adds the "
-             "squares and takes the root, with no division.",
+        Slip("root of the mean", "{got} is the root of the squares' mean: no division.",
              gives=lambda q: math.sqrt(_squares(q) / len(q))),
-        Slip("minus sign squared away wrong", "{got} takes a negative slot's square as negative: "
-             "(−3)² = +9 (a calculator reads −3² as −(3²)).",
+        Slip("minus sign squared away wrong", "{got} takes a negative slot's square as "
+             "negative: (−3)² = +9.",
              gives=lambda q: _signed_squares_root(q)),
-        Slip("doubled instead of squared", "{got} doubles each slot (× 2) instead of squaring "
-             "it (× itself).", gives=(lambda q: math.sqrt(sum(2 * x for x in q))
+        Slip("doubled instead of squared", "{got} doubles each slot: square it.",
+             gives=(lambda q: math.sqrt(sum(2 * x for x in q))
                                      if sum(q) > 0 else _no(),
                                      lambda q: math.sqrt(sum(2 * abs(x) for x in q)))),
-        *[Slip(f"left out slot {i + 1}", f"{{got}} leaves out slot {i + 1}'s square: add "
-               "all three before taking the root.",
+        *[Slip(f"left out slot {i + 1}", f"{{got}} leaves out slot {i + 1}'s square.",
                gives=lambda q, i=i: math.sqrt(_squares(q) - q[i] ** 2)) for i in range(3)],
     ],
 )
@@ -160,47 +152,40 @@ UNIT = CodeExercise(
     solution=_unit,
     quantities={"∥q∥": _length, "L": lambda q: len(q)},
     slips=[
-        Slip("returned the length", "that is ∥q∥, one number: return the list of every slot "
-             "divided by it.", gives=_length),
+        Slip("returned the length", "that is ∥q∥: divide every slot by it.", gives=_length),
         Slip("not divided", "that is q itself: divide every slot by ∥q∥.", gives=lambda q: list(q)),
-        Slip("divided by the sum", "you divided by q₁ + q₂ + …, which is not a length: divide by "
-             "∥q∥.", gives=lambda q: [x / sum(q) for x in q]),
-        Slip("divided by the sum of sizes", "you divided by |q₁| + |q₂| + …: divide by the length "
-             "∥q∥.", gives=lambda q: [x / sum(abs(y) for y in q) for x in q]),
-        Slip("divided by the biggest slot", "you divided by the biggest slot, not the length: "
-             "divide by ∥q∥.", gives=(lambda q: [x / max(q) for x in q],
+        Slip("divided by the sum", "you divided by q₁ + q₂ + …, not the length.",
+             gives=lambda q: [x / sum(q) for x in q]),
+        Slip("divided by the sum of sizes", "you divided by |q₁| + |q₂| + …: by ∥q∥.",
+             gives=lambda q: [x / sum(abs(y) for y in q) for x in q]),
+        Slip("divided by the biggest slot", "you divided by the biggest slot: by ∥q∥.",
+             gives=(lambda q: [x / max(q) for x in q],
                     lambda q: [x / max(abs(y) for y in q) for x in q])),
-        Slip("squared the slots", "each slot came back squared, x² / ∥q∥²: divide the slot itself, "
-             "x / ∥q∥.", gives=lambda q: [x * x / _squares(q) for x in q]),
-        Slip("lost the signs", "every slot came back positive: keep each slot's sign, x / ∥q∥.",
+        Slip("squared the slots", "each slot came back squared, x² / ∥q∥²: x / ∥q∥.",
+             gives=lambda q: [x * x / _squares(q) for x in q]),
+        Slip("lost the signs", "every slot came back positive: keep the signs.",
              gives=lambda q: [abs(x) / _length(q) for x in q]),
-        Slip("divided the length by the slots", "that is ∥q∥ / x, the division upside down: "
-             "x / ∥q∥.", gives=lambda q: [_length(q) / x for x in q]),
-        Slip("subtracted the length", "that is x − ∥q∥: divide by the length instead.",
+        Slip("subtracted the length", "that is x − ∥q∥: divide.",
              gives=lambda q: [x - _length(q) for x in q]),
-        Slip("length of the first two slots", "the length came from q₁ and q₂ only: use every "
-             "slot in ∥q∥.", gives=lambda q: [x / _length(q[:2]) for x in q]),
+        Slip("length of the first two slots", "∥q∥ came from q₁ and q₂ only.",
+             gives=lambda q: [x / _length(q[:2]) for x in q]),
         Slip("divided the first slot only", "only the first slot was divided: divide every slot.",
              gives=lambda q: [q[0] / _length(q)] + list(q[1:])),
-        Slip("return inside the loop", "only the first slot came back: the `return` sits inside "
-             "the loop; return after it.",
+        Slip("return inside the loop", "only the first slot came back: return after the loop.",
              gives=(lambda q: [q[0] / _length(q)], lambda q: q[0] / _length(q))),
-        Slip("divided the whole list", "Python cannot divide a whole list (`q / size`): divide one "
-             "slot at a time, [x / size for x in q].",
+        Slip("divided the whole list", "`q / size` fails on a list: [x / size for x in q].",
              raises=(TypeError, "'list' and"), example=lambda q: q / _length(q)),
-        Slip("halved instead of the root", "∥q∥ came from `total ** 1/2`, half the sum of "
-             "squares: write total ** 0.5.", gives=lambda q: [x / (_squares(q) / 2) for x in q]),
-        Slip("doubled instead of squared", "∥q∥ came from `x * 2`, which doubles each slot: "
-             "square it, x ** 2.",
+        Slip("halved instead of the root", "∥q∥ came from `total ** 1/2`, a half: total ** 0.5.",
+             gives=lambda q: [x / (_squares(q) / 2) for x in q]),
+        Slip("doubled instead of squared", "∥q∥ came from `x * 2`: square it, x ** 2.",
              gives=lambda q: [x / math.sqrt(sum(2 * y for y in q)) for x in q]),
         Slip("multiplied by the length", "every slot was multiplied by ∥q∥: divide by it.",
              gives=lambda q: [x * _length(q) for x in q]),
-        Slip("divided by the squared length", "you divided by ∥q∥² = q₁² + q₂² + …, the square "
-             "root forgotten: divide by ∥q∥ itself.", gives=lambda q: [x / _squares(q) for x in q]),
-        Slip("divided by the number of slots", "you divided by L, the number of slots: divide "
-             "by the length ∥q∥.", gives=lambda q: [x / len(q) for x in q]),
-        Slip("each slot by its own size", "each slot was divided by its own size, |x|: divide "
-             "every slot by the one length ∥q∥ of the whole list.",
+        Slip("divided by the squared length", "you divided by ∥q∥², the root forgotten.",
+             gives=lambda q: [x / _squares(q) for x in q]),
+        Slip("divided by the number of slots", "you divided by L, not ∥q∥.",
+             gives=lambda q: [x / len(q) for x in q]),
+        Slip("each slot by its own size", "each slot was divided by |x|: by the one length ∥q∥.",
              gives=lambda q: [x / abs(x) for x in q]),
     ],
 )

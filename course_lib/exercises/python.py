@@ -1,5 +1,4 @@
-"""Exercises of notebook 00_python: positions and a loop predicted by hand, then a mean that
-refuses an empty list, a basket's cost from a price dict, and each row's mean of an array."""
+"""Notebook 00: positions and a loop by hand; mean, cost and row means in code."""
 
 import numpy as np
 
@@ -24,20 +23,20 @@ POSITIONS_HAND = HandExercise(
     "positions by hand", "q[1] + q[-1] for q = {q}",
     answer=lambda q: q[1] + q[-1], givens={"q": [3, 8, 5, 1, 9]}, draw=_draw_list,
     slips=[
-        Slip("counted from 1", "{got} adds q[0], the first number: Python counts positions "
-             "from 0, so q[1] is the second.", gives=lambda q: q[0] + q[-1]),
-        Slip("-1 read as the first", "q[-1] counts from the end: it is the last number.",
+        Slip("counted from 1", "{got} adds q[0]: positions count from 0, q[1] is the second.",
+             gives=lambda q: q[0] + q[-1]),
+        Slip("-1 read as the first", "q[-1] is the last number.",
              gives=lambda q: q[1] + q[0]),
         Slip("-1 read as one before the last", "q[-1] is the last number; q[-2] the one before.",
              gives=lambda q: q[1] + q[-2]),
-        Slip("counted from 1 at both ends", "positions count from 0, and from the end from −1.",
+        Slip("counted from 1 at both ends", "positions count from 0, from the end from −1.",
              gives=lambda q: q[0] + q[-2]),
-        Slip("added the positions", "add the numbers at positions 1 and −1, not 1 + (−1).",
+        Slip("added the positions", "add the numbers at 1 and −1, not 1 + (−1).",
              gives=lambda q: 0),
         Slip("-1 read as a number", "{got} adds −1 itself: q[-1] is the last number.",
              gives=lambda q: q[1] - 1),
-        Slip("a minus sign on the last", "the minus belongs to the position: q[-1] is the last "
-             "number as it is.", gives=lambda q: q[1] - q[-1]),
+        Slip("a minus sign on the last", "the minus belongs to the position.",
+             gives=lambda q: q[1] - q[-1]),
     ],
 )
 
@@ -49,20 +48,20 @@ def _squares(a, b):
 LOOP_HAND = HandExercise(
     "loop by hand", "the total after `for k in range({a}, {b}): total += k ** 2`",
     answer=_squares, givens={"a": 2, "b": 5},
-    draw=lambda rng: {"a": (a := int(rng.integers(1, 6))),  # not (2, 5) again
+    draw=lambda rng: {"a": (a := int(rng.integers(1, 6))),  # not (2, 5)
                       "b": a + int(rng.choice([2, 4] if a == 2 else [2, 3, 4]))},
     slips=[
-        Slip("range includes its end", "range({a}, {b}) stops BEFORE {b}: k runs {a}, …, {b} − 1.",
+        Slip("range includes its end", "range({a}, {b}) stops BEFORE {b}.",
              gives=lambda a, b: _squares(a, b + 1)),
         Slip("range started at 0", "range({a}, {b}) starts at {a}, not at 0 or 1.",
              gives=lambda a, b: _squares(0, b)),
-        Slip("left out the start", "range({a}, {b}) starts AT {a}: {a} ** 2 counts too.",
+        Slip("left out the start", "{a} ** 2 counts too.",
              gives=lambda a, b: _squares(a + 1, b)),
         Slip("doubled instead of squared", "k ** 2 is k × k, not k × 2.",
              gives=lambda a, b: sum(2 * k for k in range(a, b))),
-        Slip("no squares", "{got} adds the k themselves: each k is squared first.",
+        Slip("no squares", "{got} adds the k themselves: square each.",
              gives=lambda a, b: sum(range(a, b))),
-        Slip("only the last square", "{got} is the last square alone: `+=` adds at every step.",
+        Slip("only the last square", "{got} is the last square: `+=` adds at every step.",
              gives=lambda a, b: (b - 1) ** 2),
         Slip("squared the total", "{got} squares the sum: square each k, then add.",
              gives=lambda a, b: sum(range(a, b)) ** 2),
@@ -93,7 +92,7 @@ MEAN = CodeExercise(
     slips=[
         Slip("returned the total", "divide the total by len(q).",
              gives=_nonempty(sum)),
-        Slip("// instead of /", "`//` divides and rounds down to a whole number: use `/`.",
+        Slip("// instead of /", "`//` rounds down to a whole number: use `/`.",
              gives=_nonempty(lambda q: sum(q) // len(q))),
         Slip("divided by len(q) − 1", "divide by len(q).",
              gives=_nonempty(lambda q: sum(q) / (len(q) - 1))),
@@ -106,16 +105,15 @@ MEAN = CodeExercise(
              gives=_nonempty(lambda q: (1 + sum(q)) / len(q))),
         Slip("left out the first number", "range(1, len(q)) skips q[0]: positions start at 0.",
              gives=_nonempty(lambda q: sum(q[1:]) / len(q))),
-        Slip("left out the last number", "range(len(q) - 1) stops one early: `for x in q` "
-             "visits every number.", gives=_nonempty(lambda q: sum(q[:-1]) / len(q))),
-        Slip("the middle number", "{got} is the middle number (a median): the mean adds every "
-             "number and divides by len(q).",
+        Slip("left out the last number", "range(len(q) - 1) stops one early.",
+             gives=_nonempty(lambda q: sum(q[:-1]) / len(q))),
+        Slip("the middle number", "{got} is the middle number (a median).",
              gives=(_nonempty(lambda q: sorted(q)[len(q) // 2]), _nonempty(np.median))),
-        Slip("refused a list with numbers", "refuse only an empty list (`if len(q) == 0:`, the "
-             "raise indented under it).", when=lambda o: o.case.raises is None
+        Slip("refused a list with numbers", "refuse only an empty list (`if len(q) == 0:`).",
+             when=lambda o: o.case.raises is None
              and isinstance(o.error, ValueError)),
-        Slip("the division ran first", "the division by len(q) = 0 raised it: test for [] and "
-             "raise ValueError before you divide.", when=lambda o: not o.case.args[0]
+        Slip("the division ran first", "the division by len(q) = 0 raised it: raise "
+             "ValueError before you divide.", when=lambda o: not o.case.args[0]
              and isinstance(o.error, ZeroDivisionError) and "by zero" in str(o.error)),
     ],
 )
@@ -129,7 +127,7 @@ def _cost(basket, prices):
 
 
 def missing_key(outcome, test):
-    """Raised KeyError for a key that passes ``test(key, first argument)`` (here and in 01)."""
+    """A KeyError for a key that passes ``test(key, first argument)``."""
     error = outcome.error
     key = error.args[0] if isinstance(error, KeyError) and error.args else None
     return key is not None and test(key, outcome.case.args[0])
@@ -143,42 +141,38 @@ COST = CodeExercise(
     solution=_cost,
     show_args=lambda args: f"{args[0]!r}, prices",
     slips=[
-        Slip("paid each item once", "an item in the basket twice is paid twice: loop over "
-             "the basket, not a set.",
+        Slip("paid each item once", "an item in the basket twice is paid twice: no set.",
              gives=lambda b, p: sum(p[i] for i in set(b))),
-        Slip("the whole price list", "that adds every price of the dict: add only the "
-             "basket's items.", gives=lambda b, p: sum(p.values())),
+        Slip("the whole price list", "that adds every price: add the basket's items.",
+             gives=lambda b, p: sum(p.values())),
         Slip("= instead of +=", "`total = …` replaces the total; `total += …` adds to it.",
              gives=lambda b, p: p[b[-1]] if b else 0),
         Slip("return inside the loop", "only the first item was paid: return after the loop.",
              gives=lambda b, p: p[b[0]] if b else 0),
-        Slip("every item at the first price", "each item has its own price: add prices[item] "
-             "for each item.",
+        Slip("every item at the first price", "each item has its own price, prices[item].",
              gives=lambda b, p: p[b[0]] * len(b)),
-        Slip("left out the first item", "range(1, len(basket)) skips position 0, the first "
-             "item.", gives=lambda b, p: _cost(b[1:], p)),
-        Slip("left out the last item", "range(len(basket) - 1) stops one early: "
-             "range(len(basket)) visits every item.", gives=lambda b, p: _cost(b[:-1], p)),
-        Slip("multiplied the prices", "{got} multiplies the prices (a total from 1, with *=): "
-             "add them, from 0.", gives=lambda b, p: float(np.prod([p[i] for i in b]))),
+        Slip("left out the first item", "range(1, len(basket)) skips position 0.",
+             gives=lambda b, p: _cost(b[1:], p)),
+        Slip("left out the last item", "range(len(basket) - 1) stops one early.",
+             gives=lambda b, p: _cost(b[:-1], p)),
+        Slip("multiplied the prices", "{got} multiplies the prices: add them, from 0.",
+             gives=lambda b, p: float(np.prod([p[i] for i in b]))),
         Slip("counted the items", "that counts the items: add up their prices.",
              gives=lambda b, p: len(b)),
         Slip("returned the prices", "that is the list of prices: add them up.",
              gives=lambda b, p: [p[i] for i in b]),
-        Slip("paid repeats over again", "`prices[item] * basket.count(item)` in the loop pays "
-             "an item seen k times k × k times: add prices[item].",
+        Slip("paid repeats over again", "`* basket.count(item)` in the loop pays k × k times.",
              gives=lambda b, p: sum(p[i] * b.count(i) for i in b)),
-        Slip("refused the empty basket", "an empty basket costs 0: nothing to refuse, no raise.",
+        Slip("refused the empty basket", "an empty basket costs 0: no raise.",
              when=lambda o: o.case.args[0] == [] and isinstance(o.error, ValueError)),
-        Slip("quoted the name", "`prices[\"item\"]` looks up the text 'item' itself; "
-             "`prices[item]` looks up the name the loop gives.",
+        Slip("quoted the name", "`prices[\"item\"]` looks up the text 'item': prices[item].",
              when=lambda o: missing_key(o, lambda key, b: isinstance(key, str) and key not in b)),
         Slip("positions as keys", "the keys are names, not positions: prices[basket[i]].",
              when=lambda o: missing_key(o, lambda key, b: isinstance(key, int))),
-        Slip("round brackets", "`prices(item)` calls the dict: look up with square brackets, "
-             "prices[item].", raises=(TypeError, "not callable")),
-        Slip("the basket as one key", "`prices[basket]` looks the whole list up as one key: "
-             "one item at a time.", raises=(TypeError, "unhashable")),
+        Slip("round brackets", "`prices(item)` calls the dict: prices[item].",
+             raises=(TypeError, "not callable")),
+        Slip("the basket as one key", "`prices[basket]` looks the whole list up: one item at a "
+             "time.", raises=(TypeError, "unhashable")),
     ],
 )
 
@@ -196,33 +190,32 @@ ROW_MEANS = CodeExercise(
     solution=_means,
     quantities={"A.shape[1]": lambda A: A.shape[1], "A.shape[0]": lambda A: A.shape[0]},
     slips=[
-        Slip("added down the columns", "axis=0 goes down each column; a row's numbers lie "
-             "along axis=1.", gives=(lambda A: A.sum(axis=0) / A.shape[0], lambda A: sum(A)
+        Slip("added down the columns", "axis=0 goes down each column; a row lies along axis=1.",
+             gives=(lambda A: A.sum(axis=0) / A.shape[0], lambda A: sum(A)
                                      / len(A), lambda A: A.sum(axis=0) / A.shape[1])),
-        Slip("returned the totals", "those are the row totals: divide each by A.shape[1].",
+        Slip("returned the totals", "divide each row total by A.shape[1].",
              gives=lambda A: A.sum(axis=1)),
-        Slip("divided by the number of rows", "len(A) counts the rows; a row holds A.shape[1] "
-             "numbers.", gives=lambda A: A.sum(axis=1) / A.shape[0]),
+        Slip("divided by the number of rows", "len(A) counts the rows; a row holds A.shape[1].",
+             gives=lambda A: A.sum(axis=1) / A.shape[0]),
         Slip("divided by every number's count", "A.size counts all of A; a row holds "
              "A.shape[1].", gives=lambda A: A.sum(axis=1) / A.size),
-        Slip("the mean of everything", "that is one mean of the whole grid: one mean per row.",
+        Slip("the mean of everything", "one mean of the whole grid: one per row.",
              gives=lambda A: A.sum() / A.size),
-        Slip("the first row only", "only row 0's mean came back: a `return` inside the loop "
-             "over the rows? Return after the loop.",
+        Slip("the first row only", "only row 0's mean came back: return after the loop.",
              gives=(lambda A: A[0].sum() / A.shape[1], lambda A: _means(A)[:1])),
         Slip("left out the last row", "range(len(A) - 1) stops one row early.",
              gives=lambda A: _means(A)[:-1]),
-        Slip("only two columns", "A[:, 0] + A[:, 1] adds two columns; .sum(axis=1) adds all.",
+        Slip("only two columns", "A[:, 0] + A[:, 1] adds two columns: .sum(axis=1).",
              gives=(lambda A: (A[:, 0] + A[:, 1]) / 2, lambda A: (A[:, 0] + A[:, 1]) / A.shape[1])),
-        Slip("// instead of /", "`//` divides and rounds down to a whole number: use `/`.",
+        Slip("// instead of /", "`//` rounds down to a whole number: use `/`.",
              gives=lambda A: A.sum(axis=1) // A.shape[1]),
         Slip("divided by 2", "a row holds A.shape[1] numbers, not 2.",
              gives=lambda A: A.sum(axis=1) / 2),
-        Slip("the largest number", "{got} is each row's largest number: add the row, divide "
-             "by A.shape[1].", gives=lambda A: A.max(axis=1)),
-        Slip("no axis 2", "a 2-D array has axes 0 (down the columns) and 1 (along the rows).",
+        Slip("the largest number", "{got} is each row's largest number.",
+             gives=lambda A: A.max(axis=1)),
+        Slip("no axis 2", "a 2-D array has axes 0 and 1.",
              raises=(IndexError, "axis")),
-        Slip("called the shape", "A.shape is a pair of numbers, not a function: A.shape[1].",
+        Slip("called the shape", "A.shape is a pair, not a function: A.shape[1].",
              raises=(TypeError, "'tuple' object")),
     ],
 )

@@ -1,5 +1,4 @@
-"""Exercises of notebook 07: one softmax weight by hand, the slope p₁(1 − p₁) by hand, and
-the stable softmax of every row of a grid of scores."""
+"""Notebook 07: a softmax weight and the slope p₁(1 − p₁) by hand, softmax_rows in code."""
 
 import math
 from dataclasses import replace
@@ -12,7 +11,7 @@ from .hand import HandExercise
 
 __all__ = ["EXERCISES"]
 
-TOLERANCE = 0.002  # of both by-hand answers, as the prompts say
+TOLERANCE = 0.002  # as the prompts say
 
 
 def _no():
@@ -31,7 +30,7 @@ def _exp_as(f, x):  # p₁ with f(v) in place of eᵛ
     return _share([f(v) for v in x])
 
 
-def _forms(name, hint, gives):  # eˣ in full, to 3 or 2 decimals: e³ alone named as worked
+def _forms(name, hint, gives):  # eˣ in full, to 3 or 2 decimals
     return [Slip(name, hint, gives=lambda x, d=d: gives(x, lambda v: round(math.exp(v), d)))
             for d in (12, 3, 2)]
 
@@ -40,24 +39,24 @@ def _slope(p):
     return p * (1 - p)
 
 
-def _told_apart(answer, slips):  # each slip predicted only where it is clear of the answer
+def _told_apart(answer, slips):  # a slip only where it is clear of the answer
     def clear(f):
         return lambda **g: _no() if abs(f(**g) - answer(**g)) <= 2 * TOLERANCE else f(**g)
     return [replace(slip, gives=clear(slip.gives)) for slip in slips]
 
 
-def _x_times_e(x):  # needs a 0 (else "no exponential") and a score past 1 (else eˣ itself)
+def _x_times_e(x):  # needs a 0 and a score past 1 to stand apart
     if any(v < 0 for v in x) or 0 not in x or set(x) <= {0, 1}:
         _no()
     return _exp_as(lambda v: v * math.e if v else 1.0, x)
 
 
-def _when(value, f):  # f(v) in place of eᵛ where v == value (if a score is)
+def _when(value, f):  # f(v) in place of eᵛ where v == value
     return lambda x: _exp_as(lambda v: f(v) if v == value else math.exp(v), x) \
         if value in x else _no()
 
 
-def _halves(rng, size):  # scores from −2 to 4 in half steps, whole ones as ints: [3, 1.5, 0]
+def _halves(rng, size):  # scores from −2 to 4 in half steps: [3, 1.5, 0]
     return [int(v) // 2 if v % 2 == 0 else int(v) / 2 for v in rng.integers(-4, 9, size=size)]
 
 
@@ -65,16 +64,16 @@ def _draw_scores(rng):
     while True:
         x = _halves(rng, 3)
         if len(set(x)) == 3 and x[0] == max(x) and abs(_weight(x) - _weight([3, 1, 0])) > 0.01:
-            return {"x": x}  # a fresh answer, not the notebook's again
+            return {"x": x}
 
 
-_E = "softmax takes eˣ, e ≈ 2.718 to the power of the score"
+_E = "softmax takes eˣ, e ≈ 2.718"
 
 _WEIGHT_SLIPS = [
     Slip("no exponential", "{got} skips eˣ: take eˣ of each score first.",
          gives=lambda x: _share(x)),
-    *[Slip(f"left out term {j + 1} of the total", "add eˣ of all three scores (e⁰ = 1 counts "
-           "too).", gives=lambda x, j=j: _share([math.exp(v) for v in x[:j] + x[j + 1:]]))
+    *[Slip(f"left out term {j + 1} of the total", "add eˣ of all three (e⁰ = 1 counts too).",
+           gives=lambda x, j=j: _share([math.exp(v) for v in x[:j] + x[j + 1:]]))
       for j in (1, 2)],
     *_forms("forgot to divide", "{got} is e^(x₁) alone: divide it by the total.",
             lambda x, e: e(x[0])),
@@ -91,8 +90,8 @@ _WEIGHT_SLIPS = [
     Slip("eˣ as x times e", "e³ = e × e × e ≈ 20.09.", gives=_x_times_e),
     Slip("e⁰ taken as e", "any number to the power 0 is 1.", gives=_when(0, lambda v: math.e)),
     Slip("e¹ taken as 1", "e¹ = e ≈ 2.718; only e⁰ is 1.", gives=_when(1, lambda v: 1.0)),
-    Slip("e to the total of the scores", "{got} is e^(x₁) ÷ e^(x₁ + x₂ + x₃): add the "
-         "exponentials.", gives=lambda x: math.exp(x[0] - sum(x))),
+    Slip("e to the total of the scores", "{got} is e^(x₁) ÷ e^(x₁ + x₂ + x₃): add the eˣ.",
+         gives=lambda x: math.exp(x[0] - sum(x))),
     Slip("exponentials rounded to whole numbers", "round only the weight.",
          gives=lambda x: _exp_as(lambda v: round(math.exp(v)), x)),
     Slip("equal split", "{got} is 1/3, the weight of three equal scores.",
@@ -110,7 +109,7 @@ def _pair_slope(x):
     return _slope(_weight(x))
 
 
-_X = [2, 0]  # the notebook's scores: its question gives the slope at [1, 0]
+_X = [2, 0]  # the notebook's; its question gives the slope at [1, 0]
 
 
 def _old(f):  # f(the slope at [1, 0]), on the notebook's scores only
@@ -120,22 +119,22 @@ def _old(f):  # f(the slope at [1, 0]), on the notebook's scores only
 def _draw_pair(rng):
     while True:
         x = _halves(rng, 2)
-        if abs(x[0] - x[1]) in (0.5, 1.5, 2.5):  # gaps of 1 and 2: the notebook's own slopes
+        if abs(x[0] - x[1]) in (0.5, 1.5, 2.5):  # not the notebook's gaps
             return {"x": x}
 
 
 _SLOPE_SLIPS = [
     Slip("gave the weight", "multiply p₁ by 1 − p₁.", gives=_weight),
     Slip("gave one minus the weight", "multiply it by p₁.", gives=lambda x: 1 - _weight(x)),
-    Slip("a slope of 0", "p₁ × 1 − p₁ without brackets is 0, and so is p₁ taken as 1: the slope "
-         "is p₁ × (1 − p₁), and p₁ is below 1.", gives=lambda x: 0.0),
+    Slip("a slope of 0", "p₁ × 1 − p₁ without brackets is 0, and so is p₁ taken as 1: "
+         "p₁ × (1 − p₁), p₁ below 1.", gives=lambda x: 0.0),
     Slip("e⁰ taken as e", "any number to the power 0 is 1.",
          gives=lambda x: _slope(_when(0, lambda v: math.e)(x)) if x != _X else _no()),
-    Slip("the slope at [1, 0]", "{got} is the slope at [1, 0] from the question (e⁰ taken as e "
-         "gives it too here): work out p₁ for [2, 0], e⁰ = 1, then p₁(1 − p₁).",
+    Slip("the slope at [1, 0]", "{got} is the question's slope at [1, 0] (or e⁰ taken as e): "
+         "work out p₁ for [2, 0], e⁰ = 1.",
          gives=_old(lambda s: s)),
-    *[Slip(f"{word} the slope at [1, 0]", "doubling the scores does not scale the slope: work "
-           "out p₁ for [2, 0] first.", gives=_old(lambda s, f=f: f * s))
+    *[Slip(f"{word} the slope at [1, 0]", "doubling the scores does not scale the slope: "
+           "work out p₁ first.", gives=_old(lambda s, f=f: f * s))
       for word, f in (("twice", 2), ("half", 0.5))],
     Slip("2ˣ in place of eˣ", f"{{got}} uses 2ˣ: {_E}.",
          gives=lambda x: _slope(_exp_as(lambda v: 2 ** v, x))),
@@ -160,10 +159,10 @@ SLOPE_HAND = HandExercise(
 
 
 def _top(s):
-    return s.max(axis=-1, keepdims=True)  # (n, 1): each row's largest score
+    return s.max(axis=-1, keepdims=True)  # (n, 1)
 
 
-def _rows(s, shift=0.0, total=None):  # e^(s − shift) ÷ each row's total (or ÷ total)
+def _rows(s, shift=0.0, total=None):  # e^(s − shift) ÷ the row's total (or total)
     e = np.exp(s - shift)
     return e / (e.sum(axis=-1, keepdims=True) if total is None else total)
 
@@ -172,7 +171,7 @@ def _softmax_rows(scores):
     return _rows(scores, _top(scores))
 
 
-def _loop(rows):  # only rows(n) converted; the others stay the scores, or 0
+def _loop(rows):  # only rows(n) done; the others stay, or 0
     def answer(s, fill):
         out = s.copy() if fill is None else np.full(s.shape, fill)
         for i in rows(len(s)):
@@ -181,7 +180,7 @@ def _loop(rows):  # only rows(n) converted; the others stay the scores, or 0
     return lambda s: answer(s, None), lambda s: answer(s, 0.0)
 
 
-def _naive_loops(s):  # math.exp: OverflowError past 709, 0/0 below −745
+def _naive_loops(s):  # math.exp overflows past 709
     return [[math.exp(v) / sum(map(math.exp, r)) for v in r] for r in s.tolist()]
 
 
@@ -189,39 +188,38 @@ def _exp_total(s):
     return np.exp(s).sum(axis=-1, keepdims=True)
 
 
-def _by_row(f):  # f(s, axis=-1, keepdims=True): one number per row, (n, 1)
+def _by_row(f):  # (n, 1)
     return lambda s: f(s, axis=-1, keepdims=True)
 
 
 _ROWS_SLIPS = [
-    Slip("no shift: e^x overflows", "e^1000 is ∞ (∞/∞ = nan), e^(−1000) is 0 (0/0): subtract "
-         "each row's largest score first.", gives=(_rows, _naive_loops)),
+    Slip("no shift: e^x overflows", "e^1000 is ∞, e^(−1000) is 0: subtract each row's "
+         "largest score first.", gives=(_rows, _naive_loops)),
     Slip("a shift that is not the row's largest", "only the row's LARGEST score makes every "
-         "exponent ≤ 0; another shift still overflows.",
+         "exponent ≤ 0.",
          gives=[lambda s, f=f: _rows(s, f(s)) for f in (
              _by_row(np.min), _by_row(np.mean), lambda s: s[:, :1], lambda s: -_top(s))]),
-    Slip("subtracted the grid's largest score", "a row far below it becomes 0/0 = nan: subtract "
+    Slip("subtracted the grid's largest score", "a row far below it becomes 0/0: subtract "
          "each row's own.", gives=lambda s: _rows(s, s.max())),
     Slip("subtracted each column's largest score", "max(axis=0) is each COLUMN's: use axis=-1.",
          gives=lambda s: _rows(s, s.max(axis=0))),
-    Slip("without keepdims", "shape (n,) lines up with the columns: keepdims=True keeps (n, 1), "
-         "one number per row.",
+    Slip("without keepdims", "shape (n,) lines up with the columns: keepdims=True.",
          gives=(lambda s: _rows(s, s.max(axis=-1)),
                 lambda s: _rows(s, s.max(axis=-1), np.exp(s - s.max(axis=-1)).sum(axis=-1)),
                 lambda s: _rows(s, _top(s), np.exp(s - _top(s)).sum(axis=-1)),
                 lambda s: _rows(s, 0.0, np.exp(s).sum(axis=-1)))),
-    Slip("shifted the top only", "divide by the total of the SHIFTED exponentials, so that "
-         "e^(−c) cancels.", gives=(lambda s: _rows(s, _top(s), _exp_total(s)),
+    Slip("shifted the top only", "divide by the total of the SHIFTED exponentials.",
+         gives=(lambda s: _rows(s, _top(s), _exp_total(s)),
                                    lambda s: _rows(s, s.max(), _exp_total(s)),
                                    lambda s: _rows(s, _top(s), np.exp(s).sum()))),
     Slip("no exponential", "take np.exp of the scores first.",
          gives=(lambda s: s / _by_row(np.sum)(s), lambda s: (d := s - _top(s)) / d.sum(
              axis=-1, keepdims=True))),
-    Slip("shifted after np.exp", "np.exp(scores) overflows before ÷ e^c can help: "
-         "np.exp(scores − c).", gives=lambda s: (e := np.exp(s) / np.exp(_top(s))) / e.sum(
+    Slip("shifted after np.exp", "np.exp(scores) overflows first: np.exp(scores − c).",
+         gives=lambda s: (e := np.exp(s) / np.exp(_top(s))) / e.sum(
              axis=-1, keepdims=True)),
-    Slip("not divided by the row's total", "divide by each row's total, e.sum(axis=-1, "
-         "keepdims=True).", gives=(lambda s: np.exp(s - _top(s)), np.exp,
+    Slip("not divided by the row's total", "e.sum(axis=-1, keepdims=True).",
+         gives=(lambda s: np.exp(s - _top(s)), np.exp,
                                    lambda s: np.exp(s - _top(s)) / s.shape[-1])),
     Slip("e^(−x) in place of e^x", "no minus in front: the largest score gets the most.",
          gives=(lambda s: _rows(-s, -_by_row(np.min)(s)), lambda s: _rows(-s, -_top(s)))),
@@ -241,7 +239,7 @@ _ROWS_SLIPS = [
          gives=_loop(lambda n: range(n - 1))),
     Slip("first row left out", "the loop starts at 1: rows count from 0.",
          gives=_loop(lambda n: range(1, n))),
-    Slip("Python's max on a grid", "max(scores) compares whole rows: use scores.max(axis=-1, "
+    Slip("Python's max on a grid", "max(scores) compares whole rows: scores.max(axis=-1, "
          "keepdims=True).", gives=lambda s: _rows(s, max(s))),
     Slip("math.exp on an array", "math.exp takes one number; np.exp an array.",
          raises=(TypeError, "converted to Python scalars"),
@@ -261,6 +259,6 @@ SOFTMAX_ROWS = CodeExercise(
     )],
     solution=_softmax_rows, slips=_ROWS_SLIPS,
     quantities={"m": lambda s: s.shape[-1], "n": lambda s: s.shape[0]},
-    rtol=1e-6)  # weights worked in float32 (rounding ~1e-7) are right too
+    rtol=1e-6)  # float32 weights pass
 
 EXERCISES = [WEIGHT_HAND, SLOPE_HAND, SOFTMAX_ROWS]

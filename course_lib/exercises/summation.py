@@ -1,5 +1,4 @@
-"""Exercises of notebook 03: Σᵢ₌ₐᵇ qᵢ by hand and as a loop, with slots counted from 1 as in
-the maths, and the sum of squares under the norm's root."""
+"""Notebook 03: Σᵢ₌ₐᵇ qᵢ by hand and as a loop (slots from 1), and the sum of squares."""
 
 import math
 
@@ -16,7 +15,7 @@ def _sum(q, a, b):
 
 def _from_zero(q, a, b):
     if b >= len(q):
-        raise IndexError("list index out of range")  # q[b] is one past the last slot
+        raise IndexError("list index out of range")  # q[b] is past the end
     return sum(q[a:b + 1])
 
 
@@ -26,34 +25,33 @@ SUM_HAND = HandExercise(
     draw=lambda rng: {"q": [int(x) for x in rng.integers(1, 10, size=6)],
                       "a": int(rng.integers(2, 4)), "b": int(rng.integers(4, 6))},
     slips=[
-        Slip("counted from 0", "{got} adds the slots Python numbers {a} to {b} (from 0): the "
-             "maths counts from 1, so q₁ is the first number.",
+        Slip("counted from 0", "{got} adds Python's positions {a} to {b}: the maths counts from "
+             "1, q₁ is the first number.",
              gives=lambda q, a, b: sum(q[a:b + 1])),
-        Slip("left out the last slot", "{got} stops before slot {b}: both ends are in the sum.",
+        Slip("left out the last slot", "{got} stops before slot {b}: both ends are in.",
              gives=lambda q, a, b: sum(q[a - 1:b - 1])),
-        Slip("started one late", "{got} starts after slot {a}: both ends are in the sum.",
+        Slip("started one late", "{got} starts after slot {a}: both ends are in.",
              gives=lambda q, a, b: sum(q[a:b])),
-        Slip("added everything", "{got} adds every slot: only i = {a} … {b} belong in the sum.",
+        Slip("added everything", "{got} adds every slot: only i = {a} … {b}.",
              gives=lambda q, a, b: sum(q)),
-        Slip("only the two ends", "{got} adds only slots {a} and {b}: the slots between "
-             "them count too.",
+        Slip("only the two ends", "{got} adds only slots {a} and {b}: those between count too.",
              gives=lambda q, a, b: q[a - 1] + q[b - 1] if b - a > 1 else _no()),
         Slip("started at slot 1", "{got} starts at q₁: the sum starts at i = {a}.",
              gives=lambda q, a, b: sum(q[:b])),
         Slip("one slot past the end", "{got} goes on past slot {b}: the sum stops there.",
              gives=lambda q, a, b: sum(q[a - 1:b + 1]) if b < len(q) else _no()),
-        Slip("multiplied instead of added", "{got} multiplies the terms: Σ adds them (the "
-             "product sign is Π).", gives=lambda q, a, b: math.prod(q[a - 1:b])),
-        Slip("added the slot numbers", "{got} adds the slot numbers i = {a} … {b}, not the "
-             "numbers sitting in those slots.", gives=lambda q, a, b: sum(range(a, b + 1))),
-        Slip("one slot early at both ends", "{got} starts and stops one slot early: the sum "
-             "runs from slot {a} to slot {b}.", gives=lambda q, a, b: sum(q[a - 2:b - 1])),
-        Slip("squared each term", "{got} adds the squares of the terms: Σ adds them as they "
-             "are.", gives=lambda q, a, b: sum(x * x for x in q[a - 1:b])),
-        Slip("the mean of the terms", "{got} is the mean of the terms: Σ only adds, with no "
-             "division.", gives=lambda q, a, b: _sum(q, a, b) / (b - a + 1)),
-        Slip("the mean of the whole list", "{got} is the mean of every slot: Σ adds slots {a} "
-             "to {b} only, with no division.", gives=lambda q, a, b: sum(q) / len(q)),
+        Slip("multiplied instead of added", "{got} multiplies the terms: Σ adds them.",
+             gives=lambda q, a, b: math.prod(q[a - 1:b])),
+        Slip("added the slot numbers", "{got} adds the slot numbers i = {a} … {b}.",
+             gives=lambda q, a, b: sum(range(a, b + 1))),
+        Slip("one slot early at both ends", "{got} starts and stops one slot early.",
+             gives=lambda q, a, b: sum(q[a - 2:b - 1])),
+        Slip("squared each term", "{got} adds the squares: Σ adds the terms as they are.",
+             gives=lambda q, a, b: sum(x * x for x in q[a - 1:b])),
+        Slip("the mean of the terms", "{got} is the mean of the terms: Σ only adds.",
+             gives=lambda q, a, b: _sum(q, a, b) / (b - a + 1)),
+        Slip("the mean of the whole list", "{got} is the mean of every slot: Σ only adds.",
+             gives=lambda q, a, b: sum(q) / len(q)),
     ],
 )
 
@@ -62,8 +60,8 @@ def _no():
     raise NoPrediction
 
 
-_REPLACED = ("the total is replaced (`total = …`) or reset (`total = 0` inside the loop) at "
-             "every step: set it to 0 once, before the loop, and add with +=.")
+_REPLACED = ("the total is replaced (`total = …`) or reset (`total = 0` in the loop) at every "
+             "step: set it once, before the loop, and add with +=.")
 
 
 SUM_FROM_TO = CodeExercise(
@@ -75,36 +73,33 @@ SUM_FROM_TO = CodeExercise(
     solution=_sum,
     quantities={"the number of terms": lambda q, a, b: b - a + 1},
     slips=[
-        Slip("counted from 0", "every term is one slot too far right: the maths numbers slots "
-             "from 1 and Python from 0, so slot i is q[i - 1].",
+        Slip("counted from 0", "every term is one slot too far right: slot i is q[i - 1].",
              gives=(_from_zero, lambda q, a, b: sum(q[a:b + 1]))),
-        Slip("left out the last slot", "a range or a slice stops BEFORE its end, so slot b was "
-             "left out: range(a, b + 1).", gives=lambda q, a, b: sum(q[a - 1:b - 1])),
+        Slip("left out the last slot", "a range stops BEFORE its end: range(a, b + 1).",
+             gives=lambda q, a, b: sum(q[a - 1:b - 1])),
         Slip("started one late", "slot a was left out: it sits at q[a - 1].",
              gives=lambda q, a, b: sum(q[a:b])),
-        Slip("added everything", "that is the sum of every slot of q: only slots a to b belong.",
+        Slip("added everything", "the sum of every slot: only slots a to b.",
              gives=lambda q, a, b: sum(q)),
-        Slip("one slot past the end", "the sum goes on to slot b + 1: slot b is q[b - 1], and "
-             "the slice q[a - 1:b] stops there.", gives=lambda q, a, b: sum(q[a - 1:b + 1])),
+        Slip("one slot past the end", "the sum goes on to slot b + 1: q[a - 1:b] stops at b.",
+             gives=lambda q, a, b: sum(q[a - 1:b + 1])),
         Slip("shifted by two slots", "the sum covers slots a + 2 … b + 2: slot i is q[i - 1].",
              gives=lambda q, a, b: sum(q[a + 1:b + 2])),
-        Slip("only the two ends", "that is q_a + q_b: the slots between them count too.",
+        Slip("only the two ends", "q_a + q_b: the slots between count too.",
              gives=lambda q, a, b: q[a - 1] + q[b - 1] if b - a > 1 else _no()),
-        Slip("started at slot 1", "the sum starts at slot 1 (a slice q[:b] starts at the "
-             "beginning): start at q[a - 1].", gives=lambda q, a, b: sum(q[:b])),
+        Slip("started at slot 1", "the sum starts at slot 1: start at q[a - 1].",
+             gives=lambda q, a, b: sum(q[:b])),
         Slip("only the last term counts", _REPLACED,
              gives=(lambda q, a, b: q[b - 1], lambda q, a, b: q[b - 2] if b > a else 0.0)),
-        Slip("return inside the loop", "only the first term came back: the `return` sits "
-             "inside the loop; return after it ends.", gives=lambda q, a, b: q[a - 1]),
-        Slip("multiplied instead of added", "the terms were multiplied: Σ adds them (start the "
-             "total at 0, use +=).", gives=lambda q, a, b: math.prod(q[a - 1:b])),
+        Slip("return inside the loop", "only the first term came back: return after the loop.",
+             gives=lambda q, a, b: q[a - 1]),
+        Slip("multiplied instead of added", "the terms were multiplied: Σ adds them.",
+             gives=lambda q, a, b: math.prod(q[a - 1:b])),
         Slip("the loop never ran", "0 is the total before any term: range(b, a + 1) is empty "
-             "when a < b (the loop is range(a, b + 1)), or the sum was never stored (+=).",
+             "(write range(a, b + 1)), or the sum was never stored (+=).",
              gives=lambda q, a, b: 0.0 if a < b else _sum(q, a, b)),
-        Slip("added the slot numbers", "the slot NUMBERS a, a + 1, …, b were added, not the "
-             "numbers q[i - 1] in those slots.", gives=lambda q, a, b: sum(range(a, b + 1))),
-        Slip("started the total at 1", "the total starts at 1: start it at 0.",
-             gives=lambda q, a, b: 1 + _sum(q, a, b)),
+        Slip("added the slot numbers", "the slot NUMBERS a … b were added, not q[i - 1].",
+             gives=lambda q, a, b: sum(range(a, b + 1))),
     ],
 )
 
@@ -120,34 +115,31 @@ SUM_OF_SQUARES = CodeExercise(
     solution=_squares,
     quantities={"L": len},
     slips=[
-        Slip("forgot to square", "each slot was added as it is: square it first, x ** 2.",
+        Slip("forgot to square", "each slot was added as it is: x ** 2.",
              gives=lambda q: sum(q)),
-        Slip("doubled instead of squared", "`x * 2` doubles x; a square is `x ** 2` or x * x.",
+        Slip("doubled instead of squared", "`x * 2` doubles x: `x ** 2`.",
              gives=lambda q: sum(2 * x for x in q)),
-        Slip("two to the power", "`2 ** x` is 2 to the power x; the square of x is `x ** 2`.",
+        Slip("two to the power", "`2 ** x` is 2 to the power x: `x ** 2`.",
              gives=lambda q: sum(2 ** x for x in q)),
-        Slip("squared the sum", "the slots were added first and the total squared: square "
-             "each slot, then add.", gives=lambda q: sum(q) ** 2),
-        Slip("absolute values", "the sizes |x| were added: square each slot instead.",
+        Slip("squared the sum", "the total was squared: square each slot, then add.",
+             gives=lambda q: sum(q) ** 2),
+        Slip("absolute values", "the sizes |x| were added: square each slot.",
              gives=lambda q: sum(abs(x) for x in q)),
-        Slip("took the square root", "that is ∥q∥, the root of the sum: this exercise stops "
-             "before the root.", gives=lambda q: math.sqrt(_squares(q))),
-        Slip("return inside the loop", "only the first slot's square came back: the `return` "
-             "sits inside the loop.", gives=lambda q: q[0] ** 2),
+        Slip("took the square root", "that is ∥q∥: stop before the root.",
+             gives=lambda q: math.sqrt(_squares(q))),
+        Slip("return inside the loop", "only the first square came back: return after the "
+             "loop.", gives=lambda q: q[0] ** 2),
         Slip("only the last term counts", _REPLACED, gives=lambda q: q[-1] ** 2),
-        Slip("cubed", "x ** 3 is the cube: the square is x ** 2 (never negative).",
+        Slip("cubed", "x ** 3 is the cube: x ** 2.",
              gives=lambda q: sum(x ** 3 for x in q)),
         Slip("multiplied instead of added", "the squares were multiplied: Σ adds them.",
              gives=lambda q: math.prod(x * x for x in q)),
-        Slip("largest square", "that is the biggest square alone: add every slot's square.",
+        Slip("largest square", "the biggest square alone: add them all.",
              gives=lambda q: max(x * x for x in q)),
-        Slip("returned the squares", "that is the list of squares: add them into one number.",
+        Slip("returned the squares", "the list of squares: add them.",
              gives=lambda q: [x * x for x in q]),
-        Slip("squared the whole list", "`q ** 2` (or q * q) on a Python list fails: square "
-             "one slot at a time.", raises=(TypeError, "'list'"),
-             example=lambda q: sum(q * q)),
-        Slip("started the total at 1", "the total starts at 1: start it at 0.",
-             gives=lambda q: 1 + _squares(q)),
+        Slip("squared the whole list", "`q ** 2` (or q * q) fails on a list: one slot at a "
+             "time.", raises=(TypeError, "'list'"), example=lambda q: sum(q * q)),
     ],
 )
 

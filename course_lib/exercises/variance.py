@@ -1,5 +1,4 @@
-"""Exercises of notebook 08: a variance by hand, the c² rule by hand, Var(q·k) simulated
-against d_k, and the scaled score grid QKᵀ / √d_k."""
+"""Notebook 08: a variance and the c² rule by hand, Var(q·k) simulated, QKᵀ / √d_k."""
 
 import math
 from functools import lru_cache
@@ -19,8 +18,6 @@ def _hand(slip, hint, gives):
     """A by-hand row; ``gives`` takes the exercise's one given."""
     return Slip(slip, "{got} " + hint, gives=lambda **g: float(gives(*g.values())))
 
-
-# --- by hand: the variance of four darts
 
 def _mean(x):
     return sum(x) / len(x)
@@ -50,7 +47,7 @@ def _from_median(x):
     return _squares(x, sum(sorted(x)[1:3]) / 2) / len(x)  # the middle of four darts
 
 
-def _xor(x):  # each (xᵢ − x̄)^2 typed in Python: ^ works on the bits of whole numbers
+def _xor(x):  # (xᵢ − x̄)^2 typed in Python
     if _mean(x) % 1:
         raise NoPrediction
     return _mean([int(v - _mean(x)) ^ 2 for v in x])
@@ -62,7 +59,7 @@ _DARTS = [1, 2, 3, 6]
 def _draw_darts(rng):
     while True:
         darts = sorted(int(v) for v in rng.choice(np.arange(-3, 10), size=4, replace=False))
-        # a whole-number mean keeps the steps short; a new answer keeps the variant fresh
+        # a whole-number mean keeps the steps short
         if sum(darts) % 4 == 0 and _var(darts) != _var(_DARTS):
             return {"darts": darts}
 
@@ -74,22 +71,21 @@ DART_VARIANCE = HandExercise(
     slips=[
         _hand("forgot the mean", "is the mean of the squares x²: square the distances from x̄.",
               lambda x: _mean([v * v for v in x])),
-        _hand("divided by N − 1", "divides the squared distances by N − 1: the notebook divides by "
-              "N.", lambda x: _squares(x) / (len(x) - 1)),
-        _hand("divided by N + 1", "divides the squared distances by N + 1: divide by N.",
+        _hand("divided by N − 1", "divides by N − 1: the notebook divides by N.",
+              lambda x: _squares(x) / (len(x) - 1)),
+        _hand("divided by N + 1", "divides by N + 1: divide by N.",
               lambda x: _squares(x) / (len(x) + 1)),
         _hand("forgot to square", "is the mean distance |xᵢ − x̄|: average the SQUARED distances.",
               _distance),
-        _hand("squared the mean distance", "is the mean distance squared: square each distance "
-              "first.", lambda x: _distance(x) ** 2),
-        _hand("signed distances", "is what the distances xᵢ − x̄ always add up to: square each "
-              "first.", lambda x: 0.0),
+        _hand("squared the mean distance", "is the mean distance squared: square each first.",
+              lambda x: _distance(x) ** 2),
+        _hand("signed distances", "is what xᵢ − x̄ always add up to: square each first.",
+              lambda x: 0.0),
         _hand("forgot to divide", "is the sum of the squared distances: divide it by N.",
               _squares),
-        _hand("root of the sum", "is the root of the squared distances' sum (02's length): divide "
-              "by N instead.",
+        _hand("root of the sum", "is the root of the squared distances' sum: divide by N.",
               lambda x: _apart(_squares(x) ** 0.5, _from_median(x))),
-        _hand("gave the mean", "is the mean x̄, the first step: go on to the squared distances.",
+        _hand("gave the mean", "is the mean x̄, the first step only.",
               _mean),
         _hand("mean over N − 1", "starts from a mean over N − 1: the mean divides by N.",
               lambda x: _squares(x, sum(x) / (len(x) - 1)) / len(x)),
@@ -97,26 +93,23 @@ DART_VARIANCE = HandExercise(
               lambda x: _mean([v * v for v in x]) - _mean(x)),
         _hand("gave the range", "is the largest dart minus the smallest.",
               lambda x: max(x) - min(x)),
-        _hand("squared a minus sign away wrong", "counts a negative distance's square as negative: "
-              "(−2)² = +4.",
+        _hand("squared a minus sign away wrong", "counts a negative distance's square as "
+              "negative: (−2)² = +4.",
               lambda x: _mean([(v - _mean(x)) * abs(v - _mean(x)) for v in x])),
         _hand("left out a dart", "leaves the last dart out: every dart counts.",
               lambda x: _var(x[:-1])),
-        _hand("the median as the mean", "measures the distances from the median, the middle "
-              "dart(s): measure from the mean x̄.",
+        _hand("the median as the mean", "measures from the median: measure from the mean x̄.",
               lambda x: _apart(_from_median(x), _var(x))),
-        _hand("^ for a square", "is what Python's ^ gives: it is not a power; a square is d ** 2.",
+        _hand("^ for a square", "is what Python's ^ gives: a square is d ** 2.",
               _xor),
     ],
 )
 
 
-# --- by hand: scores of variance d_k divided by d_k
-
 def _draw_width(rng):
     while True:
-        d_k = int(rng.integers(3, 13)) ** 2  # a square, so that √d_k is a whole number
-        if d_k != 16:  # not the notebook's own
+        d_k = int(rng.integers(3, 13)) ** 2  # a square: √d_k is whole
+        if d_k != 16:
             return {"d_k": d_k}
 
 
@@ -125,33 +118,31 @@ OVER_SHRUNK = HandExercise(
     answer=lambda d_k: 1 / d_k, givens={"d_k": 16}, tolerance=0.0005,
     draw=_draw_width,
     slips=[
-        _hand("divided by c, not c²", "divides the variance by c = {d_k} once: scores ÷ c make it "
-              "÷ c².", lambda d_k: 1),
-        _hand("no scaling", "is the raw variance (or the answer upside down): scores ÷ {d_k} make "
-              "it ÷ {d_k}².", lambda d_k: d_k),
-        _hand("multiplied by c²", "is the variance times c²: scores ÷ c make it ÷ c².",
+        _hand("divided by c, not c²", "divides the variance by c = {d_k} once: ÷ c².",
+              lambda d_k: 1),
+        _hand("no scaling", "is the raw variance (or the answer upside down): it is ÷ {d_k}².",
+              lambda d_k: d_k),
+        _hand("multiplied by c²", "is the variance times c²: ÷ c².",
               lambda d_k: d_k ** 3),
         _hand("gave c²", "is c² itself: divide the raw variance {d_k} by it.",
               lambda d_k: d_k ** 2),
-        _hand("divided by √d_k", "divides the variance by √d_k: scores ÷ c make it ÷ c².",
+        _hand("divided by √d_k", "divides the variance by √d_k: ÷ c², c = {d_k}.",
               lambda d_k: d_k ** 0.5),
-        _hand("multiplied by √d_k", "multiplies the variance by √d_k: scores ÷ c make it ÷ c².",
+        _hand("multiplied by √d_k", "multiplies the variance by √d_k: ÷ c², c = {d_k}.",
               lambda d_k: d_k ** 1.5),
         _hand("doubled instead of squared", "divides the variance by 2c: the rule squares c.",
               lambda d_k: 0.5),
-        _hand("started from variance 1", "starts from variance 1, that of ONE product qᵢkᵢ: q·k "
-              "has variance {d_k}.", lambda d_k: d_k ** -2.0),
+        _hand("started from variance 1", "starts from ONE product's variance 1: q·k has "
+              "{d_k}.", lambda d_k: d_k ** -2.0),
     ],
 )
 
 
-# --- code: Var(q·k) simulated
-
 def _dot_variance(d_k, size, seed):
     rng = np.random.default_rng(seed)
-    q = rng.standard_normal((size, d_k))  # size queries
-    k = rng.standard_normal((size, d_k))  # then size keys
-    return float(np.var((q * k).sum(axis=1)))  # one score per pair (row), then Var
+    q = rng.standard_normal((size, d_k))  # (size, d_k)
+    k = rng.standard_normal((size, d_k))
+    return float(np.var((q * k).sum(axis=1)))  # one score per row
 
 
 _replayed = lru_cache(maxsize=256)(_dot_variance)
@@ -183,9 +174,8 @@ def _drawn_by(d_k, size, seed, uniform):
 
 
 def _roughly_d_k(o):
-    """Other draws than the case's: within four standard errors of d_k (Var of (q·k)² is
-    2d_k² + 6d_k) on a big case, never on d_k nor on the answer rounded; any variance on a
-    small case (the big ones decide)."""
+    """Other draws: within four standard errors of d_k (Var of (q·k)² is 2d_k² + 6d_k) on a
+    big case, not d_k nor the answer rounded; any variance on a small case."""
     (d_k, size, _), v, e = o.case.args, float(o.value), float(o.case.expected)
     if not 0 < v < math.inf or size < 1000 or d_k < 3:
         return 0 < v < math.inf
@@ -204,42 +194,41 @@ def _scores(slip, hint, form):
 
 DOT_VARIANCE = CodeExercise(
     "dot_variance", "dot_variance(d_k, size, seed)",
-    # the big cases first: the case a message shows is the first one the answer gets wrong
+    # big cases first: a message shows the first case the answer gets wrong
     cases=[(3, 1500, 14), (16, 2000, 15), (64, 1500, 16), (16, 2000, 17), (1, 6, 11),
            (4, 5, 12), (16, 8, 13)],
     solution=_dot_variance,
     quantities={"d_k": lambda *case: case[0], "size": lambda *case: case[1]},
     slips=[
-        _scores("variance of q alone", "that is the variance of q's slots: take that of the scores "
-                "q·k.", lambda q, k, s: np.var(q)),
-        _scores("the mean, not the variance", "that is the scores' mean: return their "
-                "variance.", lambda q, k, s: np.mean(s)),
+        _scores("variance of q alone", "that is the variance of q's slots, not the scores'.",
+                lambda q, k, s: np.var(q)),
+        _scores("the mean, not the variance", "that is the scores' mean.",
+                lambda q, k, s: np.mean(s)),
         _scores("divided by N − 1", "that divides by size − 1 (ddof=1): np.var divides by N.",
                 lambda q, k, s: np.var(s, ddof=1)),
         _scores("distances not squared", "that averages |s − s̄|: the variance averages (s − s̄)².",
                 lambda q, k, s: np.mean(np.abs(s - s.mean()))),
         _scores("forgot the mean", "that averages s²: average (s − s̄)².",
                 lambda q, k, s: np.mean(s * s)),
-        _scores("used the scaled scores", "that is the variance of q·k / √d_k: this asks for the "
-                "raw scores'.", lambda q, k, s: np.var(s) / q.shape[1]),
-        _scores("products not added", "that is the variance of the products qᵢkᵢ: add each row's "
-                "first, (q * k).sum(axis=1).", lambda q, k, s: np.var(q * k)),
-        _scores("added down the columns", "the products were added over the pairs (axis 0, as "
-                "Python's sum does): add along each row, axis=1.",
+        _scores("used the scaled scores", "that is the variance of q·k / √d_k.",
+                lambda q, k, s: np.var(s) / q.shape[1]),
+        _scores("products not added", "that is the products' variance: add each row first, "
+                "(q * k).sum(axis=1).", lambda q, k, s: np.var(q * k)),
+        _scores("added down the columns", "the products were added over the pairs: axis=1.",
                 lambda q, k, s: np.var((q * k).sum(axis=0))),
-        _scores("every query with every key", "q @ k.T scores every query against every key: pair "
-                "row i with row i.", lambda q, k, s: np.var(q @ k.T)),
+        _scores("every query with every key", "q @ k.T scores every query with every key: "
+                "pair row i with row i.", lambda q, k, s: np.var(q @ k.T)),
         _scores("every query with key 1", "every query was scored against k[0]: pair row i with "
                 "row i.", lambda q, k, s: np.var(q @ k[0])),
-        _scores("the same draws for q and k", "two generators from one seed draw the same numbers: "
-                "draw q, then k, from ONE rng.",
+        _scores("the same draws for q and k", "two generators from one seed draw the same "
+                "numbers: ONE rng.",
                 lambda q, k, s: np.var((q * q).sum(axis=1))),
-        Slip("a matrix product", "q @ k pairs rows with columns: (q * k).sum(axis=1) pairs row "
-             "with row.", when=lambda o: isinstance(o.error, ValueError)
+        Slip("a matrix product", "q @ k pairs rows with columns: (q * k).sum(axis=1).",
+             when=lambda o: isinstance(o.error, ValueError)
              and any(w in str(o.error) for w in ("matmul", "aligned")),
              example=lambda d_k, size, seed: np.var(np.dot(*_draws(d_k, size, seed)))),
-        Slip("a variance of 0", "no spread at all: one number only (.sum() adds everything), or s "
-             "− s̄ unsquared.", when=lambda o: abs(float(o.value)) < 1e-9,
+        Slip("a variance of 0", "no spread: one number only (.sum() adds everything)?",
+             when=lambda o: abs(float(o.value)) < 1e-9,
              example=_replay(lambda q, k, s: np.var((q * k).sum()))),
         Slip("a seed of its own", "the draws ignore `seed`: rng = np.random.default_rng(seed).",
              gives=tuple(lambda d_k, size, _, s=s: _replayed(d_k, size, s)
@@ -248,18 +237,16 @@ DOT_VARIANCE = CodeExercise(
              gives=lambda *case: _drawn_by(*case, True)),
         Slip("one slot per vector", "each q and k has one slot: draw shape (size, d_k).",
              gives=lambda *case: _drawn_by(*case, False)),
-        Slip("other draws", "about d_k, as it should be, but not the checker's draws: rng = "
-             "np.random.default_rng(seed), then q, then k, each rng.standard_normal((size, d_k)).",
+        Slip("other draws", "about d_k, but not the checker's draws: one default_rng(seed), "
+             "then q, then k, each standard_normal((size, d_k)).",
              when=_roughly_d_k, example=_pair_by_pair),
     ],
 )
 
 
-# --- code: the scaled score grid QKᵀ / √d_k
-
 def _grids(seed=8):
     rng = np.random.default_rng(seed)
-    whole = [  # (query, key): n queries, m keys, d_k slots
+    whole = [  # (query (n, d_k), key (m, d_k))
         ([[1, 2, 0, 1], [0, 1, 3, -1]], [[2, 0, 1, 1], [1, 1, 1, 1], [-1, 2, 0, 3]]),
         ([[1, 0, 2, 0, 1, 0, 0, 1, 3]], [[2, 1, 1, 0, 0, 1, 2, 0, 1], [0, 3, 1, 1, 2, 0, 1, 1, 0]]),
         ([[2, -1, 1], [1, 1, 0]], [[1, 0, 2], [3, 1, -1], [0, 2, 1]]),  # m = d_k
@@ -287,7 +274,7 @@ def _root(q, k):
     return math.sqrt(_d_k(q, k))
 
 
-_D_K = "d_k = query.shape[-1], the slots of one query or key"
+_D_K = "d_k = query.shape[-1]"
 
 SCALE_SCORES = CodeExercise(
     "scale_scores", "scale_scores(query, key)",
@@ -297,15 +284,15 @@ SCALE_SCORES = CodeExercise(
     slips=[
         Slip("missing scale", f"those are the raw scores QKᵀ: divide by √d_k, with {_D_K}.",
              gives=_raw),
-        Slip("divided by d_k", "÷ d_k over-shrinks the scores: the spread of q·k is √d_k.",
+        Slip("divided by d_k", "÷ d_k over-shrinks: the spread of q·k is √d_k.",
              gives=_over(_d_k)),
         Slip("scaled by the number of keys", f"you divided by √m, m = len(key): {_D_K}.",
              gives=_over(lambda q, k: math.sqrt(len(k)))),
         Slip("scaled by the number of queries", f"you divided by √n, n = len(query): {_D_K}.",
              gives=_over(lambda q, k: math.sqrt(len(q)))),
-        Slip("** 1/2 without brackets", "`/ d_k ** 1/2` divides by d_k, then by 2: write "
+        Slip("** 1/2 without brackets", "`/ d_k ** 1/2` divides by d_k, then by 2: "
              "math.sqrt(d_k).", gives=_over(lambda q, k: _d_k(q, k) * 2)),
-        Slip("(d_k ** 1/2) is d_k/2", "`d_k ** 1/2` is (d_k ** 1) / 2: write math.sqrt(d_k).",
+        Slip("(d_k ** 1/2) is d_k/2", "`d_k ** 1/2` is d_k / 2: math.sqrt(d_k).",
              gives=_over(lambda q, k: _d_k(q, k) / 2)),
         Slip("^ for a power", "^ is not a power: write math.sqrt(d_k).",
              gives=_over(lambda q, k: (_d_k(q, k) ^ 1) / 2)),
@@ -315,14 +302,14 @@ SCALE_SCORES = CodeExercise(
              gives=_over(lambda q, k: math.sqrt(_root(q, k)))),
         Slip("√(d_k + 1)", "that divides by √(d_k + 1): the scale is √d_k.",
              gives=_over(lambda q, k: math.sqrt(_d_k(q, k) + 1))),
-        Slip("Q * K.T elementwise", "`*` multiplies matching entries: a score is a sum of "
-             "products, query @ key.T.", gives=lambda q, k: q * k.T / _root(q, k)),
+        Slip("Q * K.T elementwise", "`*` multiplies matching entries: query @ key.T.",
+             gives=lambda q, k: q * k.T / _root(q, k)),
         Slip("Qᵀ K", "query.T @ key is a d_k×d_k grid: transpose K, not Q.",
              gives=lambda q, k: q.T @ k / _root(q, k)),
-        Slip("the whole shape as d_k", "query.shape is a pair (n, d_k): take query.shape[-1].",
+        Slip("the whole shape as d_k", "query.shape is a pair (n, d_k): query.shape[-1].",
              raises=(TypeError, "tuple"),
              example=lambda q, k: _raw(q, k) / math.sqrt(q.shape)),
-        Slip("applied the softmax", "each row adds up to 1: this step stops before the softmax.",
+        Slip("applied the softmax", "each row adds up to 1: stop before the softmax.",
              gives=lambda q, k: softmax(_over(_root)(q, k), axis=-1)),
     ],
 )

@@ -1,5 +1,4 @@
-"""Exercises of notebook 01: the number in slot i, by hand and in code (slots counted from 1,
-refusing a slot that does not exist), and a sentence as its list of vectors."""
+"""Notebook 01: the number in slot i by hand and in code, a sentence as its vectors."""
 
 import numpy as np
 
@@ -24,14 +23,14 @@ SLOT_HAND = HandExercise(
     "slot by hand", "qᵢ for i = {i} and q = {q}",
     answer=lambda q, i: q[i - 1], givens={"q": [4, -1, 6, 2, 8, 5, 9], "i": 3}, draw=_draw_slot,
     slips=[
-        Slip("counted from 0", "{got} is one slot to the right: q[{i}] in Python, which counts "
-             "from 0. Slot {i} is number {i} from the left, q[{i} − 1].", gives=lambda q, i: q[i]),
-        Slip("counted from the end", "{got} is number {i} from the right: slots count from "
-             "the left, starting at 1.", gives=lambda q, i: q[-i]),
-        Slip("gave the slot number", "{got} is the slot number i itself; qᵢ is the number "
-             "sitting in that slot.", gives=lambda q, i: i),
-        Slip("one slot early", "{got} is the slot before: count the slots from the left as "
-             "1, 2, 3, … and stop at slot {i}.", gives=lambda q, i: q[i - 2]),
+        Slip("counted from 0", "{got} is q[{i}] in Python, one slot to the right: slot {i} is "
+             "q[{i} − 1].", gives=lambda q, i: q[i]),
+        Slip("counted from the end", "{got} is number {i} from the right: count from the left.",
+             gives=lambda q, i: q[-i]),
+        Slip("gave the slot number", "{got} is i itself; qᵢ is the number in that slot.",
+             gives=lambda q, i: i),
+        Slip("one slot early", "{got} is the slot before: count 1, 2, 3, … to slot {i}.",
+             gives=lambda q, i: q[i - 2]),
         Slip("first slot", "{got} is q₁, the first number.", gives=lambda q, i: q[0]),
         Slip("last slot", "{got} is the last number.", gives=lambda q, i: q[-1]),
         Slip("gave the number of slots", "{got} is L, how many slots q has.",
@@ -49,8 +48,7 @@ def _slot(q, i):
 
 
 def _checked_or_not(read):
-    """A slip's two forms: with the check of i (a slot that does not exist is refused) and
-    without it (whatever the read gives, or raises, for every i)."""
+    """A slip's two forms: with the check of i, and without it."""
     def checked(q, i):
         return read(q, i) if 1 <= i <= len(q) else _slot(q, i)
     return (checked, read)
@@ -68,7 +66,7 @@ def _refused_last(o):
 
 
 class _Slot(CodeExercise):
-    """Says "tested Python positions" only when slot 0 was answered AND slot len(q) refused."""
+    """"Tested Python positions" only when slot 0 was answered AND slot len(q) refused."""
 
     def explanations(self, outcomes):
         both = any(map(_answered_0, outcomes)) and any(map(_refused_last, outcomes))
@@ -82,35 +80,35 @@ SLOT = _Slot(
     + [Case(([7.5], 0), raises=IndexError)],
     solution=_slot,
     slips=[
-        Slip("counted from 0", "Python counts positions from 0, so slot i sits at q[i - 1] "
-             "(slot 1 is q[0]).", gives=_checked_or_not(lambda q, i: q[i])),
-        Slip("counted from the end", "q[-i] counts from the end of the list: slot i counts "
-             "from the start, at q[i - 1].", gives=_checked_or_not(lambda q, i: q[-i])),
-        Slip("returned the slot number", "that is the slot number i itself: return the "
-             "number sitting in slot i, q[i - 1].", gives=_checked_or_not(lambda q, i: i)),
-        Slip("returned the position", "that is the Python position i − 1 itself: return the "
-             "number sitting there, q[i - 1].", gives=_checked_or_not(lambda q, i: i - 1)),
-        Slip("always the last slot", "q[-1] does not depend on i: read slot i at q[i - 1].",
+        Slip("counted from 0", "positions count from 0: slot i sits at q[i - 1].",
+             gives=_checked_or_not(lambda q, i: q[i])),
+        Slip("counted from the end", "q[-i] counts from the end: slot i is q[i - 1].",
+             gives=_checked_or_not(lambda q, i: q[-i])),
+        Slip("returned the slot number", "that is i itself: return q[i - 1].",
+             gives=_checked_or_not(lambda q, i: i)),
+        Slip("returned the position", "that is the position i − 1 itself: return q[i - 1].",
+             gives=_checked_or_not(lambda q, i: i - 1)),
+        Slip("always the last slot", "q[-1] does not depend on i: q[i - 1].",
              gives=_checked_or_not(lambda q, i: q[-1])),
-        Slip("always the first slot", "q[0] does not depend on i: read slot i at q[i - 1].",
+        Slip("always the first slot", "q[0] does not depend on i: q[i - 1].",
              gives=_checked_or_not(lambda q, i: q[0])),
-        Slip("slot 0 wraps round", "q[0 - 1] is q[-1], the LAST slot, and Python says nothing: "
-             "check 1 <= i <= len(q) first and raise IndexError otherwise.",
+        Slip("slot 0 wraps round", "q[0 - 1] is q[-1], the LAST slot: check 1 <= i <= len(q) "
+             "first and raise IndexError.",
              when=lambda o: o.case.raises is not None and o.error is None
              and o.case.args[1] <= 0 and o.value == o.case.args[0][o.case.args[1] - 1]),
         Slip("refused a slot that exists", "slots run from 1 to len(q), both ends in: raise "
-             "only when i < 1 or i > len(q), with the raise indented under the `if`.",
+             "only when i < 1 or i > len(q).",
              when=lambda o: isinstance(o.error, IndexError) and o.case.raises is None
              and "out of range" not in str(o.error)),
-        Slip(_POSITIONS, "the test lets slot 0 through and refuses slot len(q): it checks the "
-             "positions 0 … len(q) − 1 (as range(len(q)) holds), not the slots 1 … len(q).",
+        Slip(_POSITIONS, "it lets slot 0 through and refuses slot len(q): it checks the "
+             "positions 0 … len(q) − 1 (range(len(q))), not the slots 1 … len(q).",
              when=lambda o: _answered_0(o) or _refused_last(o)),
         Slip("returned a list", "qᵢ is one number: return q[i - 1], not a slice.",
              gives=_checked_or_not(lambda q, i: q[i - 1:i])),
-        Slip("round brackets", "`q(i)` calls the list like a function: a slot is read with "
-             "square brackets, q[i - 1].", raises=(TypeError, "not callable")),
-        Slip("searched for the value", "`q.index(i)` searches q for the NUMBER i: to read "
-             "slot i, use its position, q[i - 1].", raises=(ValueError, "not in list")),
+        Slip("round brackets", "`q(i)` calls the list: q[i - 1].",
+             raises=(TypeError, "not callable")),
+        Slip("searched for the value", "`q.index(i)` searches q for the NUMBER i: q[i - 1].",
+             raises=(ValueError, "not in list")),
     ],
 )
 
@@ -126,8 +124,7 @@ def _rows(value):
 
 
 def _repeats_dropped(o):
-    """Each word's vector once, in any order (a set also scrambles the order); the hidden cases
-    with a repeated word are what tell it from a plain reordering."""
+    """Each word's vector once, in any order."""
     sentence, table = o.case.args
     got = _rows(o.value)
     return got is not None and sorted(got) == sorted(table[w] for w in set(sentence))
@@ -145,68 +142,62 @@ EMBED = CodeExercise(
     solution=lambda sentence, table: [table[word] for word in sentence],
     show_args=lambda args: f"{args[0]!r}, table",
     slips=[
-        Slip("return inside the loop", "only the first word's vector came back: the `return` "
-             "sits inside the loop. Return after the loop.",
+        Slip("return inside the loop", "only the first word's vector came back: return after "
+             "the loop.",
              gives=(lambda s, t: [t[s[0]]], lambda s, t: t[s[0]])),
-        Slip("= instead of append", "`vectors = table[word]` replaces the list at every "
-             "step: add to it, vectors.append(table[word]).",
+        Slip("= instead of append", "`vectors = table[word]` replaces the list: "
+             "vectors.append(table[word]).",
              gives=(lambda s, t: t[s[-1]], lambda s, t: [t[s[-1]]])),
-        Slip("+= glued the vectors", "`vectors += table[word]` (or extend) glues the numbers "
-             "into one long list: append each vector whole, vectors.append(table[word]).",
+        Slip("+= glued the vectors", "`vectors += table[word]` glues the numbers into one "
+             "list: vectors.append(table[word]).",
              gives=lambda s, t: [x for w in s for x in t[w]]),
-        Slip("one list too many", "each vector sits inside an extra pair of brackets: append "
-             "table[word] itself, not [table[word]].", gives=lambda s, t: [[t[w]] for w in s]),
-        Slip("left out the first word", "a loop over range(1, len(sentence)) skips position "
-             "0, the first word: positions start at 0.", gives=lambda s, t: [t[w] for w in s[1:]]),
-        Slip("left out the last word", "range(len(sentence) - 1) stops one word early: "
-             "range(len(sentence)) covers them all.", gives=lambda s, t: [t[w] for w in s[:-1]]),
-        Slip("first word every time", "every entry is the FIRST word's vector: look up the "
-             "loop's own word, table[word].", gives=lambda s, t: [t[s[0]] for _ in s]),
-        Slip("the whole table", "that is every vector of the table, whatever the sentence: "
-             "look up the sentence's words only.",
+        Slip("one list too many", "each vector sits in extra brackets: append table[word].",
+             gives=lambda s, t: [[t[w]] for w in s]),
+        Slip("left out the first word", "range(1, len(sentence)) skips position 0.",
+             gives=lambda s, t: [t[w] for w in s[1:]]),
+        Slip("left out the last word", "range(len(sentence) - 1) stops one word early.",
+             gives=lambda s, t: [t[w] for w in s[:-1]]),
+        Slip("first word every time", "every entry is the FIRST word's vector: table[word].",
+             gives=lambda s, t: [t[s[0]] for _ in s]),
+        Slip("the whole table", "every vector of the table: look up the sentence's words.",
              gives=lambda s, t: list(t.values())),
-        Slip("table order", "the vectors came in the table's order: loop over the words of "
-             "the sentence, so its order is kept.",
+        Slip("table order", "the vectors came in the table's order: loop over the sentence.",
              gives=lambda s, t: [v for w, v in t.items() if w in s]),
-        Slip("sorted the words", "the vectors came in alphabetical order: keep the sentence's "
-             "own order.", gives=lambda s, t: [t[w] for w in sorted(s)]),
-        Slip("dropped repeats", "a word that appears twice gives its vector twice (a set or a "
-             "dict keeps each word once).", when=_repeats_dropped),
-        Slip("quoted the variable", "`table[\"word\"]` looks up the text 'word' itself; "
-             "without quotes, table[word] looks up the word the variable holds.",
+        Slip("sorted the words", "alphabetical order: keep the sentence's order.",
+             gives=lambda s, t: [t[w] for w in sorted(s)]),
+        Slip("dropped repeats", "a word that appears twice gives its vector twice (a set keeps "
+             "each once).", when=_repeats_dropped),
+        Slip("quoted the variable", "`table[\"word\"]` looks up the text 'word': table[word].",
              when=lambda o: missing_key(o, lambda k, s: isinstance(k, str) and len(k) > 1
                                         and k.lower().strip() not in s)),
-        Slip("changed the word", "the word was changed before the look-up (.upper(), a "
-             "space): the keys are the words exactly as the sentence has them.",
+        Slip("changed the word", "the word was changed (.upper(), a space): the keys are the "
+             "words as they are.",
              when=lambda o: missing_key(o, lambda k, s: isinstance(k, str) and k not in s
                                         and k.lower().strip() in s)),
-        Slip("looked up letters", "a loop over a string gives its letters: loop over the "
-             "list of words, `for word in sentence`.",
+        Slip("looked up letters", "a loop over a string gives letters: `for word in sentence`.",
              when=lambda o: missing_key(o, lambda k, s: isinstance(k, str) and len(k) == 1)),
-        Slip("positions as keys", "the keys are words, not positions: look up "
-             "table[sentence[i]], or loop `for word in sentence`.",
+        Slip("positions as keys", "the keys are words: table[sentence[i]].",
              when=lambda o: missing_key(o, lambda k, s: isinstance(k, int))),
-        Slip("the sentence as one key", "`table[sentence]` looks the whole list up as one "
-             "word: look up one word at a time.", raises=(TypeError, "unhashable")),
-        Slip("round brackets", "`table(word)` calls the table like a function: look a word "
-             "up with square brackets, table[word].", raises=(TypeError, "not callable")),
-        Slip("split a list", "the sentence is already a list of words: there is nothing to "
-             ".split(); loop over it.", raises=(AttributeError, "split")),
-        Slip("returned a dict", "a dict keeps each word once and forgets the order: return a "
-             "list with one vector per word.", when=lambda o: isinstance(o.value, dict)),
+        Slip("the sentence as one key", "`table[sentence]` looks the whole list up: one word "
+             "at a time.", raises=(TypeError, "unhashable")),
+        Slip("round brackets", "`table(word)` calls the table: table[word].",
+             raises=(TypeError, "not callable")),
+        Slip("split a list", "the sentence is already a list of words: no .split().",
+             raises=(AttributeError, "split")),
+        Slip("returned a dict", "a dict keeps each word once: return a list, one vector per "
+             "word.", when=lambda o: isinstance(o.value, dict)),
         Slip("returned the words", "those are the words themselves: return their vectors.",
              when=lambda o: _each(o, lambda x: isinstance(x, str))),
         Slip("returned pairs", "return the vectors alone, without their words.",
              when=lambda o: _each(o, lambda x: isinstance(x, (list, tuple))
                                   and any(isinstance(y, str) for y in x))),
-        Slip("None for every word", "`table.get(...)` found no such key and gave None: look "
-             "up the word the loop variable holds, table[word] (no quotes).",
+        Slip("None for every word", "`table.get(...)` found no such key: table[word], no quotes.",
              when=lambda o: _each(o, lambda x: x is None)),
-        Slip("one number per word", "each word's vector is a whole list of numbers: keep "
-             "table[word] as it is.", when=lambda o: len(o.value) == len(o.case.args[0])
+        Slip("one number per word", "a word's vector is a list: keep table[word] whole.",
+             when=lambda o: len(o.value) == len(o.case.args[0])
              and _each(o, lambda x: isinstance(x, (int, float)))),
-        Slip("a table per word", "that is the whole table once per word: look each word up "
-             "IN the table, table[word].", when=lambda o: _each(o, lambda x: isinstance(x, dict))),
+        Slip("a table per word", "the whole table per word: table[word].",
+             when=lambda o: _each(o, lambda x: isinstance(x, dict))),
     ],
 )
 
