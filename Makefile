@@ -9,6 +9,9 @@ STAMP := $(VENV)/.installed
 START := notebooks/00_start_here.ipynb
 # Extra pytest options, e.g. `make test PYTEST_ARGS="-x -k softmax"`.
 PYTEST_ARGS ?=
+# One pytest worker per core (pytest-xdist), each test file on one worker: a notebook's cells
+# run in order in one kernel. `make test PYTEST_WORKERS=0` runs everything in one process.
+PYTEST_WORKERS ?= auto
 # JupyterLab refuses to start as root unless told it may.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
@@ -83,7 +86,7 @@ lab: install
 # Under CI the student-edition test must run, so CI also builds the instructor environment.
 test: install $(if $(filter true,$(CI)),instructor,)
 	$(BIN)/python tools/get_model.py $(MODEL_OPTIONAL)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

@@ -99,7 +99,8 @@ def pytest_runtest_call(item):
     check = figure_check()
     if check.cell_pngs(item.cell.outputs) and check.version_mismatch() is None:
         problems = check.stale_figures(item.cell.outputs, fresh)
-        COMPARED["notebook figures"] += len(check.cell_pngs(item.cell.outputs))
+        # counted from the report, which also reaches the controller under pytest-xdist
+        item.user_properties.append(("notebook figures", len(check.cell_pngs(item.cell.outputs))))
         if problems:
             pytest.fail(f"{item.name}: " + "; ".join(problems) + ". Re-execute the notebook "
                         "(CONTRIBUTING: make notebooks) and commit it with its outputs.",
@@ -109,6 +110,8 @@ def pytest_runtest_call(item):
 
 def pytest_runtest_logreport(report):
     if report.when == "call" and report.passed:
+        COMPARED["notebook figures"] += sum(n for key, n in report.user_properties
+                                            if key == "notebook figures")
         if "test_torch_parity.py::test_course_matches_recorded_pytorch[" in report.nodeid:
             COMPARED["fixtures"] += 1
         elif "test_figures.py::test_figure[" in report.nodeid:

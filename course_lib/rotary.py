@@ -34,7 +34,8 @@ def rotary_frequencies(d, base=10000.0, like=None):
         raise ValueError(f"the rotated axis needs an even size (pairs of slots); got d = {d}")
     base = float(base)
     if not base > 1.0:
-        raise ValueError(f"base must be a number > 1 (10000 in most models); got {base!r}")
+        raise ValueError("base must be a number > 1 (the RoPE paper used 10000, SmolLM2 "
+                         f"uses 100000); got {base!r}")
     return base ** (-xp.arange(0, d, 2, dtype=float) / d)  # (d/2,)
 
 

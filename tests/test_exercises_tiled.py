@@ -1,239 +1,175 @@
-"""Notebook 14's ``running_stats(blocks)`` checker: the right answer passes, each typical slip
-(written the way beginners write it) is named by its own hint, nothing crashes it."""
+"""Notebook 14's exercises (course_lib/exercises/tiled.py): wrong answers written the way
+beginners write them, each named by its own slip or relation, and right answers in other
+styles accepted."""
 
 import math
 
 import numpy as np
-from exercise_helpers import assert_never_crashes, assert_slips_named
+from slip_checks import assert_named, assert_passes
 
-from course_lib.exercises.tiled import _running_stats, check_running_stats, evaluate_running_stats
-
-
-def good(blocks):
-    M, l = -math.inf, 0.0
-    for block in blocks:
-        M_new = max(M, max(block))
-        l = l * math.exp(M - M_new) + sum(math.exp(s - M_new) for s in block)
-        M = M_new
-    return M, l
+E = math.exp
 
 
-def good_numpy(blocks):
-    M, l = -np.inf, 0.0
-    for block in blocks:
-        b = np.array(block)
-        M_new = max(M, b.max())
-        l = l * np.exp(M - M_new) + np.exp(b - M_new).sum()
-        M = M_new
-    return float(M), float(l)
-
-
-def loop(*, start=-math.inf, factor="old - new", new_terms_by="new", on_new_block=False,
-         block_max=False, early=False, blocks_end=0, scores_end=0, shift=True, swap=False,
-         keep=True, flipped=False):
-    """A beginner's running_stats with one slip switched on (math.exp, plain Python)."""
+def stats(*, start=-math.inf, factor="old - new", new_terms="new", block_max=False,
+          keep=True, on_new=False, sign=1, shift=True, update=True, skip=None, scores=None):
+    """A beginner's running_stats, math.exp and loops, with one slip switched on."""
     def running_stats(blocks):
         M, l = start, 0.0
-        for b in range(len(blocks) + blocks_end):
-            block = blocks[b]
+        for block in (blocks if skip is None else skip(blocks)):
             M_new = max(block) if block_max else max(M, max(block))
-            r = math.exp(M - M_new) if factor == "old - new" else (
-                math.exp(M_new - M) if factor == "new - old" else 1.0)
-            ref = M_new if new_terms_by == "new" else M
-            terms = 0.0
-            for j in range(len(block) + scores_end):
-                if flipped:
-                    terms += math.exp(ref - block[j])
-                else:
-                    terms += math.exp(block[j] - ref) if shift else math.exp(block[j])
-            if not keep:
-                l = terms
+            r = E(M - M_new) if factor == "old - new" else (
+                E(M_new - M) if factor == "new - old" else 1.0)
+            ref = M_new if new_terms == "new" else M
+            terms = sum(E(sign * (s - ref)) if shift else E(s)
+                        for s in (block if scores is None else scores(block)))
+            if on_new:
+                l = l + r * terms
             else:
-                l = l + r * terms if on_new_block else l * r + terms
-            M = M_new
-            if early:
-                return (l, M) if swap else (M, l)
-        return (l, M) if swap else (M, l)
+                l = (l * r if keep else 0.0) + terms
+            if update:
+                M = M_new
+        return M, l
     return running_stats
 
 
-def upside_down_numpy(blocks):
-    M, l = -np.inf, 0.0
-    with np.errstate(all="ignore"):
+def early_return(blocks):
+    M, l = -math.inf, 0.0
+    for block in blocks:
+        M_new = max(M, max(block))
+        l = l * E(M - M_new) + sum(E(s - M_new) for s in block)
+        M = M_new
+        return M, l
+
+
+def test_running_stats_slips():
+    assert_named("running_stats", {
+        "rescale factor upside down": [stats(factor="new - old")],
+        "forgot to rescale": [stats(factor="none")],
+        "rescaled the new block": [stats(on_new=True)],
+        "the old max for the new block": [stats(new_terms="old")],
+        "kept only the last block": [stats(keep=False)],
+        "exponent sign flipped": [stats(sign=-1)],
+        "block max instead of running max": [stats(block_max=True)],
+        "started the max at 0": [stats(start=0.0)],
+        "no shift by the max": [lambda blocks: (max(max(b) for b in blocks),
+                                                sum(E(s) for b in blocks for s in b))],
+        "never updated M": [stats(update=False)],
+        "returned (l, M)": [lambda blocks: stats()(blocks)[::-1]],
+        "a block left out": [stats(skip=lambda b: b[1:]), stats(skip=lambda b: b[:-1])],
+        "stopped after the first block": [early_return],
+        "a score left out of each block": [stats(scores=lambda b: b[:-1])],
+    })
+
+
+def test_running_stats_accepts_other_right_answers():
+    def with_numpy(blocks):
+        M, l = -np.inf, 0.0
         for block in blocks:
-            M_new = max(M, max(block))
-            l = l * np.exp(M_new - M) + sum(np.exp(s - M_new) for s in block)
+            b = np.array(block)
+            M_new = max(M, b.max())
+            l = l * np.exp(M - M_new) + np.exp(b - M_new).sum()
             M = M_new
-    return M, l
+        return float(M), float(l)
+    assert_passes("running_stats", [stats(), with_numpy, lambda blocks: list(stats()(blocks))])
 
 
-def upside_down_from_first(blocks):
-    M = max(blocks[0])
-    l = sum(math.exp(s - M) for s in blocks[0])
-    for block in blocks[1:]:
-        M_new = max(M, max(block))
-        l = l * math.exp(M_new - M) + sum(math.exp(s - M_new) for s in block)
-        M = M_new
-    return M, l
+def output(*, factor="old - new", rescale_o=True, weights_only=False, divide=True, first=0,
+           step=0, end=0, new_terms="new", keep=True, start=-math.inf, block_max=False):
+    """A beginner's online_output with one slip switched on."""
+    def online_output(scores, values, block_size):
+        M, l, o = start, 0.0, 0.0
+        for i in range(first, len(scores), block_size + step):
+            s_block, v_block = scores[i:i + block_size + end], values[i:i + block_size + end]
+            M_new = max(s_block) if block_max else max(M, max(s_block))
+            r = E(M - M_new) if factor == "old - new" else (
+                E(M_new - M) if factor == "new - old" else 1.0)
+            ref = M_new if new_terms == "new" else M
+            w = [E(s - ref) for s in s_block]
+            l = (l * r if keep else 0.0) + sum(w)
+            o = ((o * r if rescale_o else o) if keep else 0.0) + sum(
+                x * (1.0 if weights_only else v) for x, v in zip(w, v_block, strict=True))
+            M = M_new
+        return o / l if divide else o
+    return online_output
 
 
-def max_updated_before_the_factor(blocks):
-    M, l = -math.inf, 0.0
-    for block in blocks:
-        M = max(M, max(block))
-        l = l * math.exp(M - M) + sum(math.exp(s - M) for s in block)
-    return M, l
+def by_key_count(scores, values, block_size):
+    return output()(scores, values, block_size) / len(scores)
 
 
-def score_by_score(blocks):
-    M, l = -math.inf, 0.0
-    for block in blocks:
-        for s in block:
-            M = max(M, s)
-            l += math.exp(s - M)
-    return M, l
+def block_average(scores, values, block_size):
+    outs = []
+    for i in range(0, len(scores), block_size):
+        s, v = scores[i:i + block_size], values[i:i + block_size]
+        top = max(s)
+        w = [E(x - top) for x in s]
+        outs.append(sum(a * b for a, b in zip(w, v, strict=True)) / sum(w))
+    return sum(outs) / len(outs)
 
 
-def old_max_from_first(blocks):
-    M = max(blocks[0])
-    l = sum(math.exp(s - M) for s in blocks[0])
-    for block in blocks[1:]:
-        M_new = max(M, max(block))
-        l = l * math.exp(M - M_new) + sum(math.exp(s - M) for s in block)
-        M = M_new
-    return M, l
+def no_shift(scores, values, block_size):
+    return sum(E(s) * v for s, v in zip(scores, values, strict=True)) / sum(E(s) for s in scores)
 
 
-def overwrote_numpy(blocks):
-    M, l = -np.inf, 0.0
-    for block in blocks:
-        M = max(M, np.max(block))
-        l = np.sum(np.exp(np.array(block) - M))  # = instead of +=
-    return M, l
+def test_online_output_slips():
+    assert_named("online_output", {
+        "rescaled only l": [output(rescale_o=False)],
+        "forgot to rescale": [output(factor="none")],
+        "NaN from M = −∞": [output(factor="new - old"), output(new_terms="old")],
+        "forgot the values": [output(weights_only=True)],
+        "no final division": [output(divide=False)],
+        "a key skipped between blocks": [output(first=1), output(step=1)],
+        "block ends one short": [output(end=-1)],
+        "blocks overlap": [output(end=1)],
+        "kept only the last block": [output(keep=False)],
+        "block max instead of running max": [output(block_max=True)],
+        "averaged the blocks' outputs": [block_average],
+        "m times too small": [by_key_count],
+        "started the max at 0": [output(start=0.0)],
+        "no shift by the max": [no_shift],
+    })
 
 
-def skipped_first(blocks):
-    M, l = -math.inf, 0.0
-    for i in range(1, len(blocks)):
-        M_new = max(M, max(blocks[i]))
-        l = l * math.exp(M - M_new) + sum(math.exp(s - M_new) for s in blocks[i])
-        M = M_new
-    return M, l
+def test_online_output_accepts_other_right_answers():
+    def all_at_once(scores, values, block_size):
+        s = np.array(scores)
+        w = np.exp(s - s.max())
+        return float(w @ np.array(values) / w.sum())
+    assert_passes("online_output", [output(), all_at_once])
 
 
-def divided_exps(blocks):
-    M, l = -math.inf, 0.0
-    for block in blocks:
-        M_new = max(M, max(block))
-        l = l * math.exp(M - M_new) + sum(math.exp(s) / math.exp(M_new) for s in block)
-        M = M_new
-    return M, l
+def test_update_by_hand_slips():
+    # M = 2, l = 1.5, new scores 3 and 1: M′ = 3, l′ = 1.5e⁻¹ + e⁰ + e⁻² ≈ 1.687
+    f = E(-1)
+    assert_named("online update by hand", {
+        "no rescale": [round(1.5 + 1 + E(-2), 3)],
+        "factor upside down": [round(1.5 * E(1) + 1 + E(-2), 3)],
+        "rescaled the new block": [round(1.5 + f * (1 + E(-2)), 3)],
+        "the old max for the new terms": [round(1.5 * f + E(1) + E(-1), 3)],
+        "e⁰ left out": [round(1.5 * f + E(-2), 3)],
+        "the old sum dropped": [round(1 + E(-2), 3)],
+        "exponent sign flipped": [round(1.5 * f + 1 + E(2), 3)],
+    })
 
 
-def no_shift_numpy(blocks):
-    scores = np.concatenate([np.array(b, float) for b in blocks])
-    with np.errstate(all="ignore"):
-        return float(scores.max()), float(np.exp(scores).sum())
+def test_skipped_share_by_hand_slips():
+    # n = m = 640, tiles of 128: 5 a side, 25 tiles, 10 above the diagonal: 0.4
+    assert_named("skipped share by hand", {
+        "the computed share": [0.6], "exactly half": [0.5], "a count, not a share": [10],
+        "the halving forgotten": [0.8], "a percentage": [40], "the diagonal's share": [0.2],
+        "skipped over computed": [0.667],
+    })
 
 
-def block_slice_short(blocks):
-    M, l = -math.inf, 0.0
-    for block in blocks:
-        part = block[:len(block) - 1]
-        M_new = max(M, max(part))
-        l = l * math.exp(M - M_new) + sum(math.exp(s - M_new) for s in part)
-        M = M_new
-    return M, l
+def test_weight_from_the_logsumexp_slips():
+    # M = 3, l = 2.5, s = 1.5: L = 3 + ln 2.5 ≈ 3.916, A = e^(1.5 − 3.916) ≈ 0.089
+    assert_named("weight from the logsumexp", {
+        "the sum left out": [0.223], "no logarithm": [0.018], "L itself": [3.916],
+        "no exponential": [-2.416], "log₁₀ for ln": [0.150], "the max left out": [1.793],
+    })
 
 
-def loop_adding_the_factor(blocks):
-    M, l = -math.inf, 0.0
-    for block in blocks:
-        new_M = max(M, max(block))
-        l += math.exp(M - new_M) + sum(math.exp(s - new_M) for s in block)
-        M = new_M
-    return M, l
-
-
-def skips_first_scores(blocks):
-    M, l = -math.inf, 0.0
-    for block in blocks:
-        new_M = max(M, max(block))
-        l = l * math.exp(M - new_M) + sum(math.exp(s - new_M) for s in block[1:])
-        M = new_M
-    return M, l
-
-
-def never_stores_the_max(blocks):
-    M, l = -math.inf, 0.0
-    for block in blocks:
-        new_M = max(M, max(block))
-        l = l * math.exp(M - new_M) + sum(math.exp(s - new_M) for s in block)
-    return M, l
-
-
-SLIPS = {
-    "returned (l, M)": [loop(swap=True), lambda blocks: tuple(reversed(good_numpy(blocks)))],
-    "rescale factor upside down": [loop(factor="new - old"), upside_down_numpy,
-                                   upside_down_from_first],
-    "rescaled the new block": [loop(on_new_block=True)],
-    "forgot to rescale": [loop(factor="none"), max_updated_before_the_factor, score_by_score],
-    "used the old max for the new block": [loop(new_terms_by="old"), old_max_from_first],
-    "kept only the last block": [loop(keep=False), overwrote_numpy],
-    "exponent sign flipped": [loop(flipped=True)],
-    "block max instead of running max": [loop(block_max=True)],
-    "started the max at 0": [loop(start=0), loop(start=0.0)],
-    "no shift by the max": [loop(shift=False, factor="none"), no_shift_numpy, divided_exps],
-    "stopped after the first block": [loop(early=True)],
-    "skipped the first block": [skipped_first],
-    "skipped the last block": [loop(blocks_end=-1)],
-    "skipped each block's last score": [loop(scores_end=-1), block_slice_short],
-    "never updated M": [never_stores_the_max],
-    "added the factor": [loop_adding_the_factor],
-    "skipped each block's first score": [skips_first_scores],
-}
-
-
-def test_right_answers_pass():
-    for answer in (good, good_numpy, loop()):
-        feedback = evaluate_running_stats(answer)
-        assert feedback.passed, str(feedback)
-
-
-def test_reference_on_the_notebook_example():
-    top, total = _running_stats([(1.0, 3.0), (2.0, 5.0)])
-    assert top == 5.0
-    assert math.isclose(total, math.exp(-4) + math.exp(-2) + math.exp(-3) + 1.0, rel_tol=1e-15)
-
-
-def test_every_slip_is_named():
-    assert_slips_named(evaluate_running_stats, SLIPS)
-
-
-def test_hints_show_the_telling_case():
-    message = str(evaluate_running_stats(loop(factor="none")))
-    assert "running_stats([[1, 3], [2, 5]]) gave [5, 2.185]; the answer is [5, 1.203]" in message
-
-
-def test_stub_is_not_attempted():
-    def stub(blocks):
-        raise NotImplementedError
-
-    assert evaluate_running_stats(stub).status == "not attempted"
-    assert evaluate_running_stats(lambda blocks: None).status == "not attempted"
-
-
-def test_unknown_slip_shows_the_smallest_case():
-    feedback = evaluate_running_stats(lambda blocks: (0.0, 1.0))
-    assert feedback.status == "failed"
-    assert "running_stats([[" in str(feedback)
-
-
-def test_never_crashes():
-    assert_never_crashes(evaluate_running_stats)
-
-
-def test_prints_one_paragraph(capsys):
-    check_running_stats(good)
-    printed = capsys.readouterr().out
-    assert printed.startswith("Correct") and printed.count("\n") == 1
+def test_the_by_hand_answers_pass():
+    assert_passes("online update by hand", [1.687, "1.69"])
+    assert_passes("skipped share by hand", [0.4, "0.4"])
+    assert_passes("weight from the logsumexp", [0.089, round(E(1.5 - 3) / 2.5, 4)])

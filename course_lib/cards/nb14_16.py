@@ -11,10 +11,6 @@ CARDS: tuple[Card, ...] = (
          "$32768^2 \\times 4$ bytes $= 2^{32}$ bytes = 4 GiB, per head and per sequence. The "
          "grid grows with $n \\cdot m$, while $Q$, $K$, $V$ and the output grow only with "
          "$n \\cdot d$ (8 MiB each here).", 14, computes=True),
-    Card("What does the online softmax keep for each query row between blocks of keys?",
-         "The running max $M$ (the largest score seen so far), the running sum "
-         "$l = \\sum_j e^{s_j - M}$ over the keys seen so far, and the running output "
-         "$\\mathbf{o} = \\sum_j e^{s_j - M}\\,\\mathbf{v}_j$.", 14),
     Card("A new block raises the max from $M$ to $M'$. What happens to the running sum and "
          "the running output?",
          "Both are multiplied by $e^{M - M'} \\le 1$, which turns every old term "
@@ -24,33 +20,19 @@ CARDS: tuple[Card, ...] = (
          "score, 3. What are $M'$ and $l'$?",
          "$M' = \\max(1, 3) = 3$ and $l' = 2 \\cdot e^{1 - 3} + e^{3 - 3} = 2e^{-2} + 1 "
          "\\approx 1.271$.", 14, computes=True),
-    Card("With blocks of 512 keys, how many blocks cover a row of $m = 1300$ keys, and how "
-         "many keys are in the last one?",
-         "Three: keys 0–511, 512–1023 and 1024–1299; the last block holds "
-         "$1300 - 1024 = 276$ keys (`range(0, 1300, 512)` gives the starts 0, 512, 1024).",
-         14, computes=True),
-    Card("Is tiled attention an approximation?",
-         "No: after the last block, $\\mathbf{o} / l$ is exactly the row of "
-         "$\\operatorname{softmax}(S)\\,V$; only the order of the float additions differs, "
-         "so results agree to rounding.", 14),
     Card("At $n = m = 4096$ with tiles of $512 \\times 512$, what share of the tiles does a "
          "causal mask let tiled attention skip?",
          "8 tiles a side, 64 in all; the $8 \\cdot 7 / 2 = 28$ above the diagonal hold only "
          "blocked scores: $28 / 64 \\approx 44\\%$ skipped.", 14, computes=True),
     Card("What one number per query row does the forward pass keep for the tiled backward "
          "pass, and how does a weight come back from it?",
-         "The logsumexp $\\mathrm{LSE}_i = M_i + \\log l_i = \\log \\sum_j e^{S_{ij}}$; then "
+         "The logsumexp $\\mathrm{LSE}_i = M_i + \\ln l_i = \\ln \\sum_j e^{S_{ij}}$; then "
          "$A_{ij} = e^{S_{ij} - \\mathrm{LSE}_i}$, without the max or the sum of the row.", 14),
-    Card("Whole-grid attention at $n = m = 4096$ in 16-bit numbers writes $S$, reads it, "
-         "writes $A$ and reads it. About how many MiB is that through the GPU's slow memory?",
-         "$4 \\cdot n \\cdot m$ numbers of 2 bytes: $4 \\times 4096^2 \\times 2 = 2^{27}$ bytes "
-         "= 128 MiB, for the grid alone; tiled attention keeps it on the chip.", 14,
-         computes=True),
     Card("You add 1 to a bfloat16 running total 300 times, starting from 0. What is the "
          "total, and what do kernels do about it?",
          "256: above 256, neighbouring bfloat16 numbers are 2 apart (7 mantissa bits), so "
-         "$256 + 1$ rounds back to 256. Kernels keep the running max, sum and output in "
-         "float32 and round only the result.", 14, computes=True),
+         "$256 + 1$ rounds back to 256. Kernels keep the running max, the sum and the output "
+         "accumulator in float32.", 14, computes=True),
     # 15 · On the GPU
     Card("What changes when you pass CuPy arrays instead of NumPy arrays?",
          "Only where the numbers live and which library computes: the same course_lib calls "

@@ -109,7 +109,12 @@ def show(x, depth=0, digits=4):
             more = ", …" if len(x) > 12 else ""
             if isinstance(x, tuple):  # a pair stays a pair: (0, 7), not [0, 7]
                 return "(" + ", ".join(items) + more + ("," if len(x) == 1 else "") + ")"
-            return "[" + ", ".join(items) + more + "]"
+            text = "[" + ", ".join(items) + more + "]"
+            if depth == 0 and len(text) > 200:  # a big grid: its shape and its start
+                shape = np.shape(x) if isinstance(x, np.ndarray) else None
+                start = text[:150].rsplit(", ", 1)[0] + ", …"
+                return f"{start} (shape {shape})" if shape else start
+            return text
         if isinstance(x, (bool, np.bool_)):
             return str(bool(x))
         if isinstance(x, (int, float, np.integer, np.floating)):

@@ -176,9 +176,10 @@ class CodeExercise:
             return self._named([(1, 2, relations.CHANGED_INPUT.name,
                                  (relations.CHANGED_INPUT, changed))], outcomes)
         failing = min((o for o in outcomes if not o.correct), key=lambda o: o.case.size())
-        advice = (" Read the error: it names the line and what went wrong there."
-                  if failing.error is not None else " Check that case by hand, step by step.")
-        return Feedback(FAILED, "Not yet: the smallest case where it goes wrong: "
+        advice = (" The error's name and message say what went wrong; call your function on "
+                  "this case in a cell of its own to see the line." if failing.error is not None
+                  else " Check that case by hand, step by step.")
+        return Feedback(FAILED, "Not yet: it goes wrong on this case: "
                         + self.frame(failing) + advice, case=failing.case, outcomes=outcomes)
 
     def _first_look(self, func):

@@ -81,7 +81,7 @@ class Slip:
         return tuple(self.gives) if isinstance(self.gives, (tuple, list)) else (self.gives,)
 
 
-_SYMBOLS = {"cos", "sin", "exp", "ln", "log", "max", "min", "sum", "np"}
+_SYMBOLS = {"exp", "ln", "log", "np"}  # names that are only symbols (cos, max … are words too)
 
 
 def capital(name):
@@ -90,8 +90,10 @@ def capital(name):
 
     >>> capital("a position past the end"), capital("q with itself"), capital("e⁰ taken as 0")
     ('A position past the end', 'q with itself', 'e⁰ taken as 0')
+    >>> capital("square-rooted"), capital("bytes, not KiB"), capital("ln 3 read as 3")
+    ('Square-rooted', 'Bytes, not KiB', 'ln 3 read as 3')
     """
-    first = name.split(" ", 1)[0]
+    first = name.split(" ", 1)[0].rstrip(",.:;").replace("-", "")
     word = first == "a" or (len(first) > 1 and first.isascii() and first.isalpha()
                             and first not in _SYMBOLS)
     return name[:1].upper() + name[1:] if word else name

@@ -142,7 +142,9 @@ class HandExercise:
             names = [c[2] for c in chosen]
             hints = " ".join(f"{capital(c[2])}: {fill(c[3], self._values(shown))}"
                              for c in chosen)
-            many = "This fits more than one slip. " if len(chosen) > 1 else ""
+            # a number can come from more than one slip: say which it matches, not what you did
+            many = ("It matches more than one slip. " if len(chosen) > 1
+                    else "It matches this slip. ")
             return Feedback(MISTAKE, lead + many + hints, mistake=" / ".join(names))
         distance = float(np.max(np.abs(got - self.answer)))
         whole = bool(np.all(self.answer == np.round(self.answer)) and np.all(got == np.round(got)))

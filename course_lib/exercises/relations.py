@@ -177,6 +177,13 @@ TRANSFORMED = [
              "column: a loop over the columns starts at 1.", transform=_drop(1, "first")),
     Relation("last column left out", "your answer is the right one without its last column: "
              "a loop over the columns stops one early.", transform=_drop(1, "last")),
+    Relation("only the first row", "your answer is the first row of the right one: a "
+             "`return` inside the loop over the rows ends the function after one row (put it "
+             "after the loop, level with the `for`).",
+             transform=lambda e, case, ex: e[0] if e.ndim >= 2 and e.shape[0] > 1 else _no()),
+    Relation("only the last row", "your answer is the last row of the right one: each pass "
+             "overwrote the result instead of storing its row (write into row i, or append).",
+             transform=lambda e, case, ex: e[-1] if e.ndim >= 2 and e.shape[0] > 1 else _no()),
     Relation("running totals", "each number is the sum of the right ones up to it: a total "
              "that is never reset (set it back to 0 for each new entry), or stored as it grows.",
              transform=lambda e, case, ex: np.cumsum(e, axis=-1) if e.ndim >= 1
@@ -202,8 +209,8 @@ def _quantity_relations(quantities):
 
             def hint(ex, outcome, label=label, factor=factor, word="multiplied by"):
                 return (f"every number is the right one {word} {label} (here {label} = "
-                        f"{show(factor(outcome.case, ex))}): look for an extra {label}, or one on "
-                        "the wrong side of a division.")
+                        f"{show(factor(outcome.case, ex))}): look for an extra factor {label}, "
+                        "or one on the wrong side of a division.")
 
             found.append(Relation(f"{label} times too big", hint,
                                   transform=lambda e, case, ex, f=factor: e * f(case, ex)))
@@ -442,9 +449,10 @@ def _text_raise_hint(exercise, outcome):
 
 
 def _kind_hint(exercise, outcome):
-    return (f"check for this input first, before anything else can go wrong, and raise "
-            f"{outcome.case.raises.__name__} yourself with a message (here "
-            f"{type(outcome.error).__name__} came first).")
+    kind, other = outcome.case.raises.__name__, type(outcome.error).__name__
+    return (f"this input needs {kind}, and {other} came out: raise {kind}(\"…\") yourself, "
+            f"with a message, checking the input before anything else can go wrong (or, if "
+            f"you raised {other} on purpose, change its kind).")
 
 
 SEEN_IN_ONE = [
@@ -560,6 +568,8 @@ class _ConstantFactor:
                 return []
         if self_ratio is None or self_ratio in (0.0, 1.0):
             return []
+        if sum(int(np.count_nonzero(_expected(o))) for o in wrong) < 2:
+            return []  # one wrong number is always some factor times the right one
         return wrong
 
     def hint(self, exercise, outcome):

@@ -1,190 +1,286 @@
-"""Exercise of notebook 14: ``running_stats(blocks)``, the running max M and the running sum
-l = Σ e^(s − M) of one query's scores, visiting each block of scores once.
-
-Slips (each recognised, each with a hint that shows the hidden case where it showed):
-
-* returned (l, M) — the two numbers in the wrong order;
-* rescale factor upside down — e^(M′ − M) instead of e^(M − M′) (0 · ∞ = NaN on block one);
-* rescaled the new block — e^(M − M′) put on the new block's terms instead of the old sum;
-* forgot to rescale — the old sum kept its old max (or M was updated before the factor);
-* used the old max for the new block — e^(s − M) for the new terms instead of e^(s − M′);
-* kept only the last block — ``l = …`` replaced the old sum instead of adding to it;
-* exponent sign flipped — e^(M − s) instead of e^(s − M);
-* block max instead of running max — each block's own max replaced M;
-* started the max at 0 — M = 0 before the first block instead of −∞;
-* no shift by the max — e^s summed directly, which overflows at s = 1000;
-* stopped after the first block — a ``return`` inside the loop;
-* skipped the first block — ``range(1, len(blocks))``;
-* skipped the last block — ``range(len(blocks) - 1)``;
-* skipped each block's last score — ``range(len(block) - 1)``;
-* added the factor — l + e^(M − M′) instead of l · e^(M − M′);
-* skipped each block's first score — ``block[1:]``;
-* never updated M — M′ computed but M never set to it (M stays −∞).
-"""
+"""Exercises of notebook 14: one update of the running sum by hand, the share of tiles a causal
+mask skips, a weight from the logsumexp, and in code the running max and sum of one query and
+its whole online output."""
 
 import math
 
-from ._online import added_factor, without_first_scores
-from ._running_stats import no_shift as _no_shift
-from ._running_stats import running_stats as _running_stats
-from ._running_stats import stats as _stats
-from ._running_stats import without_last_scores as _without_last_scores
-from ._running_stats import without_last_terms as _without_last_terms
-from .core import Case, Exercise, Mistake
+from .engine import CodeExercise
+from .feedback import NoPrediction, Slip
+from .hand import HandExercise
 
-__all__ = ["RUNNING_STATS_EXERCISE", "check_running_stats", "evaluate_running_stats"]
+__all__ = ["EXERCISES"]
+
+_E = math.exp
 
 
-def _close(a, b):
-    try:
-        return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-12)
-    except (TypeError, ValueError, OverflowError):
-        return False
+# --- by hand: l′ = l · e^(M − M′) + Σ e^(s − M′) -------------------------------------------
+
+def _by_hand(formula):
+    """formula(l, f = e^(M − M′), the new terms e^(s − M′), M, M′, s) as a function of givens."""
+    def answer(M, l, s):
+        top = max(M, *s)
+        return formula(l, _E(M - top), [_E(x - top) for x in s], M, top, s)
+    return answer
 
 
-def _pair(value):
-    try:
-        return (value[0], value[1]) if len(value) == 2 else None
-    except Exception:
-        return None
+UPDATE_BY_HAND = HandExercise(
+    "online update by hand", "l′ for M = {M}, l = {l} and a new block of scores {s}",
+    answer=_by_hand(lambda l, f, t, M, top, s: l * f + sum(t)),
+    givens={"M": 2, "l": 1.5, "s": [3, 1]}, tolerance=0.005,
+    slips=[Slip(name, hint, gives=_by_hand(formula)) for name, hint, formula in [
+        ("factor upside down", "the factor is e^(M − M′), old max minus new: at most 1.",
+         lambda l, f, t, M, top, s: l / f + sum(t)),
+        ("no rescale", "l was summed under the old max: multiply it by e^(M − M′) first.",
+         lambda l, f, t, M, top, s: l + sum(t)),
+        ("rescaled the new block", "e^(M − M′) belongs to the old l; the new terms already "
+         "use M′.", lambda l, f, t, M, top, s: l + f * sum(t)),
+        ("rescaled everything", "only the old l gets e^(M − M′); the new terms already use M′.",
+         lambda l, f, t, M, top, s: (l + sum(t)) * f),
+        ("the old max for the new terms", "the new terms are e^(s − M′), with the NEW max.",
+         lambda l, f, t, M, top, s: l * f + sum(_E(x - M) for x in s)),
+        ("e⁰ left out", "the block's largest score gives e^(M′ − M′) = e⁰ = 1, not 0.",
+         lambda l, f, t, M, top, s: l * f + sum(t) - 1),
+        ("the factor added", "multiply l by e^(M − M′); do not add it.",
+         lambda l, f, t, M, top, s: l + f + sum(t)),
+        ("the old sum dropped", "{got} is the new block alone: keep l · e^(M − M′) and add.",
+         lambda l, f, t, M, top, s: sum(t)),
+        ("exponent sign flipped", "each term is e^(s − M′), score minus max: at most 1.",
+         lambda l, f, t, M, top, s: l * f + sum(_E(top - x) for x in s)),
+        ("no shift for the new terms", "{got} adds e^s: subtract the new max, e^(s − M′).",
+         lambda l, f, t, M, top, s: l * f + sum(_E(x) for x in s)),
+    ]],
+)
 
 
-def _right_max_and(check):
-    """A detector: every answer has the right max and a sum for which ``check(sum)`` holds."""
-    def detect(outcomes):
-        pairs = [_pair(o.value) for o in outcomes]
-        if any(p is None or not _close(p[0], o.case.expected[0])
-               for p, o in zip(pairs, outcomes, strict=True)):
-            return None
-        try:
-            return outcomes[0] if all(check(float(p[1])) for p in pairs) else None
-        except (TypeError, ValueError):
-            return None
-    return detect
+# --- by hand: the share of tiles above the diagonal -------------------------------------------
+
+def _tiles(formula):
+    return lambda n, b: formula(n // b)
 
 
-def _swapped(outcomes):
-    for outcome in outcomes:
-        pair = _pair(outcome.value)
-        if pair is None or outcome.error is not None or not (
-                _close(pair[0], outcome.case.expected[1]) and _close(pair[1],
-                                                                   outcome.case.expected[0])):
-            return None
-    return next((o for o in outcomes if not o.correct), None)
+SKIPPED_SHARE_BY_HAND = HandExercise(
+    "skipped share by hand", "the share of {b} × {b} tiles a causal mask skips at n = m = {n}",
+    answer=_tiles(lambda t: t * (t - 1) / 2 / t**2), givens={"n": 640, "b": 128},
+    tolerance=0.001,
+    slips=[Slip(name, hint, gives=_tiles(formula)) for name, hint, formula in [
+        ("the computed share", "{got} is the share of tiles on or below the diagonal: those "
+         "are computed; the question asks for those skipped.",
+         lambda t: t * (t + 1) / 2 / t**2),
+        ("exactly half", "half is the limit of many small tiles; count the tiles here.",
+         lambda t: 0.5),
+        ("a count, not a share", "{got} counts the skipped tiles: divide by all the tiles.",
+         lambda t: t * (t - 1) / 2),
+        ("the halving forgotten", "T(T − 1) counts both triangles: halve it.",
+         lambda t: t * (t - 1) / t**2),
+        ("skipped over computed", "divide by ALL the tiles, T², not by those computed.",
+         lambda t: (t - 1) / (t + 1)),
+        ("the diagonal's share", "{got} is the diagonal's share; count the tiles above it.",
+         lambda t: 1 / t),
+        ("a percentage", "give the share as a number between 0 and 1.",
+         lambda t: 100 * (t - 1) / (2 * t)),
+        ("one tile fewer a side", "640 / 128 = 5 tiles a side, counted from 0 to 4.",
+         lambda t: (t - 2) / (2 * (t - 1))),
+    ]],
+)
 
 
-def _wrong_only_at_extremes(outcomes, extremes=(7, 8)):
-    """Right on every case but the scores near ±1000, wrong (or raising) on one of those."""
-    if any(not o.correct for i, o in enumerate(outcomes) if i not in extremes):
-        return None
-    return next((outcomes[i] for i in extremes if not outcomes[i].correct), None)
+# --- by hand: a weight from the logsumexp, A = e^(s − L), L = M + ln l ------------------------
+
+LSE_WEIGHT_BY_HAND = HandExercise(
+    "weight from the logsumexp",
+    "the weight of a score {s} from LSE, for a row with M = {M} and l = {l}",
+    answer=lambda M, l, s: _E(s - M - math.log(l)), givens={"M": 3, "l": 2.5, "s": 1.5},
+    tolerance=0.001,
+    slips=[Slip(name, hint, gives=formula) for name, hint, formula in [
+        ("the sum left out", "{got} is e^(s − M): L = M + ln l holds the sum too.",
+         lambda M, l, s: _E(s - M)),
+        ("the max left out", "{got} uses ln l alone: L = M + ln l.",
+         lambda M, l, s: _E(s - math.log(l))),
+        ("no logarithm", "L adds ln l, not l: L = M + ln l.", lambda M, l, s: _E(s - M - l)),
+        ("log₁₀ for ln", "L uses the natural logarithm ln, the inverse of e^x.",
+         lambda M, l, s: _E(s - M - math.log10(l))),
+        ("L itself", "{got} is L: the weight is e^(s − L).",
+         lambda M, l, s: M + math.log(l)),
+        ("no exponential", "{got} is s − L: the weight is e^(s − L).",
+         lambda M, l, s: s - M - math.log(l)),
+        ("L − s", "the weight is e^(s − L), score minus L: at most 1.",
+         lambda M, l, s: _E(M + math.log(l) - s)),
+    ]],
+)
 
 
-_STATS_CASES = [
-    [[1.0, 3.0], [2.0, 5.0]],  # the notebook's example: the max rises in the second block
-    [[0.5, -1.0, 2.0]],  # one block: the plain stable softmax's numbers
-    [[4.0, 1.0], [0.0, 2.0], [3.0]],  # the max comes first: nothing to rescale
-    [[-1.0], [0.0], [1.0], [2.0]],  # the max rises at every block
-    [[2.0, 2.0], [2.0]],  # ties
-    [[-3.0, -5.0], [-4.0, -2.5, -6.0]],  # all negative
-    [[0.0, 1.5, -0.5], [3.0, 0.25]],  # blocks of different lengths
-    [[1000.0, 999.0], [1001.0, 998.5]],  # e^1000 overflows: shift by the max
-    [[-1000.0, -1002.0], [-1001.0]],  # e^−1000 underflows to 0 without the shift
+# --- code: the online softmax, one switchable pass ---------------------------------------------
+
+def _upside(old, new):
+    return _E(new - old)
+
+
+def _fold(blocks, values=None, *, start=-math.inf, factor=None, shift="new", block_max=False,
+          sign=1, keep=True, on_new=False, added=False, rescale_o=True, weights_only=False,
+          multiplied=False, update=True, from_first=False, drop_term=False):
+    """The running max M, sum l and output o after the blocks; each keyword is one slip."""
+    values = values or [[0.0] * len(b) for b in blocks]
+    M, l, o = start, 0.0, 0.0
+    if from_first:  # the first block's own numbers, then the slip from the second on
+        M, l, o = _fold(blocks[:1], values[:1])
+        blocks, values = blocks[1:], values[1:]
+    for block, vals in zip(blocks, values, strict=True):
+        top = max(block) if block_max else max(M, max(block))
+        base = {"new": top, "old": M, "zero": 0.0}[shift]
+        w = [_E(sign * (s - base)) for s in (block[:-1] if drop_term else block)]
+        f = (factor or (lambda old, new: _E(old - new)))(M, top)
+        wv = sum(w) * sum(vals) if multiplied else sum(
+            x * (1.0 if weights_only else v) for x, v in zip(w, vals, strict=False))
+        if on_new:
+            l, o = l + f * sum(w), o + f * wv
+        elif added:
+            l, o = l + f + sum(w), o + f + wv
+        else:
+            l = (l * f if keep else 0.0) + sum(w)
+            o = ((o * f if rescale_o else o) if keep else 0.0) + wv
+        M = top if update else M
+    return M, l, o
+
+
+def _one(old, new):
+    return 1.0
+
+
+_COMMON = [  # name, hint, forms (keywords of _fold)
+    ("rescale factor upside down", "the factor is e^(M − M′), old max minus new, at most 1 "
+     "(on block 0, e^(M′ − (−∞)) = ∞ and 0 · ∞ is NaN).",
+     [{"factor": _upside, "nan": True}, {"factor": _upside, "from_first": True}]),
+    ("forgot to rescale", "when the max rises, what was summed under M gets e^(M − M′) (computed "
+     "before M is overwritten).", [{"factor": _one}]),
+    ("rescaled the new block", "e^(M − M′) belongs to the OLD sums; the new terms e^(s − M′) "
+     "already use the new max.", [{"on_new": True}]),
+    ("the old max for the new block", "the new terms are e^(s − M′), with the NEW max.",
+     [{"shift": "old", "nan": True}, {"shift": "old", "from_first": True}]),
+    ("kept only the last block", "`l = …` replaced the old sum: l′ = l · e^(M − M′) + "
+     "Σ e^(s − M′).", [{"keep": False}]),
+    ("exponent sign flipped", "each term is e^(s − M), score minus max: at most 1.",
+     [{"sign": -1}]),
+    ("block max instead of running max", "keep the largest score of ANY block so far: "
+     "M′ = max(M, max(block)).", [{"block_max": True}]),
+    ("started the max at 0", "start M at −∞ (`-math.inf`): with scores far below 0, e^(s − 0) "
+     "underflows to 0.", [{"start": 0.0}]),
+    ("no shift by the max", "e^s overflows past s ≈ 709: subtract the running max, e^(s − M).",
+     [{"shift": "zero", "factor": _one}]),
+    ("the factor added", "multiply by e^(M − M′); do not add it.", [{"added": True}]),
 ]
 
 
-_GOT = "{call} gave {got}; the answer is {expected}."
+def _rows(forms_of, rows, nan=True):
+    """Slips from rows; ``nan=False`` leaves out the forms that give NaN (one row names those)."""
+    return [Slip(name, hint, gives=tuple(forms_of(**{k: v for k, v in f.items() if k != "nan"})
+                                         for f in forms if nan or "nan" not in f))
+            for name, hint, forms in rows]
 
-RUNNING_STATS_EXERCISE = Exercise(
-    "running_stats(blocks)",
-    # blocks as tuples: a learner's function cannot change a later case's numbers
-    cases=[Case((tuple(tuple(b) for b in blocks),)) for blocks in _STATS_CASES],
-    reference=_running_stats,
-    rtol=1e-9,
-    atol=1e-12,
-    mistakes=[
-        Mistake("returned (l, M)", _GOT + " Those are the right two numbers in the wrong "
-                "order: return the running max first, then the running sum, `return M, l`.",
-                detect=_swapped),
-        Mistake("rescale factor upside down", "{call} gave {got}: the sum became NaN. The "
-                "factor is e^(M − M′), old max minus new. Written e^(M′ − M), on the first "
-                "block it is e^(M′ − (−∞)) = ∞, and 0 · ∞ is NaN.",
-                detect=_right_max_and(math.isnan)),
-        Mistake("rescale factor upside down", _GOT + " The factor is e^(M − M′), old max "
-                "minus new, at most 1: you multiplied the old sum by e^(M′ − M), which makes "
-                "it bigger when the max rises.", imitation=lambda blocks: _stats(
-                    blocks, from_first=True, factor=lambda old, new: math.exp(new - old))),
-        Mistake("rescaled the new block", _GOT + " The factor e^(M − M′) belongs to the OLD "
-                "sum (its terms were written with the old max M): l′ = l · e^(M − M′) + "
-                "Σ e^(s − M′) over the new block, whose terms already use M′.",
-                imitation=lambda blocks: _stats(blocks, on_new_block=True)),
-        Mistake("forgot to rescale", _GOT + " When a block raises the max from M to M′, the "
-                "sum you had was computed with M: multiply it by e^(M − M′) before adding the "
-                "new terms. (If you did write the factor, compute it before you overwrite M: "
-                "after M = M′ it is e^0 = 1.)",
-                imitation=lambda blocks: _stats(blocks, factor=lambda old, new: 1.0)),
-        Mistake("forgot to rescale", _GOT + " Each time the max rose, the sum you had kept its "
-                "old max: multiply it by e^(M − M′) before adding (score by score, too).",
-                imitation=lambda blocks: _stats([(s,) for block in blocks for s in block],
-                                                factor=lambda old, new: 1.0)),
-        Mistake("used the old max for the new block", "{call} gave {got}: the sum became ∞. "
-                "The new block's terms are e^(s − M′) with the NEW max; with the old one, "
-                "the first block gives e^(s − (−∞)) = ∞.", detect=_right_max_and(math.isinf)),
-        Mistake("used the old max for the new block", _GOT + " The new block's terms are "
-                "e^(s − M′) with the new max M′, not the old M.",
-                imitation=lambda blocks: _stats(blocks, from_first=True, shift_new_by_old=True)),
-        Mistake("kept only the last block", _GOT + " Your sum holds only the last block's "
-                "terms: `l = …` replaced the old sum. Keep it and add: l′ = l · e^(M − M′) + "
-                "Σ e^(s − M′).", imitation=lambda blocks: _stats(blocks, keep=False)),
-        Mistake("exponent sign flipped", _GOT + " Each term is e^(s − M), score minus max (at "
-                "most e^0 = 1), not e^(M − s).", imitation=lambda blocks: _stats(blocks, sign=-1)),
-        Mistake("block max instead of running max", _GOT + " You kept each block's own max. "
-                "Keep the largest score seen in ANY block so far: M′ = max(M, max(block)).",
-                imitation=lambda blocks: _stats(blocks, block_max=True)),
-        Mistake("started the max at 0", _GOT + " Start the running max at −∞ (`-math.inf`), "
-                "not 0: with every score far below 0, e^(s − 0) underflows to 0 and the sum "
-                "vanishes, and a max of 0 was never a score.",
-                imitation=lambda blocks: _stats(blocks, start=0.0)),
-        Mistake("no shift by the max", _GOT + " You summed e^s directly. The running sum is "
-                "l = Σ e^(s − M), with the running max subtracted, so that no exponent is "
-                "positive (e^1000 overflows, e^−1000 underflows to 0).", imitation=_no_shift),
-        Mistake("stopped after the first block", _GOT + " Your function returned after the "
-                "first block: the `return` is inside the `for` loop. Move it out (one indent "
-                "less), so that every block is visited.",
-                imitation=lambda blocks: _stats(blocks[:1])),
-        Mistake("skipped the first block", _GOT + " The first block was never visited: "
-                "range(1, len(blocks)) starts at the second; `for block in blocks:` visits "
-                "them all.", imitation=lambda blocks: _stats(blocks[1:])),
-        Mistake("skipped the last block", _GOT + " The last block was never visited: "
-                "`for block in blocks:` visits them all (range(len(blocks) - 1) stops one "
-                "early).", imitation=lambda blocks: _stats(blocks[:-1])),
-        Mistake("skipped each block's last score", _GOT + " Each block's last score was left "
-                "out: range(len(block) - 1) stops one early; `for s in block:` visits all.",
-                imitation=_without_last_scores),
-        Mistake("skipped each block's last score", _GOT + " Each block's last score is "
-                "missing from the sum: range(len(block) - 1) stops one early; `for s in "
-                "block:` visits all.", imitation=_without_last_terms),
-        Mistake("added the factor", _GOT + " You ADDED e^(M − M′) to the old sum; multiply "
-                "it: l′ = l · e^(M − M′) + Σ e^(s − M′).", imitation=added_factor),
-        Mistake("skipped each block's first score", _GOT + " Each block's first score is "
-                "missing from the sum (block[1:] or range(1, len(block))): `for s in block:` "
-                "visits all.", imitation=without_first_scores),
-        Mistake("never updated M", _GOT + " M stayed −∞: the new max M′ was computed but "
-                "never stored, so every block's factor e^(−∞ − M′) = 0 wiped the old sum. End "
-                "each block with M = M′.",
-                imitation=lambda blocks: (-math.inf, _stats(blocks[-1:])[1])),
-        Mistake("no shift by the max", "{call} gave {got}; the answer is {expected}. e^s "
-                "overflows past s ≈ 709 and underflows to 0 below −745: subtract the running "
-                "max, l = Σ e^(s − M).", detect=_wrong_only_at_extremes),
+
+# --- code: running_stats(blocks) -> (M, l) ----------------------------------------------------
+
+def _stats(**slip):
+    return lambda blocks: _fold(list(blocks), **slip)[:2]
+
+
+RUNNING_STATS = CodeExercise(
+    "running_stats", "running_stats(blocks)",
+    cases=[(tuple(tuple(b) for b in blocks),) for blocks in [
+        [[1.0, 3.0], [2.0, 5.0]], [[0.5, -1.0, 2.0]], [[4.0, 1.0], [0.0, 2.0], [3.0]],
+        [[-1.0], [0.0], [1.0], [2.0]], [[2.0, 2.0], [2.0]], [[-3.0, -5.0], [-4.0, -2.5, -6.0]],
+        [[0.0, 1.5, -0.5], [3.0, 0.25]], [[1000.0, 999.0], [1001.0, 998.5]],
+        [[-1000.0, -1002.0], [-1001.0]]]],
+    solution=_stats(), rtol=1e-9, atol=1e-12,
+    slips=_rows(_stats, _COMMON) + [
+        Slip("returned (l, M)", "the right numbers in the wrong order: `return M, l`.",
+             gives=lambda blocks: _stats()(blocks)[::-1]),
+        Slip("never updated M", "M stayed −∞: end each block with M = M′.",
+             gives=_stats(update=False)),
+        Slip("a score left out of each block", "`for s in block:` visits every score; "
+             "block[:-1] or range(len(block) − 1) stops one early.",
+             gives=_stats(drop_term=True)),
+        Slip("a block left out", "`for block in blocks:` visits every block, 0 to the last.",
+             gives=(lambda blocks: _stats()(blocks[1:]), lambda blocks: _stats()(blocks[:-1]))),
+        Slip("stopped after the first block", "the `return` is inside the loop: one indent less.",
+             gives=lambda blocks: _stats()(blocks[:1])),
     ],
 )
 
 
-def evaluate_running_stats(func):
-    """The :class:`~course_lib.exercises.core.Feedback` on a learner's ``running_stats``."""
-    return RUNNING_STATS_EXERCISE.evaluate(func)
+# --- code: online_output(scores, values, block_size) -> o / l ---------------------------------
+
+def _cut(scores, values, b, first=0, step=0, end=0, whole=False):
+    starts = range(first, len(scores) - (b - 1 if whole else 0), b + step)
+    return ([scores[i:i + b + end] for i in starts], [values[i:i + b + end] for i in starts])
 
 
-def check_running_stats(func):
-    """Print feedback on a learner's ``running_stats(blocks)``."""
-    RUNNING_STATS_EXERCISE.check(func)
+def _output(cut=None, divide=True, **slip):
+    def output(scores, values, b):
+        blocks, vals = _cut(scores, values, b, **(cut or {}))
+        if not blocks or (slip.get("shift") == "zero" and max(scores) < -700):
+            raise NoPrediction  # all of e^s underflows: "started the max at 0" says it
+        _, l, o = _fold(blocks, vals, **slip)
+        out = o / l if divide else o
+        if math.isnan(out):  # ∞ from block 0: the NaN row below names it
+            raise NoPrediction
+        return out
+    return output
+
+
+def _averaged(scores, values, b):
+    blocks, vals = _cut(scores, values, b)
+    outs = [_output()(s, v, len(s)) for s, v in zip(blocks, vals, strict=True)]
+    if len(outs) < 2:
+        raise NoPrediction
+    return sum(outs) / len(outs)
+
+
+ONLINE_OUTPUT = CodeExercise(
+    "online_output", "online_output(scores, values, block_size)",
+    cases=[(tuple(s), tuple(v), b) for s, v, b in [
+        ([1.0, 3.0, 2.0, 5.0], [0.0, 1.0, 2.0, 3.0], 2),
+        ([0.5, -1.0, 2.0, 1.0, 0.0], [1.0, -1.0, 2.0, 0.5, 3.0], 2),
+        ([4.0, 1.0, 0.0, 2.0, 3.0], [2.0, 0.0, 1.0, -1.0, 5.0], 3),
+        ([-1.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.5], 3),
+        ([2.0, 2.0, 2.0], [1.0, 2.0, 3.0], 1), ([-3.0, -5.0, -4.0, -2.5, -6.0],
+                                                 [0.0, 1.0, 0.0, 1.0, 0.0], 2),
+        ([0.3, 1.2, -0.7, 2.2, 0.1, 1.9], [1.0, 0.0, -1.0, 2.0, 0.5, 3.0], 4),
+        ([1.0, 2.0], [3.0, 4.0], 5), ([1000.0, 999.0, 1001.0, 998.5], [1.0, 2.0, 3.0, 4.0], 2),
+        ([-1000.0, -1002.0, -1001.0], [5.0, -5.0, 1.0], 2),
+        ([750.0, 749.0, 0.0, 1.0], [1.0, 2.0, 3.0, 4.0], 2),
+        ([900.0, 899.0, 1.5], [1.0, -1.0, 2.0], 2),
+        ([300.0, -500.0, 0.0], [1.0, 2.0, 3.0], 1),  # a block's max falls by 800
+        ([-800.0, -799.5], [2.0, 4.0], 1)]],
+    solution=_output(), rtol=1e-9, atol=1e-12,
+    quantities={"m": lambda s, v, b: len(s), "block_size": lambda s, v, b: b},
+    slips=_rows(_output, _COMMON, nan=False) + [
+        Slip("NaN from M = −∞", "on block 0, e^(M′ − M) or e^(s − M) is ∞, and ∞ · 0 or ∞ / ∞ "
+             "is NaN: the factor is e^(M − M′), the new terms e^(s − M′).",
+             when=lambda o: math.isnan(o.value), example=lambda s, v, b: math.nan),
+        Slip("rescaled only l", "o was summed under the old max too: o · e^(M − M′) as well.",
+             gives=_output(rescale_o=False)),
+        Slip("forgot the values", "o adds each weight times its value: e^(s − M′) · v.",
+             gives=_output(weights_only=True)),
+        Slip("multiplied the sums", "o adds Σ e^(s − M′) · v, term by term, not "
+             "(Σ weights) · (Σ values).", gives=_output(multiplied=True)),
+        Slip("no final division", "{got} is o: return o / l, divided once after the last "
+             "block.", gives=_output(divide=False)),
+        Slip("averaged the blocks' outputs", "each block's own softmax output, averaged, "
+             "weighs every block alike: carry M, l and o from block to block.",
+             gives=_averaged),
+        Slip("a key skipped between blocks", "the next block starts at start + block_size: "
+             "range(0, len(scores), block_size).",
+             gives=(_output({"first": 1}), _output({"step": 1}))),
+        Slip("block ends one short", "the block is scores[start:start + block_size]: a slice "
+             "leaves out its end, so no − 1.", gives=_output({"end": -1})),
+        Slip("blocks overlap", "a key was counted twice: the block ends before start + "
+             "block_size, where the next begins.", gives=_output({"end": 1})),
+        Slip("lost the last partial block", "range(0, len(scores), block_size) starts a block "
+             "below m even when fewer keys are left.", gives=_output({"whole": True})),
+        Slip("stopped after the first block", "the `return` is inside the loop: one indent less.",
+             gives=lambda s, v, b: _output()(s[:b], v[:b], b)),
+    ],
+)
+
+EXERCISES = [UPDATE_BY_HAND, SKIPPED_SHARE_BY_HAND, LSE_WEIGHT_BY_HAND, RUNNING_STATS,
+             ONLINE_OUTPUT]

@@ -42,9 +42,12 @@ def online_softmax_figure(query, key, value, block_size, query_index, blocks_see
     return fig, artists
 
 
-def tiled_callback(artists, query, key, value, block_size, query_index, blocks_seen):
-    """Move the picture to this query and step; return the running statistics as text."""
-    view = online_softmax_view(query, key, value, block_size, query_index, blocks_seen)
+def tiled_callback(artists, query, key, value, block_size, query_index, blocks_seen,
+                   view=None):
+    """Move the picture to this query and step; return the running statistics as text.
+    ``view``: the step's numbers, if already computed (the dashboard computes every step once)."""
+    if view is None:
+        view = online_softmax_view(query, key, value, block_size, query_index, blocks_seen)
     update_online_softmax(artists, view)
     step, out, distance = view["step"], view["outputs"][-1], view["distance"]
     return (f"query {query_index}, block {blocks_seen} of {view['blocks']} (keys {step.start}–"
@@ -68,8 +71,12 @@ def tiled_dashboard(block_size=4, seed=0, query_index=0, blocks_seen=1):
                                   1, blocks),
     }
 
+    views = {(i, b): online_softmax_view(query, key, value, block_size, i, b)
+             for i in range(query.shape[0]) for b in range(1, blocks + 1)}  # all moves, once
+
     def callback(query_index, blocks_seen):
-        return tiled_callback(artists, query, key, value, block_size, query_index, blocks_seen)
+        return tiled_callback(artists, query, key, value, block_size, query_index, blocks_seen,
+                              view=views[query_index, blocks_seen])
 
     return Dashboard(fig, controls, callback,
                      description="[Online-softmax dashboard: query and key-block sliders; run the "
