@@ -42,7 +42,7 @@ CHECKLIST = (
              "The set of all grids (matrices) of real numbers with $r$ rows and $c$ columns.",
              5),
     Question("Why must we transpose $K$ before multiplying?",
-             "So that each key stands as a column of length $d_k$: then row $i$ of $Q$ times "
+             "So that each key stands as a column of $d_k$ slots: then row $i$ of $Q$ times "
              r"column $j$ of $K^\top$ is the dot product of query $\mathbf{q}_i$ with key "
              r"$\mathbf{k}_j$, and the shapes fit ($n \times d_k$ times $d_k \times m$).", 6),
     Question(r"What is the shape of $S = QK^\top$ when $Q$ is $n \times d_k$ and $K$ is "

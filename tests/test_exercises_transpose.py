@@ -7,77 +7,51 @@ from slip_checks import assert_named, assert_passes
 
 from course_lib.exercises import evaluate, exercise
 
-# --- scores(Q, K) --------------------------------------------------------------------------
+# --- self_scores(X, W_Q, W_K) --------------------------------------------------------------
 
 
-def loops(cell, rows=lambda Q, K: range(len(Q)), cols=lambda Q, K: range(len(K)),
-          shape=lambda Q, K: (len(Q), len(K)), dtype=float):
-    """A learner's double loop into np.zeros, with one thing changed."""
-    def scores(Q, K):
-        S = np.zeros(shape(Q, K), dtype=dtype)
-        for i in rows(Q, K):
-            for j in cols(Q, K):
-                S[i, j] = cell(Q, K, i, j)
-        return S
-    return scores
+def projected_loops(X, W_Q, W_K):
+    """A learner's double loop over the words, each score a dot product of two projections."""
+    Q, K = X @ W_Q, X @ W_K
+    S = np.zeros((len(X), len(X)))
+    for i in range(len(X)):
+        for j in range(len(X)):
+            S[i, j] = Q[i] @ K[j]
+    return S
 
 
-def scores_lists(Q, K):
-    return [[sum(a * b for a, b in zip(q, k, strict=True)) for k in K] for q in Q]
-
-
-def swapped_loops(Q, K):
-    return [[sum(a * b for a, b in zip(q, k, strict=True)) for q in Q] for k in K]
-
-
-def scales_in_place(Q, K):
-    Q *= 1.0  # in place: the hidden arrays are read-only, so this is caught
-    return Q @ K.T
-
-
-def test_scores_slips():
-    assert_named("scores", {
-        "no transpose": [lambda Q, K: Q @ K, lambda Q, K: np.matmul(Q, K)],
-        "transposed": [lambda Q, K: K @ Q.T, lambda Q, K: np.dot(K, Q.T), swapped_loops,
-                       loops(lambda Q, K, j, i: Q[i] @ K[j], rows=lambda Q, K: range(len(K)),
-                             cols=lambda Q, K: range(len(Q)), shape=lambda Q, K: (len(K), len(Q)))],
-        "Qᵀ K instead of Q Kᵀ": [lambda Q, K: Q.T @ K],
-        "Kᵀ Q instead of Q Kᵀ": [lambda Q, K: K.T @ Q],
-        "element-wise product": [lambda Q, K: Q * K, lambda Q, K: np.multiply(Q, K)],
-        "√d_k times too small": [lambda Q, K: Q @ K.T / np.sqrt(Q.shape[1])],
-        "d_k times too small": [lambda Q, K: Q @ K.T / len(Q[0])],
-        "m times too small": [lambda Q, K: Q @ K.T / len(K)],
-        "sign turned round": [lambda Q, K: -Q @ K.T],
-        "Q with itself": [lambda Q, K: Q @ Q.T],
-        "K with itself": [lambda Q, K: K @ K.T],
-        "an n×n grid": [loops(lambda Q, K, i, j: Q[i] @ K[j], cols=lambda Q, K: range(len(Q)),
-                              shape=lambda Q, K: (len(Q), len(Q)))],
-        "query i with key i only": [loops(lambda Q, K, i, j: Q[i] @ K[i]),
-                                    lambda Q, K: (Q * K).sum(axis=1)],
-        "added up the grid": [lambda Q, K: float((Q @ K.T).sum()), lambda Q, K: np.sum(Q @ K.T)],
-        "cut to whole numbers": [loops(lambda Q, K, i, j: Q[i] @ K[j], dtype=int)],
-        "rounded to whole numbers": [lambda Q, K: np.round(Q @ K.T)],
-        "changed its input": [scales_in_place],
-        "added the slots": [loops(lambda Q, K, i, j: np.sum(Q[i] + K[j]))],
-        "only slot 1 multiplied": [loops(lambda Q, K, i, j: Q[:, 0][i] * K[:, 0][j])],
-        "the indices swapped": [loops(lambda Q, K, i, j: Q[j] @ K[i])],
-        "d_k columns": [loops(lambda Q, K, i, j: Q[i] @ K[j], cols=lambda Q, K: range(Q.shape[1]),
-                              shape=lambda Q, K: Q.shape)],
+def test_self_scores_slips():
+    assert_named("self_scores", {
+        "no transpose": [lambda X, W_Q, W_K: X @ W_Q @ W_K,
+                         lambda X, W_Q, W_K: (X @ W_Q) @ (X @ W_K)],
+        "Qᵀ K instead of Q Kᵀ": [lambda X, W_Q, W_K: (X @ W_Q).T @ (X @ W_K),
+                                 lambda X, W_Q, W_K: W_Q.T @ X.T @ X @ W_K],
+        "W_Q used twice": [lambda X, W_Q, W_K: (X @ W_Q) @ (X @ W_Q).T],
+        "W_K used twice": [lambda X, W_Q, W_K: (X @ W_K) @ (X @ W_K).T],
+        "transposed": [lambda X, W_Q, W_K: (X @ W_K) @ (X @ W_Q).T],
+        "no weights": [lambda X, W_Q, W_K: X @ X.T],
+        "X left out of the keys": [lambda X, W_Q, W_K: X @ W_Q @ W_K.T],
+        "element-wise product": [lambda X, W_Q, W_K: (X @ W_Q) * (X @ W_K)],
+        "√d_k times too small": [lambda X, W_Q, W_K: X @ W_Q @ (X @ W_K).T / np.sqrt(W_Q.shape[1])],
+        "the weights alone": [lambda X, W_Q, W_K: W_Q @ W_K.T],
+        "added up the grid": [lambda X, W_Q, W_K: float(np.sum(X @ W_Q @ (X @ W_K).T))],
     })
 
 
-def test_scores_accepts_other_right_answers():
-    assert_passes("scores", [lambda Q, K: np.dot(Q, K.T), lambda Q, K: (K @ Q.T).T,
-                             lambda Q, K: np.einsum("id,jd->ij", Q, K), scores_lists,
-                             loops(lambda Q, K, i, j: Q[i] @ K[j])])
+def test_self_scores_accepts_other_right_answers():
+    assert_passes("self_scores", [lambda X, W_Q, W_K: X @ W_Q @ W_K.T @ X.T,
+                                  lambda X, W_Q, W_K: X @ (W_Q @ W_K.T) @ X.T,
+                                  lambda X, W_Q, W_K: ((X @ W_K) @ (X @ W_Q).T).T,
+                                  projected_loops])
 
 
-def test_scores_cases_tell_the_products_apart():
-    shapes = [(q.shape, k.shape) for q, k in (c.args for c in exercise("scores").cases)]
-    assert shapes
-    assert any(q[1] == k[0] and q[0] != k[0] for q, k in shapes)  # d_k = m: Q @ K runs
-    assert any(q[0] == k[0] for q, k in shapes)  # n = m: Qᵀ K and Q * K run
-    halves = [q for q, _ in (c.args for c in exercise("scores").cases) if np.any(q % 1)]
+def test_self_scores_cases_tell_the_sizes_apart():
+    sizes = [(X.shape[0], X.shape[1], W_Q.shape[1])
+             for X, W_Q, _ in (c.args for c in exercise("self_scores").cases)]
+    assert any(len({n, d_model, d_k}) == 3 for n, d_model, d_k in sizes)
+    assert any(d_k == d_model for _, d_model, d_k in sizes)  # X @ W_Q @ W_K runs
+    assert any(d_k == n for n, _, d_k in sizes)  # (X W_Q) @ (X W_K) runs
+    halves = [X for X, _, _ in (c.args for c in exercise("self_scores").cases) if np.any(X % 1)]
     assert halves  # a truncation to whole numbers shows
 
 

@@ -25,6 +25,14 @@ def test_another_one_draws_new_numbers_and_clears_the_answer():
     assert box.answer.value == "" and box.feedback.value == ""
 
 
+@pytest.mark.parametrize("name", ["over-shrunk by hand", "variance by hand", "length by hand"])
+def test_another_one_never_asks_the_same_question_twice_in_a_row(name):
+    box = another_one(name)
+    titles = [box.variant.title] + [box.another() for _ in range(12)]
+    assert all(a != b for a, b in zip(titles, titles[1:], strict=False))
+    assert len(set(titles)) >= 6  # and it does not cycle through a handful
+
+
 def test_typing_in_the_field_checks_it():
     box = another_one("length by hand")
     box.answer.value = str(float(box.variant.answer))

@@ -15,11 +15,13 @@ CARDS: tuple[Card, ...] = (
          "$\\operatorname{Var}(c\\,x) = c^2 \\operatorname{Var}(x)$.", 8, computes=True),
     Card("Query and key have $d_k = 64$ independent slots of mean 0 and variance 1. What are "
          "the variance and the spread of $q \\cdot k$, and what do you divide the scores by?",
-         "Variance 64 and spread 8: divide by $\\sqrt{64} = 8$ (PyTorch's scale is the "
-         "multiplier $1/8$), and the variance is $64 / 8^2 = 1$.", 8, computes=True),
+         "Variance 64 and spread 8: divide by $\\sqrt{64} = 8$, and the variance is "
+         "$64 / 8^2 = 1$.", 8, computes=True),
     Card("What goes wrong if you divide the scores by $d_k$ instead of $\\sqrt{d_k}$?",
          "The variance falls to $d_k / d_k^2 = 1/d_k$: the scores are nearly equal, every key "
-         "gets about the weight $1/m$, and the gradient carries the tiny factor $1/d_k$.", 8),
+         "gets about the weight $1/m$, and the gradient shrinks like $1/\\sqrt{d_k}$: the "
+         "multiplier $1/d_k$ is only half undone by $\\lVert \\mathbf{k}_j \\rVert "
+         "\\approx \\sqrt{d_k}$.", 8),
     # 09 Attention
     Card("$Q$ is $5 \\times 64$, $K$ is $7 \\times 64$, $V$ is $7 \\times 32$. What are the "
          "shapes of $S = QK^\\top$, of the weights $A$ and of the output $AV$?",
@@ -30,7 +32,7 @@ CARDS: tuple[Card, ...] = (
          "its output row?",
          "$0.5 \\cdot [4, 0] + 0.25 \\cdot [0, 4] + 0.25 \\cdot [0, 0] = [2, 1]$.", 9,
          computes=True),
-    Card("Why does every output row lie among the value rows, never outside them?",
+    Card("Why does every output row lie inside the shape whose corners are the value rows?",
          "Each row of $A$ is positive and adds up to 1, so output row $i$, "
          "$\\sum_{j=1}^{m} A_{ij}\\,\\mathbf{v}_j$, is a weighted average of the value rows.",
          9),

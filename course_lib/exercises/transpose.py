@@ -1,5 +1,5 @@
 """Exercises of notebook 06: one score S_ij worked out by hand, the shape rule of the matrix
-product, and the score grid S = QKᵀ in code."""
+product, and the scores of one sentence S = (XW_Q)(XW_K)ᵀ in code."""
 
 import numpy as np
 
@@ -172,78 +172,64 @@ PRODUCT_SHAPE = CodeExercise(
 )
 
 
-# --- code: the score grid S = QKᵀ
+# --- code: the scores of one sentence, S = (X W_Q)(X W_K)ᵀ
 
 def _grid(shape, seed, halves=False):
     values = np.random.default_rng(seed).integers(-6 if halves else -3, 7 if halves else 4, shape)
     return frozen_array(values / 2 if halves else values)
 
 
-# (n, d_k) and (m, d_k): n, m, d_k apart in most; d_k = m in some (Q @ K runs), n = m in others
-# (Q * K and Qᵀ K run); halves where whole numbers could hide a truncation
-_SHAPES = [((1, 2), (3, 2)), ((2, 3), (3, 3)), ((3, 2), (3, 2)), ((2, 4), (5, 4)),
-           ((4, 2), (2, 2)), ((3, 3), (3, 3)), ((2, 3), (4, 3)), ((3, 2), (3, 2)),
-           ((4, 3), (3, 3))]
-
-def _square(Q, K):
-    n = Q.shape[0]
-    if n > K.shape[0]:
-        raise IndexError("index out of bounds")
-    return Q @ K[:n].T  # (n, n): the first n keys only
+# (n, d_model, d_k): apart in most; d_k = d_model in some (X @ W_Q @ W_K runs), d_k = n in
+# others ((X W_Q) @ (X W_K) runs), n = d_model in one; halves where whole numbers could hide a
+# truncation
+_SIZES = [(3, 4, 2), (2, 3, 3), (4, 2, 3), (3, 5, 2), (2, 4, 4), (4, 3, 2), (3, 4, 3),
+          (4, 4, 2), (5, 2, 2)]
 
 
-def _same_index(Q, K):
-    n, m = Q.shape[0], K.shape[0]
-    if n > m:
-        raise IndexError("index out of bounds")
-    return np.repeat((Q * K[:n]).sum(axis=1)[:, None], m, axis=1)  # row i: q_i · k_i, m times
+def _case(i, n, d_model, d_k):
+    halves = i >= 5
+    return tuple(_grid(shape, 3 * i + t, halves)
+                 for t, shape in enumerate([(n, d_model), (d_model, d_k), (d_model, d_k)]))
 
 
-def _index_error():
-    raise IndexError("index out of bounds")  # Q[j] or K[i] runs past the end when n ≠ m
+def _self_scores(X, W_Q, W_K):
+    return (X @ W_Q) @ (X @ W_K).T  # (n, d_k) @ (d_k, n) -> (n, n)
 
 
-def _diagonal(Q, K):
-    return (Q * K).sum(axis=1)  # (n,): q_i · k_i; broadcasting fails unless n = m
-
-
-SCORES = CodeExercise(
-    "scores", "scores(Q, K)",
-    cases=[(_grid(q, 2 * i, halves=i >= 5), _grid(k, 2 * i + 1, halves=i >= 5))
-           for i, (q, k) in enumerate(_SHAPES)],
-    solution=lambda Q, K: Q @ K.T,
-    quantities={"d_k": lambda Q, K: Q.shape[1], "n": lambda Q, K: Q.shape[0],
-                "m": lambda Q, K: K.shape[0]},
+SELF_SCORES = CodeExercise(
+    "self_scores", "self_scores(X, W_Q, W_K)",
+    cases=[_case(i, *sizes) for i, sizes in enumerate(_SIZES)],
+    solution=_self_scores,
+    quantities={"d_k": lambda X, W_Q, W_K: W_Q.shape[1], "n": lambda X, W_Q, W_K: X.shape[0],
+                "d_model": lambda X, W_Q, W_K: X.shape[1]},
     slips=[
-        Slip("no transpose", "Q @ K pairs a row of Q with a COLUMN of K (it runs only when d_k = "
-             "m); a key is a row: Q @ K.T.", gives=lambda Q, K: Q @ K),
-        Slip("Qᵀ K instead of Q Kᵀ", "Q.T @ K pairs columns of Q with columns of K (it runs only "
-             "when n = m): transpose K instead, Q @ K.T.", gives=lambda Q, K: Q.T @ K),
-        Slip("Kᵀ Q instead of Q Kᵀ", "K.T @ Q pairs the columns of K with those of Q (it runs only "
-             "when n = m): put Q first and transpose K, Q @ K.T.", gives=lambda Q, K: K.T @ Q),
-        Slip("element-wise product", "`*` multiplies matching cells one by one (it runs only when "
-             "the shapes fit); the matrix product is `@`: Q @ K.T.",
-             gives=(lambda Q, K: Q * K, lambda Q, K: Q * K.T)),
-        Slip("Q with itself", "that is Q @ Q.T, the queries scored against themselves: the "
-             "columns belong to the keys, Q @ K.T.", gives=lambda Q, K: Q @ Q.T),
-        Slip("K with itself", "that is K @ K.T, the keys scored against themselves: the rows "
-             "belong to the queries, Q @ K.T.", gives=lambda Q, K: K @ K.T),
-        Slip("an n×n grid", "both loops ran over the n queries: the inner one goes over the m "
-             "keys, range(K.shape[0]).", gives=_square),
-        Slip("query i with key i only", "every score pairs query i with key i, the same index: "
-             "S[i, j] is row q_i with row k_j.", gives=(_same_index, _diagonal)),
-        Slip("added the slots", "each score adds the slots of q_i and k_j: multiply matching "
-             "slots, then add.", gives=lambda Q, K: Q.sum(1)[:, None] + K.sum(1)),
-        Slip("only slot 1 multiplied", "each score is q_i's first slot times k_j's: a score "
-             "adds all d_k products, Q[i] @ K[j].", gives=lambda Q, K: np.outer(Q[:, 0], K[:, 0])),
-        Slip("the indices swapped", "S[i, j] = Q[j] @ K[i] swaps the indices: row i of Q goes "
-             "with row j of K.", gives=lambda Q, K: (Q @ K.T).T if len(Q) == len(K)
-             else _index_error()),
-        Slip("d_k columns", "S was made with d_k columns: it has one per key, m = K.shape[0].",
-             gives=lambda Q, K: Q @ K[:Q.shape[1]].T if Q.shape[1] <= len(K) else _index_error()),
+        Slip("no transpose", "the keys K = X @ W_K must stand as columns: "
+             "(X @ W_Q) @ (X @ W_K).T (without .T it runs only when the sizes happen to fit).",
+             gives=(lambda X, W_Q, W_K: X @ W_Q @ W_K,
+                    lambda X, W_Q, W_K: (X @ W_Q) @ (X @ W_K))),
+        Slip("Qᵀ K instead of Q Kᵀ", "(X @ W_Q).T @ (X @ W_K) pairs columns with columns, a "
+             "d_k×d_k grid: transpose the keys instead, (X @ W_Q) @ (X @ W_K).T.",
+             gives=lambda X, W_Q, W_K: (X @ W_Q).T @ (X @ W_K)),
+        Slip("W_Q used twice", "both sides are made with W_Q: the keys are K = X @ W_K.",
+             gives=lambda X, W_Q, W_K: (X @ W_Q) @ (X @ W_Q).T),
+        Slip("W_K used twice", "both sides are made with W_K: the queries are Q = X @ W_Q.",
+             gives=lambda X, W_Q, W_K: (X @ W_K) @ (X @ W_K).T),
+        Slip("no weights", "that is X @ X.T, the words scored directly: make Q = X @ W_Q and "
+             "K = X @ W_K first.", gives=lambda X, W_Q, W_K: X @ X.T),
+        Slip("X left out of the keys", "the keys are X @ W_K, not W_K alone: "
+             "(X @ W_Q) @ (X @ W_K).T.",
+             gives=lambda X, W_Q, W_K: X @ W_Q @ W_K.T),
+        Slip("element-wise product", "`*` multiplies matching cells one by one; the matrix "
+             "product is `@`: (X @ W_Q) @ (X @ W_K).T.",
+             gives=(lambda X, W_Q, W_K: (X @ W_Q) * (X @ W_K),
+                    lambda X, W_Q, W_K: (X @ W_Q) * (X @ W_K).T)),
+        Slip("the weights alone", "W_Q @ W_K.T multiplies the two weight grids, d_model×d_model: "
+             "each word's row of X goes in first, (X @ W_Q) @ (X @ W_K).T.",
+             gives=lambda X, W_Q, W_K: W_Q @ W_K.T),
         Slip("added up the grid", "all the scores were added into one number: S keeps every "
-             "score, an n×m grid.", gives=lambda Q, K: float((Q @ K.T).sum())),
+             "score, an n×n grid.",
+             gives=lambda X, W_Q, W_K: float(_self_scores(X, W_Q, W_K).sum())),
     ],
 )
 
-EXERCISES = [SCORE_HAND, PRODUCT_SHAPE, SCORES]
+EXERCISES = [SCORE_HAND, PRODUCT_SHAPE, SELF_SCORES]

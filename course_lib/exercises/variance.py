@@ -108,8 +108,8 @@ DART_VARIANCE = HandExercise(
 
 def _draw_width(rng):
     while True:
-        d_k = int(rng.integers(3, 13)) ** 2  # a square: √d_k is whole
-        if d_k != 16:
+        d_k = int(rng.integers(3, 17)) ** 2  # a square, so that √d_k is a whole number
+        if d_k != 16:  # not the notebook's own
             return {"d_k": d_k}
 
 
@@ -237,8 +237,8 @@ DOT_VARIANCE = CodeExercise(
              gives=lambda *case: _drawn_by(*case, True)),
         Slip("one slot per vector", "each q and k has one slot: draw shape (size, d_k).",
              gives=lambda *case: _drawn_by(*case, False)),
-        Slip("other draws", "about d_k, but not the checker's draws: one default_rng(seed), "
-             "then q, then k, each standard_normal((size, d_k)).",
+        Slip("other draws", "on the big cases about d_k, but not the checker's draws: one "
+             "default_rng(seed), then q, then k, each standard_normal((size, d_k)).",
              when=_roughly_d_k, example=_pair_by_pair),
     ],
 )

@@ -138,8 +138,9 @@ def draw_projections(x, w_q, w_k, w_v, words=None, fig=None, number_format="{:.1
     handles = [Patch(facecolor=tint_colormap(ROLE_COLORS[r]).colors[0], edgecolor="#9a9a9a",
                      label=label) for r, label in zip(("other", *roles), names, strict=True)]
     artists["legend"] = fig.legend(handles=handles, loc="lower center", ncol=4,
-                                   frameon=False, title="colour: the role of a grid (the "
-                                   "numbers are its values)")
+                                   frameon=False, title="colour: the role of a grid; the "
+                                   "small numbers 1, 2, … above and beside a grid count its "
+                                   "slots")
     return artists
 
 

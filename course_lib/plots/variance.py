@@ -30,9 +30,10 @@ RAW_COLOR = PALETTE["vermillion"]  # raw scores q·k
 SCALED_COLOR = PALETTE["blue"]  # q·k ÷ √d_k
 OVER_COLOR = PALETTE["purple"]  # q·k ÷ d_k (over-shrunk)
 
-# fixed axes for every d_k (a slider move redraws only the bars): the scaled histogram's
-# peak is 0.96 at d_k = 1, where a score is one product q₁k₁, sharply peaked at 0
-_RAW_LIMIT, _SCALED_LIMIT, _BINS = 75.0, 5.0, 60
+# fixed axes for every d_k (a slider move redraws only the bars); the d_k picture draws raw
+# and scaled scores on the SAME axes, bins one unit wide (the tallest bar, 0.39, is at
+# d_k = 1 to 4, where the two histograms are alike)
+_RAW_LIMIT, _BINS, _SHARED_BINS, _SHARED_YLIM = 75.0, 60, 150, 0.42
 
 
 def draw_dartboard(throws, ax=None, color=None, title=None, limit=3.5, **kwargs):
@@ -68,9 +69,9 @@ def draw_dartboard(throws, ax=None, color=None, title=None, limit=3.5, **kwargs)
 
 
 def draw_score_histogram(samples, ax=None, limit=_RAW_LIMIT, ylim=0.32, color=None,
-                         label="scores"):
-    """A histogram (as a density) of scores over the fixed range −limit … +limit, titled
-    ``label``. Scores outside the range are left out of the picture.
+                         label="scores", bins=_BINS):
+    """A histogram (as a density) of scores over the fixed range −limit … +limit in ``bins``
+    bins, titled ``label``. Scores outside the range are left out of the picture.
 
     Returns
     -------
@@ -78,8 +79,8 @@ def draw_score_histogram(samples, ax=None, limit=_RAW_LIMIT, ylim=0.32, color=No
     bin edges).
     """
     ax = plt.gca() if ax is None else ax
-    edges = np.linspace(-limit, limit, _BINS + 1)
-    bars = ax.stairs(np.zeros(_BINS), edges, fill=True, alpha=0.85,
+    edges = np.linspace(-limit, limit, bins + 1)
+    bars = ax.stairs(np.zeros(bins), edges, fill=True, alpha=0.85,
                      color=SCALED_COLOR if color is None else color)
     ax.set_xlim(-limit, limit)
     ax.set_ylim(0, ylim)
@@ -112,12 +113,13 @@ def draw_against_dk(d_ks, series, ax=None, current=None, ylabel="", log=False,
     lines, dots = {}, {}
     if reference is not None:
         ax.axhline(reference[0], color=MUTED, ls="--", lw=1)
-        ax.text(d_ks[0], reference[0], reference[1], color=MUTED, fontsize=9, va="top")
+        ax.text(d_ks[0], reference[0] * 0.8, reference[1], color=MUTED, fontsize=9,
+                va="top")  # under the line, where no curve goes
     for name, values in series.items():
         color, style, label = styles[name]
         (lines[name],) = ax.plot(d_ks, values, style, color=color, ms=4, lw=1.5, label=label)
         (dots[name],) = ax.plot([], [], "o", color=color, ms=10, mec=PALETTE["black"])
-    marker = ax.axvline(d_ks[0], color=PALETTE["orange"], lw=2, alpha=0.7)
+    marker = ax.axvline(d_ks[0], color=MUTED, lw=2, zorder=0)  # grey: not a scaling's colour
     ax.set_xscale("log", base=2)
     if log:
         ax.set_yscale("log", base=2)
@@ -148,12 +150,13 @@ PANELS = (  # key of spread_statistics, y label, log y-axis, reference line, tit
     ("sensitivity", "softmax sensitivity ∥J∥", False, None,
      "median row: how far softmax can move"),
     ("gradient", "gradient reaching q", True, None,
-     "median row: ∥J · scale · K∥ (chain rule)"),
+     "median row: ∥c J K∥ (chain rule)"),
 )
 
 
 def draw_dk_panels(d_k, fig=None, d_ks=D_K_CHOICES, table=None):
-    """The whole d_k picture: raw and scaled histograms (top), then, against d_k, the
+    """The whole d_k picture: raw and scaled histograms on the same axes (top), then, against
+    d_k, the
     variance, the largest weight, the share of saturated rows (middle), softmax's sensitivity
     ∥J∥ and the gradient that reaches q by the chain rule (bottom), with ``d_k`` marked.
 
@@ -170,19 +173,19 @@ def draw_dk_panels(d_k, fig=None, d_ks=D_K_CHOICES, table=None):
     stats = table[d_k]
     # fixed margins: tight_layout would cost more than the whole drawing
     grid = fig.add_gridspec(3, 6, height_ratios=(1.1, 1, 1), left=0.07, right=0.99, top=0.96,
-                            bottom=0.07, hspace=0.75, wspace=1.6)
+                            bottom=0.12, hspace=0.75, wspace=1.6)
     raw_ax, scaled_ax = fig.add_subplot(grid[0, :3]), fig.add_subplot(grid[0, 3:])
     artists = {
-        "raw": draw_score_histogram(stats["samples"]["raw"], ax=raw_ax, limit=_RAW_LIMIT,
-                                    ylim=0.32, color=RAW_COLOR, label="raw scores q·k"),
-        "scaled": draw_score_histogram(stats["samples"]["scaled"], ax=scaled_ax,
-                                       limit=_SCALED_LIMIT, ylim=1.05, color=SCALED_COLOR,
-                                       label="scaled scores q·k ÷ √d_k"),
-        "table": table,
+        name: draw_score_histogram(stats["samples"][name], ax=ax, limit=_RAW_LIMIT,
+                                   ylim=_SHARED_YLIM, color=color, label=label,
+                                   bins=_SHARED_BINS)
+        for name, ax, color, label in (("raw", raw_ax, RAW_COLOR, "raw scores q·k"),
+                                       ("scaled", scaled_ax, SCALED_COLOR,
+                                        "scaled scores q·k ÷ √d_k"))
     }
-    raw_ax.set_xlabel(f"raw score q·k (x-axis −{_RAW_LIMIT:.0f} … {_RAW_LIMIT:.0f})")
-    scaled_ax.set_xlabel(f"scaled score q·k ÷ √d_k (x-axis −{_SCALED_LIMIT:.0f} … "
-                         f"{_SCALED_LIMIT:.0f})")
+    artists["table"] = table
+    raw_ax.set_xlabel("raw score q·k")
+    scaled_ax.set_xlabel("scaled score q·k ÷ √d_k (the same axes)")
     places = (grid[1, 0:2], grid[1, 2:4], grid[1, 4:6], grid[2, 0:3], grid[2, 3:6])
     for place, (key, ylabel, log, reference, title) in zip(places, PANELS, strict=True):
         ax = fig.add_subplot(place)
@@ -193,7 +196,9 @@ def draw_dk_panels(d_k, fig=None, d_ks=D_K_CHOICES, table=None):
             ax.set_ylim(0, 1.05 if key != "sensitivity" else None)
         ax.yaxis.label.set_fontsize(10)
         ax.set_title(title, fontsize=10)
-    artists["variance"]["lines"]["raw"].axes.legend(loc="upper left", fontsize=8)
+    handles = list(artists["variance"]["lines"].values())
+    fig.legend(handles=handles, labels=[h.get_label() for h in handles], loc="lower center",
+               ncol=3, fontsize=9, frameon=False)  # below the panels, off the curves
     return artists
 
 

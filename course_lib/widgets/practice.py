@@ -14,6 +14,8 @@ from ..exercises import exercise
 
 __all__ = ["Practice", "another_one"]
 
+_TRIES = 20  # seeds tried for a question other than the one shown
+
 
 class Practice(widgets.VBox):
     """Fresh variants of one by-hand exercise, numbered from ``seed``."""
@@ -57,9 +59,15 @@ class Practice(widgets.VBox):
         return message
 
     def another(self):
-        """A new variant (the next seed); returns its question."""
-        self.seed += 1
-        self._show(self.base.variant(self.seed))
+        """A new variant (the next seed whose question differs from the one shown); returns
+        its question."""
+        shown = self.variant.title
+        for _ in range(_TRIES):  # a draw may repeat the question just asked: skip it
+            self.seed += 1
+            variant = self.base.variant(self.seed)
+            if variant.title != shown:
+                break
+        self._show(variant)
         return self.variant.title
 
     def __repr__(self):
