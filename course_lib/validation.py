@@ -137,8 +137,11 @@ def check_finite(x, name, *, xp=None):
 def check_same_last_axis(a, b, name_a, name_b):
     """Both vectors (or rows) must have the same number of slots."""
     if a.shape[-1] != b.shape[-1]:
-        raise ValueError(f"{name_a}'s last axis is {a.shape[-1]} but {name_b}'s is {b.shape[-1]}: "
-                         f"they must match (shapes {a.shape} and {b.shape})")
+        if a.ndim == b.ndim == 1:  # two vectors: say it in the course's words, slots
+            problem = f"{name_a} has {a.shape[-1]} slots but {name_b} has {b.shape[-1]}"
+        else:
+            problem = f"{name_a}'s last axis is {a.shape[-1]} but {name_b}'s is {b.shape[-1]}"
+        raise ValueError(f"{problem}: they must match (shapes {a.shape} and {b.shape})")
 
 
 def check_axis(x, axis, name):

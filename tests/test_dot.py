@@ -133,12 +133,20 @@ def message(excinfo):
 # Errors (moved from test_errors.py)
 
 
-def test_dot_length_mismatch():
+def test_dot_slot_count_mismatch():
     with pytest.raises(ValueError) as excinfo:
         dot([1.0, 2.0, 3.0], [1.0, 2.0])
     text = message(excinfo)
-    assert "q" in text and "k" in text
+    assert text.startswith("q has 3 slots but k has 2")  # two vectors: slots, not axes
     assert "(3,)" in text and "(2,)" in text
+
+
+def test_dot_rows_mismatch_names_the_last_axis():
+    with pytest.raises(ValueError) as excinfo:
+        dot(np.ones((2, 3)), np.ones((2, 4)))
+    text = message(excinfo)
+    assert text.startswith("q's last axis is 3 but k's is 4")  # rows: the axis, and the shapes
+    assert "(2, 3)" in text and "(2, 4)" in text
 
 
 def test_dot_nan():

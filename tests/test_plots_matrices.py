@@ -68,7 +68,8 @@ def test_shape_panels_fill_exactly_the_chosen_blocks(n, m, d_k, d_v):
     s_colour = artists["S"]["cells"].cmap.colors
     assert all(s_colour != artists[name]["cells"].cmap.colors for name in "QKV")
     assert _texts(artists["Q"])[n - 1][d_k - 1] == fmt(query[n - 1, d_k - 1], 1)
-    for name, shape in (("Q", "n × d_k"), ("K", "m × d_k"), ("V", "m × d_v"), ("S", "n × m")):
+    for name, shape in (("Q", "n × $d_k$"), ("K", "m × $d_k$"), ("V", "m × $d_v$"),
+                        ("S", "n × m")):
         title = artists[name]["title"].get_text()  # each panel names its matrix and its shape
         assert name in title.split() and f"({shape})" in title, title
 

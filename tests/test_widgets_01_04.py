@@ -30,8 +30,13 @@ def test_vector_dashboard_moves_the_arrow():
     dash.controls["q1"].value = -2.5
     assert dash.artists["q"]["arrow"].xy == (-2.5, 1.0)
     assert dash.artists["swapped"]["arrow"].xy == (1.0, -2.5)
-    assert dash.readout_text().startswith("q = [−2.5, 1.0]")
+    assert dash.readout_text().startswith("q = [−2.5, 1.0]: 2.5 steps left, 1.0 step up.")
+    assert dash.readout_text().endswith("[1.0, −2.5] is a different arrow.")
     assert not np.array_equal(before, _pixels(dash))  # the picture changed
+    dash.controls["q2"].value = -2.5
+    assert "2.5 steps down" in dash.readout_text()
+    assert dash.readout_text().endswith("[−2.5, −2.5] is the same arrow, because the two "
+                                        "slots are equal.")
 
 
 def test_norm_dashboard_shows_the_norm_from_the_math():
@@ -72,7 +77,9 @@ def test_dot_dashboard_is_a_similarity_meter(angle, sign):
     text = dash.readout_text()
     assert text.startswith(f"θ = {angle:.0f}° (slider)")
     assert f"q·k = q₁k₁ + q₂k₂ = {fmt(value, 3)}" in text
-    assert f"× {fmt(math.cos(math.radians(angle)), 3)} =" in text
+    cosine = fmt(math.cos(math.radians(angle)), 3)
+    shown = f"({cosine})" if cosine.startswith("−") else cosine  # a negative in brackets
+    assert f"× {shown} =" in text
     assert text.endswith(f"= {fmt(geometric, 3)}")
     assert fmt(value, 3) == fmt(geometric, 3)  # the two ways agree
     assert dash.artists["meter"]["marker"].get_xdata()[0] == pytest.approx(value)

@@ -62,7 +62,9 @@ def test_shapes_callback_reads_the_shape_of_s(n, m, d_k):
     from course_lib.widgets.matrices import shapes_dashboard
 
     text = _call(shapes_dashboard(), n=n, m=m, d_k=d_k)
-    assert f"the score grid S is {n}×{m}: {n * m} dot products of {d_k} slots" in text
+    products = "1 dot product" if n * m == 1 else f"{n * m} dot products"
+    slots = "1 slot" if d_k == 1 else f"{d_k} slots"
+    assert f"the score grid S is {n}×{m}: {products} of {slots} each" in text
 
 
 @pytest.mark.parametrize(("i", "j"), [(1, 1), (2, 3), (3, 4)])

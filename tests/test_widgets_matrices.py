@@ -42,7 +42,7 @@ def test_shapes_dashboard_resizes_the_grids_and_states_the_shapes():
     dash.controls["d_v"].value = 4
     text = dash.readout_text()
     assert text.startswith("Q is 5×1, K is 2×1, V is 2×4  →  the score grid S is 5×2: 10 dot "
-                           "products of 1 slots each")
+                           "products of 1 slot each")
     query, key, value = shapes_example()
     scores = score_grid(query[:5, :1], key[:2, :1])
     panels = dash.panels

@@ -16,8 +16,8 @@ CARDS: tuple[Card, ...] = (
          "Each word of the sentence is looked up in order, and *the* appears twice: its "
          "vector appears twice, at positions 1 and 5 of the sentence.", 1),
     # 02 · Norm
-    Card("What is $\\lVert [1, -2, 2] \\rVert$?",
-         "$\\sqrt{1 + 4 + 4} = \\sqrt{9} = 3$. The minus sign disappears when squared.",
+    Card("What is $\\lVert [-4, 4, 2] \\rVert$?",
+         "$\\sqrt{16 + 16 + 4} = \\sqrt{36} = 6$. The minus sign disappears when squared.",
          2, computes=True),
     Card("$q = [3, 4]$. What is the unit vector $q / \\lVert q \\rVert$, and how long is it?",
          "$\\lVert q \\rVert = 5$, so the unit vector is $[0.6, 0.8]$: the same direction, "

@@ -163,11 +163,11 @@ def draw_shape_panels(query, key, value, n, m, d_k, d_v, fig=None):
     max_n, max_m = query.shape[0], key.shape[0]
     artists = {
         "Q": draw_matrix(query, ax=axes[0], tint=ROLE_COLORS["query"],
-                         row_labels=row_labels("q", max_n), title="Q  (n × d_k)"),
+                         row_labels=row_labels("q", max_n), title="Q  (n × $d_k$)"),
         "K": draw_matrix(key, ax=axes[1], tint=ROLE_COLORS["key"],
-                         row_labels=row_labels("k", max_m), title="K  (m × d_k)"),
+                         row_labels=row_labels("k", max_m), title="K  (m × $d_k$)"),
         "V": draw_matrix(value, ax=axes[2], tint=ROLE_COLORS["value"],
-                         row_labels=row_labels("v", max_m), title="V  (m × d_v)"),
+                         row_labels=row_labels("v", max_m), title="V  (m × $d_v$)"),
         "S": draw_matrix(np.zeros((max_n, max_m)), ax=axes[3], tint=SCORE_TINT,
                          number_format="{:.2f}", fontsize=9, row_labels=row_labels("q", max_n),
                          col_labels=row_labels("k", max_m), title="score grid S  (n × m)"),

@@ -61,8 +61,8 @@ def update_unit_circle(artists, angle):
 
 
 def draw_shadow(length_q, length_k, angle, ax=None, limit=4.0):
-    """q along the x-axis, k turned ``angle`` degrees from it, and k's shadow on q's line:
-    ∥k∥cos θ long, so q·k = ∥q∥ × (∥k∥cos θ).
+    """q along the x-axis, k turned ``angle`` degrees from it, the triangle's third side q − k
+    (dotted), and k's shadow on q's line: ∥k∥cos θ long, so q·k = ∥q∥ × (∥k∥cos θ).
 
     Returns
     -------
@@ -82,6 +82,10 @@ def draw_shadow(length_q, length_k, angle, ax=None, limit=4.0):
         "q": draw_vector(q, ax=ax, color=ROLE_COLORS["query"], label="q"),
         "k": draw_vector(k, ax=ax, color=ROLE_COLORS["key"], label="k"),
         "shadow_label": ax.text(0, -0.25, "", ha="center", va="top", fontsize=12),
+        # the triangle's third side, from k's tip to q's tip: the arrow q − k
+        "side": ax.plot([], [], ":", color=ROLE_COLORS["other"], lw=2.5, zorder=1)[0],
+        "side_label": ax.text(0, 0, "q − k", fontsize=12, ha="left", va="bottom",
+                              color=ROLE_COLORS["other"]),
         "title": ax.set_title(""),
     }
     update_shadow(artists, length_q, length_k, angle)
@@ -99,6 +103,8 @@ def update_shadow(artists, length_q, length_k, angle):
     artists["theta"].set_position(to_numpy(from_polar(0.85, angle / 2)))  # inside the arc
     artists["drop"].set_data([k[0], foot[0]], [k[1], 0])
     artists["shadow_label"].set_position((foot[0] / 2, -0.25))
+    artists["side"].set_data([k[0], q[0]], [k[1], q[1]])
+    artists["side_label"].set_position(((k[0] + q[0]) / 2 + 0.1, (k[1] + q[1]) / 2 + 0.1))
     artists["shadow_label"].set_text(f"shadow ∥k∥cos θ = {fmt(shadow_length(k, onto=q), 2)}")
     artists["title"].set_text(f"q·k = ∥q∥ × shadow = {fmt(norm(q), 2)} × "
                               f"{fmt(shadow_length(k, onto=q), 2)} = {fmt(dot(q, k), 2)}")

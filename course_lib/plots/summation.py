@@ -1,6 +1,7 @@
 """Pictures of Σ: the slots that are added, the running total, and the sum written out."""
 
 import matplotlib.pyplot as plt
+from matplotlib.patches import Patch
 
 from ..backend import to_numpy
 from ..summation import partial_sums, sigma
@@ -49,7 +50,7 @@ def draw_sum_terms(q, count, ax=None):
     ax = plt.gca() if ax is None else ax
     q = to_numpy(q).astype(float)
     slots = range(1, len(q) + 1)
-    bars = ax.bar(slots, q, color=ROLE_COLORS["query"], width=0.6, label="slot value qᵢ")
+    bars = ax.bar(slots, q, color=ROLE_COLORS["query"], width=0.6, label="slot added, qᵢ")
     (running,) = ax.plot([], [], "o-", color=PALETTE["orange"], lw=2.5, ms=7,
                          label="sum so far (running total)", zorder=3)
     total_line = ax.axhline(0.0, color=PALETTE["orange"], lw=1, ls="--", label="the sum")
@@ -62,7 +63,9 @@ def draw_sum_terms(q, count, ax=None):
     high = max(0.0, float(q.max()), float(totals.max()))
     pad = 0.15 * (high - low or 1.0)
     ax.set_ylim(low - pad, high + pad)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)  # off the bars
+    not_added = Patch(color=MUTED, alpha=0.35, label="slot not added yet")  # a key, not drawn
+    ax.legend(handles=[bars, not_added, running, total_line],
+              loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)  # off the bars
     artists = {"bars": bars, "running": running, "total_line": total_line, "q": q,
                "title": ax.set_title("", fontsize=12)}
     update_sum_terms(artists, count)

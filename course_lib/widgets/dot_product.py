@@ -4,6 +4,7 @@ the raw score q·k on a fixed meter, and the two ways of computing q·k side by 
 from .. import dot
 from ..geometry import dot_from_angle, from_polar
 from ..plots.dot_product import draw_dot_panels, update_dot_panels
+from ..plots.notation import bracketed
 from ..plots.style import course_style, detached_figure
 from ..text import fmt
 from .base import Dashboard, float_slider
@@ -31,7 +32,7 @@ def dot_callback(artists, angle, length_q, length_k):
     geometric = float(dot_from_angle(length_q, length_k, angle))  # ∥q∥∥k∥cos θ
     update_dot_panels(artists, q, k)
     return (f"θ = {fmt(angle, 0)}° (slider):  q·k = q₁k₁ + q₂k₂ = {fmt(value, 3)}   and   "
-            f"∥q∥∥k∥cos θ = {fmt(length_q, 2)} × {fmt(length_k, 2)} × {fmt(cosine, 3)} "
+            f"∥q∥∥k∥cos θ = {fmt(length_q, 2)} × {fmt(length_k, 2)} × {bracketed(cosine, 3)} "
             f"= {fmt(geometric, 3)}")
 
 

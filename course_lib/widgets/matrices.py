@@ -40,6 +40,11 @@ def shapes_example(seed=50):
     return query, key, value
 
 
+def _count(number, noun):
+    """'1 slot', '4 slots': the noun in the singular for one."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 def shapes_callback(artists, n, m, d_k, d_v):
     """Fill the n×d_k, m×d_k, m×d_v and n×m blocks; return the shapes in words."""
     update_shape_panels(artists, n, m, d_k, d_v)
@@ -47,8 +52,8 @@ def shapes_callback(artists, n, m, d_k, d_v):
     scores = score_grid(query[:n, :d_k], key[:m, :d_k])  # (n, m)
     rows, cols = scores.shape
     return (f"Q is {n}×{d_k}, K is {m}×{d_k}, V is {m}×{d_v}  →  the score grid S is "
-            f"{rows}×{cols}: {rows * cols} dot products of {d_k} slots each (notebook 06 "
-            "builds it in one matrix product)")
+            f"{rows}×{cols}: {_count(rows * cols, 'dot product')} of "
+            f"{_count(d_k, 'slot')} each (notebook 06 builds it in one matrix product)")
 
 
 def shapes_figure(n=3, m=5, d_k=4, d_v=2):

@@ -8,12 +8,20 @@ from .base import Dashboard, float_slider
 __all__ = ["vector_callback", "vector_dashboard", "vector_figure"]
 
 
+def _steps(x, positive, negative):
+    """'2.5 steps right' or, for a negative slot, '2.5 steps left' (one step, not steps)."""
+    size = fmt(abs(x), 1)
+    return f"{size} {'step' if size == '1.0' else 'steps'} {positive if x >= 0 else negative}"
+
+
 def vector_callback(artists, q1, q2):
     """Move the arrow to q = [q1, q2] and return the readout line."""
     update_vector_scene(artists, (q1, q2))
     a, b = fmt(q1, 1), fmt(q2, 1)
-    return (f"q = [{a}, {b}]: {a} steps right, {b} steps up. "
-            f"In the other order, [{b}, {a}] is a different arrow.")
+    other = ("the same arrow, because the two slots are equal" if a == b
+             else "a different arrow")
+    return (f"q = [{a}, {b}]: {_steps(q1, 'right', 'left')}, {_steps(q2, 'up', 'down')}. "
+            f"In the other order, [{b}, {a}] is {other}.")
 
 
 def vector_figure(q1=3.0, q2=1.0, limit=5.0):
