@@ -12,7 +12,7 @@ __all__ = ["EXERCISES"]
 
 
 def _bytes(d_k, key_block, per_key=1, query=1, tile=1, size=4):
-    """float32 numbers of a block: the query row, key rows padded by one, one score per key."""
+    # float32: the query row, key rows padded by one number, one score per key
     return size * (query * d_k + key_block * (d_k + per_key) + tile * key_block)
 
 
@@ -29,18 +29,21 @@ _SHARED_SLIPS = [
          gives=lambda d_k, key_block: _bytes(d_k, key_block) + 4),
     Slip("only the key rows", "add the query row (d_k) and the tile (key_block), and pad each "
          "key row: 4 · (d_k + key_block · (d_k + 1) + key_block).",
-         gives=lambda d_k, key_block: 4 * key_block * d_k),
-    Slip("V staged too", "the kernel stages only the key rows; thread c reads V from the GPU's "
-         "memory.", gives=lambda d_k, key_block: _bytes(d_k, key_block) + 4 * key_block * (
-             d_k + 1)),
+         gives=(lambda d_k, key_block: 4 * key_block * d_k,
+                lambda d_k, key_block: 4 * key_block * (d_k + 1))),
+    Slip("d_k and key_block swapped", "there are key_block = {key_block} rows of d_k + 1 = "
+         "{d_k} + 1 numbers.", gives=lambda d_k, key_block: _bytes(key_block, d_k)),
+    Slip("V staged too", "only the key rows are staged; V is read from the GPU's memory.",
+         gives=lambda d_k, key_block: _bytes(d_k, key_block) + 4 * key_block * (d_k + 1)),
     Slip("numbers, not bytes", "a float32 takes 4 bytes.", gives=lambda d_k, key_block: _bytes(
         d_k, key_block, size=1)),
     Slip("8 bytes a float32", "a float32 is 4 bytes (8 is float64).",
          gives=lambda d_k, key_block: _bytes(d_k, key_block, size=8)),
-    Slip("2 bytes a float32", "the kernel computes in float32, 4 bytes (2 is float16).",
+    Slip("2 bytes a float32", "the kernel computes in float32, 4 bytes.",
          gives=lambda d_k, key_block: _bytes(d_k, key_block, size=2)),
-    Slip("KiB, not bytes", "the question asks for bytes: no ÷ 1024.",
-         gives=lambda d_k, key_block: _bytes(d_k, key_block) / 1024),
+    Slip("KiB, not bytes", "the question asks for bytes: no ÷ 1024 (or 1000).",
+         gives=(lambda d_k, key_block: _bytes(d_k, key_block) / 1024,
+                lambda d_k, key_block: _bytes(d_k, key_block) / 1000)),
 ]
 
 SHARED_HAND = HandExercise(
@@ -56,8 +59,7 @@ def _largest(d_k, threads, limit):
     return block
 
 
-def _halving(fits, first=None):
-    """The halving loop with the test ``fits(d_k, block, limit)``; the start ``first``."""
+def _halving(fits, first=None):  # the halving loop with the test fits(d_k, block, limit)
     def largest(d_k, threads, limit):
         block = threads if first is None else first(threads)
         while block >= 1 and not fits(d_k, block, limit):
@@ -66,7 +68,7 @@ def _halving(fits, first=None):
     return largest
 
 
-def _unless_none(formula):  # a slip that only shows where some block fits
+def _unless_none(formula):  # a slip seen only where some block fits
     def wrong(d_k, threads, limit):
         if _largest(d_k, threads, limit) == 0:
             raise NoPrediction
@@ -86,13 +88,13 @@ def _any_size(d_k, threads, limit):  # the largest whole number of keys, not a p
 
 
 _BLOCK_SLIPS = [
-    Slip("< for ≤", "a block that needs exactly {limit} bytes fits: the test is bytes ≤ limit.",
+    Slip("< for ≤", "a block of exactly {limit} bytes fits: bytes ≤ limit.",
          gives=_halving(lambda d, b, lim: _bytes(d, b) < lim)),
     Slip("no cap at threads", "thread t scores key j0 + t: the block has at most {threads} keys.",
          gives=_halving(lambda d, b, lim: _bytes(d, b) <= lim, first=lambda t: 1024)),
-    Slip("one doubling past", "you return the first block that does NOT fit: return the last "
-         "one that did.", gives=_unless_none(_doubling_past)),
-    Slip("halved once more", "stop at the first block that fits; halve only when it does not.",
+    Slip("one doubling past", "that is the first block that does NOT fit.",
+         gives=_unless_none(_doubling_past)),
+    Slip("halved once more", "halve only while the block does not fit.",
          gives=_unless_none(lambda d, t, lim: _largest(d, t, lim) // 2)),
     Slip("returned the bytes", "return the number of keys, not the bytes they take.",
          gives=_unless_none(lambda d, t, lim: _bytes(d, _largest(d, t, lim)))),
@@ -105,6 +107,23 @@ _BLOCK_SLIPS = [
          gives=_halving(lambda d, b, lim: _bytes(d, b, size=1) <= lim)),
     Slip("limit fixed at 48 KiB", "use `limit`: a block may opt in to more.",
          gives=_halving(lambda d, b, lim: _bytes(d, b) <= 48 * 1024)),
+    Slip("4 only on d_k", "every number takes 4 bytes: 4 * (d_k + …), with the brackets.",
+         gives=_halving(lambda d, b, lim: 4 * d + b * (d + 1) + b <= lim)),
+    Slip("padding counted once", "every key row gets its own padding number: block * (d_k + 1), "
+         "with the brackets.",
+         gives=_halving(lambda d, b, lim: _bytes(d, b, per_key=0) + 4 <= lim)),
+    Slip("threads or nothing", "when {threads} keys do not fit, try half as many, and again, "
+         "until a block fits.", gives=lambda d, t, lim: t if _bytes(d, t) <= lim else 0),
+    Slip("started at threads / 2", "start at block = threads: a block of {threads} keys may fit.",
+         gives=_halving(lambda d, b, lim: _bytes(d, b) <= lim, first=lambda t: t // 2)),
+    Slip("/ for //", "1 / 2 is 0.5, not 0: halve with block // 2.",
+         gives=lambda d, t, lim: _largest(d, t, lim) or 0.5),
+    Slip("the query row padded", "only the key rows are padded: the query row is d_k numbers.",
+         gives=_halving(lambda d, b, lim: _bytes(d, b) + 4 <= lim)),
+    Slip("limit read as KiB", "limit is in bytes already: compare the bytes with it.",
+         gives=_halving(lambda d, b, lim: _bytes(d, b) <= 1024 * lim)),
+    Slip("-1 when nothing fits", "when not even one key fits, the answer is 0.",
+         gives=lambda d, t, lim: _largest(d, t, lim) or -1),
     Slip("1 when nothing fits", "when not even one key fits, the answer is 0: the loop must be "
          "able to go past 1.", gives=lambda d, t, lim: max(1, _largest(d, t, lim))),
     Slip("not a power of two", "the halving max needs a power of two: 1, 2, 4, 8, …",
@@ -116,7 +135,7 @@ BLOCK = CodeExercise(
     cases=[(64, 64, 49152), (64, 1024, 49152), (128, 256, 49152), (512, 64, 49152),
            (64, 64, 17152), (96, 512, 65536), (8000, 64, 49152), (32, 32, 232448),
            (256, 1024, 101376), (16, 128, 1000), (128, 32, 17100), (128, 32, 16800),
-           (16, 128, 60)],
+           (128, 32, 17026), (256, 64, 16896), (64, 64, 17154)],
     solution=_largest, slips=_BLOCK_SLIPS,
     quantities={"threads": lambda d_k, threads, limit: threads,
                 "limit": lambda d_k, threads, limit: limit})
@@ -143,13 +162,19 @@ _BARRIER_SLIPS = [
     Slip("one halving round too many", "half runs key_block / 2, …, 2, 1: log₂ {key_block} "
          "rounds.", gives=lambda m, key_block: _barriers(m, key_block,
                                                         rounds=lambda b: math.log2(b) + 1)),
-    Slip("key_block / 2 halving rounds", "half is halved each round: log₂ {key_block} rounds, "
-         "not {key_block} / 2.", gives=lambda m, key_block: _barriers(m, key_block,
-                                                                      rounds=lambda b: b / 2)),
+    Slip("halving rounds counted as keys", "half is halved each round: log₂ {key_block} "
+         "rounds.", gives=(lambda m, key_block: _barriers(m, key_block, rounds=lambda b: b / 2),
+                           lambda m, key_block: _barriers(m, key_block, rounds=lambda b: b))),
     Slip("no halving rounds", "barrier (d) is inside the halving loop: once per round.",
          gives=lambda m, key_block: _barriers(m, key_block, rounds=lambda b: 0)),
     Slip("halving rounds once a row", "the halving runs in every tile.",
          gives=lambda m, key_block: 1 + math.ceil(m / key_block) * 4 + math.log2(key_block)),
+    Slip("(d) once a tile", "barrier (d) is inside the halving loop: once per round.",
+         gives=lambda m, key_block: _barriers(m, key_block, rounds=lambda b: 1)),
+    Slip("only the halving rounds", "each tile also waits at (b), (c), (e) and (f).",
+         gives=lambda m, key_block: _barriers(m, key_block, per_tile=0)),
+    Slip("the barriers in the source", "count the times a thread reaches one: loops repeat them.",
+         gives=lambda m, key_block: 6),
     Slip("one tile", "the threads walk all {m} keys, {key_block} at a time.",
          gives=lambda m, key_block: _barriers(m, key_block, tiles=lambda x: 1)),
 ]
