@@ -77,9 +77,9 @@ CARDS: tuple[Card, ...] = (
          "Every thread of the block has reached it, so what one wrote to shared memory is "
          "there for all. Without (e) a fast thread could write its weight into `tile[0]` "
          "before a slow one has read the maximum.", 15),
-    Card("$S = QK^\\top$ in float16 does about $d_k$ FLOPs per byte. An H100 does about 295 "
+    Card("$S = QK^\\top$ in float16 does about $d_k$ FLOPs per byte. An H200 does about 206 "
          "float16 tensor-core FLOPs per byte it reads from its main memory. At $d_k = 128$, "
          "does $S$ wait for memory or for arithmetic?",
-         "For memory: 128 FLOPs per byte is less than half of what the tensor cores could "
-         "do in the time that byte arrives.", 15, computes=True),
+         "For memory: in the time one byte arrives the tensor cores could do about 206 FLOPs, "
+         "and $S$ has only 128 to do with it.", 15, computes=True),
 )
