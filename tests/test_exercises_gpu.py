@@ -1,96 +1,220 @@
-"""Notebook 15's checkers: ``grid_gib`` names the unit and operator slips, the two by-hand
-numbers (a grid in MiB, the arithmetic intensity of QKᵀ) name the arithmetic slips."""
+"""Notebook 15's exercises (course_lib/exercises/gpu.py): wrong answers written the way beginners
+write them, each named by its own slip or relation, and right answers in other styles accepted."""
 
-import math
+from slip_checks import assert_named, assert_passes
 
-from exercise_helpers import assert_never_crashes, assert_slips_named
+from course_lib.exercises import evaluate
+from course_lib.fast.gpu_kernel import largest_key_block, shared_memory_bytes
 
-from course_lib.exercises.gpu import (
-    GRID_MIB_BY_HAND,
-    INTENSITY_BY_HAND,
-    check_grid_memory,
-    evaluate_grid_memory,
-)
-
-SLIPS = {
-    "used n × n": [lambda n, m, bytes_per_number: n * n * bytes_per_number / 2**30],
-    "added n and m": [lambda n, m, b: (n + m) * b / 2**30],
-    "forgot the bytes": [lambda n, m, b: n * m / 2**30, lambda n, m, b: n * m / 1024**3],
-    "bits, not bytes": [lambda n, m, b: n * m * b * 8 / 2**30],
-    "divided by 8": [lambda n, m, b: n * m * b / 8 / 2**30],
-    "always 4 bytes": [lambda n, m, b: n * m * 4 / 2**30, lambda n, m, b: 4 * n * m / 1024**3],
-    "KiB, not GiB": [lambda n, m, b: n * m * b / 1024],
-    "GB, not GiB": [lambda n, m, b: n * m * b / 1e9, lambda n, m, b: n * m * b / 10**9],
-    "MiB, not GiB": [lambda n, m, b: n * m * b / 2**20, lambda n, m, b: n * m * b / 1024 / 1024],
-    "returned bytes": [lambda n, m, b: n * m * b],
-    "^ is not a power": [lambda n, m, b: n * m * b / (2 ^ 30), lambda n, m, b: n * m * b / 2 ^ 30,
-                         lambda n, m, b: n * m * b / (1024 ^ 3)],
-    "2 * 30": [lambda n, m, b: n * m * b / 2 * 30, lambda n, m, b: n * m * b / (2 * 30)],
-    "multiplied by 2³⁰": [lambda n, m, b: n * m * b * 2**30],
-    "integer division": [lambda n, m, b: n * m * b // 2**30,
-                         lambda n, m, b: n * m * b // 1024 // 1024 // 1024],
-    "times instead of power": [lambda n, m, b: n * m * b / (1024 * 3)],
-    "rounded the result": [lambda n, m, b: round(n * m * b / 2**30, 2)],
-    "always 2 bytes": [lambda n, m, b: n * m * 2 / 2**30],
-    "always 8 bytes": [lambda n, m, b: n * m * 8 / 2**30],
-    "forgot m": [lambda n, m, b: n * b / 2**30],
-    "used m × m": [lambda n, m, b: m * m * b / 2**30],
-    "divided by the bytes": [lambda n, m, b: n * m / b / 2**30],
-    "divisor far too big": [lambda n, m, b: n * m * b / 2e30, lambda n, m, b: n * m * b / 2**10**3,
-                            lambda n, m, b: n * m * b / 2**3**10],
-    "rounded up": [lambda n, m, b: math.ceil(n * m * b / 2**30)],
-}
+# --- the shared memory of one block, by hand: d_k = 128, key_block = 64 (33792 bytes) --------
 
 
-def test_right_answers_pass():
-    for answer in (lambda n, m, b: n * m * b / 2**30, lambda n, m, b: n * m * b / 1024**3,
-                   lambda n, m, b: float(n) * m * b / 1073741824):
-        feedback = evaluate_grid_memory(answer)
-        assert feedback.passed, str(feedback)
+def test_shared_memory_by_hand_slips():
+    assert_named("shared memory by hand", {
+        "a key_block of numbers left out": [4 * (128 + 64 * 128 + 64), 4 * (128 + 64 * 129)],
+        "the query row left out": [4 * (64 * 129 + 64)],
+        "padding counted once": [4 * (128 + 64 * 128 + 1 + 64)],
+        "only the key rows": [64 * 128 * 4, 4 * 64 * 129],
+        "d_k and key_block swapped": [4 * (64 + 128 * 65 + 128)],
+        "numbers, not bytes": [128 + 64 * 129 + 64, "8448"],
+        "8 bytes a float32": [8 * (128 + 64 * 129 + 64)],
+        "2 bytes a float32": [2 * (128 + 64 * 129 + 64)],
+        "KiB, not bytes": [33, "33.0", 33.792],
+        "V staged too": [4 * (128 + 2 * 64 * 129 + 64)],
+    })
 
 
-def test_every_slip_is_named():
-    assert_slips_named(evaluate_grid_memory, SLIPS)
+def test_shared_memory_by_hand_is_the_kernels_count():
+    assert evaluate("shared memory by hand", shared_memory_bytes(128, 64)).passed
+    for right in ("33792", 33792.0, "33 792".replace(" ", "")):
+        assert evaluate("shared memory by hand", right).passed
 
 
-def test_never_crashes():
-    assert_never_crashes(evaluate_grid_memory)
+# --- largest_key_block(d_k, threads, limit) --------------------------------------------------
 
 
-def test_stub_output(capsys):
-    def grid_gib(n, m, bytes_per_number):
-        raise NotImplementedError
-
-    check_grid_memory(grid_gib)
-    assert capsys.readouterr().out.startswith("Not attempted yet")
+def nbytes(d_k, keys):
+    return 4 * (d_k + keys * (d_k + 1) + keys)
 
 
-GRID_MIB_SLIPS = {  # 8192 × 2048 float16 scores = 32 MiB
-    "float32's 4 bytes": [64], "bits": [256], "n × n": [128], "m × m": [8],
-    "numbers, not bytes": [16], "MB, not MiB": [33.55, "33.554"],
-    "GiB, not MiB": [0.03125], "KiB, not MiB": [32768], "decimal point moved": [3.2, 320],
-    "sign turned round": [-32],
-    "n + m, not n × m": [(8192 + 2048) * 2 / 2**20], "divided by 8": [4],
-    "MiB as 1024 × 1000": [32.768], "bytes, not MiB": [33554432],
-    "numbers, in KiB": [16384],
-}
-
-INTENSITY_SLIPS = {  # 2·1024·2048·64 FLOP over (1024·64 + 2048·64 + 1024·2048)·4 bytes
-    "no factor 2": [14.63], "forgot writing S": [341.3], "numbers, not bytes": [117.0],
-    "n × n grid": [53.9], "forgot K": [31.03], "forgot Q": [30.12],
-    "bytes per FLOP": [0.0342], "bits": [3.657], "decimal point moved": [292.6],
-    "rounded too early": [29.0],
-    "float16's 2 bytes": [58.51], "forgot d_k in the FLOPs": [0.457], "only writing S": [32],
-}
+def halving_strict(d_k, threads, limit):
+    block = threads
+    while block >= 1 and nbytes(d_k, block) >= limit:
+        block = block // 2
+    return block
 
 
-def test_by_hand_grid_size():
-    assert GRID_MIB_BY_HAND.evaluate(32).passed and GRID_MIB_BY_HAND.evaluate("32.0").passed
-    assert_slips_named(GRID_MIB_BY_HAND.evaluate, GRID_MIB_SLIPS)
-    assert_never_crashes(GRID_MIB_BY_HAND.evaluate, kind="number")
+def from_1024(d_k, threads, limit):
+    for block in [1024, 512, 256, 128, 64, 32, 16, 8, 4, 2, 1]:
+        if nbytes(d_k, block) <= limit:
+            return block
+    return 0
 
 
-def test_by_hand_intensity():
-    assert INTENSITY_BY_HAND.evaluate(29.26).passed and INTENSITY_BY_HAND.evaluate(29.3).passed
-    assert_slips_named(INTENSITY_BY_HAND.evaluate, INTENSITY_SLIPS)
-    assert_never_crashes(INTENSITY_BY_HAND.evaluate, kind="number")
+def doubling(d_k, threads, limit):
+    block = 1
+    while block <= threads and nbytes(d_k, block) <= limit:
+        block = block * 2
+    return block
+
+
+def halved_after(d_k, threads, limit):
+    block = threads
+    while block >= 1:
+        block = block // 2
+        if nbytes(d_k, block * 2) <= limit:
+            return block
+    return 0
+
+
+def bytes_back(d_k, threads, limit):
+    block = threads
+    while block > 1 and nbytes(d_k, block) > limit:
+        block //= 2
+    return nbytes(d_k, block)
+
+
+def no_padding(d_k, threads, limit):
+    block = threads
+    while block >= 1 and 4 * (d_k + block * d_k + block) > limit:
+        block //= 2
+    return block
+
+
+def no_query(d_k, threads, limit):
+    block = threads
+    while block >= 1 and 4 * (block * (d_k + 1) + block) > limit:
+        block //= 2
+    return block
+
+
+def no_bytes(d_k, threads, limit):
+    block = threads
+    while block >= 1 and d_k + block * (d_k + 1) + block > limit:
+        block //= 2
+    return block
+
+
+def fixed_48k(d_k, threads, limit):
+    block = threads
+    while block >= 1 and nbytes(d_k, block) > 48 * 1024:
+        block //= 2
+    return block
+
+
+def stops_at_one(d_k, threads, limit):
+    block = threads
+    while block > 1 and nbytes(d_k, block) > limit:
+        block //= 2
+    return block
+
+
+def any_size(d_k, threads, limit):
+    keys = threads
+    while keys > 0 and nbytes(d_k, keys) > limit:
+        keys -= 1
+    return keys
+
+
+def bracket_on_d_k(d_k, threads, limit):
+    block = threads
+    while block >= 1 and 4 * d_k + block * (d_k + 1) + block > limit:
+        block //= 2
+    return block
+
+
+def padding_once(d_k, threads, limit):
+    block = threads
+    while block >= 1 and 4 * (d_k + block * d_k + 1 + block) > limit:
+        block //= 2
+    return block
+
+
+def no_loop(d_k, threads, limit):
+    if nbytes(d_k, threads) <= limit:
+        return threads
+    return 0
+
+
+def from_half(d_k, threads, limit):
+    block = threads // 2
+    while block >= 1 and nbytes(d_k, block) > limit:
+        block //= 2
+    return block
+
+
+def true_division(d_k, threads, limit):
+    block = threads
+    while block >= 1 and nbytes(d_k, block) > limit:
+        block = block / 2
+    return block
+
+
+def query_padded(d_k, threads, limit):
+    block = threads
+    while block >= 1 and 4 * ((d_k + 1) + block * (d_k + 1) + block) > limit:
+        block //= 2
+    return block
+
+
+def limit_in_kib(d_k, threads, limit):
+    block = threads
+    while block >= 1 and nbytes(d_k, block) > limit * 1024:
+        block //= 2
+    return block
+
+
+def minus_one(d_k, threads, limit):
+    block = threads
+    while block >= 1 and nbytes(d_k, block) > limit:
+        block //= 2
+    return block if block >= 1 else -1
+
+
+def with_range(d_k, threads, limit):  # right, another style: powers of two from the top
+    for p in range(10, -1, -1):
+        if 2**p <= threads and nbytes(d_k, 2**p) <= limit:
+            return 2**p
+    return 0
+
+
+def test_largest_key_block_slips():
+    assert_named("largest key block", {
+        "< for ≤": [halving_strict], "no cap at threads": [from_1024],
+        "one doubling past": [doubling], "halved once more": [halved_after],
+        "returned the bytes": [bytes_back], "a key_block of numbers left out": [no_padding],
+        "the query row left out": [no_query], "numbers, not bytes": [no_bytes],
+        "limit fixed at 48 KiB": [fixed_48k], "1 when nothing fits": [stops_at_one],
+        "not a power of two": [any_size], "4 only on d_k": [bracket_on_d_k],
+        "padding counted once": [padding_once], "threads or nothing": [no_loop],
+        "started at threads / 2": [from_half], "/ for //": [true_division],
+        "the query row padded": [query_padded], "limit read as KiB": [limit_in_kib],
+        "-1 when nothing fits": [minus_one],
+    })
+
+
+def test_largest_key_block_right_answers_in_other_styles_pass():
+    assert_passes("largest key block", [with_range, largest_key_block])
+
+
+# --- the barriers one query row waits at, by hand: m = 1000, key_block = 128 (89) -------------
+
+
+def test_barriers_by_hand_slips():
+    assert_named("barriers by hand", {
+        "(a) left out": [88], "(a) in every tile": [96], "tiles rounded down": [78],
+        "tiles as a decimal": [86.94], "one barrier short a tile": [81, "81"],
+        "one halving round too many": [97], "halving rounds counted as keys": [545, 1057],
+        "no halving rounds": [33], "halving rounds once a row": [40], "one tile": [12],
+        "(d) once a tile": [41], "only the halving rounds": [57],
+        "the barriers in the source": [6, "6"],
+    })
+
+
+def test_barriers_by_hand_counts_the_kernels_barriers():
+    from course_lib.fast.gpu_kernel import KERNEL_SOURCE
+
+    loop = KERNEL_SOURCE.split("for (int j0")[1].split("if (t < d_v) {  // a row")[0]
+    assert loop.count("__syncthreads()") == 5  # (b), (c), (d) in the halving loop, (e), (f)
+    assert "for (int half = key_block / 2; half > 0; half /= 2)" in loop
+    assert evaluate("barriers by hand", 1 + 8 * (4 + 7)).passed

@@ -34,28 +34,34 @@ CARDS: tuple[Card, ...] = (
          "$256 + 1$ rounds back to 256. Kernels keep the running max, the sum and the output "
          "accumulator in float32.", 14, computes=True),
     # 15 · On the GPU
-    Card("What changes when you pass CuPy arrays instead of NumPy arrays?",
-         "Only where the numbers live and which library computes: the same course_lib calls "
-         "return CuPy arrays on the GPU. Printing and plotting need `cl.to_numpy` first.", 15),
-    Card("Why is the GPU slower than NumPy for tiny inputs?",
-         "Each operation costs a fixed launch (and synchronisation) overhead of "
-         "microseconds; the GPU only wins once there are millions of numbers to work on at "
-         "once.", 15),
-    Card("Does a GPU remove the need for tiled attention?",
-         "No: its memory is also limited (a 4 GiB grid per head and sequence adds up fast), "
-         "and moving the grid in and out of memory costs time; fast kernels tile for both "
-         "reasons.", 15),
-    Card("The plain formula takes 4 ms at $n = m = 1024$ and its time grows like $n^2$. "
-         "About how long at $n = m = 4096$?",
-         "$n$ grows 4×, so the time grows $4^2 = 16$×: about $16 \\times 4 = 64$ ms.", 15,
-         computes=True),
-    Card("In the course's CUDA kernel, what does one thread block compute, and where do its "
-         "running max and running sum live?",
-         "One query row: its threads take one key each per tile of keys, find the tile's "
-         "max together in shared memory, and keep the running max, sum and output slots as "
-         "float32 numbers in registers; the scores never go back to the GPU's main memory.",
-         15),
-    Card("How many MiB does one float16 score grid take at $n = m = 4096$?",
-         "$4096 \\times 4096 \\times 2$ bytes $= 2^{25}$ bytes $= 2^{25} / 2^{20}$ MiB "
-         "= 32 MiB.", 15, computes=True),
+    Card("How many bytes of shared memory does one block of the course's kernel use at "
+         "$d_k = 64$ with a key block of 128? Does it fit in the 48 KiB a block gets without "
+         "asking?",
+         "$4 \\times (64 + 128 \\times 65 + 128) = 4 \\times 8512 = 34048$ bytes, 33.25 KiB: "
+         "it fits (49152 bytes).", 15, computes=True),
+    Card("In shared memory, 4-byte word $w$ sits in bank $w \\bmod 32$. Thread $t$ of a warp "
+         "reads slot $c$ of key row $t$. Which bank does it hit when the rows are 64 numbers "
+         "apart, and when they are 65 apart (the kernel's padding)?",
+         "64 apart: bank $(64t + c) \\bmod 32 = c \\bmod 32$ for every $t$, so all 32 threads "
+         "queue at one bank. 65 apart: bank $(t + c) \\bmod 32$, a different bank for each "
+         "thread, one read for the warp.", 15, computes=True),
+    Card("Why does the kernel launch a flat grid that strides over the batch · n query rows "
+         "instead of a grid of (n, batch) blocks?",
+         "A grid's y and z sizes stop at 65535, its x size at $2^{31} - 1$: 8 sequences of 64 "
+         "heads at $n = 256$ is already 131072 rows. One x axis, and a loop that steps by "
+         "gridDim.x, launches any number.", 15),
+    Card("A padding mask of shape (B, 1, m) at $n = m = 32768$: how many bytes would it take "
+         "as a dense float32 (B, n, m) grid per sequence, and as the kernel's key lengths?",
+         "Dense: $32768^2 \\times 4 = 2^{32}$ bytes, 4 GiB per sequence, the very grid the "
+         "kernel avoids. Key lengths: one int32 per sequence, 4 bytes.", 15, computes=True),
+    Card("What does `__syncthreads()` guarantee, and what could go wrong without barrier (e), "
+         "after the threads read the tile's maximum from `tile[0]`?",
+         "Every thread of the block has reached it, so what one wrote to shared memory is "
+         "there for all. Without (e) a fast thread could write its weight into `tile[0]` "
+         "before a slow one has read the maximum.", 15),
+    Card("$S = QK^\\top$ in float16 does about $d_k$ FLOPs per byte. An H200 does about 206 "
+         "float16 tensor-core FLOPs per byte it reads from its main memory. At $d_k = 128$, "
+         "does $S$ wait for memory or for arithmetic?",
+         "For memory: in the time one byte arrives the tensor cores could do about 206 FLOPs, "
+         "and $S$ has only 128 to do with it.", 15, computes=True),
 )

@@ -1,200 +1,187 @@
-"""Exercises of notebook 15: how big a score grid is, and how much arithmetic it buys per byte
-of memory traffic.
+"""Exercises of notebook 15, on the course's CUDA kernel: the shared memory of one thread block
+by hand, the largest key block that fits a limit (largest_key_block), and the barriers one query
+row waits at by hand."""
 
-Slips of ``grid_gib(n, m, bytes_per_number)`` (each hint shows the hidden case where it showed):
+import math
 
-* used n × n — the grid is n × m, square only when n = m;
-* added n and m — (n + m) numbers instead of n · m;
-* forgot the bytes — counted numbers, not bytes;
-* bits, not bytes — multiplied by 8 × bytes_per_number;
-* divided by 8 — bytes turned into "bits" the wrong way;
-* always 4 bytes — float32's 4 hard-coded instead of bytes_per_number;
-* GB, not GiB — divided by 10⁹ instead of 2³⁰;
-* MiB, not GiB — divided by 2²⁰; KiB, not GiB — divided by 2¹⁰;
-* returned bytes — never divided by 2³⁰;
-* ^ is not a power — ``2^30`` (or ``1024^3``) is XOR in Python: 28 (1027);
-* 2 * 30 — ``/ 2*30`` or ``/ (2*30)`` instead of ``/ 2**30``;
-* multiplied by 2³⁰ — the unit change the wrong way round;
-* integer division — ``//`` rounds 0.0078 GiB down to 0;
-* times instead of power — ``1024*3`` (3072) instead of ``1024**3``;
-* rounded the result — ``round(…, 2)`` turns 0.0078 GiB into 0.01;
-* always 2 bytes / always 8 bytes — one size hard-coded;
-* forgot m — n · bytes only; used m × m — the grid taken as m × m;
-* divided by the bytes — ``/ bytes_per_number`` instead of ``*``;
-* divisor far too big — ``2e30`` (2 × 10³⁰) or ``2**10**3`` for 2³⁰: practically 0;
-* rounded up — ``math.ceil`` gives a whole number of GiB.
+from .engine import CodeExercise
+from .feedback import NoPrediction, Slip
+from .hand import HandExercise
 
-Slips of the by-hand grid size in MiB (:data:`GRID_MIB_BY_HAND`): float32's 4 bytes; bits;
-n × n; m × m; numbers, not bytes; MB, not MiB; GiB, not MiB; KiB, not MiB;
-n + m, not n × m; divided by 8; MiB as 1024 × 1000; bytes, not MiB;
-numbers, in KiB.
-
-Slips of the by-hand arithmetic intensity of S = QKᵀ (:data:`INTENSITY_BY_HAND`): no factor 2;
-forgot writing S; numbers, not bytes; n × n grid; forgot K; forgot Q; bytes per FLOP; bits;
-float16's 2 bytes; forgot d_k in the FLOPs; only writing S.
-"""
-
-from ._detect import rounded
-from ._units import practically_zero, whole_down, whole_up, xor_on_a_float
-from .by_hand import HandExercise, Slip
-from .core import Case, Exercise, Mistake
-
-__all__ = ["GRID_MEMORY_EXERCISE", "GRID_MIB_BY_HAND", "INTENSITY_BY_HAND", "check_grid_memory",
-           "check_grid_mib", "check_intensity", "evaluate_grid_memory"]
-
-GIB = 2**30
+__all__ = ["EXERCISES"]
 
 
-def _grid_gib(n, m, bytes_per_number):
-    return n * m * bytes_per_number / GIB  # (n, m) scores, each bytes_per_number bytes
+def _bytes(d_k, key_block, per_key=1, query=1, tile=1, size=4):
+    # float32: the query row, key rows padded by one number, one score per key
+    return size * (query * d_k + key_block * (d_k + per_key) + tile * key_block)
 
 
-_GRID_CASES = [(32768, 32768, 4), (1024, 2048, 4), (8192, 8192, 2), (4096, 65536, 8),
-               (100000, 1000, 4), (16384, 16384, 2), (3000, 5000, 2)]
-_GOT = "{call} gave {got}; the answer is {expected}."
-_GRID_SLIPS = [  # (name, hint after _GOT, imitation)
-    ("used n × n", "The grid has one score per (query, key) pair: n × m numbers, square only "
-     "when n = m.", lambda n, m, b: n * n * b / GIB),
-    ("added n and m", "The grid holds n × m scores (every query with every key), not n + m.",
-     lambda n, m, b: (n + m) * b / GIB),
-    ("forgot the bytes", "You counted numbers, not bytes: multiply by bytes_per_number (4 for "
-     "float32).", lambda n, m, b: n * m / GIB),
-    ("bits, not bytes", "bytes_per_number is already in bytes (float32: 4 bytes = 32 bits): "
-     "do not multiply by 8.", lambda n, m, b: n * m * b * 8 / GIB),
-    ("divided by 8", "bytes_per_number is already in bytes: multiply by it, and do not divide "
-     "by 8.", lambda n, m, b: n * m * b / 8 / GIB),
-    ("always 4 bytes", "You used 4 bytes a score whatever bytes_per_number says: multiply by "
-     "bytes_per_number (2 for float16, 8 for float64).", lambda n, m, b: n * m * 4 / GIB),
-    ("GB, not GiB", "One GiB is 2³⁰ = 1073741824 bytes, not 10⁹ (that is a GB).",
-     lambda n, m, b: n * m * b / 1e9),
-    ("MiB, not GiB", "You divided by 2²⁰ (that gives MiB); one GiB is 2³⁰ bytes.",
-     lambda n, m, b: n * m * b / 2**20),
-    ("KiB, not GiB", "You divided by 2¹⁰ (that gives KiB); one GiB is 2³⁰ bytes.",
-     lambda n, m, b: n * m * b / 2**10),
-    ("returned bytes", "That is the number of bytes: divide by 2³⁰ to get GiB.",
-     lambda n, m, b: n * m * b),
-    ("^ is not a power", "In Python `^` is bitwise XOR (2^30 is 28, 1024^3 is 1027): write "
-     "powers with `**`, 2**30.", lambda n, m, b: n * m * b / (2 ^ 30)),
-    ("^ is not a power", "In Python `^` is bitwise XOR (1024^3 is 1027, 2^30 is 28): write "
-     "powers with `**`, 1024**3.", lambda n, m, b: n * m * b / (1024 ^ 3)),
-    ("2 * 30", "`2*30` is 60; the power is `2**30` (two stars).",
-     lambda n, m, b: n * m * b / 2 * 30),
-    ("2 * 30", "`2*30` is 60; the power is `2**30` (two stars).",
-     lambda n, m, b: n * m * b / (2 * 30)),
-    ("multiplied by 2³⁰", "Going from bytes to the bigger unit GiB makes the number smaller: "
-     "divide by 2³⁰.", lambda n, m, b: n * m * b * GIB),
-    ("always 2 bytes", "You used 2 bytes a score whatever bytes_per_number says: multiply by "
-     "bytes_per_number.", lambda n, m, b: n * m * 2 / GIB),
-    ("always 8 bytes", "You used 8 bytes a score whatever bytes_per_number says: multiply by "
-     "bytes_per_number.", lambda n, m, b: n * m * 8 / GIB),
-    ("forgot m", "The grid has n × m scores; you left out m, the number of keys.",
-     lambda n, m, b: n * b / GIB),
-    ("used m × m", "The grid has one score per (query, key) pair: n × m numbers, not m × m.",
-     lambda n, m, b: m * m * b / GIB),
-    ("divided by the bytes", "Each score TAKES bytes_per_number bytes: multiply by it, do not "
-     "divide.", lambda n, m, b: n * m / b / GIB),
-    ("times instead of power", "`1024*3` is 3072; a GiB is 1024 × 1024 × 1024 = `1024**3` "
-     "bytes.", lambda n, m, b: n * m * b / (1024 * 3)),
+_SHARED_SLIPS = [
+    Slip("a key_block of numbers left out", "count the padding number of each key row (d_k + 1) "
+         "AND the tile of {key_block} scores.", gives=lambda d_k, key_block: _bytes(
+             d_k, key_block, per_key=0)),
+    Slip("the query row left out", "the scaled query row sits in shared memory too (d_k numbers).",
+         gives=lambda d_k, key_block: _bytes(d_k, key_block, query=0)),
+    Slip("padding counted once", "every key row gets its own padding number: key_block · "
+         "(d_k + 1), with the brackets.", gives=lambda d_k, key_block: _bytes(
+             d_k, key_block, per_key=0) + 4),
+    Slip("the query row padded", "only the key rows are padded; the query row is d_k numbers.",
+         gives=lambda d_k, key_block: _bytes(d_k, key_block) + 4),
+    Slip("only the key rows", "add the query row (d_k) and the tile (key_block), and pad each "
+         "key row: 4 · (d_k + key_block · (d_k + 1) + key_block).",
+         gives=(lambda d_k, key_block: 4 * key_block * d_k,
+                lambda d_k, key_block: 4 * key_block * (d_k + 1))),
+    Slip("d_k and key_block swapped", "there are key_block = {key_block} rows of d_k + 1 = "
+         "{d_k} + 1 numbers.", gives=lambda d_k, key_block: _bytes(key_block, d_k)),
+    Slip("V staged too", "only the key rows are staged; V is read from the GPU's memory.",
+         gives=lambda d_k, key_block: _bytes(d_k, key_block) + 4 * key_block * (d_k + 1)),
+    Slip("numbers, not bytes", "a float32 takes 4 bytes.", gives=lambda d_k, key_block: _bytes(
+        d_k, key_block, size=1)),
+    Slip("8 bytes a float32", "a float32 is 4 bytes (8 is float64).",
+         gives=lambda d_k, key_block: _bytes(d_k, key_block, size=8)),
+    Slip("2 bytes a float32", "the kernel computes in float32, 4 bytes.",
+         gives=lambda d_k, key_block: _bytes(d_k, key_block, size=2)),
+    Slip("KiB, not bytes", "the question asks for bytes: no ÷ 1024 (or 1000).",
+         gives=(lambda d_k, key_block: _bytes(d_k, key_block) / 1024,
+                lambda d_k, key_block: _bytes(d_k, key_block) / 1000)),
 ]
 
-GRID_MEMORY_EXERCISE = Exercise(
-    "grid_gib(n, m, bytes_per_number)",
-    cases=[Case(args) for args in _GRID_CASES],
-    reference=_grid_gib,
-    rtol=1e-9,
-    mistakes=[Mistake("^ is not a power", "{call} raised TypeError: in Python `^` is bitwise "
-                      "XOR, not a power, and `x / 2^30` even reads as `(x / 2) ^ 30`. Write "
-                      "powers with `**`: 2**30.", detect=xor_on_a_float),
-              *[Mistake(name, _GOT + " " + hint, imitation=imitation)
-                for name, hint, imitation in _GRID_SLIPS],
-              Mistake("divisor far too big", "{call} gave {got}, practically 0: the divisor is "
-                      "far too big (2e30 is 2 × 10³⁰; 2**10**3 is 2¹⁰⁰⁰). A GiB is 2**30 = "
-                      "1024**3 bytes; the answer is {expected}.", detect=practically_zero),
-              Mistake("integer division", _GOT + " The answer was rounded down to a whole "
-                      "number of GiB (`//` or int()); use `/`.", detect=whole_down),
-              Mistake("rounded up", _GOT + " math.ceil rounded the size UP to a whole number of "
-                      "GiB; keep the decimals.", detect=whole_up),
-              Mistake("rounded the result", "{call} gave {got}, rounded: keep every decimal "
-                      "(round only when you print); the answer is {expected}.", detect=rounded)],
-)
+SHARED_HAND = HandExercise(
+    "shared memory by hand", "the bytes of shared memory of one thread block (d_k = {d_k}, "
+    "key_block = {key_block})", answer=_bytes, givens={"d_k": 128, "key_block": 64},
+    tolerance=0.5, slips=_SHARED_SLIPS)
 
 
-def evaluate_grid_memory(func):
-    """The :class:`~course_lib.exercises.core.Feedback` on a learner's ``grid_gib``."""
-    return GRID_MEMORY_EXERCISE.evaluate(func)
+def _largest(d_k, threads, limit):
+    block = 1 << (threads.bit_length() - 1)  # the largest power of two <= threads
+    while block >= 1 and _bytes(d_k, block) > limit:
+        block //= 2
+    return block
 
 
-def check_grid_memory(func):
-    """Print feedback on a learner's ``grid_gib(n, m, bytes_per_number)``."""
-    GRID_MEMORY_EXERCISE.check(func)
+def _halving(fits, first=None):  # the halving loop with the test fits(d_k, block, limit)
+    def largest(d_k, threads, limit):
+        block = threads if first is None else first(threads)
+        while block >= 1 and not fits(d_k, block, limit):
+            block //= 2
+        return block
+    return largest
 
 
-_N, _M, _MIB = 8192, 2048, 2**20  # the grid size by hand: float16, 2 bytes a score
-GRID_MIB_BY_HAND = HandExercise("the float16 score grid of n = 8192, m = 2048, in MiB",
-                                _N * _M * 2 / _MIB, slips=[
-    Slip("float32's 4 bytes", _N * _M * 4 / _MIB, "{got} counts 4 bytes a score; float16 "
-         "takes 2."),
-    Slip("bits", _N * _M * 16 / _MIB, "{got} counts 16 bits a score as 16 bytes: float16 is "
-         "2 bytes."),
-    Slip("n × n", _N * _N * 2 / _MIB, "{got} is an n × n grid; there are m = 2048 keys, so "
-         "n × m scores."),
-    Slip("m × m", _M * _M * 2 / _MIB, "{got} is an m × m grid; there are n = 8192 queries, so "
-         "n × m scores."),
-    Slip("numbers, not bytes", _N * _M / _MIB, "{got} counts scores; each takes 2 bytes."),
-    Slip("MB, not MiB", _N * _M * 2 / 1e6, "{got} divides by 10⁶ (MB); one MiB is 2²⁰ = "
-         "1048576 bytes."),
-    Slip("GiB, not MiB", _N * _M * 2 / 2**30, "{got} is in GiB (÷ 2³⁰); the question asks "
-         "for MiB (÷ 2²⁰)."),
-    Slip("KiB, not MiB", _N * _M * 2 / 2**10, "{got} is in KiB (÷ 2¹⁰); one MiB is 2²⁰ "
-         "bytes."),
-    Slip("numbers, in KiB", _N * _M / 2**10, "{got} counts the scores and divides by "
-         "2¹⁰: times 2 bytes, then ÷ 2²⁰ for MiB."),
-    Slip("bytes, not MiB", _N * _M * 2, "{got} is the size in bytes: divide by 2²⁰ for "
-         "MiB."),
-    Slip("n + m, not n × m", (_N + _M) * 2 / _MIB, "{got} counts n + m scores; the grid has "
-         "one score per query AND key: n × m."),
-    Slip("divided by 8", _N * _M * 2 / 8 / _MIB, "{got} divides by 8, as if bits were to be "
-         "turned into bytes; float16 is already 2 bytes a score."),
-    Slip("MiB as 1024 × 1000", _N * _M * 2 / 1024 / 1000, "{got} divides by 1024 × 1000; one "
-         "MiB is 1024 × 1024 = 2²⁰ bytes."),
-], tolerance=0.01)
+def _unless_none(formula):  # a slip seen only where some block fits
+    def wrong(d_k, threads, limit):
+        if _largest(d_k, threads, limit) == 0:
+            raise NoPrediction
+        return formula(d_k, threads, limit)
+    return wrong
 
 
-def check_grid_mib(value):
-    """Print feedback on the learner's size of the 8192 × 2048 float16 grid in MiB."""
-    GRID_MIB_BY_HAND.check(value)
+def _doubling_past(d_k, threads, limit):  # doubles while it fits: one step past the answer
+    block = 1
+    while block <= threads and _bytes(d_k, block) <= limit:
+        block *= 2
+    return block
 
 
-_D, _B = 64, 4  # S = QKᵀ with n = 1024, m = 2048, d_k = 64, float32
-_FLOPS = 2 * 1024 * 2048 * _D  # one multiply and one add per term of each dot product
-_READ_Q, _READ_K, _WRITE_S = 1024 * _D * _B, 2048 * _D * _B, 1024 * 2048 * _B
-INTENSITY_BY_HAND = HandExercise("the arithmetic intensity of S = QKᵀ, in FLOP per byte",
-                                 _FLOPS / (_READ_Q + _READ_K + _WRITE_S), slips=[
-    Slip("no factor 2", _FLOPS / 2 / (_READ_Q + _READ_K + _WRITE_S), "{got} counts n·m·d_k "
-         "operations; each term of a dot product is a multiply AND an add: 2·n·m·d_k."),
-    Slip("forgot writing S", _FLOPS / (_READ_Q + _READ_K), "{got} counts only reading Q and "
-         "K; the n × m scores must be written out too, and they are most of the bytes."),
-    Slip("numbers, not bytes", _FLOPS / ((_READ_Q + _READ_K + _WRITE_S) / _B), "{got} divides "
-         "by the count of numbers; each float32 is 4 bytes."),
-    Slip("n × n grid", _FLOPS / (_READ_Q + _READ_K + 1024 * 1024 * _B), "{got} writes an "
-         "n × n grid; S is n × m = 1024 × 2048."),
-    Slip("forgot K", _FLOPS / (_READ_Q + _WRITE_S), "{got} leaves out reading K (m × d_k "
-         "numbers)."),
-    Slip("forgot Q", _FLOPS / (_READ_K + _WRITE_S), "{got} leaves out reading Q (n × d_k "
-         "numbers)."),
-    Slip("bytes per FLOP", (_READ_Q + _READ_K + _WRITE_S) / _FLOPS, "{got} is bytes per "
-         "operation; the intensity is operations ÷ bytes."),
-    Slip("bits", _FLOPS / ((_READ_Q + _READ_K + _WRITE_S) * 8), "{got} divides by bits; "
-         "count bytes (4 per float32)."),
-    Slip("float16's 2 bytes", _FLOPS / ((_READ_Q + _READ_K + _WRITE_S) / 2), "{got} counts 2 "
-         "bytes a number; the grids here are float32, 4 bytes."),
-    Slip("forgot d_k in the FLOPs", 2 * 1024 * 2048 / (_READ_Q + _READ_K + _WRITE_S), "{got} "
-         "counts 2·n·m operations; each of the n·m dot products has d_k = 64 terms: 2·n·m·d_k."),
-    Slip("only writing S", _FLOPS / _WRITE_S, "{got} counts only writing S; Q and K must be "
-         "read too: (n·d_k + m·d_k + n·m) × 4 bytes."),
-], tolerance=0.05)
+def _any_size(d_k, threads, limit):  # the largest whole number of keys, not a power of two
+    return max(0, min(threads, (limit // 4 - d_k) // (d_k + 2)))
 
 
-def check_intensity(value):
-    """Print feedback on the learner's arithmetic intensity of S = QKᵀ."""
-    INTENSITY_BY_HAND.check(value)
+_BLOCK_SLIPS = [
+    Slip("< for ≤", "a block of exactly {limit} bytes fits: bytes ≤ limit.",
+         gives=_halving(lambda d, b, lim: _bytes(d, b) < lim)),
+    Slip("no cap at threads", "thread t scores key j0 + t: the block has at most {threads} keys.",
+         gives=_halving(lambda d, b, lim: _bytes(d, b) <= lim, first=lambda t: 1024)),
+    Slip("one doubling past", "that is the first block that does NOT fit.",
+         gives=_unless_none(_doubling_past)),
+    Slip("halved once more", "halve only while the block does not fit.",
+         gives=_unless_none(lambda d, t, lim: _largest(d, t, lim) // 2)),
+    Slip("returned the bytes", "return the number of keys, not the bytes they take.",
+         gives=_unless_none(lambda d, t, lim: _bytes(d, _largest(d, t, lim)))),
+    Slip("a key_block of numbers left out", "count the padding number of each key row "
+         "(d_k + 1) AND the tile of key_block scores.",
+         gives=_halving(lambda d, b, lim: _bytes(d, b, per_key=0) <= lim)),
+    Slip("the query row left out", "the scaled query row sits in shared memory too.",
+         gives=_halving(lambda d, b, lim: _bytes(d, b, query=0) <= lim)),
+    Slip("numbers, not bytes", "a float32 takes 4 bytes.",
+         gives=_halving(lambda d, b, lim: _bytes(d, b, size=1) <= lim)),
+    Slip("limit fixed at 48 KiB", "use `limit`: a block may opt in to more.",
+         gives=_halving(lambda d, b, lim: _bytes(d, b) <= 48 * 1024)),
+    Slip("4 only on d_k", "every number takes 4 bytes: 4 * (d_k + …), with the brackets.",
+         gives=_halving(lambda d, b, lim: 4 * d + b * (d + 1) + b <= lim)),
+    Slip("padding counted once", "every key row gets its own padding number: block * (d_k + 1), "
+         "with the brackets.",
+         gives=_halving(lambda d, b, lim: _bytes(d, b, per_key=0) + 4 <= lim)),
+    Slip("threads or nothing", "when {threads} keys do not fit, try half as many, and again, "
+         "until a block fits.", gives=lambda d, t, lim: t if _bytes(d, t) <= lim else 0),
+    Slip("started at threads / 2", "start at block = threads: a block of {threads} keys may fit.",
+         gives=_halving(lambda d, b, lim: _bytes(d, b) <= lim, first=lambda t: t // 2)),
+    Slip("/ for //", "1 / 2 is 0.5, not 0: halve with block // 2.",
+         gives=lambda d, t, lim: _largest(d, t, lim) or 0.5),
+    Slip("the query row padded", "only the key rows are padded: the query row is d_k numbers.",
+         gives=_halving(lambda d, b, lim: _bytes(d, b) + 4 <= lim)),
+    Slip("limit read as KiB", "limit is in bytes already: compare the bytes with it.",
+         gives=_halving(lambda d, b, lim: _bytes(d, b) <= 1024 * lim)),
+    Slip("-1 when nothing fits", "when not even one key fits, the answer is 0.",
+         gives=lambda d, t, lim: _largest(d, t, lim) or -1),
+    Slip("1 when nothing fits", "when not even one key fits, the answer is 0: the loop must be "
+         "able to go past 1.", gives=lambda d, t, lim: max(1, _largest(d, t, lim))),
+    Slip("not a power of two", "the halving max needs a power of two: 1, 2, 4, 8, …",
+         gives=_any_size),
+]
+
+BLOCK = CodeExercise(
+    "largest key block", "largest_key_block(d_k, threads, limit)",
+    cases=[(64, 64, 49152), (64, 1024, 49152), (128, 256, 49152), (512, 64, 49152),
+           (64, 64, 17152), (96, 512, 65536), (8000, 64, 49152), (32, 32, 232448),
+           (256, 1024, 101376), (16, 128, 1000), (128, 32, 17100), (128, 32, 16800),
+           (128, 32, 17026), (256, 64, 16896), (64, 64, 17154)],
+    solution=_largest, slips=_BLOCK_SLIPS,
+    quantities={"threads": lambda d_k, threads, limit: threads,
+                "limit": lambda d_k, threads, limit: limit})
+
+
+def _barriers(m, key_block, tiles=math.ceil, rounds=math.log2, per_tile=4, per_row=1):
+    """(a) once per row; per tile of keys (b), (c), (e), (f) and one (d) per halving round."""
+    return per_row + tiles(m / key_block) * (per_tile + rounds(key_block))
+
+
+_BARRIER_SLIPS = [
+    Slip("(a) left out", "the query row is written first: barrier (a) before the first tile.",
+         gives=lambda m, key_block: _barriers(m, key_block, per_row=0)),
+    Slip("(a) in every tile", "(a) is before the loop over tiles: once a row.",
+         gives=lambda m, key_block: _barriers(m, key_block, per_row=0, per_tile=5)),
+    Slip("tiles rounded down", "the last tile is short but still runs: ⌈{m} / {key_block}⌉.",
+         gives=lambda m, key_block: _barriers(m, key_block, tiles=math.floor)),
+    Slip("tiles as a decimal", "a tile runs whole or not at all: ⌈{m} / {key_block}⌉ tiles.",
+         gives=lambda m, key_block: _barriers(m, key_block, tiles=lambda x: x)),
+    Slip("one barrier short a tile", "a tile waits at (b), (c), (e), (f) and once per halving "
+         "round: log₂ {key_block} rounds.",
+         gives=(lambda m, key_block: _barriers(m, key_block, per_tile=3),
+                lambda m, key_block: _barriers(m, key_block, rounds=lambda b: math.log2(b) - 1))),
+    Slip("one halving round too many", "half runs key_block / 2, …, 2, 1: log₂ {key_block} "
+         "rounds.", gives=lambda m, key_block: _barriers(m, key_block,
+                                                        rounds=lambda b: math.log2(b) + 1)),
+    Slip("halving rounds counted as keys", "half is halved each round: log₂ {key_block} "
+         "rounds.", gives=(lambda m, key_block: _barriers(m, key_block, rounds=lambda b: b / 2),
+                           lambda m, key_block: _barriers(m, key_block, rounds=lambda b: b))),
+    Slip("no halving rounds", "barrier (d) is inside the halving loop: once per round.",
+         gives=lambda m, key_block: _barriers(m, key_block, rounds=lambda b: 0)),
+    Slip("halving rounds once a row", "the halving runs in every tile.",
+         gives=lambda m, key_block: 1 + math.ceil(m / key_block) * 4 + math.log2(key_block)),
+    Slip("(d) once a tile", "barrier (d) is inside the halving loop: once per round.",
+         gives=lambda m, key_block: _barriers(m, key_block, rounds=lambda b: 1)),
+    Slip("only the halving rounds", "each tile also waits at (b), (c), (e) and (f).",
+         gives=lambda m, key_block: _barriers(m, key_block, per_tile=0)),
+    Slip("the barriers in the source", "count the times a thread reaches one: loops repeat them.",
+         gives=lambda m, key_block: 6),
+    Slip("one tile", "the threads walk all {m} keys, {key_block} at a time.",
+         gives=lambda m, key_block: _barriers(m, key_block, tiles=lambda x: 1)),
+]
+
+BARRIER_HAND = HandExercise(
+    "barriers by hand", "the __syncthreads() one query row waits at (m = {m} keys, key_block = "
+    "{key_block}, no mask)", answer=_barriers, givens={"m": 1000, "key_block": 128},
+    tolerance=0.1, slips=_BARRIER_SLIPS)
+
+EXERCISES = [SHARED_HAND, BLOCK, BARRIER_HAND]
