@@ -111,20 +111,3 @@ def pick(candidates):
             chosen.append(c)
             names.add(c[2])
     return chosen
-
-
-def describe_failure(outcome, call):
-    """The message for a wrong answer no slip explains (core.py)."""
-    from ._values import show
-
-    case = outcome.case
-    if case.raises is not None:
-        got = (f"returned {show(outcome.value)}" if outcome.error is None
-               else f"raised {type(outcome.error).__name__}")
-        return (f"Not yet: {call} {got}, but it should raise {case.raises.__name__} "
-                "with a message that says what is wrong with the input.")
-    if outcome.error is not None:
-        return (f"Not yet: {call} raised {type(outcome.error).__name__}: "
-                f"{show(str(outcome.error))}. The answer should be {show(case.expected)}.")
-    return (f"Not yet: the smallest case where it goes wrong is {call}, which returned "
-            f"{show(outcome.value)}; the answer is {show(case.expected)}.")
