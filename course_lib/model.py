@@ -30,8 +30,8 @@ from .kv_memory import ModelShape, kv_cache_bytes
 from .masks import causal_mask
 from .model_file import check_model_file
 from .rotary import rotary_cos_sin, rotate
-from .softmax import softmax
 from .scaling import check_scale
+from .softmax import softmax
 from .validation import check_count
 
 __all__ = ["SYSTEM_PROMPT", "Block", "Cache", "Config", "LanguageModel", "build_tokenizer",

@@ -17,7 +17,7 @@ from course_lib.quiz import details_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
-PRACTICE = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16]  # 0: 00 The Python you need
+PRACTICE = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17]  # 0: 00 The Python you need
 START = "00_start_here.ipynb"  # the other 00: no exercises, no cards
 
 
