@@ -246,6 +246,11 @@ def _(fig, draw):
     draw(8, 2, ax=fig.add_subplot(), highlight=1)
 
 
+@case("model.draw_block", figsize=(8.0, 5.0))
+def _(fig, draw):
+    draw(ax=fig.add_subplot())
+
+
 @case("model.draw_head_grid", figsize=(6.0, 5.6))
 def _(fig, draw):
     causal = np.tril(WEIGHTS) / np.tril(WEIGHTS).sum(axis=1, keepdims=True)

@@ -28,9 +28,10 @@ class Card:
 
 def all_cards():
     """Every extra card of the course (the checklist questions not included), in module order."""
-    from . import nb00, nb01_04, nb05_07, nb08_10, nb11_13, nb14_16, nb16
+    from . import nb00, nb01_04, nb05_07, nb08_10, nb11_13, nb14_16, nb16, nb17
 
-    return [card for module in (nb00, nb01_04, nb05_07, nb08_10, nb11_13, nb14_16, nb16)
+    return [card for module in (nb00, nb01_04, nb05_07, nb08_10, nb11_13, nb14_16, nb16,
+                                          nb17)
             for card in module.CARDS]
 
 

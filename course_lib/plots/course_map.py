@@ -10,7 +10,7 @@ from .style import PALETTE
 
 __all__ = ["COURSE_EDGES", "COURSE_NODES", "draw_course_map"]
 
-# key: (label, notebook file, (x, y) position on the map); 00 to 09 in a row, 11 to 16 below
+# key: (label, notebook file, (x, y) position on the map); 00 to 09 in a row, 11 to 17 below
 COURSE_NODES = {
     "python": ("The Python\nyou need", "00_python", (0.0, 1.5)),
     "vector": ("Vectors", "01_vectors", (1.6, 1.5)),
@@ -28,6 +28,7 @@ COURSE_NODES = {
     "tiled": ("Tiled\nattention", "14_tiled_attention", (10.2, -1.3)),
     "gpu": ("GPU", "15_gpu", (7.6, -1.3)),
     "decoding": ("Decoding", "16_decoding", (7.6, 0.0)),
+    "model": ("A real\nmodel", "17_real_model", (5.0, 0.0)),
 }
 
 # tail → head: the head notebook needs the tail (tests/test_plots_style.py reads every
@@ -38,7 +39,7 @@ COURSE_EDGES = [
     ("softmax", "variance"), ("variance", "attention"),
     ("attention", "masks"), ("attention", "gradients"), ("masks", "multihead"),
     ("masks", "tiled"), ("gradients", "tiled"), ("tiled", "gpu"), ("multihead", "decoding"),
-    ("tiled", "decoding"),
+    ("tiled", "decoding"), ("decoding", "model"),
 ]
 
 _START, _FORMULA = "python", "attention"
@@ -87,7 +88,7 @@ def draw_course_map(ax=None):
             arrowprops={"arrowstyle": "-|>", "color": PALETTE["black"], "lw": 1.3,
                         "mutation_scale": 14, "shrinkA": 2, "shrinkB": 2,
                         "patchA": boxes[tail], "patchB": boxes[head]})
-    ax.text(3.4, -0.65, "an arrow A → B: B needs what A teaches\n(follow the arrows back to "
+    ax.text(2.6, -1.3, "an arrow A → B: B needs what A teaches\n(follow the arrows back to "
             "find all it builds on)", fontsize=10, ha="center", va="center")
     ax.set_title("The course map: what each notebook needs")
     return {"boxes": boxes, "arrows": arrows}

@@ -1,4 +1,5 @@
-"""Pictures of notebook 17: one head of the real model, its weight grid over a sentence.
+"""Pictures of notebook 17: one block of the real model, and one head's weight grid over a
+sentence.
 
 Row i is query i (the token looking), column j key j (the token looked at); a cell's colour
 is the weight A_ij, from white (0) to dark blue (1). Above the diagonal the causal mask
@@ -13,9 +14,47 @@ from ..backend import to_numpy
 from ..masks import causal_mask
 from .grid import draw_grid, update_grid
 
-__all__ = ["draw_head_grid", "token_label", "update_head_grid", "update_head_labels"]
+__all__ = ["draw_block", "draw_head_grid", "token_label", "update_head_grid",
+           "update_head_labels"]
 
 LABEL_CHARS = 10  # a longer token is cut, with "…"
+
+
+# one block, bottom to top: (label, the shape it gives, drawn as the course's attention?)
+_BLOCK_STEPS = [
+    ("x: one row per token", "(n, 576)", False),
+    ("RMSNorm", "(n, 576)", False),
+    ("Q = x W_Q, K = x W_K, V = x W_V;  RoPE turns Q and K", "9 + 3 + 3 heads of 64", False),
+    ("softmax(QKᵀ/√d_k + causal mask) V\n9 query heads over 3 key/value heads (GQA)",
+     "(9, n, 64)", True),
+    ("heads side by side, times W_O;  add to x", "(n, 576)", False),
+    ("RMSNorm, then SwiGLU: (silu(x W_gate) · x W_up) W_down;  add to x", "(n, 576)", False),
+]
+
+
+def draw_block(ax=None, fontsize=10):
+    """One of the model's 30 blocks as a column of boxes, the input at the bottom; the box of
+    the course's attention is drawn dark. Returns the list of box patches, bottom first."""
+    ax = plt.gca() if ax is None else ax
+    boxes = []
+    for row, (text, shape, attention) in enumerate(_BLOCK_STEPS):
+        y = 1.3 * row
+        box = ax.text(0.0, y, text, ha="center", va="center", fontsize=fontsize,
+                      color="white" if attention else "black",
+                      bbox={"boxstyle": "round,pad=0.5", "linewidth": 1.2,
+                            "facecolor": "#1f4e9c" if attention else "#eef2f8",
+                            "edgecolor": "#1f4e9c"})
+        ax.text(3.6, y, shape, ha="left", va="center", fontsize=fontsize - 1, color="#555555")
+        if row:
+            ax.annotate("", xy=(0.0, y - 0.45), xytext=(0.0, y - 0.85),
+                        arrowprops={"arrowstyle": "->", "color": "#555555"})
+        boxes.append(box)
+    ax.text(0.0, 1.3 * len(_BLOCK_STEPS) - 0.4, "to the next block (30 in all)", ha="center",
+            va="center", fontsize=fontsize - 1, color="#555555")
+    ax.set_xlim(-4.2, 5.2)
+    ax.set_ylim(-0.8, 1.3 * len(_BLOCK_STEPS))
+    ax.axis("off")
+    return boxes
 
 
 def token_label(token):

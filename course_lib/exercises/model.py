@@ -1,0 +1,179 @@
+"""Exercises of notebook 17: the attention function the real model runs on (my_attention), a
+score that finds the previous-token head (previous_token_score), and the bytes one token adds
+to SmolLM2-135M's KV cache by hand."""
+
+import math
+
+import numpy as np
+
+from .engine import CodeExercise
+from .feedback import Slip
+from .hand import HandExercise
+
+__all__ = ["EXERCISES"]
+
+
+# --- code: my_attention(query (H, n, d), key (H, m, d), value (H, m, d_v), mask (n, m)) ------
+
+def _attend(query, key, value, mask, scale=None, masked=None, axis=-1, shift=True):
+    """softmax(QKᵀ/√d_k, blocked keys −∞)V per head; the keywords make the slips."""
+    q, k, v = (np.asarray(a, dtype=float) for a in (query, key, value))
+    s = q @ k.swapaxes(-1, -2) * (1 / math.sqrt(q.shape[-1]) if scale is None
+                                  else scale(q, v))  # (H, n, m)
+    s = np.where(mask, s, -np.inf) if masked is None else masked(s, np.asarray(mask))
+    e = np.exp(s - s.max(axis=axis, keepdims=True)) if shift else np.exp(s)
+    return e / e.sum(axis=axis, keepdims=True) @ v  # (H, n, d_v)
+
+
+def _with(**how):
+    return lambda q, k, v, mask: _attend(q, k, v, mask, **how)
+
+
+def _weights(q, k, v, mask):
+    return _attend(q, k, np.eye(k.shape[-2])[None].repeat(len(k), 0), mask)  # (H, n, m)
+
+
+def _bottom_right(n, m):
+    return np.arange(m)[None, :] <= np.arange(n)[:, None] + (m - n)  # (n, m)
+
+
+def _case(rng, heads, n, m, d, d_v, size=1.0):
+    rounded = [np.round(rng.standard_normal(shape) * size, 2)
+               for shape in ((heads, n, d), (heads, m, d), (heads, m, d_v))]
+    return (*rounded, _bottom_right(n, m))
+
+
+_RNG = np.random.default_rng(17)
+_ATTEND_CASES = [_case(_RNG, 1, 1, 1, 2, 1), _case(_RNG, 2, 3, 3, 4, 3),
+                 _case(_RNG, 3, 2, 4, 4, 2), _case(_RNG, 2, 1, 5, 3, 2),
+                 _case(_RNG, 3, 4, 4, 2, 3, size=2.0), _case(_RNG, 2, 2, 3, 9, 5),
+                 _case(_RNG, 1, 3, 3, 4, 2, size=30.0)]  # scores near 700: e^s overflows
+
+MY_ATTENTION = CodeExercise(
+    "my_attention", "my_attention(query, key, value, mask)", cases=_ATTEND_CASES,
+    solution=_attend, rtol=1e-6, atol=1e-9,
+    quantities={"d_k": lambda q, k, v, mask: q.shape[-1]},
+    slips=[
+        Slip("no √d_k", "the scores are divided by √d_k = √{d_k} before the softmax.",
+             gives=_with(scale=lambda q, v: 1.0)),
+        Slip("÷ d_k for ÷ √d_k", "divide by the square root of d_k: math.sqrt(d_k).",
+             gives=_with(scale=lambda q, v: 1 / q.shape[-1])),
+        Slip("√d_v for √d_k", "the scale is √d_k, the length of a query row "
+             "(query.shape[-1]), not of a value row.",
+             gives=_with(scale=lambda q, v: 1 / math.sqrt(v.shape[-1]))),
+        Slip("the mask ignored", "every query saw every key, the future too: put −∞ on the "
+             "scores where mask is False.", gives=_with(masked=lambda s, mask: s)),
+        Slip("True read as blocked", "True in mask means MAY attend: np.where(mask, scores, "
+             "-np.inf).", gives=_with(masked=lambda s, mask: np.where(mask, -np.inf, s))),
+        Slip("blocked score set to 0", "a blocked score of 0 still gets weight e⁰: use −∞ "
+             "(np.where(mask, scores, -np.inf)).", gives=_with(masked=lambda s, mask: s * mask)),
+        Slip("softmax over the queries", "each query's row of weights sums to 1: the softmax "
+             "runs over the keys, the last axis (axis=-1).",
+             gives=(_with(axis=-2), _with(axis=0))),
+        Slip("the weights, not the output", "the weights still multiply the values: "
+             "weights @ value.", gives=_weights),
+        Slip("masked after the softmax", "zeroing the blocked weights afterwards leaves rows "
+             "that do not sum to 1: put −∞ on the scores BEFORE the softmax.",
+             gives=lambda q, k, v, mask: (_weights(q, k, v, np.ones_like(mask)) * mask) @ v),
+        Slip("key not transposed", "the scores are query @ keyᵀ, key's last two axes swapped: "
+             "key.swapaxes(-1, -2) (on a (H, m, d) array .T turns all three axes round).",
+             raises=(ValueError, "matmul"), example=lambda q, k, v, mask: q @ k @ v),
+        Slip("no shift", "e^s overflows for large scores: subtract each row's largest score "
+             "first (notebook 07).",
+             when=lambda o: isinstance(o.error, OverflowError) or (o.error is None and not np.all(
+                 np.isfinite(np.asarray(o.value, dtype=float)))),
+             example=_with(shift=False)),
+    ],
+)
+
+
+# --- code: previous_token_score(A), one head's (n, n) grid -----------------------------------
+
+def _score(A, rows=None, at=lambda A, i: A[i][i - 1], mean=True):
+    rows = range(1, len(A)) if rows is None else rows(len(A))
+    values = [float(at(A, i)) for i in rows]
+    return sum(values) / (len(A) - 1) if mean else values
+
+
+def _grid(rng, n, peaked=None):
+    """A causal grid of rounded weights whose rows sum to 1."""
+    rows = []
+    for i in range(n):
+        w = np.zeros(n)
+        w[:i + 1] = rng.random(i + 1) + 0.05
+        if peaked is not None and i >= 1:
+            w[peaked(i)] += 2.0
+        w[:i + 1] = np.round(w[:i + 1] / w[:i + 1].sum(), 3)
+        w[i] += 1 - w[:i + 1].sum()  # exact row sums after rounding
+        rows.append(w.round(3).tolist())
+    return rows
+
+
+_GRNG = np.random.default_rng(1717)
+_GRIDS = [_grid(_GRNG, 2), _grid(_GRNG, 3), _grid(_GRNG, 4, peaked=lambda i: i - 1),
+          _grid(_GRNG, 5), _grid(_GRNG, 6, peaked=lambda i: 0), _grid(_GRNG, 7)]
+
+PREVIOUS_TOKEN_SCORE = CodeExercise(
+    "previous_token_score", "previous_token_score(A)", cases=[(g,) for g in _GRIDS],
+    solution=_score, rtol=1e-9, atol=1e-9,
+    quantities={"n": lambda A: len(A)},
+    slips=[
+        Slip("row 0 counted", "row 0 has no previous token (A[0][-1] is the LAST column): "
+             "average rows 1 … n − 1, n − 1 of them.",
+             gives=(lambda A: _score(A, rows=range) * (len(A) - 1) / len(A),
+                    lambda A: _score(A) * (len(A) - 1) / len(A))),
+        Slip("the sum, not the mean", "divide the total by the n − 1 rows.",
+             gives=lambda A: _score(A) * (len(A) - 1)),
+        Slip("the diagonal", "A[i][i] is the weight a token puts on ITSELF: the previous "
+             "token is column i − 1.", gives=lambda A: _score(A, at=lambda A, i: A[i][i])),
+        Slip("the first token", "A[i][0] is the first token (the sink's score): the previous "
+             "token is column i − 1.", gives=lambda A: _score(A, at=lambda A, i: A[i][0])),
+        Slip("row and column swapped", "A[i][j] is query i's weight on key j: the previous "
+             "token of query i is A[i][i − 1], below the diagonal.",
+             gives=lambda A: _score(A, at=lambda A, i: A[i - 1][i])),
+        Slip("the last row missed", "range(1, n) stops at n − 1, the last row: no − 1.",
+             gives=lambda A: _score(A, rows=lambda n: range(1, n - 1))),
+        Slip("the largest, not the mean", "the score is the mean of A[i][i − 1] over the rows.",
+             gives=lambda A: max(_score(A, mean=False))),
+        Slip("the weights, not their mean", "return one number: their mean.",
+             gives=lambda A: _score(A, mean=False)),
+    ],
+)
+
+
+# --- by hand: the bytes one token adds to SmolLM2-135M's KV cache ----------------------------
+
+def _bytes(layers, heads, kv_heads, d_k):
+    return 2 * layers * kv_heads * d_k * 4  # K and V, float32: 4 bytes a number
+
+
+def _times(factor):
+    return lambda **g: _bytes(**g) * (factor(g) if callable(factor) else factor)
+
+
+MODEL_CACHE = HandExercise(
+    "model cache by hand", "the bytes one token adds to the model's KV cache ({layers} layers, "
+    "{heads} query heads, {kv_heads} key/value heads, d_k = {d_k}, float32)",
+    answer=_bytes, givens={"layers": 30, "heads": 9, "kv_heads": 3, "d_k": 64}, tolerance=0.5,
+    slips=[
+        Slip("keys only", "a token caches a key row AND a value row (the 2).",
+             gives=_times(1 / 2)),
+        Slip("queries cached too", "a query row is used once; only K and V are cached.",
+             gives=_times(3 / 2)),
+        Slip("all query heads", "the {heads} query heads share {kv_heads} key/value heads: "
+             "only those are cached.", gives=_times(lambda g: g["heads"] / g["kv_heads"])),
+        Slip("one layer only", "each of the {layers} layers keeps its own.",
+             gives=_times(lambda g: 1 / g["layers"])),
+        Slip("bytes per number left out", "a float32 takes 4 bytes.", gives=_times(1 / 4)),
+        Slip("bits instead of bytes", "a float32 has 32 bits, 4 bytes.", gives=_times(8)),
+        Slip("one key/value head", "each layer has {kv_heads}.",
+             gives=_times(lambda g: 1 / g["kv_heads"])),
+        Slip("KiB, not bytes", "the question asks for bytes: no ÷ 1024.",
+             gives=_times(1 / 1024)),
+        Slip("d_k left out", "each row has {d_k} numbers.",
+             gives=_times(lambda g: 1 / g["d_k"])),
+        Slip("8 bytes a float32", "a float32 is 4 bytes (8 is float64).", gives=_times(2)),
+    ],
+)
+
+EXERCISES = [MY_ATTENTION, PREVIOUS_TOKEN_SCORE, MODEL_CACHE]

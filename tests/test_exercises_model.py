@@ -1,0 +1,180 @@
+"""Notebook 17's exercises (course_lib/exercises/model.py): wrong answers written the way
+beginners write them, each named by its own slip or relation, and right answers in other styles
+accepted."""
+
+import math
+
+import numpy as np
+from slip_checks import assert_named, assert_passes
+
+import course_lib as cl
+from course_lib.heads import previous_token_score
+
+# --- my_attention(query, key, value, mask): the model's attention, heads first ----------------
+
+
+def attend_numpy(query, key, value, mask):
+    scores = query @ key.swapaxes(-1, -2) / math.sqrt(query.shape[-1])  # (H, n, m)
+    scores = np.where(mask, scores, -np.inf)
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return weights / weights.sum(axis=-1, keepdims=True) @ value
+
+
+def attend_loop(query, key, value, mask):
+    out = []
+    for h in range(len(query)):  # one head at a time, as in notebook 09
+        scores = query[h] @ key[h].T / math.sqrt(query.shape[-1])
+        scores = np.where(mask, scores, -1e9)
+        out.append(cl.softmax(scores, axis=-1) @ value[h])
+    return np.array(out)
+
+
+def attend_with(scale=None, masked=lambda s, mask: np.where(mask, s, -np.inf), axis=-1,
+                shift=True, weights_only=False):
+    def attend(query, key, value, mask):
+        d = query.shape[-1]
+        s = query @ key.swapaxes(-1, -2)
+        s = s / math.sqrt(d) if scale is None else s * scale(query, value)
+        s = masked(s, mask)
+        e = np.exp(s - s.max(axis=axis, keepdims=True)) if shift else np.exp(s)
+        w = e / e.sum(axis=axis, keepdims=True)
+        return w if weights_only else w @ value
+    return attend
+
+
+def attend_mask_after(query, key, value, mask):
+    w = cl.softmax(query @ key.swapaxes(-1, -2) / math.sqrt(query.shape[-1]), axis=-1)
+    return (w * mask) @ value
+
+
+def attend_dot_T(query, key, value, mask):  # .T turns ALL the axes of a 3-D array round
+    scores = query @ key.T / math.sqrt(query.shape[-1])
+    return cl.softmax(np.where(mask, scores, -np.inf), axis=-1) @ value
+
+
+def attend_no_transpose(query, key, value, mask):
+    scores = query @ key / math.sqrt(query.shape[-1])
+    return cl.softmax(np.where(mask, scores, -np.inf), axis=-1) @ value
+
+
+def attend_tokens_first(query, key, value, mask):
+    return attend_numpy(query, key, value, mask).transpose(1, 0, 2)  # (n, H, d_v)
+
+
+def test_my_attention_accepts_other_right_answers():
+    assert_passes("my_attention", [
+        attend_numpy, attend_loop,
+        lambda q, k, v, mask: cl.scaled_dot_product_attention(q, k, v, attn_mask=mask),
+        attend_with(masked=lambda s, mask: np.where(mask, s, -1e9)),
+        attend_with(masked=lambda s, mask: s + np.where(mask, 0.0, -np.inf)),
+    ])
+
+
+def test_my_attention_slips():
+    assert_named("my_attention", {
+        "no √d_k": [attend_with(scale=lambda q, v: 1.0)],
+        "÷ d_k for ÷ √d_k": [attend_with(scale=lambda q, v: 1 / q.shape[-1])],
+        "√d_v for √d_k": [attend_with(scale=lambda q, v: 1 / math.sqrt(v.shape[-1]))],
+        "the mask ignored": [attend_with(masked=lambda s, mask: s)],
+        "True read as blocked": [attend_with(masked=lambda s, mask: np.where(mask, -np.inf, s))],
+        "blocked score set to 0": [attend_with(masked=lambda s, mask: s * mask)],
+        "softmax over the queries": [attend_with(axis=-2), attend_with(axis=0)],
+        "the weights, not the output": [attend_with(weights_only=True)],
+        "masked after the softmax": [attend_mask_after],
+        "key not transposed": [attend_no_transpose, attend_dot_T],
+        "no shift": [attend_with(shift=False)],
+        "the wrong shape": [attend_tokens_first],
+    })
+
+
+# --- previous_token_score(A): the mean weight on the token just before ------------------------
+
+
+def score_loop(A):
+    total = 0.0
+    for i in range(1, len(A)):
+        total += A[i][i - 1]
+    return total / (len(A) - 1)
+
+
+def score_from_zero(A):
+    return sum(A[i][i - 1] for i in range(len(A))) / len(A)  # A[0][-1]: the last column
+
+
+def score_sum(A):
+    return sum(A[i][i - 1] for i in range(1, len(A)))
+
+
+def score_diagonal(A):
+    return sum(A[i][i] for i in range(1, len(A))) / (len(A) - 1)
+
+
+def score_first_token(A):
+    return sum(A[i][0] for i in range(1, len(A))) / (len(A) - 1)
+
+
+def score_swapped(A):
+    return sum(A[i - 1][i] for i in range(1, len(A))) / (len(A) - 1)
+
+
+def score_last_row_missed(A):
+    return sum(A[i][i - 1] for i in range(1, len(A) - 1)) / (len(A) - 1)
+
+
+def score_largest(A):
+    return max(A[i][i - 1] for i in range(1, len(A)))
+
+
+def score_list(A):
+    return [A[i][i - 1] for i in range(1, len(A))]
+
+
+def score_next_token(A):
+    return sum(A[i][i + 1] for i in range(len(A) - 1)) / (len(A) - 1)
+
+
+def score_rows_all(A):
+    return sum(A[i][i - 1] for i in range(1, len(A))) / len(A)
+
+
+def test_previous_token_score_accepts_other_right_answers():
+    assert_passes("previous_token_score", [
+        score_loop, previous_token_score,
+        lambda A: np.diag(np.array(A), -1).mean(),
+        lambda A: sum(A[i + 1][i] for i in range(len(A) - 1)) / (len(A) - 1),
+    ])
+
+
+def test_previous_token_score_slips():
+    assert_named("previous_token_score", {
+        "row 0 counted": [score_from_zero, score_rows_all],
+        "the sum, not the mean": [score_sum],
+        "the diagonal": [score_diagonal],
+        "the first token": [score_first_token],
+        "row and column swapped": [score_swapped, score_next_token],
+        "the last row missed": [score_last_row_missed],
+        "the largest, not the mean": [score_largest],
+        "the weights, not their mean": [score_list],
+    })
+
+
+# --- the bytes one token adds to SmolLM2-135M's cache, by hand -------------------------------
+
+
+def test_model_cache_by_hand_slips():
+    assert_named("model cache by hand", {
+        "keys only": [23040], "queries cached too": [69120], "all query heads": [138240],
+        "one layer only": [1536], "bytes per number left out": [11520],
+        "bits instead of bytes": [368640], "one key/value head": [15360],
+        "KiB, not bytes": [45, "45"], "d_k left out": [720], "8 bytes a float32": [92160],
+    })
+
+
+def test_model_cache_by_hand_accepts_the_answer_in_any_form():
+    for right in (46080, "46080", 46080.0, 46080.4):
+        assert evaluate_passes(right)
+
+
+def evaluate_passes(answer):
+    from course_lib.exercises import evaluate
+    return evaluate("model cache by hand", answer).passed
