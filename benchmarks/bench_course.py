@@ -80,7 +80,7 @@ def main():
     verdict = "within" if ratio < TARGET_RATIO else "OVER"
     lines.append(f"course {total_course:.1f} s vs {len(rows)} trivial notebooks "
                  f"{total_floor:.1f} s: {ratio:.2f} × the kernel-start floor "
-                 f"({verdict} the target of {TARGET_RATIO:.0f} ×)")
+                 f"({verdict} the target of {TARGET_RATIO:g} ×)")
     return "\n".join(lines)
 
 
