@@ -12,13 +12,16 @@ import course_lib as cl
 # --- masked_softmax ----------------------------------------------------------------------------
 
 
-def right(scores, allowed):
-    kept = [s for s, ok in zip(scores, allowed, strict=True) if ok]
-    if not kept:
-        return [0.0] * len(scores)
-    top = max(kept)
-    exps = [math.exp(s - top) if ok else 0.0 for s, ok in zip(scores, allowed, strict=True)]
-    return [e / sum(exps) for e in exps]
+def right(scores, allowed):  # index by index, the total kept as it grows
+    top = -math.inf
+    for i in range(len(scores)):
+        if allowed[i] and scores[i] > top:
+            top = scores[i]
+    exps, total = [], 0.0
+    for i in range(len(scores)):
+        exps.append(math.exp(scores[i] - top) if allowed[i] else 0.0)
+        total += exps[i]
+    return [e / total if total else 0.0 for e in exps]
 
 
 def right_numpy(scores, allowed):
