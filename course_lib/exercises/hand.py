@@ -128,8 +128,8 @@ class HandExercise:
             hints = " ".join(f"{capital(c[2])}: {fill(c[3], self._values(shown))}"
                              for c in chosen)
             # a number can come from more than one slip: say which it matches, not what you did
-            many = ("It matches more than one slip. " if len(chosen) > 1
-                    else "It matches this slip. ")
+            many = ("More than one known slip gives this number. " if len(chosen) > 1
+                    else "A known slip gives this number. ")
             return Feedback(MISTAKE, lead + many + hints, mistake=" / ".join(names))
         distance = float(np.max(np.abs(got - self.answer)))
         whole = bool(np.all(self.answer == np.round(self.answer)) and np.all(got == np.round(got)))
