@@ -430,6 +430,14 @@ def _describe(a):
     return f"shape {tuple(int(s) for s in a.shape)}"
 
 
+def _shape_hint(v, e):
+    said = f"the answer is {_describe(e)}; yours is {_describe(v)}."
+    if e.ndim >= 1 and 0 < v.size < e.size and v.ndim == e.ndim \
+            and np.allclose(v.ravel(), e.ravel()[:v.size]):
+        said += " It starts as the answer does: a `return` inside the loop stops it early?"
+    return said
+
+
 def _not_numbers(outcome, exercise):
     return (outcome.error is None and outcome.case.raises is None and outcome.value is not None
             and not isinstance(outcome.value, str) and numeric(outcome.value) is None)
@@ -574,7 +582,7 @@ class _Reordered:
     """The right numbers in one other order on every wrong case (not a reversal or roll)."""
 
     name = "the right numbers in another order"
-    hint = f"{_RIGHT} in another order, the same on every case."
+    hint = "the same order on every case: check which index goes where."
 
     def seen(self, exercise, outcomes, wrong):
         common = None
@@ -597,8 +605,8 @@ STATEMENTS = [
                   "an earlier cell used for an argument?", test=_another_case),
     _FixedFactorOfInput(),
     _OnEveryWrong("the input given back", _input_hint, test=_input_back),
-    Relation("the wrong shape", lambda ex, o: f"the answer has "
-             f"{_describe(numeric(o.case.expected))}, and yours has {_describe(numeric(o.value))}.",
+    Relation("the wrong shape", lambda ex, o: _shape_hint(numeric(o.value),
+                                                          numeric(o.case.expected)),
              test=_shape_wrong),
     Relation("not numbers", "return a number, a list of numbers or an array.", test=_not_numbers),
     _ConstantFactor(),
