@@ -79,8 +79,13 @@ _SLOT_SLIPS = [
          gives=lambda p, t, s: (t[p % s], p // s)),
     Slip("/ for //", "6 / 4 is 1.5, and a list index is whole: `//`.",
          raises=(TypeError, "indices must be integers"), example=lambda p, t, s: (t[p / s], p % s)),
-    Slip("rounded the division", "round(…) rounds half a block up: `//`.",
-         gives=lambda p, t, s: (t[round(p / s)], p % s)),
+    Slip("rounded the division", "round() or ceil() can move to the next block; `//` rounds "
+         "down.", gives=(lambda p, t, s: (t[round(p / s)], p % s),
+                         lambda p, t, s: (t[math.ceil(p / s)], p % s))),
+    Slip("the table read at the position", "block_table has one entry per BLOCK: read it at "
+         "position // page_size.", gives=lambda p, t, s: (t[p] // s, p % s)),
+    Slip("searched the table", "`.index` finds where a block number sits; the table gives the "
+         "block at position // page_size.", gives=lambda p, t, s: (t.index(p // s), p % s)),
     Slip("ceil(…) − 1", "one block short at a block's first position: `//`.",
          gives=lambda p, t, s: (t[math.ceil(p / s) - 1], p % s)),
     Slip("// for the offset", _LEFT, gives=lambda p, t, s: (t[p // s], p // s)),

@@ -28,11 +28,13 @@ __all__ = ["Case", "CodeExercise", "Outcome"]
 
 @dataclass(frozen=True)
 class Case:
-    """One hidden case: the arguments, and the answer or the exception it must raise."""
+    """One hidden case: the arguments, and the answer or the exception it must raise
+    (``says``: a test its message must pass, beyond not being empty)."""
 
     args: tuple
     expected: object = None
     raises: type | None = None
+    says: object = None
 
     def size(self):
         """How many numbers the case shows (the smallest failing case is shown)."""
@@ -108,8 +110,9 @@ class CodeExercise:
             kept = all(same_value(a, b) for a, b in zip(args, before, strict=True))
             outcome.changed_input = not kept or "read-only" in str(outcome.error or "")
             if case.raises is not None:  # refused, and with a message that says why
-                outcome.correct = (isinstance(outcome.error, case.raises)
-                                   and bool(str(outcome.error).strip()))
+                said = str(outcome.error).strip()
+                outcome.correct = (isinstance(outcome.error, case.raises) and bool(said)
+                                   and (case.says is None or bool(case.says(said))))
             else:
                 outcome.correct = outcome.error is None and self.same(outcome.value,
                                                                       case.expected)
@@ -285,14 +288,15 @@ class CodeExercise:
         call, case = self.call_text(outcome.case), outcome.case
         if outcome.correct and outcome.changed_input:
             return f"{call} gave the right answer but changed its input."
+        said = str(outcome.error or "").strip()
         if outcome.error is not None:
-            said = str(outcome.error).strip()
             got = f"raised {type(outcome.error).__name__}" + (f": {_short(said)}" if said else "")
         else:
             got = f"gave {show(outcome.value)}"
         if case.raises is not None:
-            if isinstance(outcome.error, case.raises):  # the right kind, with no message
-                return f"{call} raised {case.raises.__name__} with no message."
+            if isinstance(outcome.error, case.raises):  # the right kind, a poor message
+                return f"{call} {got}." if said else (f"{call} raised {case.raises.__name__} "
+                                                       "with no message.")
             return f"{call} {got}; it should raise {case.raises.__name__}."
         return f"{call} {got}; expected {show(case.expected)}."
 

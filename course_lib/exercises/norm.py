@@ -36,7 +36,7 @@ LENGTH = CodeExercise(
     "length", "length(q)",
     cases=[([3.0, 4.0],), ([-3.0, 4.0],), ([2.0],), ([-2.5],), ([1.0, 2.0, 2.0],),
            ([0.0, 0.0],), ([0.5, 1.5],), ([1.0, 1.0, 1.0, 1.0],), ([2.0, -1.0, 2.0, -4.0, 2.0],),
-           ([-1.2, -2.0, -2.0],), ([4.0, 3.0],)],
+           ([-1.2, -2.0, -2.0],), ([4.0, 3.0],), ([],)],
     solution=_length,
     quantities={"L": lambda q: len(q)},
     slips=[
@@ -56,7 +56,8 @@ LENGTH = CodeExercise(
              gives=lambda q: math.sqrt(sum(i * i for i in range(len(q))))),
         Slip("no squares", "the slots were added as they are: square each first.",
              gives=lambda q: math.sqrt(sum(q))),
-        Slip("absolute values", "that adds the sizes |q₁| + |q₂| + …: square, add, root.",
+        Slip("absolute values", "that adds the sizes |q₁| + |q₂| + … (√(x²) is |x|): square, add, then "
+             "one root.",
              gives=(lambda q: sum(abs(x) for x in q),
                     lambda q: math.sqrt(sum(abs(x) for x in q)))),
         Slip("squared the sum", "the slots were added first: (3 + 4)² = 49, 3² + 4² = 25.",
@@ -86,6 +87,10 @@ LENGTH = CodeExercise(
              raises=(TypeError, "** or pow(): 'list'"), example=lambda q: math.sqrt(sum(q ** 2))),
         Slip("loop one past the end", "positions run 0 … L − 1: range(len(q)).",
              gives=lambda q: math.sqrt(sum(q[i] ** 2 for i in range(1, len(q) + 1)))),
+        Slip("started from q[0]", "an empty list has no q[0]; its length is 0: start the "
+             "total at 0 and loop over every slot.",
+             when=lambda o: not o.case.args[0] and isinstance(o.error, IndexError),
+             example=lambda q: math.sqrt(q[0] ** 2 + _squares(q[1:]))),
         Slip("single slot left signed", "a length is never negative: ∥[−2.5]∥ = 2.5.",
              when=lambda o: len(o.case.args[0]) == 1 and o.value == o.case.args[0][0],
              example=lambda q: q[0] if len(q) == 1 else _length(q)),

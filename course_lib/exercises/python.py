@@ -99,7 +99,8 @@ MEAN = CodeExercise(
         Slip("divided by 2", "divide by len(q), not by 2.", gives=_nonempty(lambda q: sum(q) / 2)),
         Slip("return inside the loop", "only the first number was added: return after the loop.",
              gives=(_nonempty(lambda q: q[0] / len(q)), _nonempty(lambda q: q[0]))),
-        Slip("= instead of +=", "`total = x` replaces the total; `total += x` adds to it.",
+        Slip("only the last number counts", "the total is replaced (`total = x`) or reset "
+             "(`total = 0` in the loop) each step: set it to 0 once, before the loop; `+=`.",
              gives=(_nonempty(lambda q: q[-1] / len(q)), _nonempty(lambda q: q[-1]))),
         Slip("started the total at 1", "start at 0.",
              gives=_nonempty(lambda q: (1 + sum(q)) / len(q))),
@@ -145,7 +146,8 @@ COST = CodeExercise(
              gives=lambda b, p: sum(p[i] for i in set(b))),
         Slip("the whole price list", "that adds every price: add the basket's items.",
              gives=lambda b, p: sum(p.values())),
-        Slip("= instead of +=", "`total = …` replaces the total; `total += …` adds to it.",
+        Slip("only the last item counts", "the total is replaced (`total = …`) or reset "
+             "(`total = 0` in the loop) each step: set it to 0 once, before the loop; `+=`.",
              gives=lambda b, p: p[b[-1]] if b else 0),
         Slip("return inside the loop", "only the first item was paid: return after the loop.",
              gives=lambda b, p: p[b[0]] if b else 0),

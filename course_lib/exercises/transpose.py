@@ -136,7 +136,7 @@ PRODUCT_SHAPE = CodeExercise(
     cases=[((2, 3), (3, 4)), ((3, 2), (2, 5)), ((1, 4), (4, 1)), ((4, 4), (4, 2)),
            ((2, 5), (5, 2)), ((3, 4), (4, 4)),
            Case(((2, 3), (2, 3)), raises=ValueError), Case(((3, 4), (2, 3)), raises=ValueError),
-           Case(((2, 3), (4, 2)), raises=ValueError)],
+           Case(((2, 3), (4, 2)), raises=ValueError), Case(((2, 3), (4, 5)), raises=ValueError)],
     solution=_product_shape,
     slips=[
         Slip("the inner sizes", "those are the inner sizes, which must match and then disappear: "
@@ -158,6 +158,9 @@ PRODUCT_SHAPE = CodeExercise(
         Slip("compared the outer sizes", "the test compares the outer sizes, shape_a[0] and "
              "shape_b[1], which may differ: compare the INNER ones.",
              gives=_tested(lambda a, b: a[0] != b[1])),
+        Slip("a one-sided test", "`>` or `<` lets through inner sizes that differ the other "
+             "way: refuse when shape_a[1] != shape_b[0].",
+             gives=(_tested(lambda a, b: a[1] > b[0]) + _tested(lambda a, b: a[1] < b[0]))),
         Slip("compared the rows", "it refused a product that exists: the test compares A's rows "
              "with B's rows (or wants A square); only A's columns and B's rows must match, "
              "shape_a[1] and shape_b[0].", gives=_tested(lambda a, b: a[0] != b[0])),

@@ -14,6 +14,10 @@ def _no():
     raise NoPrediction
 
 
+def _no_slot():
+    raise IndexError("bad slot")
+
+
 def _draw_slot(rng):
     q = [int(x) for x in rng.choice(np.r_[-9:0, 1:10], size=7, replace=False)]
     return {"q": q, "i": int(rng.integers(2, 6))}
@@ -54,7 +58,7 @@ def _checked_or_not(read):
     return (checked, read)
 
 
-_POSITIONS = "tested Python positions"
+_POSITIONS, _WRAPS = "tested Python positions", "a slot below 1 wraps round"
 
 
 def _answered_0(o):
@@ -65,19 +69,30 @@ def _refused_last(o):
     return isinstance(o.error, IndexError) and o.case.args[1] == len(o.case.args[0])
 
 
+def _numbered(message):  # "q has slots 1 to 7" says which slots exist; "bad slot" does not
+    return any(c.isdigit() for c in message)
+
+
+def _wrapped(o):
+    return o.case.raises is not None and o.error is None and o.case.args[1] <= 0
+
+
 class _Slot(CodeExercise):
-    """"Tested Python positions" only when slot 0 was answered AND slot len(q) refused."""
+    """"Tested Python positions" only when slot 0 was answered AND slot len(q) refused; "wraps
+    round" only when a slot below 1 was answered."""
 
     def explanations(self, outcomes):
         both = any(map(_answered_0, outcomes)) and any(map(_refused_last, outcomes))
-        return [e for e in super().explanations(outcomes) if both or e[2] != _POSITIONS]
+        wrapped = any(map(_wrapped, outcomes))
+        return [e for e in super().explanations(outcomes)
+                if (both or e[2] != _POSITIONS) and (wrapped or e[2] != _WRAPS)]
 
 
 SLOT = _Slot(
     "slot", "slot(q, i)",
     cases=[(_Q, i) for i in (1, 3, 5, 7)] + [([9.5, -2.0], 2), ([7.5], 1), ([0.5, 1.5, 2.5], 2)]
-    + [Case((_Q, i), raises=IndexError) for i in (0, 8, -2)]
-    + [Case(([7.5], 0), raises=IndexError)],
+    + [Case((_Q, i), raises=IndexError, says=_numbered) for i in (0, 8, -2)]
+    + [Case(([7.5], 0), raises=IndexError, says=_numbered)],
     solution=_slot,
     slips=[
         Slip("counted from 0", "positions count from 0: slot i sits at q[i - 1].",
@@ -92,10 +107,11 @@ SLOT = _Slot(
              gives=_checked_or_not(lambda q, i: q[-1])),
         Slip("always the first slot", "q[0] does not depend on i: q[i - 1].",
              gives=_checked_or_not(lambda q, i: q[0])),
-        Slip("slot 0 wraps round", "q[0 - 1] is q[-1], the LAST slot: check 1 <= i <= len(q) "
-             "first and raise IndexError.",
-             when=lambda o: o.case.raises is not None and o.error is None
-             and o.case.args[1] <= 0 and o.value == o.case.args[0][o.case.args[1] - 1]),
+        Slip(_WRAPS, "for i < 1, q[i - 1] counts from the END (q[0 - 1] is q[-1], the last "
+             "slot) and Python says nothing: check 1 <= i <= len(q) first.",
+             when=lambda o: o.case.raises is not None and (
+                 _wrapped(o) and o.value == o.case.args[0][o.case.args[1] - 1]
+                 or isinstance(o.error, IndexError) and o.case.args[1] > 0)),
         Slip("refused a slot that exists", "slots run from 1 to len(q), both ends in: raise "
              "only when i < 1 or i > len(q).",
              when=lambda o: isinstance(o.error, IndexError) and o.case.raises is None
@@ -103,6 +119,11 @@ SLOT = _Slot(
         Slip(_POSITIONS, "it lets slot 0 through and refuses slot len(q): it checks the "
              "positions 0 … len(q) − 1 (range(len(q))), not the slots 1 … len(q).",
              when=lambda o: _answered_0(o) or _refused_last(o)),
+        Slip("no slots named in the message", "its message must say which slots exist, "
+             "like f\"q has slots 1 to {len(q)}\" (Python's own says no number).",
+             when=lambda o: isinstance(o.error, IndexError) and o.case.raises is not None
+             and not _numbered(str(o.error)),
+             example=lambda q, i: q[i - 1] if i >= 1 else _no_slot()),
         Slip("returned a list", "qᵢ is one number: return q[i - 1], not a slice.",
              gives=_checked_or_not(lambda q, i: q[i - 1:i])),
         Slip("round brackets", "`q(i)` calls the list: q[i - 1].",
