@@ -50,7 +50,10 @@ CACHE_HAND = HandExercise(
     "cache memory by hand", "the KiB one token adds to the cache ({layers} layers, {heads} query "
     "heads, {kv_heads} key/value heads, d_k = {d_k}, float32)",
     answer=_kib, givens={"layers": 32, "heads": 32, "kv_heads": 8, "d_k": 128},
-    draw=_draw_model, tolerance=0.5, slips=_CACHE_SLIPS)
+    draw=_draw_model, tolerance=0.5, slips=_CACHE_SLIPS,
+    twins=[Slip("2 bytes a number", "a float32 is 4 bytes (2 is float16).", gives=_times(1 / 2)),
+           Slip("one layer, all query heads", "{layers} layers × {kv_heads} key/value heads.",
+                gives=_times(lambda g: g["heads"] / g["kv_heads"] / g["layers"]))])
 
 
 def _slot(position, block_table, page_size):

@@ -65,6 +65,10 @@ DOT_HAND = HandExercise(
         *[Slip(f"left out slot {i + 1}", f"{{got}} leaves out slot {i + 1}'s product: add all "
                "three.", gives=lambda q, k, i=i: _dot(q, k) - q[i] * k[i]) for i in range(3)],
     ],
+    twins=[Slip("k read backwards", "{got} pairs q₁ with k's LAST slot: pair slot i with slot i.",
+                gives=lambda q, k: _dot(q, k[::-1])),
+           Slip("q with itself", "{got} is q·q: multiply q's slots by k's.",
+                gives=lambda q, k: _dot(q, q))],
 )
 
 _PAIRS = [([3.0], [-2.0]), ([1.0, 0.0], [0.0, 1.0]), ([1.0, 2.0, 3.0], [4.0, 5.0, 6.0]),

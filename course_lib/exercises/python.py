@@ -65,7 +65,7 @@ LOOP_HAND = HandExercise(
              gives=lambda a, b: (b - 1) ** 2),
         Slip("squared the total", "{got} squares the sum: square each k, then add.",
              gives=lambda a, b: sum(range(a, b)) ** 2),
-        Slip("counted the steps", "{got} counts the steps: add up the squares.",
+        Slip("counted the steps", "{got} is how many times the loop ran: add up each k ** 2.",
              gives=lambda a, b: b - a),
     ],
 )

@@ -133,6 +133,8 @@ TRANSFORMED = [
       for axis in (0, 1) for step in (1, -1)],
     _t("in reverse order", f"{_RIGHT} in reverse order: an index from the end?",
        of=_along(0, lambda e: e[::-1])),
+    _t("sorted", f"{_RIGHT}, sorted: a sort(…) changed their order.",
+       of=_along(0, lambda e: np.sort(e) if e.ndim == 1 else _no())),
     _t("first entry left out", "the right answer without its first entry (row): a loop "
        "from 1 skips position 0.", of=_drop(0, "first")),
     _t("last entry left out", "the right answer without its last entry (row): a loop "
@@ -248,6 +250,27 @@ def _first_row_everywhere(index):
     return _one_input(index, change)
 
 
+def _each_input(change):
+    """``change(array)`` (or NoPrediction) in place of every numeric input; one must change."""
+    def edit(args):
+        changed = False
+        for i, a in enumerate(args):
+            arr = numeric(a) if isinstance(a, (list, np.ndarray)) else None
+            if arr is not None and arr.ndim and arr.size:
+                new = change(arr)
+                changed = changed or new.shape != arr.shape or not np.array_equal(new, arr)
+                _put(args, i, new)
+        if not changed:
+            raise NoPrediction
+    return _solved(edit)
+
+
+def _once(arr):  # each value once, in order of first appearance
+    if arr.ndim != 1:
+        raise NoPrediction
+    return arr[np.sort(np.unique(arr, return_index=True)[1])]
+
+
 def _positions(start):
     """The positions 0, 1, 2, … (or 1, 2, …) for the numbers of the first input."""
     def change(arr):
@@ -283,6 +306,13 @@ INPUT_SIDE = [
              transform=(_positions(0), _positions(1))),
     *[_dropped(axis, which, all_args) for axis in (0, -1) for which in ("first", "last")
       for all_args in (False, True)],
+    Relation("the signs dropped", "it is what the sizes |x| of the numbers give: an abs(…) "
+             "(or a square and a root) lost the minus signs.", transform=_each_input(np.abs)),
+    Relation("repeated numbers counted once", "it is what each value once gives: a set(…) "
+             "drops repeats: loop over every slot.", transform=_each_input(_once)),
+    Relation("only the first two slots", "it is what the first two slots alone give: loop "
+             "over all of them.",
+             transform=_each_input(lambda a: a[:2] if len(a) > 2 else _no())),
     Relation("an input read one position off", "it is what an input read one position off "
              "gives (x[i ± 1] for x[i]).",
              transform=tuple(_one_input(i, lambda a, s=step: np.roll(a, s, axis=0))
@@ -428,6 +458,12 @@ def _describe(a):
     if a.ndim == 1:
         return f"a list of {a.shape[0]} number{'s' if a.shape[0] != 1 else ''}"
     return f"shape {tuple(int(s) for s in a.shape)}"
+
+
+def _shape_hint(ex, o):
+    want, got = numeric(o.case.expected), numeric(o.value)
+    early = " (a `return` inside the loop?)" if got.size == 1 < want.size else ""
+    return f"the answer is {_describe(want)}; yours is {_describe(got)}{early}."
 
 
 def _not_numbers(outcome, exercise):
@@ -597,9 +633,7 @@ STATEMENTS = [
                   "an earlier cell used for an argument?", test=_another_case),
     _FixedFactorOfInput(),
     _OnEveryWrong("the input given back", _input_hint, test=_input_back),
-    Relation("the wrong shape", lambda ex, o: f"the answer has "
-             f"{_describe(numeric(o.case.expected))}, and yours has {_describe(numeric(o.value))}.",
-             test=_shape_wrong),
+    Relation("the wrong shape", _shape_hint, test=_shape_wrong),
     Relation("not numbers", "return a number, a list of numbers or an array.", test=_not_numbers),
     _ConstantFactor(),
     _Refusal("the test before raise turned round", answered=True),
@@ -644,6 +678,6 @@ def for_numbers(answer, tolerance):
         if a != 0:
             found.append(("the reciprocal", 1 / a, "{got} is 1 divided by the answer."))
     elif a.ndim == 1 and a.size > 1:
-        found.append(("the numbers in the wrong order", a[::-1], "the right numbers in the "
-                      "wrong order."))
+        found.append(("the numbers in the wrong order", a[::-1], "{got} is the answer "
+                      "reversed: keep the order the question asks."))
     return [(n, v, h) for n, v, h in found if np.all(np.abs(v - a) > 2 * tolerance)]

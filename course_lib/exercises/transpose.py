@@ -51,12 +51,20 @@ def _draw_grids(rng):
             return {"Q": Q.tolist(), "K": K.tolist()}
 
 
+def _no_twin():
+    raise NoPrediction
+
+
 SCORE_HAND = HandExercise(
     "score by hand", "S₂₃ for Q = {Q} and K = {K}",
     answer=_score,
     givens={"Q": [[-1, 3, -2], [-1, -1, -2], [2, 2, -1]],
             "K": [[1, 3, 0], [3, -2, -2], [-3, 1, -3], [-2, 1, 0]]},
     draw=_draw_grids, tolerance=0.01,
+    twins=[Slip("one minus times minus", "{got} takes one negative times a negative as negative: "
+                "(−)(−) is positive.", gives=tuple(
+                    lambda Q, K, t=t: _score(Q, K) - 2 * Q[1][t] * K[2][t]
+                    if Q[1][t] < 0 and K[2][t] < 0 else _no_twin() for t in range(3)))],
     slips=[
         Slip("key 2 instead of key 3", "{got} is row q₂ · row k₂: S₂₃ pairs query 2 with key "
              "3, the third row of K.", gives=lambda Q, K: _dot(Q, 1, K, 1)),
@@ -160,7 +168,7 @@ PRODUCT_SHAPE = CodeExercise(
              gives=_tested(lambda a, b: a[0] != b[1])),
         Slip("a one-sided test", "`>` or `<` lets through inner sizes that differ the other "
              "way: refuse when shape_a[1] != shape_b[0].",
-             gives=(_tested(lambda a, b: a[1] > b[0]) + _tested(lambda a, b: a[1] < b[0]))),
+             gives=(_tested(lambda a, b: a[1] > b[0])[0], _tested(lambda a, b: a[1] < b[0])[0])),
         Slip("compared the rows", "it refused a product that exists: the test compares A's rows "
              "with B's rows (or wants A square); only A's columns and B's rows must match, "
              "shape_a[1] and shape_b[0].", gives=_tested(lambda a, b: a[0] != b[0])),

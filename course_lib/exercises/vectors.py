@@ -40,6 +40,8 @@ SLOT_HAND = HandExercise(
         Slip("gave the number of slots", "{got} is L, how many slots q has.",
              gives=lambda q, i: len(q)),
     ],
+    twins=[Slip("added the slots up to i", "{got} is q₁ + … + qᵢ: the answer is the one number "
+                "in slot {i}.", gives=lambda q, i: sum(q[:i]))],
 )
 
 _Q = [4.5, -1.0, 6.25, 2.0, 8.0, 5.5, 3.0]
