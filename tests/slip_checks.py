@@ -26,8 +26,10 @@ MIN_ANSWERS = 5  # learner-style wrong answers per exercise, at least
 
 def named_as(feedback, slip, ex):
     """``feedback`` names ``slip``, alone or beside the exercise's twins only."""
-    names = (feedback.mistake or "").split(" / ")
     twins = {t.name for t in getattr(ex, "twins", [])}
+    if feedback.mistake == slip or not twins:
+        return feedback.mistake == slip
+    names = (feedback.mistake or "").split(" / ")
     return slip in names and all(n == slip or n in twins for n in names)
 
 

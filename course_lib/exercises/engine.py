@@ -3,7 +3,9 @@ wrong answer by the slip table and the general relations (``feedback.pick`` deci
 show the smallest failing case; never raise, whatever the learner wrote."""
 
 import contextlib
+import inspect
 import io
+import re
 import warnings
 from dataclasses import dataclass
 
@@ -74,15 +76,18 @@ class CodeExercise:
     quantities : named numbers of a case, ``{"d_k": lambda Q, K: Q.shape[-1]}``, that the
         relations multiply and divide by and a hint may name (``{d_k}``).
     rtol, atol : the comparison's tolerance; show_args : function(args) -> str, optional.
+    loop_only : names of functions that do the exercise's work (``"np.dot"``): a right answer
+        that calls one passes, with a note that the exercise asked for a loop.
     """
 
     def __init__(self, name, call, cases, solution, slips=(), *, quantities=None, rtol=1e-9,
-                 atol=1e-9, show_args=None):
+                 atol=1e-9, show_args=None, loop_only=()):
         self.name, self.call, self.solution = name, call, solution
         self.function = call.split("(")[0]
         self.arg_names = [a.strip() for a in call[call.index("(") + 1:-1].split(",") if a.strip()]
         self.slips, self.quantities = list(slips), dict(quantities or {})
         self.rtol, self.atol, self.show_args = rtol, atol, show_args
+        self.loop_only = sorted(loop_only, key=len, reverse=True)
         self.relations = relations.for_code(self.quantities)
         self.cases = []
         for case in cases:
@@ -149,7 +154,10 @@ class CodeExercise:
         outcomes = self.run(func)
         changed = next((o for o in outcomes if o.changed_input), None)
         if all(o.correct for o in outcomes) and changed is None:
-            return Feedback(PASSED, f"Correct: {self.call} gives the right answer on all "
+            used = self._shortcut(func)
+            lead = (f"Correct — though this exercise asked for a loop: {used}(…) did the work. "
+                    if used else "Correct: ")
+            return Feedback(PASSED, f"{lead}{self.call} gives the right answer on all "
                             f"{len(outcomes)} hidden cases.", outcomes=outcomes)
         chosen = pick(self.explanations(outcomes))
         if chosen:
@@ -163,6 +171,15 @@ class CodeExercise:
                   else " Check that case by hand, step by step.")
         return Feedback(FAILED, "Not yet: it goes wrong on this case: "
                         + self.frame(failing) + advice, case=failing.case, outcomes=outcomes)
+
+    def _shortcut(self, func):
+        """The first ``loop_only`` name the function's source calls, or None."""
+        try:
+            source = inspect.getsource(func)
+        except (OSError, TypeError):
+            return None
+        return next((n for n in self.loop_only if re.search(rf"\b{re.escape(n)}\s*\(", source)),
+                    None)
 
     def _first_look(self, func):
         """The verdicts that need no hidden case: not a function, the stub, a print, None."""

@@ -118,7 +118,7 @@ class HandExercise:
                             mistake=WRONG_COUNT)
         if problem:
             return Feedback(FAILED, f"Not yet: {problem}")
-        shown, answer = show(got.tolist(), digits=10), self._shown(self.answer)
+        shown, answer = _text(got.tolist(), digits=10), self._shown(self.answer)
         if _close(got, self.answer, self.tolerance):
             exact = _close(got, self.answer, 1e-9 + 1e-9 * float(np.max(np.abs(self.answer))))
             tail = "" if exact else (f"; your {shown} is within the ±{self.tolerance:g} this "
@@ -174,7 +174,7 @@ class HandExercise:
     def _shown(self, value):
         decimals = max(0, math.ceil(-math.log10(self.tolerance)) + 1)
         rounded = np.round(value, decimals)
-        return show(rounded.tolist(), digits=12)
+        return _text(rounded.tolist(), digits=12)
 
     def check(self, value):
         """Print the feedback on ``value`` as one paragraph."""
@@ -188,6 +188,6 @@ def _close(a, b, within):
     return a.shape == b.shape and bool(np.all(np.abs(a - b) <= within + slack))
 
 
-def _text(value):
-    """A given as the prompt writes it: true minus signs."""
-    return show(value).replace("-", "−")
+def _text(value, digits=4):
+    """A number as the prompt writes it: true minus signs (−1, as in the question)."""
+    return show(value, digits=digits).replace("-", "−")

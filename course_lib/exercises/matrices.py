@@ -186,7 +186,7 @@ QUERY_SCORES = CodeExercise(
     solution=_query_scores,
     quantities={"d_k": lambda q, K: len(q), "m": lambda q, K: len(K)},
     slips=[
-        Slip("the columns of K", "`q @ K` pairs q with the COLUMNS of K; a key is a ROW: K @ q.",
+        Slip("the columns of K", "`q @ K` pairs q with the COLUMNS of K; a key is a ROW: q @ K[j].",
              gives=lambda q, K: q @ K),
         Slip("added up the scores", "return one score per key, m numbers.",
              gives=lambda q, K: sum(_query_scores(q, K))),

@@ -17,8 +17,9 @@ HEAD_DIVISOR = HandExercise(
     "head divisor by hand", "the divisor of each head's scores for d_model = {d_model} and "
     "h = {h}", answer=lambda d_model, h: math.sqrt(d_model / h),
     givens={"d_model": 768, "h": 12}, tolerance=0.05,
-    twins=[Slip("d_model over the divisor", "{got} is d_model divided by the divisor: the divisor is √d_k "
-                "itself.", gives=lambda d_model, h: d_model / math.sqrt(d_model / h))],
+    twins=[Slip("d_model over the divisor", "{got} is d_model divided by the divisor: the "
+                "divisor is √d_k itself.",
+                gives=lambda d_model, h: d_model / math.sqrt(d_model / h))],
     slips=[
         Slip("√d_model", "{got} is √{d_model}, the full width: a head has d_k = d_model / h "
              "slots.", gives=(lambda d_model, h: math.sqrt(d_model),

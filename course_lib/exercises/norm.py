@@ -37,7 +37,7 @@ LENGTH = CodeExercise(
     cases=[([3.0, 4.0],), ([-3.0, 4.0],), ([2.0],), ([-2.5],), ([1.0, 2.0, 2.0],),
            ([0.0, 0.0],), ([0.5, 1.5],), ([1.0, 1.0, 1.0, 1.0],), ([2.0, -1.0, 2.0, -4.0, 2.0],),
            ([-1.2, -2.0, -2.0],), ([4.0, 3.0],), ([],)],
-    solution=_length,
+    solution=_length, loop_only=("norm", "math.hypot", "math.dist"),
     quantities={"L": lambda q: len(q)},
     slips=[
         Slip("no square root", "the root was never taken: end with math.sqrt(total).",
@@ -56,8 +56,8 @@ LENGTH = CodeExercise(
              gives=lambda q: math.sqrt(sum(i * i for i in range(len(q))))),
         Slip("no squares", "the slots were added as they are: square each first.",
              gives=lambda q: math.sqrt(sum(q))),
-        Slip("absolute values", "that adds the sizes |q₁| + |q₂| + … (√(x²) is |x|): square, add, then "
-             "one root.",
+        Slip("absolute values", "that adds the sizes |q₁| + |q₂| + … (√(x²) is |x|): square, "
+             "add, then one root.",
              gives=(lambda q: sum(abs(x) for x in q),
                     lambda q: math.sqrt(sum(abs(x) for x in q)))),
         Slip("squared the sum", "the slots were added first: (3 + 4)² = 49, 3² + 4² = 25.",
@@ -98,10 +98,14 @@ LENGTH = CodeExercise(
 )
 
 
-def _draw_vector(rng):
+_WHOLE = [(1, 2, 2), (2, 3, 6), (1, 4, 8), (4, 4, 7), (2, 6, 9), (6, 6, 7), (2, 10, 11)]
+
+
+def _draw_vector(rng):  # a² + b² + c² is a square: the length is whole, no calculator
     while True:
-        q = [int(x) for x in rng.integers(-9, 10, size=3)]
-        if all(q) and len({abs(x) for x in q}) == 3:
+        q = [int(x) * int(s) for x, s in zip(rng.permutation(_WHOLE[rng.integers(7)]),
+                                             rng.choice([-1, 1], size=3), strict=True)]
+        if q != [2, -3, 6]:
             return {"q": q}
 
 
@@ -119,7 +123,8 @@ LENGTH_HAND = HandExercise(
              gives=lambda q: sum(abs(x) for x in q)),
         Slip("absolute values under the root", "{got} is √(|q₁| + |q₂| + |q₃|): square each.",
              gives=lambda q: math.sqrt(sum(abs(x) for x in q))),
-        Slip("added the slots first", "{got} starts from q₁ + q₂ + q₃: square each slot first.",
+        Slip("added the slots first", "{got} starts from the sum q₁ + q₂ + q₃ (its size or "
+             "its square): square each slot first.",
              gives=(lambda q: abs(sum(q)), lambda q: sum(q) ** 2)),
         Slip("root of the mean", "{got} is the root of the squares' mean: no division.",
              gives=lambda q: math.sqrt(_squares(q) / len(q))),

@@ -394,7 +394,8 @@ SEEN_IN_ONE = [
     Relation("divided by zero", "here the number you divide by is 0: what is it made of?",
              test=_error(ZeroDivisionError, "")),
     Relation("a position past the end", "an index went past the end of a list (its "
-             "positions run from 0 to its length − 1): check each index and each range.", test=_error(IndexError, "out of range", "out of bounds")),
+             "positions run from 0 to its length − 1): check each index and each range.",
+             test=_error(IndexError, "out of range", "out of bounds")),
     Relation("sizes that do not fit a product", "A @ B needs as many columns in A as rows in "
              "B: a .T missing?",
              test=_error(ValueError, "matmul", "not aligned", "core dimension")),

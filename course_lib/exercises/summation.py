@@ -70,7 +70,7 @@ SUM_FROM_TO = CodeExercise(
            ([5.0, 1.0, 4.0, 2.0], 3, 3), ([2.0, 7.0, 1.0, 8.0, 2.0, 8.0], 2, 5),
            ([3.0, -1.5, 4.0, -1.0, 5.0], 1, 5), ([3.0, 1.0, 4.0, 1.5, 5.0, 9.0], 4, 6),
            ([0.5, 2.5, 1.25, 4.0, 3.0, 0.75, 6.0], 3, 6)],
-    solution=_sum,
+    solution=_sum, loop_only=("sigma",),
     quantities={"the number of terms": lambda q, a, b: b - a + 1},
     slips=[
         Slip("counted from 0", "every term is one slot too far right: slot i is q[i - 1].",

@@ -14,6 +14,9 @@ def _no():
     raise NoPrediction
 
 
+_SUB = "₀₁₂₃₄₅₆₇₈₉"
+
+
 def _no_slot():
     raise IndexError("bad slot")
 
@@ -33,7 +36,8 @@ SLOT_HAND = HandExercise(
              gives=lambda q, i: q[-i]),
         Slip("gave the slot number", "{got} is i itself; qᵢ is the number in that slot.",
              gives=lambda q, i: i),
-        Slip("one slot early", "{got} is the slot before: count 1, 2, 3, … to slot {i}.",
+        Slip("one slot early", lambda q, i: f"{{got}} is q{_SUB[i - 1]}, the slot before "
+             f"q{_SUB[i]}: count 1, 2, 3, … to slot {i}.",
              gives=lambda q, i: q[i - 2]),
         Slip("first slot", "{got} is q₁, the first number.", gives=lambda q, i: q[0]),
         Slip("last slot", "{got} is the last number.", gives=lambda q, i: q[-1]),
@@ -180,13 +184,13 @@ EMBED = CodeExercise(
              gives=lambda s, t: [t[w] for w in s[1:]]),
         Slip("left out the last word", "range(len(sentence) - 1) stops one word early.",
              gives=lambda s, t: [t[w] for w in s[:-1]]),
-        Slip("first word every time", "every entry is the FIRST word's vector: table[word].",
+        Slip("first word every time", "table[word], for each word.",
              gives=lambda s, t: [t[s[0]] for _ in s]),
-        Slip("the whole table", "every vector of the table: look up the sentence's words.",
+        Slip("the whole table", "look up the sentence's words only.",
              gives=lambda s, t: list(t.values())),
-        Slip("table order", "the vectors came in the table's order: loop over the sentence.",
+        Slip("table order", "loop over the sentence.",
              gives=lambda s, t: [v for w, v in t.items() if w in s]),
-        Slip("sorted the words", "alphabetical order: keep the sentence's order.",
+        Slip("sorted the words", "keep the sentence's order.",
              gives=lambda s, t: [t[w] for w in sorted(s)]),
         Slip("dropped repeats", "a word that appears twice gives its vector twice (a set keeps "
              "each once).", when=_repeats_dropped),
@@ -209,7 +213,7 @@ EMBED = CodeExercise(
              raises=(AttributeError, "split")),
         Slip("returned a dict", "a dict keeps each word once: return a list, one vector per "
              "word.", when=lambda o: isinstance(o.value, dict)),
-        Slip("returned the words", "those are the words themselves: return their vectors.",
+        Slip("returned the words", "return their vectors.",
              when=lambda o: _each(o, lambda x: isinstance(x, str))),
         Slip("returned pairs", "return the vectors alone, without their words.",
              when=lambda o: _each(o, lambda x: isinstance(x, (list, tuple))
