@@ -20,12 +20,14 @@ PRINTED, NO_RETURN = "printed instead of returning", "no return"
 @dataclass(frozen=True)
 class Relation:
     """``transform(expected, case, exercise)`` predicts the answer (a tuple: several forms), or
-    ``test(outcome, exercise)`` tells one wrong outcome; ``hint``: text or a function."""
+    ``test(outcome, exercise)`` tells one wrong outcome; ``hint``: text or a function;
+    ``least``: the wrong cases it must account for (one can be a coincidence)."""
 
     name: str
     hint: object
     transform: object = None
     test: object = None
+    least: int = 1
 
     def seen(self, exercise, outcomes, wrong):
         if self.transform is None:
@@ -35,7 +37,7 @@ class Relation:
             telling = exercise.follows(lambda case, f=form: _transformed(f, case, exercise),
                                        outcomes, errors_count=False, key=form)
             best = telling if len(telling) > len(best) else best
-        return best
+        return best if len(best) >= self.least else []
 
 
 def _transformed(form, case, exercise):
@@ -307,12 +309,13 @@ INPUT_SIDE = [
     *[_dropped(axis, which, all_args) for axis in (0, -1) for which in ("first", "last")
       for all_args in (False, True)],
     Relation("the signs dropped", "it is what the sizes |x| of the numbers give: an abs(…) "
-             "(or a square and a root) lost the minus signs.", transform=_each_input(np.abs)),
+             "(or a square and a root) lost the minus signs.", transform=_each_input(np.abs),
+             least=2),
     Relation("repeated numbers counted once", "it is what each value once gives: a set(…) "
-             "drops repeats: loop over every slot.", transform=_each_input(_once)),
+             "drops repeats: loop over every slot.", transform=_each_input(_once), least=2),
     Relation("only the first two slots", "it is what the first two slots alone give: loop "
              "over all of them.",
-             transform=_each_input(lambda a: a[:2] if len(a) > 2 else _no())),
+             transform=_each_input(lambda a: a[:2] if len(a) > 2 else _no()), least=2),
     Relation("an input read one position off", "it is what an input read one position off "
              "gives (x[i ± 1] for x[i]).",
              transform=tuple(_one_input(i, lambda a, s=step: np.roll(a, s, axis=0))
