@@ -37,6 +37,13 @@ POSITIONS_HAND = HandExercise(
              gives=lambda q: q[1] - 1),
         Slip("a minus sign on the last", "the minus belongs to the position.",
              gives=lambda q: q[1] - q[-1]),
+        Slip("multiplied", "{got} is q[1] × q[-1]: `+` adds.", gives=lambda q: q[1] * q[-1]),
+        Slip("the position 1 itself", "{got} adds 1, the position: q[1] is the number there.",
+             gives=lambda q: 1 + q[-1]),
+        Slip("q[1] read as the third", "q[0] is the first number, q[1] the second.",
+             gives=lambda q: q[2] + q[-1]),
+        Slip("a slice", "{got} adds q[1] to the end: q[1] + q[-1] is two numbers.",
+             gives=lambda q: sum(q[1:])),
     ],
 )
 
@@ -48,6 +55,8 @@ def _squares(a, b):
 LOOP_HAND = HandExercise(
     "loop by hand", "the total after `for k in range({a}, {b}): total += k ** 2`",
     answer=_squares, givens={"a": 2, "b": 5},
+    twins=[Slip("left out the end", "{b} − 1 counts: range stops just before {b}.",
+                gives=lambda a, b: _squares(a, b - 1))],
     draw=lambda rng: {"a": (a := int(rng.integers(1, 6))),  # not (2, 5)
                       "b": a + int(rng.choice([2, 4] if a == 2 else [2, 3, 4]))},
     slips=[
@@ -67,6 +76,10 @@ LOOP_HAND = HandExercise(
              gives=lambda a, b: sum(range(a, b)) ** 2),
         Slip("counted the steps", "{got} is how many times the loop ran: add up each k ** 2.",
              gives=lambda a, b: b - a),
+        Slip("2 ** k for k ** 2", "`k ** 2` is k × k; {got} adds 2 ** k.",
+             gives=lambda a, b: sum(2 ** k for k in range(a, b))),
+        Slip("started one late, ran one far", "range({a}, {b}) is {a} … {b} − 1.",
+             gives=lambda a, b: _squares(a + 1, b + 1)),
     ],
 )
 

@@ -93,6 +93,8 @@ SUM_FROM_TO = CodeExercise(
              gives=(lambda q, a, b: q[b - 1], lambda q, a, b: q[b - 2] if b > a else 0.0)),
         Slip("return inside the loop", "only the first term came back: return after the loop.",
              gives=lambda q, a, b: q[a - 1]),
+        Slip("the first term twice", "a total that starts at q[a - 1] adds it again in the loop: "
+             "start at 0.", gives=lambda q, a, b: _sum(q, a, b) + q[a - 1]),
         Slip("multiplied instead of added", "the terms were multiplied: Σ adds them.",
              gives=lambda q, a, b: math.prod(q[a - 1:b])),
         Slip("the loop never ran", "0 is the total before any term: range(b, a + 1) is empty "
