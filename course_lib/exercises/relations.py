@@ -464,12 +464,6 @@ def _describe(a):
     return f"shape {tuple(int(s) for s in a.shape)}"
 
 
-def _shape_hint(ex, o):
-    want, got = numeric(o.case.expected), numeric(o.value)
-    early = " (a `return` inside the loop?)" if got.size == 1 < want.size else ""
-    return f"the answer is {_describe(want)}; yours is {_describe(got)}{early}."
-
-
 def _not_numbers(outcome, exercise):
     return (outcome.error is None and outcome.case.raises is None and outcome.value is not None
             and not isinstance(outcome.value, str) and numeric(outcome.value) is None)
@@ -637,7 +631,9 @@ STATEMENTS = [
                   "an earlier cell used for an argument?", test=_another_case),
     _FixedFactorOfInput(),
     _OnEveryWrong("the input given back", _input_hint, test=_input_back),
-    Relation("the wrong shape", _shape_hint, test=_shape_wrong),
+    Relation("the wrong shape", lambda ex, o: f"the answer has "
+             f"{_describe(numeric(o.case.expected))}, and yours has {_describe(numeric(o.value))}.",
+             test=_shape_wrong),
     Relation("not numbers", "return a number, a list of numbers or an array.", test=_not_numbers),
     _ConstantFactor(),
     _Refusal("the test before raise turned round", answered=True),

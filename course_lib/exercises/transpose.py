@@ -51,8 +51,15 @@ def _draw_grids(rng):
             return {"Q": Q.tolist(), "K": K.tolist()}
 
 
-def _no_twin():
-    raise NoPrediction
+def _one_minus(t):
+    """(−a)(−b) taken as −ab in slot t only where that gives a slot left out (the row's form
+    says nothing there)."""
+    def gives(Q, K):
+        p = _products(Q, K)
+        if not (_row(Q, 1)[t] < 0 and _row(K, 2)[t] < 0 and 2 * p[t] in p):
+            raise NoPrediction
+        return float(p.sum() - 2 * p[t])
+    return gives
 
 
 SCORE_HAND = HandExercise(
@@ -62,9 +69,7 @@ SCORE_HAND = HandExercise(
             "K": [[1, 3, 0], [3, -2, -2], [-3, 1, -3], [-2, 1, 0]]},
     draw=_draw_grids, tolerance=0.01,
     twins=[Slip("one minus times minus", "{got} takes one negative times a negative as negative: "
-                "(−)(−) is positive.", gives=tuple(
-                    lambda Q, K, t=t: _score(Q, K) - 2 * Q[1][t] * K[2][t]
-                    if Q[1][t] < 0 and K[2][t] < 0 else _no_twin() for t in range(3)))],
+                "(−)(−) is positive.", gives=tuple(map(_one_minus, range(3))))],
     slips=[
         Slip("key 2 instead of key 3", "{got} is row q₂ · row k₂: S₂₃ pairs query 2 with key "
              "3, the third row of K.", gives=lambda Q, K: _dot(Q, 1, K, 1)),

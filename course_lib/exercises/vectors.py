@@ -128,7 +128,7 @@ SLOT = _Slot(
         Slip("no slots named in the message", "its message must say which slots exist, "
              "like f\"q has slots 1 to {len(q)}\" (Python's own says no number).",
              when=lambda o: isinstance(o.error, IndexError) and o.case.raises is not None
-             and not _numbered(str(o.error)),
+             and str(o.error).strip() and not _numbered(str(o.error)),
              example=lambda q, i: q[i - 1] if i >= 1 else _no_slot()),
         Slip("returned a list", "qᵢ is one number: return q[i - 1], not a slice.",
              gives=_checked_or_not(lambda q, i: q[i - 1:i])),
