@@ -76,8 +76,8 @@ class CodeExercise:
     quantities : named numbers of a case, ``{"d_k": lambda Q, K: Q.shape[-1]}``, that the
         relations multiply and divide by and a hint may name (``{d_k}``).
     rtol, atol : the comparison's tolerance; show_args : function(args) -> str, optional.
-    loop_only : names of functions that do the exercise's work (``"np.dot"``): a right answer
-        that calls one passes, with a note that the exercise asked for a loop.
+    loop_only : functions that do the work (``"np.dot"``): a right answer calling one passes,
+        with a note that a loop was asked.
     """
 
     def __init__(self, name, call, cases, solution, slips=(), *, quantities=None, rtol=1e-9,

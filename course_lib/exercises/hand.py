@@ -25,8 +25,8 @@ class HandExercise:
     answer : function of the givens (keywords) -> the right number(s).
     givens : the notebook's numbers, a dict; slips : rows whose ``gives`` takes the givens.
     draw : function(rng) -> new givens, or None; tolerance : as the prompt announces it.
-    twins : rows that may give another row's number on these givens (6² taken as 12 gives
-        √25 = 2 − 3 + 6): both are named, never one with certainty.
+    twins : rows that may give another row's number (6² as 12 gives √25 = 2 − 3 + 6): both
+        are named.
 
     >>> from course_lib.exercises.feedback import Slip
     >>> ex = HandExercise("len", "∥{q}∥", lambda q: math.hypot(*q), {"q": [3, 4]},

@@ -52,8 +52,7 @@ def _draw_grids(rng):
 
 
 def _one_minus(t):
-    """(−a)(−b) taken as −ab in slot t only where that gives a slot left out (the row's form
-    says nothing there)."""
+    """(−a)(−b) as −ab in slot t, only where a slot left out gives it too."""
     def gives(Q, K):
         p = _products(Q, K)
         if not (_row(Q, 1)[t] < 0 and _row(K, 2)[t] < 0 and 2 * p[t] in p):

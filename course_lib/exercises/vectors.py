@@ -75,7 +75,7 @@ def _refused_last(o):
     return isinstance(o.error, IndexError) and o.case.args[1] == len(o.case.args[0])
 
 
-def _numbered(message):  # "q has slots 1 to 7" says which slots exist; "bad slot" does not
+def _numbered(message):  # "slots 1 to 7", not "bad slot"
     return any(c.isdigit() for c in message)
 
 
@@ -84,8 +84,8 @@ def _wrapped(o):
 
 
 class _Slot(CodeExercise):
-    """"Tested Python positions" only when slot 0 was answered AND slot len(q) refused; "wraps
-    round" only when a slot below 1 was answered."""
+    """"Tested Python positions" only if slot 0 was answered AND slot len(q) refused; "wraps
+    round" only if a slot below 1 was answered."""
 
     def explanations(self, outcomes):
         both = any(map(_answered_0, outcomes)) and any(map(_refused_last, outcomes))
