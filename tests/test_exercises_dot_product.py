@@ -130,9 +130,9 @@ def test_dot_loop_slips():
             checked(lambda q, k: sum(q[i] * k[i] for i in range(1, len(q))))],
         "returns the products": [checked(lambda q, k: [a * b for a, b in pairs(q, k)]),
                                  checked(lambda q, k: np.multiply(q, k))],
-        "does not refuse different lengths": [lambda q, k: sum(a * b for a, b in pairs(q, k)),
-                                              lambda q, k: float(np.dot(q[:len(k)], k[:len(q)])),
-                                              dot_unchecked],
+        "does not refuse different numbers of slots": [
+            lambda q, k: sum(a * b for a, b in pairs(q, k)),
+            lambda q, k: float(np.dot(q[:len(k)], k[:len(q)])), dot_unchecked],
         "returned the message": [dot_message_returned],
         "only the last term counts": [dot_replaces_total, dot_reset_in_loop],
         "squared the products": [checked(lambda q, k: sum((a * b) ** 2 for a, b in pairs(q, k)))],

@@ -160,7 +160,7 @@ def test_masked_weight_by_hand_slips():
         "key 1 given no weight": [1, 1.0],
         "key 1's weight": [0.25, "1/4"],
         "the mask read the other way round": [0],
-        "e to the p": [0.9526],
+        "ln 3 read as 3": [0.9526],
         "decimal point moved": [75],
     })
 

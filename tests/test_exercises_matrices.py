@@ -66,7 +66,8 @@ def test_attention_sizes_slips():
                                    or V.shape[0] != Q.shape[0])],
         "refused d_k ≠ d_v": [refusing(lambda Q, K, V: K.shape != V.shape)],
         "the test before raise turned round": [refusing(fits)],
-        "refused every case": [refusing(lambda Q, K, V: V.shape[0] != K.shape[1])],
+        "refused every case": [refusing(lambda Q, K, V: V.shape[0] != K.shape[1]
+                                        or K.shape[1] != Q.shape[1])],
         "raised another kind of error": [asserts],
         "returned the message": [lambda Q, K, V: _sizes(Q, K, V) if fits(Q, K, V)
                                  else "the sizes do not fit"],

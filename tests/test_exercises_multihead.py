@@ -94,7 +94,8 @@ def test_multi_head_accepts_other_right_answers():
 def test_head_divisor_by_hand_slips():
     assert_named("head divisor by hand", {
         "√d_model": [27.71, 28], "d_k without the root": [64], "the multiplier": [0.125],
-        "√h": [3.46], "h": [12], "** 1/2": [32], "a root before the division": [2.31, 221.7],
+        "√h": [3.46], "h": [12], "halved instead of the root": [32],
+        "a root before the division": [2.31, 221.7],
         "multiplied by h": [9216],
     })
 

@@ -102,7 +102,7 @@ def test_mean_slips():
         "returned the total": [lambda q: sum(q) if q else mean_refuses_all(q)],
         "// instead of /": [lambda q: sum(q) // len(q) if q else mean_refuses_all(q)],
         "return inside the loop": [mean_return_in_loop],
-        "= instead of +=": [mean_replaces_total],
+        "only the last number counts": [mean_replaces_total],
         "returned instead of raising": [lambda q: sum(q) / len(q) if q else 0],
         "returned the message": [lambda q: sum(q) / len(q) if q else "the list is empty"],
         "refused a list with numbers": [mean_refuses_all],
@@ -179,7 +179,7 @@ def cost_positions(basket, prices):
 def test_cost_slips():
     assert_named("cost", {
         "quoted the name": [cost_quoted],
-        "= instead of +=": [cost_replaces_total],
+        "only the last item counts": [cost_replaces_total],
         "the whole price list": [lambda b, p: sum(p.values()), lambda b, p: sum(p[i] for i in p)],
         "paid each item once": [lambda b, p: sum(p[i] for i in set(b))],
         "counted the items": [lambda b, p: len(b)],

@@ -12,15 +12,33 @@ def slot_ok(q, i):
     return q[i - 1]
 
 
+def slot_in_range(q, i):
+    if i not in range(1, len(q) + 1):
+        raise IndexError(f"slot {i} is not one of 1 … {len(q)}")
+    return q[i - 1]
+
+
+def slot_lets_python_raise(q, i):
+    if i < 1:
+        raise IndexError(f"slots run from 1 to {len(q)}")
+    return q[i - 1]
+
+
+def slot_vague(q, i):
+    if i < 1 or i > len(q):
+        raise IndexError("bad slot")
+    return q[i - 1]
+
+
 def slot_checked_from_zero(q, i):
     if i < 1 or i > len(q):
-        raise IndexError("no such slot")
+        raise IndexError(f"there is no slot {i}")
     return q[i]
 
 
 def slot_only_too_big(q, i):
     if i > len(q):
-        raise IndexError("too big")
+        raise IndexError(f"slot {i} is too big")
     return q[i - 1]
 
 
@@ -38,7 +56,7 @@ def slot_value_error(q, i):
 
 def slot_check_one_short(q, i):
     if i < 1 or i >= len(q):
-        raise IndexError("no such slot")
+        raise IndexError(f"there is no slot {i}")
     return q[i - 1]
 
 
@@ -50,7 +68,7 @@ def slot_python_positions(q, i):
 
 def slot_upside_down(q, i):
     if 1 <= i <= len(q):
-        raise IndexError("no such slot")
+        raise IndexError(f"there is no slot {i}")
     return q[i - 1]
 
 
@@ -58,12 +76,12 @@ def slot_loop_from_zero(q, i):
     for position in range(len(q)):
         if position == i:
             return q[position]
-    raise IndexError("no such slot")
+    raise IndexError(f"there is no slot {i}")
 
 
 def slot_pops(q, i):
     if i < 1 or i > len(q):
-        raise IndexError("no such slot")
+        raise IndexError(f"there is no slot {i}")
     return q.pop(i - 1)
 
 
@@ -73,7 +91,7 @@ def test_slot_slips():
         "counted from the end": [lambda q, i: q[-i], lambda q, i: list(reversed(q))[i - 1]],
         "returned the slot number": [lambda q, i: i],
         "returned the position": [lambda q, i: i - 1],
-        "slot 0 wraps round": [lambda q, i: q[i - 1], slot_only_too_big],
+        "a slot below 1 wraps round": [lambda q, i: q[i - 1], slot_only_too_big],
         "returned instead of raising": [lambda q, i: q[i - 1] if i > 0 else None],
         "returned the message": [slot_message],
         "raised another kind of error": [slot_value_error],
@@ -88,11 +106,12 @@ def test_slot_slips():
         "returned text": [lambda q, i: str(slot_ok(q, i))],
         "changed its input": [slot_pops],
         "always the last slot": [lambda q, i: q[-1]],
+        "no slots named in the message": [slot_lets_python_raise, slot_vague],
     })
 
 
 def test_slot_accepts_other_right_answers():
-    assert_passes("slot", [slot_ok, lambda q, i: q[i - 1] if 0 < i <= len(q) else [][1]])
+    assert_passes("slot", [slot_ok, slot_in_range])
 
 
 def test_slot_by_hand_slips():

@@ -53,7 +53,7 @@ def catalogue():
             what = ex.call if isinstance(ex, CodeExercise) else _one_line(ex.title) + ", by hand"
             lines += [f"### `check(\"{ex.name}\", …)`: {what}", "",
                       "| slip | seen by | hint |", "|---|---|---|"]
-            for slip in ex.slips:
+            for slip in ex.slips + getattr(ex, "twins", []):
                 hint = slip.hint if isinstance(slip.hint, str) else "(computed)"
                 lines.append(f"| {slip.name} | {_how(slip)} | {_one_line(hint)} |")
             lines.append("")

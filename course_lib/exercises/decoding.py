@@ -50,7 +50,10 @@ CACHE_HAND = HandExercise(
     "cache memory by hand", "the KiB one token adds to the cache ({layers} layers, {heads} query "
     "heads, {kv_heads} key/value heads, d_k = {d_k}, float32)",
     answer=_kib, givens={"layers": 32, "heads": 32, "kv_heads": 8, "d_k": 128},
-    draw=_draw_model, tolerance=0.5, slips=_CACHE_SLIPS)
+    draw=_draw_model, tolerance=0.5, slips=_CACHE_SLIPS,
+    twins=[Slip("2 bytes a number", "a float32 is 4 bytes (2 is float16).", gives=_times(1 / 2)),
+           Slip("one layer, all query heads", "{layers} layers × {kv_heads} key/value heads.",
+                gives=_times(lambda g: g["heads"] / g["kv_heads"] / g["layers"]))])
 
 
 def _slot(position, block_table, page_size):
@@ -79,8 +82,13 @@ _SLOT_SLIPS = [
          gives=lambda p, t, s: (t[p % s], p // s)),
     Slip("/ for //", "6 / 4 is 1.5, and a list index is whole: `//`.",
          raises=(TypeError, "indices must be integers"), example=lambda p, t, s: (t[p / s], p % s)),
-    Slip("rounded the division", "round(…) rounds half a block up: `//`.",
-         gives=lambda p, t, s: (t[round(p / s)], p % s)),
+    Slip("rounded the division", "round() or ceil() can move to the next block; `//` rounds "
+         "down.", gives=(lambda p, t, s: (t[round(p / s)], p % s),
+                         lambda p, t, s: (t[math.ceil(p / s)], p % s))),
+    Slip("the table read at the position", "block_table has one entry per BLOCK: read it at "
+         "position // page_size.", gives=lambda p, t, s: (t[p] // s, p % s)),
+    Slip("searched the table", "`.index` finds where a block number sits; the table gives the "
+         "block at position // page_size.", gives=lambda p, t, s: (t.index(p // s), p % s)),
     Slip("ceil(…) − 1", "one block short at a block's first position: `//`.",
          gives=lambda p, t, s: (t[math.ceil(p / s) - 1], p % s)),
     Slip("// for the offset", _LEFT, gives=lambda p, t, s: (t[p // s], p // s)),

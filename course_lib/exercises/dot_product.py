@@ -65,6 +65,10 @@ DOT_HAND = HandExercise(
         *[Slip(f"left out slot {i + 1}", f"{{got}} leaves out slot {i + 1}'s product: add all "
                "three.", gives=lambda q, k, i=i: _dot(q, k) - q[i] * k[i]) for i in range(3)],
     ],
+    twins=[Slip("k read backwards", "{got} pairs q₁ with k's LAST slot: pair slot i with slot i.",
+                gives=lambda q, k: _dot(q, k[::-1])),
+           Slip("q with itself", "{got} is q·q: multiply q's slots by k's.",
+                gives=lambda q, k: _dot(q, q))],
 )
 
 _PAIRS = [([3.0], [-2.0]), ([1.0, 0.0], [0.0, 1.0]), ([1.0, 2.0, 3.0], [4.0, 5.0, 6.0]),
@@ -91,7 +95,7 @@ DOT_LOOP = CodeExercise(
     "dot_loop", "dot_loop(q, k)",
     cases=_PAIRS + [Case(([1.0, 2.0], [1.0, 2.0, 3.0]), raises=ValueError),
                     Case(([1.0, 2.0, 3.0], [1.0, 2.0]), raises=ValueError)],
-    solution=_dot, quantities={"L": lambda q, k: len(q)},
+    solution=_dot, loop_only=("np.dot", "dot", "np.inner"), quantities={"L": lambda q, k: len(q)},
     slips=[
         Slip("sums without multiplying", "every slot of both lists was added: multiply matching "
              "slots.", gives=lambda q, k: sum(q) + sum(k)),
@@ -112,8 +116,8 @@ DOT_LOOP = CodeExercise(
         Slip("uses only some slots", "some products are left out: visit every slot.",
              when=_some_slots,
              example=lambda q, k: sum(_p(q, k)[::2])),
-        Slip("does not refuse different lengths", "check len(q) != len(k) first and raise "
-             "ValueError: a loop alone stops early or runs past the end.",
+        Slip("does not refuse different numbers of slots", "check len(q) != len(k) first "
+             "and raise ValueError: a loop alone stops early or runs past the end.",
              when=_unrefused,
              example=lambda q, k: sum(a * b for a, b in zip(q, k))),  # noqa: B905
     ],
@@ -243,7 +247,7 @@ PERPENDICULAR = CodeExercise(
            ([-4.0, -3.0],)],
     solution=_turn_left,
     slips=[
-        Slip("turned right", "perpendicular, but turned RIGHT: the left turn is [−q₂, q₁].",
+        Slip("turned right", "perpendicular, but turned RIGHT (clockwise): turn the other way.",
              gives=lambda q: [q[1], -q[0]]),
         Slip("swapped without a minus", "[q₂, q₁] is q mirrored: one slot needs a minus.",
              gives=lambda q: [q[1], q[0]]),

@@ -3,7 +3,9 @@ wrong answer by the slip table and the general relations (``feedback.pick`` deci
 show the smallest failing case; never raise, whatever the learner wrote."""
 
 import contextlib
+import inspect
 import io
+import re
 import warnings
 from dataclasses import dataclass
 
@@ -28,11 +30,13 @@ __all__ = ["Case", "CodeExercise", "Outcome"]
 
 @dataclass(frozen=True)
 class Case:
-    """One hidden case: the arguments, and the answer or the exception it must raise."""
+    """One hidden case: the arguments, and the answer or the exception it must raise
+    (``says``: a test its message must pass, beyond not being empty)."""
 
     args: tuple
     expected: object = None
     raises: type | None = None
+    says: object = None
 
     def size(self):
         """How many numbers the case shows (the smallest failing case is shown)."""
@@ -72,15 +76,18 @@ class CodeExercise:
     quantities : named numbers of a case, ``{"d_k": lambda Q, K: Q.shape[-1]}``, that the
         relations multiply and divide by and a hint may name (``{d_k}``).
     rtol, atol : the comparison's tolerance; show_args : function(args) -> str, optional.
+    loop_only : functions that do the work (``"np.dot"``): a right answer calling one passes,
+        with a note that a loop was asked.
     """
 
     def __init__(self, name, call, cases, solution, slips=(), *, quantities=None, rtol=1e-9,
-                 atol=1e-9, show_args=None):
+                 atol=1e-9, show_args=None, loop_only=()):
         self.name, self.call, self.solution = name, call, solution
         self.function = call.split("(")[0]
         self.arg_names = [a.strip() for a in call[call.index("(") + 1:-1].split(",") if a.strip()]
         self.slips, self.quantities = list(slips), dict(quantities or {})
         self.rtol, self.atol, self.show_args = rtol, atol, show_args
+        self.loop_only = sorted(loop_only, key=len, reverse=True)
         self.relations = relations.for_code(self.quantities)
         self.cases = []
         for case in cases:
@@ -108,8 +115,9 @@ class CodeExercise:
             kept = all(same_value(a, b) for a, b in zip(args, before, strict=True))
             outcome.changed_input = not kept or "read-only" in str(outcome.error or "")
             if case.raises is not None:  # refused, and with a message that says why
-                outcome.correct = (isinstance(outcome.error, case.raises)
-                                   and bool(str(outcome.error).strip()))
+                said = str(outcome.error).strip()
+                outcome.correct = (isinstance(outcome.error, case.raises) and bool(said)
+                                   and (case.says is None or bool(case.says(said))))
             else:
                 outcome.correct = outcome.error is None and self.same(outcome.value,
                                                                       case.expected)
@@ -146,7 +154,10 @@ class CodeExercise:
         outcomes = self.run(func)
         changed = next((o for o in outcomes if o.changed_input), None)
         if all(o.correct for o in outcomes) and changed is None:
-            return Feedback(PASSED, f"Correct: {self.call} gives the right answer on all "
+            used = self._shortcut(func)
+            lead = (f"Correct — though this exercise asked for a loop: {used}(…) did the work. "
+                    if used else "Correct: ")
+            return Feedback(PASSED, f"{lead}{self.call} gives the right answer on all "
                             f"{len(outcomes)} hidden cases.", outcomes=outcomes)
         chosen = pick(self.explanations(outcomes))
         if chosen:
@@ -160,6 +171,15 @@ class CodeExercise:
                   else " Check that case by hand, step by step.")
         return Feedback(FAILED, "Not yet: it goes wrong on this case: "
                         + self.frame(failing) + advice, case=failing.case, outcomes=outcomes)
+
+    def _shortcut(self, func):
+        """The first ``loop_only`` name the function's source calls, or None."""
+        try:
+            source = inspect.getsource(func)
+        except (OSError, TypeError):
+            return None
+        return next((n for n in self.loop_only if re.search(rf"\b{re.escape(n)}\s*\(", source)),
+                    None)
 
     def _first_look(self, func):
         """The verdicts that need no hidden case: not a function, the stub, a print, None."""
@@ -285,14 +305,15 @@ class CodeExercise:
         call, case = self.call_text(outcome.case), outcome.case
         if outcome.correct and outcome.changed_input:
             return f"{call} gave the right answer but changed its input."
+        said = str(outcome.error or "").strip()
         if outcome.error is not None:
-            said = str(outcome.error).strip()
             got = f"raised {type(outcome.error).__name__}" + (f": {_short(said)}" if said else "")
         else:
             got = f"gave {show(outcome.value)}"
         if case.raises is not None:
-            if isinstance(outcome.error, case.raises):  # the right kind, with no message
-                return f"{call} raised {case.raises.__name__} with no message."
+            if isinstance(outcome.error, case.raises):  # the right kind, a poor message
+                return f"{call} {got}." if said else (f"{call} raised {case.raises.__name__} "
+                                                       "with no message.")
             return f"{call} {got}; it should raise {case.raises.__name__}."
         return f"{call} {got}; expected {show(case.expected)}."
 

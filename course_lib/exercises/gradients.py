@@ -136,6 +136,8 @@ def _d(size):
 
 _DV, _M = _d(lambda q, k, v: v.shape[1]), _d(lambda q, k, v: k.shape[0])
 _Q_ROWS = [  # name, hint, keyword forms of _gradient
+    ("no shift: e^x overflows", "scores near 1000 overflow e^x: subtract each row's max first.",
+     [{"weights": lambda s: np.exp(s) / np.exp(s).sum(axis=1, keepdims=True)}]),
     ("no scale in step 3", "∂L/∂Q = scale · (∂L/∂S) K.", [{"back": lambda q, k, v: 1.0}]),
     ("no scale in the forward pass", "A = softmax(QKᵀ/√d_k), as in the forward.",
      [{"forward": lambda q, k, v: 1.0}]),
@@ -192,7 +194,10 @@ def _bound(form):
 QUERY_GRADIENT = CodeExercise(
     "query_gradient", "query_gradient(q, k, v, grad_out)",
     cases=[_qkvg(seed, *shape) for seed, shape in enumerate(
-        [(2, 3, 2, 4), (3, 3, 3, 3), (4, 2, 3, 1), (1, 4, 2, 2), (3, 5, 4, 2), (2, 2, 4, 3)])],
+        [(2, 3, 2, 4), (3, 3, 3, 3), (4, 2, 3, 1), (1, 4, 2, 2), (3, 5, 4, 2), (2, 2, 4, 3)])]
+    + [tuple(map(frozen_array, (  # scores near 1000: e^1000 overflows without the row max
+        [[20, 20, 20, 20], [20, 20, 20, 20.5]], [[25, 25, 25, 25.5], [25] * 4, [24.9, 25, 25, 25]],
+        [[1, -0.5], [0.5, 2], [-1, 1]], [[0.5, -1], [1.5, 0.5]])))],
     solution=_gradient, quantities={"d_k": lambda q, k, v, g: q.shape[1]},
     show_args=lambda args: ", ".join(f"{name} {np.shape(a)}" for name, a in
                                      zip(("q", "k", "v", "grad_out"), args, strict=True)),

@@ -25,6 +25,8 @@ class HandExercise:
     answer : function of the givens (keywords) -> the right number(s).
     givens : the notebook's numbers, a dict; slips : rows whose ``gives`` takes the givens.
     draw : function(rng) -> new givens, or None; tolerance : as the prompt announces it.
+    twins : rows that may give another row's number (6² as 12 gives √25 = 2 − 3 + 6): both
+        are named.
 
     >>> from course_lib.exercises.feedback import Slip
     >>> ex = HandExercise("len", "∥{q}∥", lambda q: math.hypot(*q), {"q": [3, 4]},
@@ -34,9 +36,10 @@ class HandExercise:
     """
 
     def __init__(self, name, prompt, answer, givens, slips=(), *, draw=None, tolerance=0.01,
-                 base=None):
+                 base=None, twins=()):
         self.name, self.prompt, self.formula = name, prompt, answer
         self.givens, self.slips, self.draw = dict(givens), list(slips), draw
+        self.twins = list(twins)
         self.tolerance, self.base = float(tolerance), base
         self.answer = np.asarray(answer(**self.givens), dtype=float)
         problem = self._clash()
@@ -48,10 +51,10 @@ class HandExercise:
         """The prompt with this variant's numbers."""
         return fill(self.prompt, {k: _text(v) for k, v in self.givens.items()})
 
-    def slip_values(self):
+    def slip_values(self, twins=False):
         """(slip, its value on these givens) for every form that can be computed here."""
         found = []
-        for slip in self.slips:
+        for slip in self.slips + (self.twins if twins else []):
             for form in slip.forms():
                 try:
                     value = np.asarray(form(**self.givens), dtype=float)
@@ -66,9 +69,10 @@ class HandExercise:
         if not np.all(np.isfinite(self.answer)):
             return f"the answer {self.answer} is not finite"
         values = self.slip_values()
-        for i, (slip, value) in enumerate(values):
+        for slip, value in self.slip_values(twins=True):
             if _close(value, self.answer, 2 * self.tolerance):
                 return f"slip {slip.name!r} gives {show(value)}, too close to the answer"
+        for i, (slip, value) in enumerate(values):
             for other, other_value in values[:i]:
                 apart = 2 * max(self._near(value), self._near(other_value))
                 if other.name != slip.name and _close(value, other_value, apart):
@@ -84,7 +88,7 @@ class HandExercise:
             try:
                 return HandExercise(self.name, self.prompt, self.formula, self.draw(rng),
                                     self.slips, draw=self.draw, tolerance=self.tolerance,
-                                    base=self.base or self)
+                                    base=self.base or self, twins=self.twins)
             except (ValueError, ArithmeticError):
                 continue
         raise RuntimeError(f"{self.name}: no fit variant in 200 draws from seed {seed}")
@@ -114,7 +118,7 @@ class HandExercise:
                             mistake=WRONG_COUNT)
         if problem:
             return Feedback(FAILED, f"Not yet: {problem}")
-        shown, answer = show(got.tolist(), digits=10), self._shown(self.answer)
+        shown, answer = _text(got.tolist(), digits=10), self._shown(self.answer)
         if _close(got, self.answer, self.tolerance):
             exact = _close(got, self.answer, 1e-9 + 1e-9 * float(np.max(np.abs(self.answer))))
             tail = "" if exact else (f"; your {shown} is within the ±{self.tolerance:g} this "
@@ -150,8 +154,9 @@ class HandExercise:
     def _explanations(self, got):
         """(1, tier, name, hint) for every slip and relation the number lands on."""
         found = [(1, 0, slip.name, slip.hint(**self.givens) if callable(slip.hint) else slip.hint)
-                 for slip, value in self.slip_values() if _close(got, value, self._near(value))]
-        own = [value for _, value in self.slip_values()]
+                 for slip, value in self.slip_values(twins=True)
+                 if _close(got, value, self._near(value))]
+        own = [value for _, value in self.slip_values(twins=True)]
         for name, value, hint in relations.for_numbers(self.answer, self.tolerance):
             near = self._near(value)
             if _close(got, value, near) and not any(_close(value, v, near) for v in own):
@@ -169,7 +174,7 @@ class HandExercise:
     def _shown(self, value):
         decimals = max(0, math.ceil(-math.log10(self.tolerance)) + 1)
         rounded = np.round(value, decimals)
-        return show(rounded.tolist(), digits=12)
+        return _text(rounded.tolist(), digits=12)
 
     def check(self, value):
         """Print the feedback on ``value`` as one paragraph."""
@@ -183,6 +188,6 @@ def _close(a, b, within):
     return a.shape == b.shape and bool(np.all(np.abs(a - b) <= within + slack))
 
 
-def _text(value):
-    """A given as the prompt writes it: true minus signs."""
-    return show(value).replace("-", "−")
+def _text(value, digits=4):
+    """A number as the prompt writes it: true minus signs (−1, as in the question)."""
+    return show(value, digits=digits).replace("-", "−")

@@ -18,6 +18,8 @@ def _weight(p, big):
 MASKED_WEIGHT = HandExercise(
     "masked weight by hand", "a₀ for the scores (ln {p}, 0, {big}) with key 2 blocked",
     answer=_weight, givens={"p": 3, "big": 5}, tolerance=0.005,
+    twins=[Slip("an even split", "{got} splits evenly over the three keys: the blocked key gets "
+                "0, the others follow e^s.", gives=lambda p, big: 1 / 3)],
     slips=[
         Slip("the blocked key counted", "{got} keeps e^{big} of the blocked key in the total: it "
              "adds e^(−∞) = 0.",
@@ -34,7 +36,7 @@ MASKED_WEIGHT = HandExercise(
              gives=lambda p, big: math.log(p) / (math.log(p) + big)),
         Slip("key 1's weight", "{got} is key 1's weight: the question asks for key 0's.",
              gives=lambda p, big: 1 / (p + 1)),
-        Slip("e to the p", "{got} uses e^{p}: e^(ln {p}) = {p}.",
+        Slip("ln 3 read as 3", "{got} uses e^{p}: e^(ln {p}) = {p}, as ln undoes eˣ.",
              gives=lambda p, big: math.exp(p) / (math.exp(p) + 1)),
         Slip("no division", "{got} is e^(ln {p}) alone: divide by the allowed keys' total.",
              gives=lambda p, big: float(p)),

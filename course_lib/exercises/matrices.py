@@ -64,8 +64,8 @@ def _sizes(Q, K, V):
 
 
 def _checked(answer):
-    """A slip in what is returned, behind the right test."""
-    return lambda Q, K, V: (_sizes(Q, K, V), answer(Q, K, V))[1]
+    """A slip in what is returned, behind the right test or no test."""
+    return (lambda Q, K, V: (_sizes(Q, K, V), answer(Q, K, V))[1]), answer
 
 
 def _refusing(unfit, kind=ValueError):
@@ -105,7 +105,9 @@ SIZES = CodeExercise(
            Case(_grids((2, 3), (4, 2), (4, 5)), raises=ValueError),  # K's width
            Case(_grids((3, 2), (5, 2), (4, 3)), raises=ValueError),  # V's rows
            Case(_grids((2, 4), (3, 2), (5, 1)), raises=ValueError),  # both
-           Case(_grids((3, 2), (4, 2), (3, 5)), raises=ValueError)],  # V has Q's rows
+           Case(_grids((3, 2), (4, 2), (3, 5)), raises=ValueError),  # V has Q's rows
+           Case(_grids((2, 3), (4, 3), (5, 2)), raises=ValueError),  # V has more rows
+           Case(_grids((2, 3), (4, 4), (4, 2)), raises=ValueError)],  # K wider than Q
     solution=_sizes,
     show_args=lambda args: ", ".join(f"{name} {a.shape[0]}×{a.shape[1]}"
                                      for name, a in zip("QKV", args, strict=False)),
@@ -131,11 +133,11 @@ SIZES = CodeExercise(
              when=_refused(lambda Q, K, V: Q.shape[1] != V.shape[1]),
              example=_refusing(lambda Q, K, V: Q.shape[1] != V.shape[1] or _misfit(Q, K, V))),
         Slip("no check of V's rows", "it accepted a V whose rows differ from K's: raise "
-             "ValueError.",
+             "ValueError when they differ (!=, not <).",
              when=lambda o: o.case.raises is not None and o.error is None
              and o.case.args[1].shape[1] == o.case.args[0].shape[1],
              example=_refusing(lambda Q, K, V: K.shape[1] != Q.shape[1])),
-        Slip("no check of K's width", "it accepted a K not as wide as Q: raise ValueError.",
+        Slip("no check of K's width", "it accepted a K not as wide as Q: raise ValueError on !=.",
              when=lambda o: o.case.raises is not None and o.error is None
              and len(o.case.args[1]) == len(o.case.args[2]),
              example=_refusing(lambda Q, K, V: len(K) != len(V))),
@@ -184,7 +186,7 @@ QUERY_SCORES = CodeExercise(
     solution=_query_scores,
     quantities={"d_k": lambda q, K: len(q), "m": lambda q, K: len(K)},
     slips=[
-        Slip("the columns of K", "`q @ K` pairs q with the COLUMNS of K; a key is a ROW: K @ q.",
+        Slip("the columns of K", "`q @ K` pairs q with the COLUMNS of K; a key is a ROW: q @ K[j].",
              gives=lambda q, K: q @ K),
         Slip("added up the scores", "return one score per key, m numbers.",
              gives=lambda q, K: sum(_query_scores(q, K))),

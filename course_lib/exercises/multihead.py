@@ -17,6 +17,9 @@ HEAD_DIVISOR = HandExercise(
     "head divisor by hand", "the divisor of each head's scores for d_model = {d_model} and "
     "h = {h}", answer=lambda d_model, h: math.sqrt(d_model / h),
     givens={"d_model": 768, "h": 12}, tolerance=0.05,
+    twins=[Slip("d_model over the divisor", "{got} is d_model divided by the divisor: the "
+                "divisor is √d_k itself.",
+                gives=lambda d_model, h: d_model / math.sqrt(d_model / h))],
     slips=[
         Slip("√d_model", "{got} is √{d_model}, the full width: a head has d_k = d_model / h "
              "slots.", gives=(lambda d_model, h: math.sqrt(d_model),
@@ -32,7 +35,8 @@ HEAD_DIVISOR = HandExercise(
         Slip("the multiplier", "{got} is 1/√d_k, what the scores are MULTIPLIED by: the "
              "question asks the divisor.",
              gives=lambda d_model, h: math.sqrt(h / d_model)),
-        Slip("** 1/2", "{got} is d_k / 2: ** binds tighter than /.",
+        Slip("halved instead of the root", "{got} is d_k / 2: the divisor is the square ROOT "
+             "of d_k.",
              gives=lambda d_model, h: d_model / h / 2),
         Slip("a root before the division", "{got} takes a root before dividing {d_model} by "
              "{h}.", gives=(

@@ -36,8 +36,8 @@ LENGTH = CodeExercise(
     "length", "length(q)",
     cases=[([3.0, 4.0],), ([-3.0, 4.0],), ([2.0],), ([-2.5],), ([1.0, 2.0, 2.0],),
            ([0.0, 0.0],), ([0.5, 1.5],), ([1.0, 1.0, 1.0, 1.0],), ([2.0, -1.0, 2.0, -4.0, 2.0],),
-           ([-1.2, -2.0, -2.0],), ([4.0, 3.0],)],
-    solution=_length,
+           ([-1.2, -2.0, -2.0],), ([4.0, 3.0],), ([],)],
+    solution=_length, loop_only=("norm", "math.hypot", "math.dist"),
     quantities={"L": lambda q: len(q)},
     slips=[
         Slip("no square root", "the root was never taken: end with math.sqrt(total).",
@@ -51,12 +51,14 @@ LENGTH = CodeExercise(
         Slip("started the total at 1", "start it at 0.",
              gives=lambda q: math.sqrt(1 + _squares(q))),
         Slip("started the total at the first slot", "q[0] also counts unsquared: start at 0.",
-             gives=lambda q: math.sqrt(q[0] + _squares(q))),
+             gives=(lambda q: math.sqrt(q[0] + _squares(q)),
+                    lambda q: math.sqrt(q[0] + _squares(q[1:])))),
         Slip("squared the positions", "range(len(q)) gives positions: square the slot q[i].",
              gives=lambda q: math.sqrt(sum(i * i for i in range(len(q))))),
         Slip("no squares", "the slots were added as they are: square each first.",
              gives=lambda q: math.sqrt(sum(q))),
-        Slip("absolute values", "that adds the sizes |q₁| + |q₂| + …: square, add, root.",
+        Slip("absolute values", "that adds the sizes |q₁| + |q₂| + … (√(x²) is |x|): square, "
+             "add, then one root.",
              gives=(lambda q: sum(abs(x) for x in q),
                     lambda q: math.sqrt(sum(abs(x) for x in q)))),
         Slip("squared the sum", "the slots were added first: (3 + 4)² = 49, 3² + 4² = 25.",
@@ -86,6 +88,10 @@ LENGTH = CodeExercise(
              raises=(TypeError, "** or pow(): 'list'"), example=lambda q: math.sqrt(sum(q ** 2))),
         Slip("loop one past the end", "positions run 0 … L − 1: range(len(q)).",
              gives=lambda q: math.sqrt(sum(q[i] ** 2 for i in range(1, len(q) + 1)))),
+        Slip("started from q[0]", "an empty list has no q[0]; its length is 0: start the "
+             "total at 0 and loop over every slot.",
+             when=lambda o: not o.case.args[0] and isinstance(o.error, IndexError),
+             example=lambda q: math.sqrt(q[0] ** 2 + _squares(q[1:]))),
         Slip("single slot left signed", "a length is never negative: ∥[−2.5]∥ = 2.5.",
              when=lambda o: len(o.case.args[0]) == 1 and o.value == o.case.args[0][0],
              example=lambda q: q[0] if len(q) == 1 else _length(q)),
@@ -93,10 +99,14 @@ LENGTH = CodeExercise(
 )
 
 
-def _draw_vector(rng):
+_WHOLE = [(1, 2, 2), (2, 3, 6), (1, 4, 8), (4, 4, 7), (2, 6, 9), (6, 6, 7), (2, 10, 11)]
+
+
+def _draw_vector(rng):  # a² + b² + c² is a square: the length is whole, no calculator
     while True:
-        q = [int(x) for x in rng.integers(-9, 10, size=3)]
-        if all(q) and len({abs(x) for x in q}) == 3:
+        q = [int(x) * int(s) for x, s in zip(rng.permutation(_WHOLE[rng.integers(7)]),
+                                             rng.choice([-1, 1], size=3), strict=True)]
+        if q != [2, -3, 6]:
             return {"q": q}
 
 
@@ -114,7 +124,8 @@ LENGTH_HAND = HandExercise(
              gives=lambda q: sum(abs(x) for x in q)),
         Slip("absolute values under the root", "{got} is √(|q₁| + |q₂| + |q₃|): square each.",
              gives=lambda q: math.sqrt(sum(abs(x) for x in q))),
-        Slip("added the slots first", "{got} starts from q₁ + q₂ + q₃: square each slot first.",
+        Slip("added the slots first", "{got} starts from the sum q₁ + q₂ + q₃ (its size or "
+             "its square): square each slot first.",
              gives=(lambda q: abs(sum(q)), lambda q: sum(q) ** 2)),
         Slip("root of the mean", "{got} is the root of the squares' mean: no division.",
              gives=lambda q: math.sqrt(_squares(q) / len(q))),
@@ -128,6 +139,10 @@ LENGTH_HAND = HandExercise(
         *[Slip(f"left out slot {i + 1}", f"{{got}} leaves out slot {i + 1}'s square.",
                gives=lambda q, i=i: math.sqrt(_squares(q) - q[i] ** 2)) for i in range(3)],
     ],
+    twins=[Slip("a square doubled", "{got} takes one slot's square as twice the slot (6² is "
+                "36, not 12).", gives=tuple(lambda q, i=i: math.sqrt(
+                    _squares(q) - q[i] ** 2 + 2 * abs(q[i])) if abs(q[i]) > 2 else _no()
+                    for i in range(3)))],
 )
 
 

@@ -20,12 +20,14 @@ PRINTED, NO_RETURN = "printed instead of returning", "no return"
 @dataclass(frozen=True)
 class Relation:
     """``transform(expected, case, exercise)`` predicts the answer (a tuple: several forms), or
-    ``test(outcome, exercise)`` tells one wrong outcome; ``hint``: text or a function."""
+    ``test(outcome, exercise)`` tells one wrong outcome; ``hint``: text or a function;
+    ``least``: the wrong cases it must account for (one can be a coincidence)."""
 
     name: str
     hint: object
     transform: object = None
     test: object = None
+    least: int = 1
 
     def seen(self, exercise, outcomes, wrong):
         if self.transform is None:
@@ -35,7 +37,7 @@ class Relation:
             telling = exercise.follows(lambda case, f=form: _transformed(f, case, exercise),
                                        outcomes, errors_count=False, key=form)
             best = telling if len(telling) > len(best) else best
-        return best
+        return best if len(best) >= self.least else []
 
 
 def _transformed(form, case, exercise):
@@ -133,6 +135,8 @@ TRANSFORMED = [
       for axis in (0, 1) for step in (1, -1)],
     _t("in reverse order", f"{_RIGHT} in reverse order: an index from the end?",
        of=_along(0, lambda e: e[::-1])),
+    _t("sorted", f"{_RIGHT}, sorted: a sort(…) changed their order.",
+       of=_along(0, lambda e: np.sort(e) if e.ndim == 1 else _no())),
     _t("first entry left out", "the right answer without its first entry (row): a loop "
        "from 1 skips position 0.", of=_drop(0, "first")),
     _t("last entry left out", "the right answer without its last entry (row): a loop "
@@ -248,6 +252,27 @@ def _first_row_everywhere(index):
     return _one_input(index, change)
 
 
+def _each_input(change):
+    """``change(array)`` (or NoPrediction) in place of every numeric input; one must change."""
+    def edit(args):
+        changed = False
+        for i, a in enumerate(args):
+            arr = numeric(a) if isinstance(a, (list, np.ndarray)) else None
+            if arr is not None and arr.ndim and arr.size:
+                new = change(arr)
+                changed = changed or new.shape != arr.shape or not np.array_equal(new, arr)
+                _put(args, i, new)
+        if not changed:
+            raise NoPrediction
+    return _solved(edit)
+
+
+def _once(arr):  # each value once, in order of first appearance
+    if arr.ndim != 1:
+        raise NoPrediction
+    return arr[np.sort(np.unique(arr, return_index=True)[1])]
+
+
 def _positions(start):
     """The positions 0, 1, 2, … (or 1, 2, …) for the numbers of the first input."""
     def change(arr):
@@ -283,6 +308,14 @@ INPUT_SIDE = [
              transform=(_positions(0), _positions(1))),
     *[_dropped(axis, which, all_args) for axis in (0, -1) for which in ("first", "last")
       for all_args in (False, True)],
+    Relation("the signs dropped", "it is what the sizes |x| of the numbers give: an abs(…) "
+             "(or a square and a root) lost the minus signs.", transform=_each_input(np.abs),
+             least=2),
+    Relation("repeated numbers counted once", "it is what each value once gives: a set(…) "
+             "drops repeats: loop over every slot.", transform=_each_input(_once), least=2),
+    Relation("only the first two slots", "it is what the first two slots alone give: loop "
+             "over all of them.",
+             transform=_each_input(lambda a: a[:2] if len(a) > 2 else _no()), least=2),
     Relation("an input read one position off", "it is what an input read one position off "
              "gives (x[i ± 1] for x[i]).",
              transform=tuple(_one_input(i, lambda a, s=step: np.roll(a, s, axis=0))
@@ -363,8 +396,9 @@ SEEN_IN_ONE = [
              test=_error(TypeError, "'list'", "can't multiply sequence", "can only concatenate")),
     Relation("divided by zero", "here the number you divide by is 0: what is it made of?",
              test=_error(ZeroDivisionError, "")),
-    Relation("a position past the end", "positions run from 0 to len(x) − 1: check each x[i], "
-             "and each range.", test=_error(IndexError, "out of range", "out of bounds")),
+    Relation("a position past the end", "an index went past the end of a list (its "
+             "positions run from 0 to its length − 1): check each index and each range.",
+             test=_error(IndexError, "out of range", "out of bounds")),
     Relation("sizes that do not fit a product", "A @ B needs as many columns in A as rows in "
              "B: a .T missing?",
              test=_error(ValueError, "matmul", "not aligned", "core dimension")),
@@ -652,6 +686,6 @@ def for_numbers(answer, tolerance):
         if a != 0:
             found.append(("the reciprocal", 1 / a, "{got} is 1 divided by the answer."))
     elif a.ndim == 1 and a.size > 1:
-        found.append(("the numbers in the wrong order", a[::-1], "the right numbers in the "
-                      "wrong order."))
+        found.append(("the numbers in the wrong order", a[::-1], "{got} is the answer "
+                      "reversed: keep the order the question asks."))
     return [(n, v, h) for n, v, h in found if np.all(np.abs(v - a) > 2 * tolerance)]

@@ -69,8 +69,8 @@ SUM_FROM_TO = CodeExercise(
     cases=[([5.0, 1.0, 4.0, 2.0], 1, 4), ([5.0, 1.0, 4.0, 2.0], 2, 3),
            ([5.0, 1.0, 4.0, 2.0], 3, 3), ([2.0, 7.0, 1.0, 8.0, 2.0, 8.0], 2, 5),
            ([3.0, -1.5, 4.0, -1.0, 5.0], 1, 5), ([3.0, 1.0, 4.0, 1.5, 5.0, 9.0], 4, 6),
-           ([0.5, 2.5, 1.25, 4.0, 3.0, 0.75, 6.0], 3, 6)],
-    solution=_sum,
+           ([0.5, 2.5, 1.25, 4.0, 3.0, 0.75, 6.0], 3, 6), ([-2.0, 1.5, -0.5, 3.0], 1, 3)],
+    solution=_sum, loop_only=("sigma",),
     quantities={"the number of terms": lambda q, a, b: b - a + 1},
     slips=[
         Slip("counted from 0", "every term is one slot too far right: slot i is q[i - 1].",
@@ -93,6 +93,8 @@ SUM_FROM_TO = CodeExercise(
              gives=(lambda q, a, b: q[b - 1], lambda q, a, b: q[b - 2] if b > a else 0.0)),
         Slip("return inside the loop", "only the first term came back: return after the loop.",
              gives=lambda q, a, b: q[a - 1]),
+        Slip("the first term twice", "a total that starts at q[a - 1] adds it again in the loop: "
+             "start at 0.", gives=lambda q, a, b: _sum(q, a, b) + q[a - 1]),
         Slip("multiplied instead of added", "the terms were multiplied: Σ adds them.",
              gives=lambda q, a, b: math.prod(q[a - 1:b])),
         Slip("the loop never ran", "0 is the total before any term: range(b, a + 1) is empty "
@@ -111,7 +113,8 @@ def _squares(q):
 SUM_OF_SQUARES = CodeExercise(
     "sum_of_squares", "sum_of_squares(q)",
     cases=[([3.0, 4.0],), ([-2.0],), ([1.0, -2.0, 2.0],), ([0.5, 1.5],), ([0.0, 0.0],),
-           ([2.5, -1.5, 1.0, 3.0],), ([1.0, 1.0, 1.0, 1.0, 1.0],), ([-1.25, 2.0, 0.4],)],
+           ([2.5, -1.5, 1.0, 3.0],), ([1.0, 1.0, 1.0, 1.0, 1.0],), ([-1.25, 2.0, 0.4],),
+           ([2.0, -1.0, 2.0],)],
     solution=_squares,
     quantities={"L": len},
     slips=[

@@ -51,12 +51,24 @@ def _draw_grids(rng):
             return {"Q": Q.tolist(), "K": K.tolist()}
 
 
+def _one_minus(t):
+    """(−a)(−b) as −ab in slot t, only where a slot left out gives it too."""
+    def gives(Q, K):
+        p = _products(Q, K)
+        if not (_row(Q, 1)[t] < 0 and _row(K, 2)[t] < 0 and 2 * p[t] in p):
+            raise NoPrediction
+        return float(p.sum() - 2 * p[t])
+    return gives
+
+
 SCORE_HAND = HandExercise(
     "score by hand", "S₂₃ for Q = {Q} and K = {K}",
     answer=_score,
     givens={"Q": [[-1, 3, -2], [-1, -1, -2], [2, 2, -1]],
             "K": [[1, 3, 0], [3, -2, -2], [-3, 1, -3], [-2, 1, 0]]},
     draw=_draw_grids, tolerance=0.01,
+    twins=[Slip("one minus times minus", "{got} takes one negative times a negative as negative: "
+                "(−)(−) is positive.", gives=tuple(map(_one_minus, range(3))))],
     slips=[
         Slip("key 2 instead of key 3", "{got} is row q₂ · row k₂: S₂₃ pairs query 2 with key "
              "3, the third row of K.", gives=lambda Q, K: _dot(Q, 1, K, 1)),
@@ -136,7 +148,7 @@ PRODUCT_SHAPE = CodeExercise(
     cases=[((2, 3), (3, 4)), ((3, 2), (2, 5)), ((1, 4), (4, 1)), ((4, 4), (4, 2)),
            ((2, 5), (5, 2)), ((3, 4), (4, 4)),
            Case(((2, 3), (2, 3)), raises=ValueError), Case(((3, 4), (2, 3)), raises=ValueError),
-           Case(((2, 3), (4, 2)), raises=ValueError)],
+           Case(((2, 3), (4, 2)), raises=ValueError), Case(((2, 3), (4, 5)), raises=ValueError)],
     solution=_product_shape,
     slips=[
         Slip("the inner sizes", "those are the inner sizes, which must match and then disappear: "
@@ -158,6 +170,9 @@ PRODUCT_SHAPE = CodeExercise(
         Slip("compared the outer sizes", "the test compares the outer sizes, shape_a[0] and "
              "shape_b[1], which may differ: compare the INNER ones.",
              gives=_tested(lambda a, b: a[0] != b[1])),
+        Slip("a one-sided test", "`>` or `<` lets through inner sizes that differ the other "
+             "way: refuse when shape_a[1] != shape_b[0].",
+             gives=(_tested(lambda a, b: a[1] > b[0])[0], _tested(lambda a, b: a[1] < b[0])[0])),
         Slip("compared the rows", "it refused a product that exists: the test compares A's rows "
              "with B's rows (or wants A square); only A's columns and B's rows must match, "
              "shape_a[1] and shape_b[0].", gives=_tested(lambda a, b: a[0] != b[0])),

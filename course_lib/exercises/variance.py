@@ -67,7 +67,9 @@ def _draw_darts(rng):
 DART_VARIANCE = HandExercise(
     "variance by hand", "the variance of the darts {darts}",
     answer=lambda darts: _var(darts), givens={"darts": _DARTS}, draw=_draw_darts,
-    tolerance=0.01,
+    tolerance=0.01, twins=[_hand("doubled instead of squared", "is the mean of 2·|xᵢ − x̄|: "
+                                 "square each distance.",
+                                 lambda x: _mean([2 * abs(v - _mean(x)) for v in x]))],
     slips=[
         _hand("forgot the mean", "is the mean of the squares x²: square the distances from x̄.",
               lambda x: _mean([v * v for v in x])),
@@ -116,7 +118,8 @@ def _draw_width(rng):
 OVER_SHRUNK = HandExercise(
     "over-shrunk by hand", "Var(q·k / {d_k}) when Var(q·k) = {d_k}",
     answer=lambda d_k: 1 / d_k, givens={"d_k": 16}, tolerance=0.0005,
-    draw=_draw_width,
+    draw=_draw_width, twins=[_hand("one division too many", "divides by {d_k} three times: "
+                                   "÷ c² is two.", lambda d_k: 1 / d_k ** 2)],
     slips=[
         _hand("divided by c, not c²", "divides the variance by c = {d_k} once: ÷ c².",
               lambda d_k: 1),

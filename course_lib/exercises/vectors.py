@@ -14,6 +14,13 @@ def _no():
     raise NoPrediction
 
 
+_SUB = "₀₁₂₃₄₅₆₇₈₉"
+
+
+def _no_slot():
+    raise IndexError("bad slot")
+
+
 def _draw_slot(rng):
     q = [int(x) for x in rng.choice(np.r_[-9:0, 1:10], size=7, replace=False)]
     return {"q": q, "i": int(rng.integers(2, 6))}
@@ -29,13 +36,16 @@ SLOT_HAND = HandExercise(
              gives=lambda q, i: q[-i]),
         Slip("gave the slot number", "{got} is i itself; qᵢ is the number in that slot.",
              gives=lambda q, i: i),
-        Slip("one slot early", "{got} is the slot before: count 1, 2, 3, … to slot {i}.",
+        Slip("one slot early", lambda q, i: f"{{got}} is q{_SUB[i - 1]}, the slot before "
+             f"q{_SUB[i]}: count 1, 2, 3, … to slot {i}.",
              gives=lambda q, i: q[i - 2]),
         Slip("first slot", "{got} is q₁, the first number.", gives=lambda q, i: q[0]),
         Slip("last slot", "{got} is the last number.", gives=lambda q, i: q[-1]),
         Slip("gave the number of slots", "{got} is L, how many slots q has.",
              gives=lambda q, i: len(q)),
     ],
+    twins=[Slip("added the slots up to i", "{got} is q₁ + … + qᵢ: the answer is the one number "
+                "in slot {i}.", gives=lambda q, i: sum(q[:i]))],
 )
 
 _Q = [4.5, -1.0, 6.25, 2.0, 8.0, 5.5, 3.0]
@@ -54,7 +64,7 @@ def _checked_or_not(read):
     return (checked, read)
 
 
-_POSITIONS = "tested Python positions"
+_POSITIONS, _WRAPS = "tested Python positions", "a slot below 1 wraps round"
 
 
 def _answered_0(o):
@@ -65,19 +75,30 @@ def _refused_last(o):
     return isinstance(o.error, IndexError) and o.case.args[1] == len(o.case.args[0])
 
 
+def _numbered(message):  # "slots 1 to 7", not "bad slot"
+    return any(c.isdigit() for c in message)
+
+
+def _wrapped(o):
+    return o.case.raises is not None and o.error is None and o.case.args[1] <= 0
+
+
 class _Slot(CodeExercise):
-    """"Tested Python positions" only when slot 0 was answered AND slot len(q) refused."""
+    """"Tested Python positions" only if slot 0 was answered AND slot len(q) refused; "wraps
+    round" only if a slot below 1 was answered."""
 
     def explanations(self, outcomes):
         both = any(map(_answered_0, outcomes)) and any(map(_refused_last, outcomes))
-        return [e for e in super().explanations(outcomes) if both or e[2] != _POSITIONS]
+        wrapped = any(map(_wrapped, outcomes))
+        return [e for e in super().explanations(outcomes)
+                if (both or e[2] != _POSITIONS) and (wrapped or e[2] != _WRAPS)]
 
 
 SLOT = _Slot(
     "slot", "slot(q, i)",
     cases=[(_Q, i) for i in (1, 3, 5, 7)] + [([9.5, -2.0], 2), ([7.5], 1), ([0.5, 1.5, 2.5], 2)]
-    + [Case((_Q, i), raises=IndexError) for i in (0, 8, -2)]
-    + [Case(([7.5], 0), raises=IndexError)],
+    + [Case((_Q, i), raises=IndexError, says=_numbered) for i in (0, 8, -2)]
+    + [Case(([7.5], 0), raises=IndexError, says=_numbered)],
     solution=_slot,
     slips=[
         Slip("counted from 0", "positions count from 0: slot i sits at q[i - 1].",
@@ -92,10 +113,11 @@ SLOT = _Slot(
              gives=_checked_or_not(lambda q, i: q[-1])),
         Slip("always the first slot", "q[0] does not depend on i: q[i - 1].",
              gives=_checked_or_not(lambda q, i: q[0])),
-        Slip("slot 0 wraps round", "q[0 - 1] is q[-1], the LAST slot: check 1 <= i <= len(q) "
-             "first and raise IndexError.",
-             when=lambda o: o.case.raises is not None and o.error is None
-             and o.case.args[1] <= 0 and o.value == o.case.args[0][o.case.args[1] - 1]),
+        Slip(_WRAPS, "for i < 1, q[i - 1] counts from the END (q[0 - 1] is q[-1], the last "
+             "slot) and Python says nothing: check 1 <= i <= len(q) first.",
+             when=lambda o: o.case.raises is not None and (
+                 _wrapped(o) and o.value == o.case.args[0][o.case.args[1] - 1]
+                 or isinstance(o.error, IndexError) and o.case.args[1] > 0)),
         Slip("refused a slot that exists", "slots run from 1 to len(q), both ends in: raise "
              "only when i < 1 or i > len(q).",
              when=lambda o: isinstance(o.error, IndexError) and o.case.raises is None
@@ -103,6 +125,11 @@ SLOT = _Slot(
         Slip(_POSITIONS, "it lets slot 0 through and refuses slot len(q): it checks the "
              "positions 0 … len(q) − 1 (range(len(q))), not the slots 1 … len(q).",
              when=lambda o: _answered_0(o) or _refused_last(o)),
+        Slip("no slots named in the message", "its message must say which slots exist, "
+             "like f\"q has slots 1 to {len(q)}\" (Python's own says no number).",
+             when=lambda o: isinstance(o.error, IndexError) and o.case.raises is not None
+             and str(o.error).strip() and not _numbered(str(o.error)),
+             example=lambda q, i: q[i - 1] if i >= 1 else _no_slot()),
         Slip("returned a list", "qᵢ is one number: return q[i - 1], not a slice.",
              gives=_checked_or_not(lambda q, i: q[i - 1:i])),
         Slip("round brackets", "`q(i)` calls the list: q[i - 1].",
@@ -157,13 +184,13 @@ EMBED = CodeExercise(
              gives=lambda s, t: [t[w] for w in s[1:]]),
         Slip("left out the last word", "range(len(sentence) - 1) stops one word early.",
              gives=lambda s, t: [t[w] for w in s[:-1]]),
-        Slip("first word every time", "every entry is the FIRST word's vector: table[word].",
+        Slip("first word every time", "table[word], for each word.",
              gives=lambda s, t: [t[s[0]] for _ in s]),
-        Slip("the whole table", "every vector of the table: look up the sentence's words.",
+        Slip("the whole table", "look up the sentence's words only.",
              gives=lambda s, t: list(t.values())),
-        Slip("table order", "the vectors came in the table's order: loop over the sentence.",
+        Slip("table order", "loop over the sentence.",
              gives=lambda s, t: [v for w, v in t.items() if w in s]),
-        Slip("sorted the words", "alphabetical order: keep the sentence's order.",
+        Slip("sorted the words", "keep the sentence's order.",
              gives=lambda s, t: [t[w] for w in sorted(s)]),
         Slip("dropped repeats", "a word that appears twice gives its vector twice (a set keeps "
              "each once).", when=_repeats_dropped),
@@ -186,7 +213,7 @@ EMBED = CodeExercise(
              raises=(AttributeError, "split")),
         Slip("returned a dict", "a dict keeps each word once: return a list, one vector per "
              "word.", when=lambda o: isinstance(o.value, dict)),
-        Slip("returned the words", "those are the words themselves: return their vectors.",
+        Slip("returned the words", "return their vectors.",
              when=lambda o: _each(o, lambda x: isinstance(x, str))),
         Slip("returned pairs", "return the vectors alone, without their words.",
              when=lambda o: _each(o, lambda x: isinstance(x, (list, tuple))
