@@ -54,3 +54,16 @@ def test_source_body_dedents_a_method():
 def test_source_body_rejects_what_is_not_a_def():
     with pytest.raises(TypeError, match="defined with def"):
         source_body(Holder)
+
+
+def test_source_body_cuts_from_first_to_last_and_dedents():
+    assert source_body(Holder.method, first="if", last="return 1") == "if self:\n    return 1"
+    assert source_body(Holder.method, first="return 1", last="return 1") == "return 1"
+    assert source_body(with_docstring, last="doubled") == "doubled = 2 * x  # a comment stays"
+
+
+def test_source_body_names_a_missing_line():
+    with pytest.raises(ValueError, match="starts with 'yield'"):
+        source_body(with_docstring, first="yield")
+    with pytest.raises(ValueError, match="after 'return'"):
+        source_body(with_docstring, first="return", last="doubled")

@@ -47,9 +47,9 @@ CARDS: tuple[Card, ...] = (
          "thread, one read for the warp.", 15, computes=True),
     Card("Why does the kernel launch a flat grid that strides over the batch · n query rows "
          "instead of a grid of (n, batch) blocks?",
-         "A grid's y and z sizes stop at 65535, its x size at $2^{31} - 1$: 8 sequences of 64 "
-         "heads at $n = 256$ is already 131072 rows. One x axis, and a loop that steps by "
-         "gridDim.x, launches any number.", 15),
+         "A grid's y and z sizes stop at 65535, its x size at $2^{31} - 1$: with (n, batch) "
+         "blocks, 1024 sequences of 64 heads put 65536 rows of blocks on y, one more than y "
+         "allows. One x axis, and a loop that steps by gridDim.x, launches any number.", 15),
     Card("A padding mask of shape (B, 1, m) at $n = m = 32768$: how many bytes would it take "
          "as a dense float32 (B, n, m) grid per sequence, and as the kernel's key lengths?",
          "Dense: $32768^2 \\times 4 = 2^{32}$ bytes, 4 GiB per sequence, the very grid the "

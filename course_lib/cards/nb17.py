@@ -26,7 +26,8 @@ CARDS: tuple[Card, ...] = (
          "more peaked and its perplexity jumps. What does that show, and what does it not?",
          "It shows how sensitive a trained model is to the scale it was trained with: ×8 on "
          "every score changes every weight. It does not show why training chose ÷ √d_k; "
-         "notebook 13 shows training.", 17),
+         "notebooks 08 (the size of the scores) and 13 (one-hot rows pass back almost no "
+         "gradient) show why.", 17),
     Card("How many bytes does SmolLM2-135M's float32 KV cache hold for 1000 tokens? (30 "
          "layers, 3 key/value heads, d_k = 64.)",
          "$2 \\times 30 \\times 3 \\times 64 \\times 4 = 46\\,080$ bytes a token, so "

@@ -28,7 +28,7 @@ _BLOCK_STEPS = [
     ("softmax(QKᵀ/√d_k + causal mask) V\n9 query heads over 3 key/value heads (GQA)",
      "(9, n, 64)", True),
     ("heads side by side, times W_O;  add to x", "(n, 576)", False),
-    ("RMSNorm, then SwiGLU: (silu(x W_gate) · x W_up) W_down;  add to x", "(n, 576)", False),
+    ("RMSNorm, then a feed-forward network (SwiGLU);  add to x", "(n, 576)", False),
 ]
 
 
