@@ -49,7 +49,7 @@ CHECKLIST = (
              r"$m \times d_k$?",
              r"$n \times m$: one score for every (query, key) pair. It is square only when "
              "$n = m$, as in self-attention over a whole sentence (not while a model writes: one "
-             "new query against all the earlier keys is $1 \\times m$).", 6),
+             "new query against all the keys so far is $1 \\times m$).", 6),
     Question("What does softmax do to a row of scores?",
              "It turns them into weights that are all positive and add up to 1, giving larger "
              "scores much larger shares.", 7),
