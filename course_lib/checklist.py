@@ -48,7 +48,8 @@ CHECKLIST = (
     Question(r"What is the shape of $S = QK^\top$ when $Q$ is $n \times d_k$ and $K$ is "
              r"$m \times d_k$?",
              r"$n \times m$: one score for every (query, key) pair. It is square only when "
-             "$n = m$, as when queries and keys come from the same sequence.", 6),
+             "$n = m$, as in self-attention over a whole sentence (not while a model writes: one "
+             "new query against all the keys so far is $1 \\times m$).", 6),
     Question("What does softmax do to a row of scores?",
              "It turns them into weights that are all positive and add up to 1, giving larger "
              "scores much larger shares.", 7),

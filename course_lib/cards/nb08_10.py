@@ -20,8 +20,8 @@ CARDS: tuple[Card, ...] = (
     Card("What goes wrong if you divide the scores by $d_k$ instead of $\\sqrt{d_k}$?",
          "The variance falls to $d_k / d_k^2 = 1/d_k$: the scores are nearly equal, every key "
          "gets about the weight $1/m$, and the gradient shrinks like $1/\\sqrt{d_k}$: the "
-         "multiplier $1/d_k$ is only half undone by $\\lVert \\mathbf{k}_j \\rVert "
-         "\\approx \\sqrt{d_k}$.", 8),
+         "multiplier $1/d_k$ times $\\lVert \\mathbf{k}_j \\rVert \\approx \\sqrt{d_k}$ "
+         "leaves $1/\\sqrt{d_k}$.", 8),
     # 09 Attention
     Card("$Q$ is $5 \\times 64$, $K$ is $7 \\times 64$, $V$ is $7 \\times 32$. What are the "
          "shapes of $S = QK^\\top$, of the weights $A$ and of the output $AV$?",
@@ -32,9 +32,11 @@ CARDS: tuple[Card, ...] = (
          "its output row?",
          "$0.5 \\cdot [4, 0] + 0.25 \\cdot [0, 4] + 0.25 \\cdot [0, 0] = [2, 1]$.", 9,
          computes=True),
-    Card("Why does every output row lie inside the shape whose corners are the value rows?",
+    Card("Why does every output row lie inside the smallest straight-edged shape around the "
+         "value rows?",
          "Each row of $A$ is positive and adds up to 1, so output row $i$, "
-         "$\\sum_{j=1}^{m} A_{ij}\\,\\mathbf{v}_j$, is a weighted average of the value rows.",
+         "$\\sum_{j=1}^{m} A_{ij}\\,\\mathbf{v}_j$, is a weighted average of the value rows: "
+         "such a blend cannot reach past the outermost point in any direction.",
          9),
     # 10 Equipment checklist: applied (each card puts one checklist answer to work on numbers)
     Card("A sentence of $n = 10$ words attends over a memory of $m = 12$ words, with "
