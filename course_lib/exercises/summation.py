@@ -19,6 +19,19 @@ def _from_zero(q, a, b):
     return sum(q[a:b + 1])
 
 
+# slips that the by-hand and the code exercise share
+def _stops_early(q, a, b):
+    return sum(q[a - 1:b - 1])
+
+
+def _starts_late(q, a, b):
+    return sum(q[a:b])
+
+
+def _everything(q, a, b):
+    return sum(q)
+
+
 SUM_HAND = HandExercise(
     "sum by hand", "Σ qᵢ for i from {a} to {b}, with q = {q}",
     answer=_sum, givens={"q": [5, 1, 4, 2, 8], "a": 2, "b": 4},
@@ -29,11 +42,11 @@ SUM_HAND = HandExercise(
              "1, q₁ is the first number.",
              gives=lambda q, a, b: sum(q[a:b + 1])),
         Slip("left out the last slot", "{got} stops before slot {b}: both ends are in.",
-             gives=lambda q, a, b: sum(q[a - 1:b - 1])),
+             gives=_stops_early),
         Slip("started one late", "{got} starts after slot {a}: both ends are in.",
-             gives=lambda q, a, b: sum(q[a:b])),
+             gives=_starts_late),
         Slip("added everything", "{got} adds every slot: only i = {a} … {b}.",
-             gives=lambda q, a, b: sum(q)),
+             gives=_everything),
         Slip("only the two ends", "{got} adds only slots {a} and {b}: those between count too.",
              gives=lambda q, a, b: q[a - 1] + q[b - 1] if b - a > 1 else _no()),
         Slip("started at slot 1", "{got} starts at q₁: the sum starts at i = {a}.",
@@ -76,11 +89,11 @@ SUM_FROM_TO = CodeExercise(
         Slip("counted from 0", "every term is one slot too far right: slot i is q[i - 1].",
              gives=(_from_zero, lambda q, a, b: sum(q[a:b + 1]))),
         Slip("left out the last slot", "a range stops BEFORE its end: range(a, b + 1).",
-             gives=lambda q, a, b: sum(q[a - 1:b - 1])),
+             gives=_stops_early),
         Slip("started one late", "slot a was left out: it sits at q[a - 1].",
-             gives=lambda q, a, b: sum(q[a:b])),
+             gives=_starts_late),
         Slip("added everything", "the sum of every slot: only slots a to b.",
-             gives=lambda q, a, b: sum(q)),
+             gives=_everything),
         Slip("one slot past the end", "the sum goes on to slot b + 1: q[a - 1:b] stops at b.",
              gives=lambda q, a, b: sum(q[a - 1:b + 1])),
         Slip("shifted by two slots", "the sum covers slots a + 2 … b + 2: slot i is q[i - 1].",
