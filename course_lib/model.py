@@ -462,13 +462,32 @@ def load_model(path=None, *, attention=None):
                          weight("output_norm.weight"), tokenizer, attention, eos_id)
 
 
+def _plain_reader(gguf):
+    """gguf's GGUFReader over a plain ndarray view of the file's memory map.
+
+    The same bytes, still mapped, not read into memory; but each of the reader's ~250 000
+    small reads (one per token string and merge) skips ``np.memmap``'s Python-level hooks,
+    which took two thirds of the loading time (measured: 6.8 s against 2.0 s for the reader).
+    """
+    class PlainReader(gguf.GGUFReader):
+        @property
+        def data(self):
+            return self._data
+
+        @data.setter
+        def data(self, mapped):
+            self._data = np.asarray(mapped)  # an ndarray on the memmap's buffer, no copy
+
+    return PlainReader
+
+
 def _read_file(gguf, path):
     """The config, the tokenizer and the (still quantized) tensors of the file.
 
     The reader itself is dropped on return: its ~100 000 metadata objects (one per token and
     merge) would take 150 MB while the weights are dequantized.
     """
-    reader = gguf.GGUFReader(path)
+    reader = _plain_reader(gguf)(path)
     fields = {name: field.contents() for name, field in reader.fields.items()}
     config = Config(
         num_layers=fields["llama.block_count"], width=fields["llama.embedding_length"],
