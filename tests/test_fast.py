@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from threadpoolctl import threadpool_info
+from threadpoolctl import threadpool_info, threadpool_limits
 
 from conftest import ARRAY_LIBRARIES
 from course_lib import fast, scaled_dot_product_attention, tiled_attention
@@ -19,6 +19,15 @@ def blas_threads():
     counts = [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
     assert counts, "no BLAS found by threadpoolctl: the thread tests would check nothing"
     return counts
+
+
+@pytest.fixture
+def two_blas_threads():
+    """BLAS on two threads around a test (make test starts it on one per worker), so that
+    "held to one thread inside" differs from the setting it must restore."""
+    with threadpool_limits(2, user_api="blas"):
+        assert all(count == 2 for count in blas_threads())
+        yield
 
 
 @st.composite
@@ -127,7 +136,7 @@ def test_large_enough_for_threads(causal):
 # Threads: BLAS held to one thread inside, the previous setting back afterwards
 # ---------------------------------------------------------------------------------------------
 
-def test_blas_is_held_to_one_thread_inside_and_restored_after():
+def test_blas_is_held_to_one_thread_inside_and_restored_after(two_blas_threads):
     before = blas_threads()
     seen = []
     threads.run_tasks(range(6), lambda task, buffer: seen.append(blas_threads()), threads=3)
@@ -135,7 +144,7 @@ def test_blas_is_held_to_one_thread_inside_and_restored_after():
     assert blas_threads() == before
 
 
-def test_blas_setting_restored_when_a_task_raises():
+def test_blas_setting_restored_when_a_task_raises(two_blas_threads):
     before = blas_threads()
 
     def work(task, buffer):
@@ -150,7 +159,8 @@ def test_blas_setting_restored_when_a_task_raises():
 @pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")
 @pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
 @pytest.mark.parametrize("weights", [False, True])
-def test_blas_setting_restored_when_fast_attention_raises_in_a_thread(monkeypatch, weights):
+def test_blas_setting_restored_when_fast_attention_raises_in_a_thread(monkeypatch, weights,
+                                                                       two_blas_threads):
     for module in (blocked, fast_tiled):
         monkeypatch.setattr(module, "thread_count", lambda work: 3)
     before = blas_threads()
@@ -162,7 +172,8 @@ def test_blas_setting_restored_when_fast_attention_raises_in_a_thread(monkeypatc
     assert blas_threads() == before
 
 
-def test_blas_setting_restored_when_fast_tiled_attention_raises_in_a_thread(monkeypatch):
+def test_blas_setting_restored_when_fast_tiled_attention_raises_in_a_thread(monkeypatch,
+                                                                             two_blas_threads):
     monkeypatch.setattr(fast_tiled, "thread_count", lambda work: 3)
     real = fast_tiled._query_block
 
@@ -179,7 +190,7 @@ def test_blas_setting_restored_when_fast_tiled_attention_raises_in_a_thread(monk
     assert blas_threads() == before
 
 
-def test_overlapping_calls_take_turns_and_leave_the_setting_as_it_was():
+def test_overlapping_calls_take_turns_and_leave_the_setting_as_it_was(two_blas_threads):
     # Two Python threads calling the fast functions at once: each parallel call sets and restores
     # the BLAS limit in its own thread, one call at a time, so nothing is left changed.
     from concurrent.futures import ThreadPoolExecutor
