@@ -183,13 +183,25 @@ def _stats(**slip):
     return lambda blocks: _fold(list(blocks), **slip)[:2]
 
 
+def _rescaled_after(blocks):
+    """l′ = (l + Σ e^(s − M)) · e^(M − M′): right on paper, ∞ once a max jumps past ~709."""
+    M, l = -math.inf, 0.0
+    for block in blocks:
+        new = max(M, *block)
+        l = sum(math.exp(s - new) for s in block) if M == -math.inf else \
+            (l + sum(math.exp(s - M) for s in block)) * math.exp(M - new)
+        M = new
+    return M, l
+
+
 RUNNING_STATS = CodeExercise(
     "running_stats", "running_stats(blocks)",
     cases=[(tuple(tuple(b) for b in blocks),) for blocks in [
         [[1.0, 3.0], [2.0, 5.0]], [[0.5, -1.0, 2.0]], [[4.0, 1.0], [0.0, 2.0], [3.0]],
         [[-1.0], [0.0], [1.0], [2.0]], [[2.0, 2.0], [2.0]], [[-3.0, -5.0], [-4.0, -2.5, -6.0]],
         [[0.0, 1.5, -0.5], [3.0, 0.25]], [[1000.0, 999.0], [1001.0, 998.5]],
-        [[-1000.0, -1002.0], [-1001.0]]]],
+        [[-1000.0, -1002.0], [-1001.0]], [[-1000.0], [1000.0]], [[-800.0], [0.5], [800.0]]]],
+    # the last two: maxima that jump by more than 709, past what e^(s − M) can hold
     solution=_stats(), rtol=1e-9, atol=1e-12,
     slips=_rows(_stats, _COMMON) + [
         Slip("returned (l, M)", "the right numbers in the wrong order: `return M, l`.",
@@ -203,8 +215,12 @@ RUNNING_STATS = CodeExercise(
              gives=(lambda blocks: _stats()(blocks[1:]), lambda blocks: _stats()(blocks[:-1]))),
         Slip("stopped after the first block", "the `return` is inside the loop: one indent less.",
              gives=lambda blocks: _stats()(blocks[:1])),
+        Slip("new terms under the old max", "e^(s − M) with the OLD max overflows when a block's "
+             "max jumps far above it: shift the new terms by M′ and rescale only the old l.",
+             gives=_rescaled_after),
     ],
 )
+
 
 
 # --- code: online_output(scores, values, block_size) -> o / l ---------------------------------
