@@ -112,7 +112,8 @@ SLIPS = [
          gives=_divided(lambda q, k, v: q.shape[-1])),
     Slip("divided by d_k²", "you divided by d_k × d_k: " + _ROOT,
          gives=_divided(lambda q, k, v: q.shape[-1] ** 2)),
-    Slip("** 1/2 without brackets", "`d_k ** 1/2` is d_k / 2: write d_k ** 0.5.",
+    Slip("d_k / 2 or 2·d_k for √d_k", "`d_k ** 1/2` is d_k / 2, and `/ d_k ** 1/2` divides by "
+         "2·d_k (** comes before /): " + _ROOT,
          gives=(_divided(lambda q, k, v: 2 * q.shape[-1]),
                 _divided(lambda q, k, v: q.shape[-1] / 2))),
     Slip("^ for a power", "`^` is XOR in Python (4 ^ 2 is 6): " + _ROOT,
