@@ -111,17 +111,20 @@ def _grid(rng, n, peaked=None):
 
 _GRNG = np.random.default_rng(1717)
 _GRIDS = [_grid(_GRNG, 2), _grid(_GRNG, 3), _grid(_GRNG, 4, peaked=lambda i: i - 1),
-          _grid(_GRNG, 5), _grid(_GRNG, 6, peaked=lambda i: 0), _grid(_GRNG, 7)]
+          _grid(_GRNG, 5), _grid(_GRNG, 6, peaked=lambda i: 0), _grid(_GRNG, 7),
+          [[1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]]  # a perfect previous-token head
 
 PREVIOUS_TOKEN_SCORE = CodeExercise(
     "previous_token_score", "previous_token_score(A)", cases=[(g,) for g in _GRIDS],
     solution=_score, rtol=1e-9, atol=1e-9,
     quantities={"n": lambda A: len(A)},
     slips=[
-        Slip("row 0 counted", "row 0 has no previous token (A[0][-1] is the LAST column): "
-             "average rows 1 … n − 1, n − 1 of them.",
+        Slip("divided by n", "the mean runs over rows 1 … n − 1, n − 1 of them (row 0 has no "
+             "previous token; A[0][-1] is the LAST column): divide by n − 1.",
              gives=(lambda A: _score(A, rows=range) * (len(A) - 1) / len(A),
                     lambda A: _score(A) * (len(A) - 1) / len(A))),
+        Slip("// for the mean", "`//` rounds down to a whole number (0.9 // 2 is 0): divide "
+             "with /.", gives=lambda A: sum(_score(A, mean=False)) // (len(A) - 1)),
         Slip("the sum, not the mean", "divide the total by the n − 1 rows.",
              gives=lambda A: _score(A) * (len(A) - 1)),
         Slip("the diagonal", "A[i][i] is the weight a token puts on ITSELF: the previous "
