@@ -15,14 +15,17 @@ __all__ = ["EXERCISES"]
 
 # --- code: my_attention(query (H, n, d), key (H, m, d), value (H, m, d_v), mask (n, m)) ------
 
-def _attend(query, key, value, mask, scale=None, masked=None, axis=-1, shift=True):
-    """softmax(QKᵀ/√d_k, blocked keys −∞)V per head; the keywords make the slips."""
+def _attend(query, key, value, mask, scale=None, masked=None, axis=-1, shift=True, top=None,
+            blend="value"):
+    """softmax(QKᵀ/√d_k, blocked keys −∞)V per head; the keywords make the slips (``top``:
+    the axis of the max subtracted, if not ``axis``; ``blend="key"``: the weights @ key)."""
     q, k, v = (np.asarray(a, dtype=float) for a in (query, key, value))
     s = q @ k.swapaxes(-1, -2) * (1 / math.sqrt(q.shape[-1]) if scale is None
                                   else scale(q, v))  # (H, n, m)
     s = np.where(mask, s, -np.inf) if masked is None else masked(s, np.asarray(mask))
-    e = np.exp(s - s.max(axis=axis, keepdims=True)) if shift else np.exp(s)
-    return e / e.sum(axis=axis, keepdims=True) @ v  # (H, n, d_v)
+    top = axis if top is None else top
+    e = np.exp(s - s.max(axis=top, keepdims=True)) if shift else np.exp(s)
+    return e / e.sum(axis=axis, keepdims=True) @ (k if blend == "key" else v)  # (H, n, d_v)
 
 
 def _with(**how):
@@ -67,11 +70,19 @@ MY_ATTENTION = CodeExercise(
              "-np.inf).", gives=_with(masked=lambda s, mask: np.where(mask, -np.inf, s))),
         Slip("blocked score set to 0", "a blocked score of 0 still gets weight e⁰: use −∞ "
              "(np.where(mask, scores, -np.inf)).", gives=_with(masked=lambda s, mask: s * mask)),
-        Slip("softmax over the queries", "each query's row of weights sums to 1: the softmax "
+        Slip("softmax along another axis", "each query's row of weights sums to 1: the softmax "
              "runs over the keys, the last axis (axis=-1).",
-             gives=(_with(axis=-2), _with(axis=0))),
+             gives=(_with(axis=-2), _with(axis=0), _with(axis=-2, top=-1),
+                    _with(axis=0, top=-1))),
         Slip("the weights, not the output", "the weights still multiply the values: "
              "weights @ value.", gives=_weights),
+        Slip("weights @ key", "the weights blend the VALUE rows: weights @ value.",
+             gives=_with(blend="key")),
+        Slip("the mask added to the scores", "True adds 1 and False 0, so nothing is blocked: "
+             "np.where(mask, scores, -np.inf).", gives=_with(masked=lambda s, mask: s + mask)),
+        Slip("the max over the heads", "subtract each ROW's largest score, "
+             "max(axis=-1, keepdims=True): a max across heads differs along the row.",
+             gives=(_with(top=0), _with(top=0, masked=lambda s, mask: np.where(mask, s, -1e9)))),
         Slip("masked after the softmax", "zeroing the blocked weights afterwards leaves rows "
              "that do not sum to 1: put −∞ on the scores BEFORE the softmax.",
              gives=lambda q, k, v, mask: (_weights(q, k, v, np.ones_like(mask)) * mask) @ v),

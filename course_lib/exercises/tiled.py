@@ -188,7 +188,7 @@ def _rescaled_after(blocks):
     M, l = -math.inf, 0.0
     for block in blocks:
         new = max(M, *block)
-        l = sum(math.exp(s - new) for s in block) if M == -math.inf else \
+        l = sum(math.exp(s - new) for s in block) if math.isinf(M) else \
             (l + sum(math.exp(s - M) for s in block)) * math.exp(M - new)
         M = new
     return M, l
