@@ -126,6 +126,13 @@ def score_last_row_missed(A):
     return sum(A[i][i - 1] for i in range(1, len(A) - 1)) / (len(A) - 1)
 
 
+def score_returns_in_the_loop(A):
+    total = 0.0
+    for i in range(1, len(A)):
+        total += A[i][i - 1]
+        return total / (len(A) - 1)
+
+
 def score_largest(A):
     return max(A[i][i - 1] for i in range(1, len(A)))
 
@@ -161,6 +168,9 @@ def test_previous_token_score_slips():
         "the last row missed": [score_last_row_missed],
         "the largest, not the mean": [score_largest],
         "the weights, not their mean": [score_list],
+        "stopped after the first row": [score_returns_in_the_loop],
+        "the mean of whole rows": [lambda A: sum(sum(A[i]) / len(A[i]) for i in range(1, len(A)))
+                                   / (len(A) - 1)],
     })
 
 

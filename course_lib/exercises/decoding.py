@@ -195,6 +195,11 @@ _ROPE_SLIPS = [
                 lambda x, p, base: _turn(x, p, base)[:len(x) // 2] + x[len(x) // 2:])),
     Slip("updated a before b", "take a, b = x[t], x[t + d // 2] first; write a new list.",
          gives=_stale),
+    Slip("the new slots swapped", "the new a goes back in slot t, the new b in slot t + d/2.",
+         gives=lambda x, p, base: (lambda r, h: r[h:] + r[:h])(_turn(x, p, base), len(x) // 2)),
+    Slip("stopped after the first pair", "the `return` is inside the loop: one indent less.",
+         gives=lambda x, p, base: (lambda r, h: [r[0], *x[1:h], r[h], *x[h + 1:]])(
+             _turn(x, p, base), len(x) // 2)),
     Slip("rotate_half without the minus", "the partner of a is −b.",
          gives=lambda x, p, base: _halves(x, p, base, minus=False)),
     Slip("each slot its own angle", "both slots of pair t share ONE angle.",

@@ -151,6 +151,11 @@ PREVIOUS_TOKEN_SCORE = CodeExercise(
              gives=lambda A: max(_score(A, mean=False))),
         Slip("the weights, not their mean", "return one number: their mean.",
              gives=lambda A: _score(A, mean=False)),
+        Slip("stopped after the first row", "the `return` is inside the loop: one indent "
+             "less.", gives=lambda A: A[1][0] / (len(A) - 1)),
+        Slip("the mean of whole rows", "a row of weights sums to 1, so its mean is 1/n: take "
+             "one entry per row, A[i][i − 1].",
+             gives=lambda A: sum(sum(A[i]) / len(A) for i in range(1, len(A))) / (len(A) - 1)),
     ],
 )
 
