@@ -117,7 +117,8 @@ def _upside(old, new):
 
 def _fold(blocks, values=None, *, start=-math.inf, factor=None, shift="new", block_max=False,
           sign=1, keep=True, on_new=False, added=False, rescale_o=True, weights_only=False,
-          multiplied=False, update=True, from_first=False, drop_term=False):
+          multiplied=False, update=True, from_first=False, drop_term=False, rescale_l=True,
+          plain=False):
     """The running max M, sum l and output o after the blocks; each keyword is one slip."""
     values = values or [[0.0] * len(b) for b in blocks]
     M, l, o = start, 0.0, 0.0
@@ -129,14 +130,14 @@ def _fold(blocks, values=None, *, start=-math.inf, factor=None, shift="new", blo
         base = {"new": top, "old": M, "zero": 0.0}[shift]
         w = [_E(sign * (s - base)) for s in (block[:-1] if drop_term else block)]
         f = (factor or (lambda old, new: _E(old - new)))(M, top)
-        wv = sum(w) * sum(vals) if multiplied else sum(
+        wv = sum(w) * sum(vals) if multiplied else sum(vals) if plain else sum(
             x * (1.0 if weights_only else v) for x, v in zip(w, vals, strict=False))
         if on_new:
             l, o = l + f * sum(w), o + f * wv
         elif added:
             l, o = l + f + sum(w), o + f + wv
         else:
-            l = (l * f if keep else 0.0) + sum(w)
+            l = ((l * f if rescale_l else l) if keep else 0.0) + sum(w)
             o = ((o * f if rescale_o else o) if keep else 0.0) + wv
         M = top if update else M
     return M, l, o
@@ -225,8 +226,8 @@ RUNNING_STATS = CodeExercise(
 
 # --- code: online_output(scores, values, block_size) -> o / l ---------------------------------
 
-def _cut(scores, values, b, first=0, step=0, end=0, whole=False):
-    starts = range(first, len(scores) - (b - 1 if whole else 0), b + step)
+def _cut(scores, values, b, first=0, step=0, end=0, whole=False, every=False):
+    starts = range(first, len(scores) - (b - 1 if whole else 0), 1 if every else b + step)
     return ([scores[i:i + b + end] for i in starts], [values[i:i + b + end] for i in starts])
 
 
@@ -275,8 +276,12 @@ ONLINE_OUTPUT = CodeExercise(
              when=lambda o: math.isnan(o.value), example=lambda s, v, b: math.nan),
         Slip("rescaled only l", "o was summed under the old max too: o · e^(M − M′) as well.",
              gives=_output(rescale_o=False)),
+        Slip("rescaled only o", "l was summed under the old max too: l · e^(M − M′) as well.",
+             gives=_output(rescale_l=False)),
         Slip("forgot the values", "o adds each weight times its value: e^(s − M′) · v.",
              gives=_output(weights_only=True)),
+        Slip("the values unweighted", "o adds each value times its weight, e^(s − M′) · v.",
+             gives=_output(plain=True)),
         Slip("multiplied the sums", "o adds Σ e^(s − M′) · v, term by term, not "
              "(Σ weights) · (Σ values).", gives=_output(multiplied=True)),
         Slip("no final division", "{got} is o: return o / l, divided once after the last "
@@ -291,6 +296,8 @@ ONLINE_OUTPUT = CodeExercise(
              "leaves out its end, so no − 1.", gives=_output({"end": -1})),
         Slip("blocks overlap", "a key was counted twice: the block ends before start + "
              "block_size, where the next begins.", gives=_output({"end": 1})),
+        Slip("a block at every key", "the blocks start block_size apart: range(0, len(scores), "
+             "block_size).", gives=_output({"every": True})),
         Slip("lost the last partial block", "range(0, len(scores), block_size) starts a block "
              "below m even when fewer keys are left.", gives=_output({"whole": True})),
         Slip("stopped after the first block", "the `return` is inside the loop: one indent less.",
