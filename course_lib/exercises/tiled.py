@@ -103,8 +103,12 @@ LSE_WEIGHT_BY_HAND = HandExercise(
          lambda M, l, s: M + math.log(l)),
         ("no exponential", "{got} is s − L: the weight is e^(s − L).",
          lambda M, l, s: s - M - math.log(l)),
-        ("L − s", "the weight is e^(s − L), score minus L: at most 1.",
+        ("the exponent upside down", "the weight is e^(s − L), score minus L: at most 1.",
          lambda M, l, s: _E(M + math.log(l) - s)),
+        ("multiplied by l", "{got} is e^(s − M) · l: the weight divides by l, e^(s − M) / l.",
+         lambda M, l, s: _E(s - M) * l),
+        ("M times ln l", "L = M + ln l, a sum: the weight is e^(s − M − ln l).",
+         lambda M, l, s: _E(s - M * math.log(l))),
     ]],
 )
 
