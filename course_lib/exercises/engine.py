@@ -160,7 +160,8 @@ class CodeExercise:
         changed = next((o for o in outcomes if o.changed_input), None)
         if all(o.correct for o in outcomes) and changed is None:
             used = self._shortcut(func)
-            lead = (f"Correct — though this exercise asked for a loop: {used}(…) did the work. "
+            lead = (f"Correct — though this exercise asked you to write the steps yourself: "
+                    f"{used}(…) did the work. "
                     if used else "Correct: ")
             return Feedback(PASSED, f"{lead}{self.call} gives the right answer on all "
                             f"{len(outcomes)} hidden cases.", outcomes=outcomes)
