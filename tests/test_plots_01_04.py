@@ -108,7 +108,7 @@ def test_sum_terms_marks_the_added_slots_and_the_running_total(ax):
 
 def test_sum_written_out():
     assert sum_written_out([2.0, -1.0], 2) == "Σᵢ₌₁² qᵢ = q₁ + q₂ = 2.00 + (−1.00) = 1.00"
-    assert sum_written_out([2.0, -1.0, 7.0], 1) == "Σᵢ₌₁¹ qᵢ = q₁ = 2.00 = 2.00"
+    assert sum_written_out([2.0, -1.0, 7.0], 1) == "Σᵢ₌₁¹ qᵢ = q₁ = 2.00"
 
 
 def test_products_written_out():
