@@ -154,6 +154,11 @@ def _(fig, draw):
     draw(np.array([3.0, 1.0, -2.0]), np.array([1.0, 2.0, 0.5]), ax=fig.add_subplot())
 
 
+@case("gpu.draw_block_memory", figsize=(11.0, 6.6), layout=None)
+def _(fig, draw):
+    draw(8, [0.5, -1.0, 1.5, 2.0], fig=fig)
+
+
 @case("gpu.draw_memory_fit", figsize=(7.0, 3.0))
 def _(fig, draw):
     draw(48.0, 0.25, 16.0, ax=fig.add_subplot())
