@@ -158,8 +158,8 @@ def _draw_halving(ax, scores):
             live = t < written
             ax.add_patch(Rectangle((k * gap, y), 1.4, 0.8, edgecolor=FOREGROUND, lw=0.8,
                                    facecolor=ROLE_COLORS["highlight"] if live else "#f2f2f2"))
-            ax.text(k * gap + 0.7, y + 0.4, f"{value:g}".replace("-", "−"), ha="center", va="center",
-                    fontsize=10, color=FOREGROUND if live else MUTED)
+            ax.text(k * gap + 0.7, y + 0.4, f"{value:g}".replace("-", "−"), ha="center",
+                    va="center", fontsize=10, color=FOREGROUND if live else MUTED)
         if k == 0:
             ax.text(-0.2, size - 0.6, "tile[0]", ha="right", va="center", fontsize=9)
             continue
