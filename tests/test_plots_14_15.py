@@ -118,19 +118,27 @@ def test_timing_picture_skips_missing_measurements():
 # ---------------------------------------------------------------------------------------------
 
 def test_block_memory_shows_the_kernels_layout_and_the_bank_conflict():
-    from course_lib.fast.gpu_kernel import shared_memory_bytes
+    from course_lib.fast.gpu_kernel import halving_rounds, shared_memory_bytes, shared_words
     from course_lib.plots.gpu import draw_block_memory
     from course_lib.plots.style import course_style, detached_figure
 
     with course_style():
-        drawn = draw_block_memory(8, [0.5, -1.0, 1.5, 2.0], fig=detached_figure((11, 6.6)))
+        drawn = draw_block_memory(shared_words(8, 4), shared_words(32, 4, 0),
+                                  shared_words(32, 4, 1), halving_rounds([0.5, -1.0, 1.5, 2.0]),
+                                  fig=detached_figure((11, 6.6)))
     strip = drawn["axes"]["strip"]
     assert len(strip.patches) * 4 == shared_memory_bytes(8, 4)  # one square per word
     assert sum(p.get_hatch() == "///" for p in strip.patches) == 4  # one pad per key row
     assert drawn["banks_unpadded"] == [0, 0, 0, 0]  # d_k = 32 apart: one bank
     assert drawn["banks_padded"] == [0, 1, 2, 3]  # 33 apart: four banks
-    assert [r.tolist() for r in drawn["rounds"]][-1][0] == 2.0  # the maximum reaches tile[0]
-    assert sum("barrier (d)" in t.get_text() for t in drawn["axes"]["halving"].texts) == 2
+    from course_lib.fast.gpu_kernel import BANKS
+    from course_lib.plots import gpu
+
+    assert gpu.BANKS == BANKS  # the picture folds at the kernel's bank count
+    halving = drawn["axes"]["halving"]
+    assert sum("barrier (d)" in t.get_text() for t in halving.texts) == 2
+    assert [t.get_text() for t in halving.texts if t.get_text() in ("2", "1.5")][-4:] == [
+        "2", "2", "1.5", "2"]  # the last round's tile: the maximum 2 in slot 0
 
 
 def test_memory_fit_label_sits_right_of_the_gpu_line():

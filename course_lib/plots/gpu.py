@@ -4,7 +4,6 @@ whether the score grids fit in a GPU's memory, and a thread block's shared memor
 import matplotlib.pyplot as plt
 from matplotlib.patches import Rectangle
 
-from ..fast.gpu_kernel import BANKS, halving_rounds, shared_words
 from ..text import fmt
 from .style import FOREGROUND, MUTED, PALETTE, ROLE_COLORS
 
@@ -90,6 +89,7 @@ def update_memory_fit(artists, grid_gib, tiled_gib, gpu_gib):
     artists["gpu_label"].set_text(f"GPU memory: {gpu_gib:.0f} GiB")
 
 
+BANKS = 32  # shared memory's banks: word w sits in bank w mod 32 (gpu_kernel.BANKS)
 _PART_COLORS = {"q": ROLE_COLORS["query"], "tile": ROLE_COLORS["highlight"], "pad": "#e6e6e6"}
 _KEY_SHADES = (ROLE_COLORS["key"], "#f0a878")  # alternate key rows: dark, light
 
@@ -101,13 +101,15 @@ def _word(ax, x, y, part, row, width=1.0):
                                   lw=0.6, hatch="///" if part == "pad" else None))
 
 
-def _draw_strip(ax, d_k, key_block):
-    words = shared_words(d_k, key_block)
+def _draw_strip(ax, words):
+    d_k = sum(part == "q" for part, _ in words)
+    key_block = sum(part == "tile" for part, _ in words)
+    row_width = (len(words) - d_k - key_block) // key_block  # d_k and the pad
     for w, (part, row) in enumerate(words):
         _word(ax, w, 0, part, row)
         ax.text(w + 0.5, -0.35, str(w % BANKS), ha="center", va="top", fontsize=8)
     spans = [("q: the query row", 0, d_k),
-             *((f"key row {r}", d_k + r * (d_k + 1), d_k + (r + 1) * (d_k + 1))
+             *((f"key row {r}", d_k + r * row_width, d_k + (r + 1) * row_width)
                for r in range(key_block)),
              ("tile", len(words) - key_block, len(words))]
     for label, start, stop in spans:
@@ -119,16 +121,16 @@ def _draw_strip(ax, d_k, key_block):
                  " per 4-byte word (hatched: the pad word after each key row)", fontsize=11)
 
 
-def _draw_banks(ax, d_k, pad, readers=4):
-    """The layout folded into rows of 32 words, so that a column is a bank; threads 0 …
-    readers − 1 read slot 0 of key rows 0 … readers − 1."""
-    words = shared_words(d_k, readers, pad)[:d_k + readers * (d_k + pad)]
+def _draw_banks(ax, words):
+    """The layout folded into rows of 32 words, so that a column is a bank; thread t reads
+    slot 0 of key row t."""
     depth = -(-len(words) // BANKS)
-    banks_hit = []
+    banks_hit, starts = [], []
     for w, (part, row) in enumerate(words):
         x, y = w % BANKS, depth - 1 - w // BANKS
         _word(ax, x, y, part, row)
-        if part == "key" and w == d_k + row * (d_k + pad):  # slot 0 of key row `row`
+        if part == "key" and row == len(starts):  # the first word of key row `row`: slot 0
+            starts.append(w)
             ax.add_patch(Rectangle((x, y), 1, 1, fill=False, edgecolor=FOREGROUND, lw=2.2))
             ax.text(x + 0.5, y + 0.5, str(row), ha="center", va="center", fontsize=9,
                     color=FOREGROUND, fontweight="bold")
@@ -142,14 +144,13 @@ def _draw_banks(ax, d_k, pad, readers=4):
     distinct = len(set(banks_hit))
     verdict = ("all in one bank: they wait in turn" if distinct == 1 else
                f"{distinct} different banks: one read for all")
-    ax.set_title(f"key rows {d_k + pad} words apart: threads 0–{readers - 1} read slot 0,\n"
-                 f"{verdict}", fontsize=11)
+    ax.set_title(f"key rows {starts[1] - starts[0]} words apart: threads 0–{len(starts) - 1} "
+                 f"read slot 0,\n{verdict}", fontsize=11)
     return banks_hit
 
 
-def _draw_halving(ax, scores):
-    rounds = halving_rounds(scores)
-    size = len(scores)
+def _draw_halving(ax, rounds):
+    size = len(rounds[0])
     gap = 3.0  # horizontal distance between the tile's states
     for k, tile in enumerate(rounds):
         written = size if k == 0 else size >> k  # slots that round k wrote
@@ -179,22 +180,24 @@ def _draw_halving(ax, scores):
     ax.set_ylim(-1.2, size + 0.9)
     ax.set_title(f"step 3: the tile's maximum in {len(rounds) - 1} rounds; thread t < half "
                  "keeps max(tile[t], tile[t + half])", fontsize=11)
-    return rounds
 
 
-def draw_block_memory(d_k, scores, *, bank_d_k=32, fig=None):
-    """The kernel's shared memory in three panels.
+def draw_block_memory(words, unpadded, padded, rounds, fig=None):
+    """The kernel's shared memory in three panels, from :mod:`course_lib.fast.gpu_kernel`'s
+    numbers.
 
-    Top: one block's words at ``d_k``, key_block = len(scores), as one strip: the query row,
-    the key rows (each d_k + 1 words, the last a pad), the tile; the bank of each word below
-    it. Middle: the layout folded into rows of 32 words (a column is a bank) at
-    ``bank_d_k``, without and with the pad word: threads 0–3 reading slot 0 of their key
-    rows hit one bank, or four. Bottom: the halving rounds of step 3 on ``scores``.
+    Parameters
+    ----------
+    words : ``shared_words(d_k, key_block)``, drawn as one strip with each word's bank below.
+    unpadded, padded : ``shared_words(d, readers, pad)`` with pad 0 and 1, folded into rows
+        of 32 words (a column is a bank): thread t reads slot 0 of key row t.
+    rounds : ``halving_rounds(scores)``, step 3's tile after each round, with barrier (d)
+        after each.
 
     Returns
     -------
-    dict: the axes (``"strip"``, ``"unpadded"``, ``"padded"``, ``"halving"``), the banks the
-    readers hit in each middle panel, and the tile after each halving round.
+    dict: the axes (``"strip"``, ``"unpadded"``, ``"padded"``, ``"halving"``) and the banks the
+    reading threads hit in each middle panel (``"banks_unpadded"``, ``"banks_padded"``).
     """
     fig = plt.figure(figsize=(11.0, 6.6)) if fig is None else fig
     grid = fig.add_gridspec(3, 2, height_ratios=[0.7, 1.1, 1.5])
@@ -202,11 +205,10 @@ def draw_block_memory(d_k, scores, *, bank_d_k=32, fig=None):
             "padded": fig.add_subplot(grid[1, 1]), "halving": fig.add_subplot(grid[2, :])}
     for name in ("strip", "halving"):
         axes[name].set_axis_off()
-    _draw_strip(axes["strip"], d_k, len(scores))
-    result = {"axes": axes,
-              "banks_unpadded": _draw_banks(axes["unpadded"], bank_d_k, pad=0),
-              "banks_padded": _draw_banks(axes["padded"], bank_d_k, pad=1),
-              "rounds": _draw_halving(axes["halving"], scores)}
+    _draw_strip(axes["strip"], words)
+    _draw_halving(axes["halving"], rounds)
+    result = {"axes": axes, "banks_unpadded": _draw_banks(axes["unpadded"], unpadded),
+              "banks_padded": _draw_banks(axes["padded"], padded)}
     for name in ("unpadded", "padded"):
         axes[name].set_aspect("equal")
         for side in ("left", "bottom"):
