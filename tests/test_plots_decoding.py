@@ -83,6 +83,7 @@ def test_memory_bars_follow_the_sizes_and_the_budget():
     update_cache_memory(artists, {"multi-head": 20.0, "grouped-query": 1.25}, 100)
     assert [bar.get_width() for bar in artists["bars"]] == [20.0, 1.25]
     assert artists["labels"][1].get_text().strip() == "1.25 GiB"  # as the caption says
+    assert artists["labels"][0].get_text().strip() == "20 GiB"
     assert list(artists["budget"].get_xdata()) == [100, 100]
     assert ax.get_xlim()[1] >= 100 and "too big" not in artists["labels"][0].get_text()
     plt.close(fig)

@@ -11,6 +11,7 @@ from .. import causal_mask, scaled_dot_product_attention
 from ..backend import to_numpy
 from ..rotary import rotary_embedding
 from ..serving import used_blocks
+from ..text import short
 from .grid import draw_grid, update_grid
 from .style import BACKGROUND, FOREGROUND, MUTED, PALETTE, ROLE_COLORS
 
@@ -141,8 +142,7 @@ def update_cache_memory(artists, gib_by_layout, budget_gib):
     for bar, label, size in zip(artists["bars"], artists["labels"], sizes, strict=True):
         bar.set_width(size)
         label.set_position((size, bar.get_y() + bar.get_height() / 2))
-        digits = 2 if size < 10 else 1  # 1.25 GiB stays 1.25, not 1.2
-        label.set_text(f"  {size:,.{digits}f} GiB" + ("" if size <= budget_gib else "  ✕ too big"))
+        label.set_text(f"  {short(size)} GiB" + ("" if size <= budget_gib else "  ✕ too big"))
     artists["budget"].set_xdata([budget_gib, budget_gib])
     artists["bars"][0].axes.set_xlim(0, 1.45 * max(max(sizes), budget_gib))
     return artists
