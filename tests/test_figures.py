@@ -154,6 +154,14 @@ def _(fig, draw):
     draw(np.array([3.0, 1.0, -2.0]), np.array([1.0, 2.0, 0.5]), ax=fig.add_subplot())
 
 
+@case("gpu.draw_block_memory", figsize=(11.0, 6.6), layout=None)
+def _(fig, draw):
+    from course_lib.fast.gpu_kernel import halving_rounds, shared_words
+
+    draw(shared_words(8, 4), shared_words(32, 4, 0), shared_words(32, 4, 1),
+         halving_rounds([0.5, -1.0, 1.5, 2.0]), fig=fig)
+
+
 @case("gpu.draw_memory_fit", figsize=(7.0, 3.0))
 def _(fig, draw):
     draw(48.0, 0.25, 16.0, ax=fig.add_subplot())
