@@ -152,6 +152,11 @@ def test_slot_products(ax):
     assert [b.get_height() for b in products["bars"]] == pytest.approx([3.0, -2.0, 1.0])
     update_slot_products(products, [0.5, 0.5], [2.0, 4.0])
     assert [b.get_height() for b in products["bars"]] == pytest.approx([1.0, 2.0, 3.0])
+    assert [t.get_text() for t in products["values"]] == ["1.00", "2.00", "3.00"]
+    update_slot_products(products, [1.0, 2.0], [-3.0, 1.0])  # a falling bar: its number below
+    assert [t.get_text() for t in products["values"]] == ["−3.00", "2.00", "−1.00"]
+    first, second = (t.get_position()[1] for t in products["values"][:2])
+    assert first < -3.0 < 2.0 < second
 
 
 @pytest.mark.parametrize("angle", [0.0, 60.0, 90.0, 130.0, 180.0])
