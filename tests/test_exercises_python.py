@@ -105,7 +105,7 @@ def test_mean_slips():
         "only the last number counts": [mean_replaces_total],
         "returned instead of raising": [lambda q: sum(q) / len(q) if q else 0],
         "returned the message": [lambda q: sum(q) / len(q) if q else "the list is empty"],
-        "refused a list with numbers": [mean_refuses_all],
+        "refused every case": [mean_refuses_all],
         "left out the first number": [mean_skips_first],
         "divided by 2": [lambda q: sum(q) / 2 if q else mean_refuses_all(q)],
         "rounded to 2 decimals": [lambda q: round(sum(q) / len(q), 2) if q else
