@@ -1,7 +1,6 @@
 """Notebook 04: q·k by hand and as a loop, the cosine, q·k from lengths and θ, a right angle."""
 
 import math
-from itertools import combinations
 
 from ._values import numeric, show
 from .engine import Case, CodeExercise
@@ -75,13 +74,6 @@ _PAIRS = [([3.0], [-2.0]), ([1.0, 0.0], [0.0, 1.0]), ([1.0, 2.0, 3.0], [4.0, 5.0
           ([2.0, -1.0, 3.0, 0.5], [1.0, 4.0, -2.0, 2.0]),
           ([1.0, 2.0, 3.0, 4.0, 5.0], [5.0, 4.0, 3.0, 2.0, 1.0]),
           ([1.0, 3.0, 9.0, 27.0], [1.0, 1.0, 1.0, 1.0]), ([0.35, -1.25], [0.3, 2.2])]
-
-
-def _some_slots(o):
-    """The products of some, not all, slots added."""
-    p = _p(*o.case.args)
-    return isinstance(o.value, (int, float)) and any(
-        abs(o.value - sum(c)) <= 1e-9 for r in range(1, len(p)) for c in combinations(p, r))
 
 
 def _unrefused(o):

@@ -76,13 +76,6 @@ def _unless_none(formula):  # a slip seen only where some block fits
     return wrong
 
 
-def _doubling_past(d_k, threads, limit):  # doubles while it fits: one step past the answer
-    block = 1
-    while block <= threads and _bytes(d_k, block) <= limit:
-        block *= 2
-    return block
-
-
 def _any_size(d_k, threads, limit):  # the largest whole number of keys, not a power of two
     return max(0, min(threads, (limit // 4 - d_k) // (d_k + 2)))
 

@@ -181,11 +181,6 @@ def _causal(i, j, real):
     return j <= i and real(j)
 
 
-def _axis(axes):
-    """The right mask with its axis of size 1 elsewhere (or none)."""
-    return lambda *args: np.expand_dims(np.array(_grid(_causal)(*args))[:, 0], axes)
-
-
 BATCH_MASK = CodeExercise(
     "batch_mask", "batch_mask(lengths, n, left_padded)",
     cases=[([3, 5], 5, False), ([3, 5], 5, True), ([1, 4, 2], 4, True), ([2, 3], 3, False),

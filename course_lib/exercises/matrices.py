@@ -86,10 +86,6 @@ def _refused(unfit, answered=lambda Q, K, V: False):
     return test
 
 
-def _wrong_error(o):  # a row: the relations take this TypeError for a rounding
-    return o.case.raises and o.error is not None and not isinstance(o.error, o.case.raises)
-
-
 def _grids(*shapes):
     """Read-only grids of these shapes."""
     return tuple(frozen_array(np.arange(r * c).reshape(r, c) % 5 * 0.5 - 1.0) for r, c in shapes)
@@ -151,12 +147,6 @@ def _per_slot(q, K):
     if len(q) > len(K):
         raise IndexError("index out of bounds")
     return [float(q @ K[j]) for j in range(len(q))]
-
-
-def _sized_by_slots(q, K):
-    if len(K) > len(q):
-        raise IndexError("index out of bounds")
-    return _query_scores(q, K) + [0.0] * (len(q) - len(K))
 
 
 def _inside(o):

@@ -137,12 +137,6 @@ def _tested(refuse):
     return (alone, besides)
 
 
-def _refuse_with_type_error(a, b):
-    if a[1] != b[0]:
-        raise TypeError("inner sizes differ")
-    return (a[0], b[1])
-
-
 PRODUCT_SHAPE = CodeExercise(
     "product_shape", "product_shape(shape_a, shape_b)",
     cases=[((2, 3), (3, 4)), ((3, 2), (2, 5)), ((1, 4), (4, 1)), ((4, 4), (4, 2)),

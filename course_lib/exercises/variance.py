@@ -148,9 +148,6 @@ def _dot_variance(d_k, size, seed):
     return float(np.var((q * k).sum(axis=1)))  # one score per row
 
 
-_replayed = lru_cache(maxsize=256)(_dot_variance)
-
-
 @lru_cache(maxsize=64)
 def _draws(d_k, size, seed):
     rng = np.random.default_rng(seed)
