@@ -79,11 +79,10 @@ def test_my_attention_slips():
         "True read as blocked": [attend_with(masked=lambda s, mask: np.where(mask, -np.inf, s))],
         "blocked score set to 0": [attend_with(masked=lambda s, mask: s * mask)],
         "softmax over the queries": [attend_with(axis=-2), attend_with(axis=0)],
-        "the weights, not the output": [attend_with(weights_only=True)],
         "masked after the softmax": [attend_mask_after],
-        "key not transposed": [attend_no_transpose, attend_dot_T],
-        "no shift": [attend_with(shift=False)],
-        "the wrong shape": [attend_tokens_first],
+        "sizes that do not fit a product": [attend_no_transpose, attend_dot_T],
+        "not a finite number": [attend_with(shift=False)],
+        "the wrong shape": [attend_with(weights_only=True), attend_tokens_first],
     })
 
 
@@ -154,7 +153,7 @@ def test_previous_token_score_slips():
         "row and column swapped": [score_swapped, score_next_token],
         "the last row missed": [score_last_row_missed],
         "the largest, not the mean": [score_largest],
-        "the weights, not their mean": [score_list],
+        "the wrong shape": [score_list],
     })
 
 

@@ -70,19 +70,9 @@ MY_ATTENTION = CodeExercise(
         Slip("softmax over the queries", "each query's row of weights sums to 1: the softmax "
              "runs over the keys, the last axis (axis=-1).",
              gives=(_with(axis=-2), _with(axis=0))),
-        Slip("the weights, not the output", "the weights still multiply the values: "
-             "weights @ value.", gives=_weights),
         Slip("masked after the softmax", "zeroing the blocked weights afterwards leaves rows "
              "that do not sum to 1: put −∞ on the scores BEFORE the softmax.",
              gives=lambda q, k, v, mask: (_weights(q, k, v, np.ones_like(mask)) * mask) @ v),
-        Slip("key not transposed", "the scores are query @ keyᵀ, key's last two axes swapped: "
-             "key.swapaxes(-1, -2) (on a (H, m, d) array .T turns all three axes round).",
-             raises=(ValueError, "matmul"), example=lambda q, k, v, mask: q @ k @ v),
-        Slip("no shift", "e^s overflows for large scores: subtract each row's largest score "
-             "first (notebook 07).",
-             when=lambda o: isinstance(o.error, OverflowError) or (o.error is None and not np.all(
-                 np.isfinite(np.asarray(o.value, dtype=float)))),
-             example=_with(shift=False)),
     ],
 )
 
@@ -135,8 +125,6 @@ PREVIOUS_TOKEN_SCORE = CodeExercise(
              gives=lambda A: _score(A, rows=lambda n: range(1, n - 1))),
         Slip("the largest, not the mean", "the score is the mean of A[i][i − 1] over the rows.",
              gives=lambda A: max(_score(A, mean=False))),
-        Slip("the weights, not their mean", "return one number: their mean.",
-             gives=lambda A: _score(A, mean=False)),
     ],
 )
 
