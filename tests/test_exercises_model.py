@@ -84,11 +84,10 @@ def test_my_attention_slips():
         "weights @ key": [attend_with(blend_keys=True)],
         "the mask added to the scores": [attend_with(masked=lambda s, mask: s + mask)],
         "the max over the heads": [attend_with(top=0)],
-        "the weights, not the output": [attend_with(weights_only=True)],
         "masked after the softmax": [attend_mask_after],
-        "key not transposed": [attend_no_transpose, attend_dot_T],
-        "no shift": [attend_with(shift=False)],
-        "the wrong shape": [attend_tokens_first],
+        "sizes that do not fit a product": [attend_no_transpose, attend_dot_T],
+        "not a finite number": [attend_with(shift=False)],
+        "the wrong shape": [attend_with(weights_only=True), attend_tokens_first],
     })
 
 
@@ -167,7 +166,7 @@ def test_previous_token_score_slips():
         "row and column swapped": [score_swapped, score_next_token],
         "the last row missed": [score_last_row_missed],
         "the largest, not the mean": [score_largest],
-        "the weights, not their mean": [score_list],
+        "the wrong shape": [score_list],
         "stopped after the first row": [score_returns_in_the_loop],
         "the mean of whole rows": [lambda A: sum(sum(A[i]) / len(A[i]) for i in range(1, len(A)))
                                    / (len(A) - 1)],

@@ -53,9 +53,10 @@ def test_running_stats_slips():
         "started the max at 0": [stats(start=0.0)],
         "no shift by the max": [lambda blocks: (max(max(b) for b in blocks),
                                                 sum(E(s) for b in blocks for s in b))],
-        "never updated M": [stats(update=False)],
+        "not a finite number": [stats(update=False)],
         "returned (l, M)": [lambda blocks: stats()(blocks)[::-1]],
-        "a block left out": [stats(skip=lambda b: b[1:]), stats(skip=lambda b: b[:-1])],
+        "skipped position 0": [stats(skip=lambda b: b[1:])],
+        "stopped one early": [stats(skip=lambda b: b[:-1])],
         "stopped after the first block": [early_return],
         "a score left out of each block": [stats(scores=lambda b: b[:-1])],
     })

@@ -86,10 +86,6 @@ def _refused(unfit, answered=lambda Q, K, V: False):
     return test
 
 
-def _wrong_error(o):  # a row: the relations take this TypeError for a rounding
-    return o.case.raises and o.error is not None and not isinstance(o.error, o.case.raises)
-
-
 def _grids(*shapes):
     """Read-only grids of these shapes."""
     return tuple(frozen_array(np.arange(r * c).reshape(r, c) % 5 * 0.5 - 1.0) for r, c in shapes)
@@ -120,8 +116,6 @@ SIZES = CodeExercise(
              gives=_checked(lambda Q, K, V: (len(Q), V.shape[1], Q.shape[1], V.shape[1]))),
         Slip("K's width as d_v", "d_v is the width of V; K's width is d_k.",
              gives=_checked(lambda Q, K, V: (len(Q), len(K), Q.shape[1], K.shape[1]))),
-        Slip("V's width as d_k", "d_k is the width Q and K share; V's is d_v.",
-             gives=_checked(lambda Q, K, V: (len(Q), len(K), V.shape[1], V.shape[1]))),
         Slip("returned the shapes", "return the four sizes, (n, m, d_k, d_v).",
              gives=_checked(lambda Q, K, V: (Q.shape, K.shape, V.shape))),
         Slip("refused n ≠ m", "it refused grids that fit: n and m may differ. Only K's width must "
@@ -141,9 +135,6 @@ SIZES = CodeExercise(
              when=lambda o: o.case.raises is not None and o.error is None
              and len(o.case.args[1]) == len(o.case.args[2]),
              example=_refusing(lambda Q, K, V: len(K) != len(V))),
-        Slip("raised another kind of error", "refused, rightly, but with `raise "
-             "ValueError(\"…\")`.", when=_wrong_error,
-             example=_refusing(_misfit, kind=TypeError)),
     ],
 )
 
@@ -156,12 +147,6 @@ def _per_slot(q, K):
     if len(q) > len(K):
         raise IndexError("index out of bounds")
     return [float(q @ K[j]) for j in range(len(q))]
-
-
-def _sized_by_slots(q, K):
-    if len(K) > len(q):
-        raise IndexError("index out of bounds")
-    return _query_scores(q, K) + [0.0] * (len(q) - len(K))
 
 
 def _inside(o):
@@ -196,12 +181,6 @@ QUERY_SCORES = CodeExercise(
              gives=lambda q, K: (q * K).sum(axis=0)),
         Slip("one score per slot", "the loop ran over the slots, range(len(q)): range(len(K)).",
              gives=_per_slot),
-        Slip("a result of d_k places", "the result has len(q) places: one per key, len(K).",
-             gives=_sized_by_slots),
-        Slip("the first key only", "the first key's score alone: one per key.",
-             gives=lambda q, K: float(q @ K[0])),
-        Slip("return inside the loop", "only the first score came back: return after the loop.",
-             gives=lambda q, K: [float(q @ K[0])]),
         Slip("= instead of append", "only the last score came back: append each.",
              gives=(lambda q, K: float(q @ K[-1]), lambda q, K: [float(q @ K[-1])])),
         Slip("divided by the lengths", "that is the cosine: the score is q · k.", gives=_cosines),

@@ -74,8 +74,6 @@ MY_ATTENTION = CodeExercise(
              "runs over the keys, the last axis (axis=-1).",
              gives=(_with(axis=-2), _with(axis=0), _with(axis=-2, top=-1),
                     _with(axis=0, top=-1))),
-        Slip("the weights, not the output", "the weights still multiply the values: "
-             "weights @ value.", gives=_weights),
         Slip("weights @ key", "the weights blend the VALUE rows: weights @ value.",
              gives=_with(blend="key")),
         Slip("the mask added to the scores", "True adds 1 and False 0, so nothing is blocked: "
@@ -86,14 +84,6 @@ MY_ATTENTION = CodeExercise(
         Slip("masked after the softmax", "zeroing the blocked weights afterwards leaves rows "
              "that do not sum to 1: put −∞ on the scores BEFORE the softmax.",
              gives=lambda q, k, v, mask: (_weights(q, k, v, np.ones_like(mask)) * mask) @ v),
-        Slip("key not transposed", "the scores are query @ keyᵀ, key's last two axes swapped: "
-             "key.swapaxes(-1, -2) (on a (H, m, d) array .T turns all three axes round).",
-             raises=(ValueError, "matmul"), example=lambda q, k, v, mask: q @ k @ v),
-        Slip("no shift", "e^s overflows for large scores: subtract each row's largest score "
-             "first (notebook 07).",
-             when=lambda o: isinstance(o.error, OverflowError) or (o.error is None and not np.all(
-                 np.isfinite(np.asarray(o.value, dtype=float)))),
-             example=_with(shift=False)),
     ],
 )
 
@@ -149,8 +139,6 @@ PREVIOUS_TOKEN_SCORE = CodeExercise(
              gives=lambda A: _score(A, rows=lambda n: range(1, n - 1))),
         Slip("the largest, not the mean", "the score is the mean of A[i][i − 1] over the rows.",
              gives=lambda A: max(_score(A, mean=False))),
-        Slip("the weights, not their mean", "return one number: their mean.",
-             gives=lambda A: _score(A, mean=False)),
         Slip("stopped after the first row", "the `return` is inside the loop: one indent "
              "less.", gives=lambda A: A[1][0] / (len(A) - 1)),
         Slip("the mean of whole rows", "a row of weights sums to 1, so its mean is 1/n: take "

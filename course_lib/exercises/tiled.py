@@ -211,13 +211,9 @@ RUNNING_STATS = CodeExercise(
     slips=_rows(_stats, _COMMON) + [
         Slip("returned (l, M)", "the right numbers in the wrong order: `return M, l`.",
              gives=lambda blocks: _stats()(blocks)[::-1]),
-        Slip("never updated M", "M stayed −∞: end each block with M = M′.",
-             gives=_stats(update=False)),
         Slip("a score left out of each block", "`for s in block:` visits every score; "
              "block[:-1] or range(len(block) − 1) stops one early.",
              gives=_stats(drop_term=True)),
-        Slip("a block left out", "`for block in blocks:` visits every block, 0 to the last.",
-             gives=(lambda blocks: _stats()(blocks[1:]), lambda blocks: _stats()(blocks[:-1]))),
         Slip("stopped after the first block", "the `return` is inside the loop: one indent less.",
              gives=lambda blocks: _stats()(blocks[:1])),
         Slip("new terms under the old max", "e^(s − M) with the OLD max overflows when a block's "
