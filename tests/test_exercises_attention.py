@@ -96,7 +96,7 @@ def test_attention_slips():
     assert_named("attention", {
         "no scaling": [lambda q, k, v: softmax_rows(q @ k.T) @ v],
         "divided by d_k": [lambda q, k, v: softmax_rows(q @ k.T / q.shape[-1]) @ v],
-        "** 1/2 without brackets": [lambda q, k, v: softmax_rows(q @ k.T / q.shape[1] ** 1/2)
+        "d_k / 2 or 2·d_k for √d_k": [lambda q, k, v: softmax_rows(q @ k.T / q.shape[1] ** 1/2)
                                     @ v],
         "√m for √d_k": [lambda q, k, v: softmax_rows(q @ k.T / len(k) ** 0.5) @ v],
         "√d_v for √d_k": [lambda q, k, v: softmax_rows(q @ k.T / np.sqrt(v.shape[1])) @ v],

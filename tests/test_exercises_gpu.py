@@ -180,7 +180,7 @@ def with_range(d_k, threads, limit):  # right, another style: powers of two from
 
 def test_largest_key_block_slips():
     assert_named("largest key block", {
-        "< for ≤": [halving_strict], "no cap at threads": [from_1024],
+        "a block that fits exactly refused": [halving_strict], "no cap at threads": [from_1024],
         "twice the answer": [doubling], "half the answer": [halved_after],
         "returned the bytes": [bytes_back], "a key_block of numbers left out": [no_padding],
         "the query row left out": [no_query], "numbers, not bytes": [no_bytes],

@@ -36,6 +36,9 @@ def test_head_weights_slips():
         "no scale": [lambda x, a, b, h: heads(x, a, b, h, lambda d, D: 1)],
         "divided by d_k": [lambda x, a, b, h: heads(x, a, b, h, lambda d, D: d)],
         "** 1/2": [lambda x, a, b, h: heads(x, a, b, h, lambda d, D: d ** 1/2)],
+        "head 0 for every head": [lambda x, a, b, h: heads(x, a, b, h,
+                                                           cols=lambda t, d, h: slice(0, d))],
+        "no projections": [lambda x, a, b, h: heads(x, np.eye(len(a)), np.eye(len(a)), h)],
         "interleaved columns": [lambda x, a, b, h: heads(x, a, b, h,
                                                          cols=lambda t, d, h: slice(t, None, h))],
         "one column too many": [lambda x, a, b, h: heads(
@@ -83,6 +86,10 @@ def test_multi_head_slips():
         "V from the wrong matrix": [lambda x, a, b, c, o, h: multi(
             x, a, b, c, o, h, values=np.eye(a.shape[1]))],
         "one head on the full width": [lambda x, a, b, c, o, h: multi(x, a, b, c, o, 1)],
+        "heads summed": [lambda x, a, b, c, o, h: multi(
+            x, a, b, c, o[:a.shape[1] // h], h, merge=sum)],
+        "heads in reverse order": [lambda x, a, b, c, o, h: multi(
+            x, a, b, c, o, h, merge=lambda hs: np.concatenate(hs[::-1], axis=1))],
     })
 
 

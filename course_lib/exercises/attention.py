@@ -106,7 +106,8 @@ SLIPS = [
          gives=_divided(lambda q, k, v: q.shape[-1])),
     Slip("divided by d_k²", "you divided by d_k × d_k: " + _ROOT,
          gives=_divided(lambda q, k, v: q.shape[-1] ** 2)),
-    Slip("** 1/2 without brackets", "`d_k ** 1/2` is d_k / 2: write d_k ** 0.5.",
+    Slip("d_k / 2 or 2·d_k for √d_k", "`d_k ** 1/2` is d_k / 2, and `/ d_k ** 1/2` divides by "
+         "2·d_k (** comes before /): " + _ROOT,
          gives=(_divided(lambda q, k, v: 2 * q.shape[-1]),
                 _divided(lambda q, k, v: q.shape[-1] / 2))),
     Slip("^ for a power", "`^` is XOR in Python (4 ^ 2 is 6): " + _ROOT,
@@ -176,7 +177,9 @@ class AttentionExercise(CodeExercise):
 
     def __init__(self, name, call, slips):
         super().__init__(name, call, CASES, attention_solution, slips, quantities=QUANTITIES,
-                         rtol=1e-5, atol=1e-8, show_args=show_shapes)  # float32 passes
+                         rtol=1e-5, atol=1e-8, show_args=show_shapes,  # float32 passes
+                         loop_only=("scaled_dot_product_attention", "attention_formula",
+                                    "attention_loop", "cl.softmax", "course_lib.softmax"))
 
     def explanations(self, outcomes):
         wrong = sum(not o.correct for o in outcomes)
@@ -266,11 +269,13 @@ def _best(Q, K):  # the best-matching key (none when two tie)
 
 
 def _draw_qk(rng):
-    """Slots of 0, 1 or 2, scores up to 8, query 1's three scores different."""
+    """Slots of 0, 1 or 2, scores up to 8, query 1's three scores different, and not the
+    notebook's weights in another order (its scores 2, 0, 4 shuffled, plus a constant)."""
     while True:
         Q, K = rng.integers(0, 3, size=(2, 4)), rng.integers(0, 3, size=(3, 4))
         S = Q @ K.T
-        if S.max() <= 8 and len(set(S[0].tolist())) == 3:
+        gaps = sorted((S[0] - S[0].min()).tolist())
+        if S.max() <= 8 and len(set(S[0].tolist())) == 3 and gaps != [0, 2, 4]:
             return {"Q": Q.tolist(), "K": K.tolist()}
 
 

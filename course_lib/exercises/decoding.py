@@ -138,14 +138,6 @@ def _stale(x, position, base):  # slot t overwritten before t + d/2 is made
     return x
 
 
-def _halves(x, position, base, minus=True, per_slot=False):
-    """x·cos φ + rotate_half(x)·sin φ (slips: no minus, an angle per slot)."""
-    d, half = len(x), len(x) // 2
-    other = [-v if minus else v for v in x[half:]] + list(x[:half])
-    phi = [position * base ** (-2 * (i if per_slot else i % half) / d) for i in range(d)]
-    return [a * math.cos(f) + b * math.sin(f) for a, b, f in zip(x, other, phi, strict=True)]
-
-
 def _angle(formula):
     return lambda x, p, base: _turn(x, p, base, angle=formula)
 
@@ -191,6 +183,11 @@ _ROPE_SLIPS = [
                 lambda x, p, base: _turn(x, p, base)[:len(x) // 2] + x[len(x) // 2:])),
     Slip("updated a before b", "take a, b = x[t], x[t + d // 2] first; write a new list.",
          gives=_stale),
+    Slip("the new slots swapped", "the new a goes back in slot t, the new b in slot t + d/2.",
+         gives=lambda x, p, base: (lambda r, h: r[h:] + r[:h])(_turn(x, p, base), len(x) // 2)),
+    Slip("stopped after the first pair", "the `return` is inside the loop: one indent less.",
+         gives=lambda x, p, base: (lambda r, h: [r[0], *x[1:h], r[h], *x[h + 1:]])(
+             _turn(x, p, base), len(x) // 2)),
     Slip("d / 2 as an index", "an index is whole; 2 / 2 is 1.0: d // 2.",
          raises=(TypeError, "indices must be integers or slices, not float"),
          example=lambda x, p, base: [x[t + len(x) / 2] for t in range(len(x) // 2)]),

@@ -81,7 +81,8 @@ def _any_size(d_k, threads, limit):  # the largest whole number of keys, not a p
 
 
 _BLOCK_SLIPS = [
-    Slip("< for ≤", "a block of exactly {limit} bytes fits: bytes ≤ limit.",
+    Slip("a block that fits exactly refused", "a block of exactly {limit} bytes fits: "
+         "bytes ≤ limit.",
          gives=_halving(lambda d, b, lim: _bytes(d, b) < lim)),
     Slip("no cap at threads", "thread t scores key j0 + t: the block has at most {threads} keys.",
          gives=_halving(lambda d, b, lim: _bytes(d, b) <= lim, first=lambda t: 1024)),

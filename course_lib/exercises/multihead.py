@@ -128,6 +128,10 @@ _SHARED = [
     ("K Qᵀ for the scores", "row i of the scores is query i against every key: Q_t K_tᵀ.",
      [{"swap": True}]),
     ("softmax down the columns", "each query's ROW sums to 1: axis=-1.", [{"axis": 0}]),
+    ("head 0 for every head", "head t's columns are t·d_k … (t + 1)·d_k − 1: the slice moves "
+     "with t.", [{"cols": lambda t, d, h: slice(0, d)}]),
+    ("no projections", "the queries are x @ w_q and the keys x @ w_k: project x first.",
+     [{"queries": "eye", "keys": "eye"}]),
     ("no softmax", "those are the scaled scores: take each row's softmax.",
      [{"soft": False}]),
 ]
@@ -137,7 +141,7 @@ def _bind(run, form):
     """``run`` with the keywords of ``form`` (a matrix named by text)."""
     def gives(x, *args):
         mats = {"w_q": args[0], "w_k": args[1], "w_q.T": np.asarray(args[0]).T,
-                "w_k.T": np.asarray(args[1]).T}
+                "w_k.T": np.asarray(args[1]).T, "eye": np.eye(np.shape(x)[1])}
         return run(x, *args, **{k: mats[v] if isinstance(v, str) else v for k, v in form.items()})
     return gives
 
@@ -213,6 +217,16 @@ MULTI_HEAD = CodeExercise(
            Slip("no W_O", "those are the heads side by side: multiply them by W_O.",
                 gives=lambda x, a, b, c, o, h: _multi_head(
                     x, a, b, c, o, h, merge=lambda hs, w_o: np.concatenate(hs, axis=1))),
+           Slip("heads summed", "each head keeps its own d_k columns: side by side, "
+                "np.concatenate(heads, axis=1) @ w_o.", gives=lambda x, a, b, c, o, h: _multi_head(
+                    x, a, b, c, o, h, merge=lambda hs, w: sum(hs) @ w[:hs[0].shape[1]])),
+           Slip("heads in reverse order", "head 0's output fills the first d_k columns, then "
+                "head 1's: concatenate them in order.", gives=lambda x, a, b, c, o, h:
+                _multi_head(x, a, b, c, o, h, merge=lambda hs, w: np.concatenate(hs[::-1], 1) @ w)),
+           Slip("every head on all of V, averaged", "each head blends its own d_k columns of V, "
+                "and the heads go side by side, not averaged.", gives=lambda x, a, b, c, o, h:
+                _multi_head(x, a, b, c, o, h, whole_v=True,
+                            merge=lambda hs, w: sum(hs) / len(hs) @ w)),
            Slip("W_O transposed", "concat @ w_o, with w_o as given.",
                 gives=lambda x, a, b, c, o, h: _multi_head(x, a, b, c, np.asarray(o).T, h)),
            Slip("W_O on the left", "W_O acts on the right: concat @ w_o.",
