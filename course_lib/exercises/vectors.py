@@ -21,9 +21,10 @@ def _no_slot():
     raise IndexError("bad slot")
 
 
-def _draw_slot(rng):
-    q = [int(x) for x in rng.choice(np.r_[-9:0, 1:10], size=7, replace=False)]
-    return {"q": q, "i": int(rng.integers(2, 6))}
+def _draw_slot(rng):  # 6 to 9 slots: with one length, most i make two slips give one number
+    q = [int(x) for x in rng.choice(np.r_[-9:0, 1:10], size=int(rng.integers(6, 10)),
+                                    replace=False)]
+    return {"q": q, "i": int(rng.integers(2, 7))}
 
 
 SLOT_HAND = HandExercise(
