@@ -241,8 +241,10 @@ def burst(page, control, key):
 
 
 def percentile(values, q):
-    return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 \
-        else values[0]
+    """The q-th percentile (1..99), interpolated between the measured values."""
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
 def analyse(record, log, presses):
