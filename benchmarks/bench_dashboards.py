@@ -21,7 +21,7 @@ MOVES = 50
 TARGET_MS = 30.0
 
 
-def _dashboards():
+def dashboards():
     """(name, factory) for every dashboard of the course, in notebook order."""
     from course_lib.widgets.attention import attention_dashboard
     from course_lib.widgets.dot_product import dot_dashboard
@@ -78,8 +78,9 @@ def _median_ms(action, repeats):
     return 1000 * statistics.median(times)
 
 
-def measure():
-    """Rows of (dashboard, median ms per move, median ms per full re-plot).
+def measure(names=None):
+    """Rows of (dashboard, median ms per move, median ms per full re-plot), for the
+    dashboards ``names`` (default: every one).
 
     The main (first) control moves; the full re-plot draws the same figure from scratch
     (every artist, not only the moving ones) and encodes it, as a plain re-plotting dashboard
@@ -88,7 +89,9 @@ def measure():
     from course_lib.plots.fast_render import figure_png
 
     rows = []
-    for name, factory in _dashboards():
+    for name, factory in dashboards():
+        if names is not None and name not in names:
+            continue
         dash = factory()
         move = _mover(next(iter(dash.controls.values())))
         move_ms = _median_ms(move, MOVES)
