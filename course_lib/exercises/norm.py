@@ -173,7 +173,7 @@ UNIT = CodeExercise(
              gives=lambda q: [x / sum(q) for x in q]),
         Slip("divided by the sum of sizes", "you divided by |q₁| + |q₂| + …: by ∥q∥.",
              gives=lambda q: [x / sum(abs(y) for y in q) for x in q]),
-        Slip("divided by the biggest slot", "you divided by the biggest slot: by ∥q∥.",
+        Slip("divided by the biggest slot", "divide by ∥q∥.",
              gives=(lambda q: [x / max(q) for x in q],
                     lambda q: [x / max(abs(y) for y in q) for x in q])),
         Slip("squared the slots", "each slot came back squared, x² / ∥q∥²: x / ∥q∥.",

@@ -192,8 +192,8 @@ EMBED = CodeExercise(
              gives=lambda s, t: [v for w, v in t.items() if w in s]),
         Slip("sorted the words", "keep the sentence's order.",
              gives=lambda s, t: [t[w] for w in sorted(s)]),
-        Slip("dropped repeats", "a word that appears twice gives its vector twice (a set keeps "
-             "each once).", when=_repeats_dropped),
+        Slip("each word once", "a set(…) keeps each word once and may change their order: loop "
+             "over the sentence itself.", when=_repeats_dropped),
         Slip("quoted the variable", "`table[\"word\"]` looks up the text 'word': table[word].",
              when=lambda o: missing_key(o, lambda k, s: isinstance(k, str) and len(k) > 1
                                         and k.lower().strip() not in s)),
