@@ -157,7 +157,8 @@ COST = CodeExercise(
     solution=_cost,
     show_args=lambda args: f"{args[0]!r}, prices",
     slips=[
-        Slip("paid each item once", "an item in the basket twice is paid twice: loop over the basket.",
+        Slip("paid each item once", "an item in the basket twice is paid twice: loop over the "
+             "basket.",
              gives=lambda b, p: sum(p[i] for i in set(b))),
         Slip("the whole price list", "that adds every price: add the basket's items.",
              gives=lambda b, p: sum(p.values())),

@@ -151,7 +151,8 @@ PRODUCT_SHAPE = CodeExercise(
            Case(((2, 3), (4, 2)), raises=ValueError), Case(((2, 3), (4, 5)), raises=ValueError)],
     solution=_product_shape,
     slips=[
-        Slip("the inner sizes", "they must match, and then disappear: keep the outer ones.", gives=_checked(lambda a, b: (a[1], b[0]))),
+        Slip("the inner sizes", "they must match, and then disappear: keep the outer ones.",
+             gives=_checked(lambda a, b: (a[1], b[0]))),
         Slip("the outer sizes swapped", "the right sizes in the wrong order: rows come from A, "
              "columns from B, (shape_a[0], shape_b[1]).",
              gives=_checked(lambda a, b: (b[1], a[0]))),
