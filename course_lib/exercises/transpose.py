@@ -215,6 +215,8 @@ SELF_SCORES = CodeExercise(
     "self_scores", "self_scores(X, W_Q, W_K)",
     cases=[_case(i, *sizes) for i, sizes in enumerate(_SIZES)],
     solution=_self_scores,
+    show_args=lambda args: ", ".join(f"{name} {a.shape[0]}×{a.shape[1]}"
+                                     for name, a in zip(("X", "W_Q", "W_K"), args, strict=True)),
     quantities={"d_k": lambda X, W_Q, W_K: W_Q.shape[1], "n": lambda X, W_Q, W_K: X.shape[0],
                 "d_model": lambda X, W_Q, W_K: X.shape[1]},
     slips=[

@@ -103,6 +103,8 @@ SLOT = _Slot(
     slips=[
         Slip("counted from 0", "positions count from 0: slot i sits at q[i - 1].",
              gives=_checked_or_not(lambda q, i: q[i])),
+        Slip("two positions on", "q[i + 1] is slot i + 2: slot i is q[i - 1].",
+             gives=_checked_or_not(lambda q, i: q[i + 1])),
         Slip("counted from the end", "q[-i] counts from the end: slot i is q[i - 1].",
              gives=_checked_or_not(lambda q, i: q[-i])),
         Slip("returned the slot number", "that is i itself: return q[i - 1].",
