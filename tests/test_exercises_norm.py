@@ -97,7 +97,7 @@ def _safe_sqrt(total):
 
 def test_length_slips():
     assert_named("length", {
-        "no square root": [lambda q: sum(x * x for x in q), lambda q: sum(x ** 2 for x in q)],
+        "squared": [lambda q: sum(x * x for x in q), lambda q: sum(x ** 2 for x in q)],
         "halved instead of the root": [length_halved],
         "^ for a power": [length_caret],
         "absolute values": [lambda q: sum(abs(x) for x in q)],
@@ -146,7 +146,7 @@ def test_length_by_hand_slips():
         "doubled instead of squared": [3.162, 4.69], "root of the mean": [4.04, 4.041],
         "added the slots first": [5.0, 25],
         "sign turned round": [-7], "left out slot 1": [6.708], "left out slot 3": [3.606],
-        "absolute values under the root": [3.317], "close, not within the tolerance": [7.05, 7.07],
+        "absolute values under the root": [3.317], "close but off": [7.05, 7.07],
     })
 
 
@@ -155,7 +155,7 @@ def test_unit_slips():
         "returned the length": [lambda q: math.sqrt(sum(x * x for x in q))],
         "not divided": [lambda q: list(q)],
         "multiplied by the length": [lambda q: [x * math.sqrt(sum(y * y for y in q)) for x in q]],
-        "divided by the squared length": [lambda q: [x / sum(y * y for y in q) for x in q],
+        "∥q∥ times too small": [lambda q: [x / sum(y * y for y in q) for x in q],
                                           lambda q: list(np.array(q) / np.dot(q, q))],
         "divided by the sum": [lambda q: [x / sum(q) for x in q]],
         "divided the first slot only": [lambda q: [q[0] / math.hypot(*q)] + q[1:]],

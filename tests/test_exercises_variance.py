@@ -88,7 +88,7 @@ def test_dot_variance_slips():
         "divided by N − 1": [dot_variance_n_minus_1,
                              lambda d_k, size, seed: np.var(_scores(d_k, size, seed), ddof=1)],
         "forgot the mean": [lambda d_k, size, seed: np.mean(_scores(d_k, size, seed) ** 2)],
-        "used the scaled scores": [
+        "d_k times too small": [
             lambda d_k, size, seed: np.var(_scores(d_k, size, seed) / math.sqrt(d_k))],
         "d_k² times too small": [lambda d_k, size, seed: np.var(_scores(d_k, size, seed) / d_k)],
         "products not added": [lambda d_k, size, seed: np.var(_products(d_k, size, seed))],
@@ -139,7 +139,7 @@ def test_variance_by_hand_slips():
         "squared a minus sign away wrong": [1], "the median as the mean": [3.75, "15/4"],
         "^ for a square": [-1],
         "mean over N − 1": [4.5], "forgot to square the mean": [9.5],
-        "squared": [12.25], "decimal point moved": [35], "close, not within the tolerance": [3.55],
+        "squared": [12.25], "decimal point moved": [35], "close but off": [3.55],
     })
 
 
@@ -165,7 +165,7 @@ def test_over_shrunk_by_hand_slips():
         "doubled instead of squared": [0.5], "started from variance 1": [0.0039, "1/256"],
         "multiplied by √d_k": [64],
         "decimal point moved": [0.625], "rounded too early": [0.06],
-        "close, not within the tolerance": ["16/265"],
+        "close but off": ["16/265"],
     })
 
 

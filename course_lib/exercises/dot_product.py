@@ -154,6 +154,8 @@ COSINE = CodeExercise(
              gives=(lambda q, k: math.acos(_cos(q, k)),
                               lambda q, k: math.degrees(math.acos(_cos(q, k))))),
         Slip("not divided", "that is q·k itself: divide by ∥q∥ ∥k∥.", gives=_dot),
+        Slip("q·q on top", "the top is q·q: dot(q, k).",
+             gives=lambda q, k: _dot(q, q) / (_len(q) * _len(k))),
         Slip("divided then multiplied", "`q·k / ∥q∥ * ∥k∥` multiplies by ∥k∥: brackets.",
              gives=lambda q, k: _dot(q, k) / _len(q) * _len(k)),
         Slip("divided by the sum of lengths", "you divided by ∥q∥ + ∥k∥, not their product.",

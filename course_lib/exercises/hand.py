@@ -12,7 +12,7 @@ from .feedback import FAILED, MISTAKE, NOT_ATTEMPTED, PASSED, Feedback, capital,
 
 __all__ = ["CLOSE", "HandExercise", "ROUNDED"]
 
-ROUNDED, CLOSE = "rounded too early", "close, not within the tolerance"
+ROUNDED, CLOSE = "rounded too early", "close but off"
 
 
 class HandExercise:
@@ -134,20 +134,19 @@ class HandExercise:
             hints = " ".join(f"{capital(c[2])}: {fill(c[3], self._values(shown))}"
                              for c in chosen)
             # a number can come from a slip or from a slip of arithmetic: say which it matches
-            many = ("It is what more than one known slip gives (if you made none of them, "
-                    "recheck each step). " if len(chosen) > 1 else "It is what a known slip "
-                    "gives (if you did not make it, recheck each step). ")
+            many = ("It matches more than one known slip (if you made none, recheck each "
+                    "step). " if len(chosen) > 1 else "It matches a known slip (if you did not "
+                    "make it, recheck each step). ")
             return Feedback(MISTAKE, lead + many + hints, mistake=" / ".join(names))
         distance = float(np.max(np.abs(got - self.answer)))
         whole = bool(np.all(self.answer == np.round(self.answer)) and np.all(got == np.round(got)))
         if not whole and distance <= min(10 * self.tolerance,
                                          0.05 * float(np.max(np.abs(self.answer)))):
             if _cut_short(got, self.answer):
-                return Feedback(MISTAKE, lead + f"It is the answer with fewer decimals than "
-                                f"±{self.tolerance:g} needs: round only the final result.",
-                                mistake=ROUNDED)
+                return Feedback(MISTAKE, lead + "It is the answer with too few decimals: round "
+                                "only the final result.", mistake=ROUNDED)
             return Feedback(MISTAKE, lead + f"It is close, but not within ±{self.tolerance:g}: "
-                            "check the last steps.", mistake=CLOSE)
+                            "check the last steps, keeping every digit.", mistake=CLOSE)
         return Feedback(FAILED, lead + "Go through it again, writing down each number in "
                         "between.")
 
@@ -196,11 +195,7 @@ def _close(a, b, within):
 
 
 def _cut_short(got, answer):
-    """``got`` is ``answer`` rounded or cut to the decimals it was typed with (7.07 is not 7).
-
-    >>> _cut_short(np.float64(0.06), 0.0625), _cut_short(np.float64(7.07), 7.0)
-    (True, False)
-    """
+    """``got`` is ``answer`` rounded or cut to the decimals typed (0.06 for 0.0625)."""
     for x, a in zip(np.ravel(got), np.ravel(answer), strict=True):
         text = repr(float(x))
         places = len(text.split(".")[1]) if "." in text and "e" not in text else 0

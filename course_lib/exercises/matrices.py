@@ -89,7 +89,7 @@ def _refused(unfit, answered=lambda Q, K, V: False):
 
 
 def _says_sizes(message):  # "K has width 2, Q has 3", not "bad"
-    return bool(re.search(r"\d|\b(Q|K|V|d_k|m)\b", message))
+    return bool(re.search(r"\d|\b[QKV]\b", message))
 
 
 def _refused_case(*shapes):
@@ -106,7 +106,7 @@ def _grids(*shapes):
 
 
 class _Sizes(CodeExercise):
-    """A refusal's message is judged once the rest is right: a vague one alone is named."""
+    """A vague refusal is named once the rest is right."""
 
     def run(self, func):
         outcomes = super().run(func)
@@ -169,7 +169,7 @@ SIZES = _Sizes(
              example=_refusing(_misfit, kind=TypeError)),
         Slip("a message that names no size", "say which sizes differ, like f\"K has width "
              "{K.shape[1]}, Q has {Q.shape[1]}\".", when=lambda o: o.case.raises is not None
-             and isinstance(o.error, ValueError) and not _says_sizes(str(o.error)),
+             and isinstance(o.error, ValueError) and not _says_sizes(str(o.error) or "0"),
              example=_refusing(_misfit, says="bad")),
     ],
 )
@@ -213,6 +213,10 @@ QUERY_SCORES = CodeExercise(
     solution=_query_scores,
     quantities={"d_k": lambda q, K: len(q), "m": lambda q, K: len(K)},
     slips=[
+        Slip("each key with itself", "`row @ row` scores a key against itself: q @ row.",
+             gives=lambda q, K: [float(k @ k) for k in K]),
+        Slip("only the best score", "{got} is the largest score alone: one score per key.",
+             gives=lambda q, K: max(_query_scores(q, K))),
         Slip("the columns of K", "`q @ K` pairs q with the COLUMNS of K; a key is a ROW: q @ K[j].",
              gives=lambda q, K: q @ K),
         Slip("added up the scores", "return one score per key, m numbers.",

@@ -40,8 +40,6 @@ LENGTH = CodeExercise(
     solution=_length, loop_only=("norm", "math.hypot", "math.dist"),
     quantities={"L": lambda q: len(q)},
     slips=[
-        Slip("no square root", "the root was never taken: end with math.sqrt(total).",
-             gives=_squares),
         Slip("halved instead of the root", "`total ** 1/2` is total / 2: math.sqrt(total).",
              gives=lambda q: _squares(q) / 2),
         Slip("doubled instead of squared", "`x * 2` doubles x; the square is `x ** 2`.",
@@ -127,6 +125,8 @@ LENGTH_HAND = HandExercise(
         Slip("added the slots first", "{got} starts from the sum q₁ + q₂ + q₃ (its size or "
              "its square): square each slot first.",
              gives=(lambda q: abs(sum(q)), lambda q: sum(q) ** 2)),
+        Slip("largest slot", "{got} is the biggest slot's size: every slot adds length.",
+             gives=lambda q: max(abs(x) for x in q)),
         Slip("root of the mean", "{got} is the root of the squares' mean: no division.",
              gives=lambda q: math.sqrt(_squares(q) / len(q))),
         Slip("minus sign squared away wrong", "{got} takes a negative slot's square as "
@@ -196,8 +196,6 @@ UNIT = CodeExercise(
              gives=lambda q: [x / math.sqrt(sum(2 * y for y in q)) for x in q]),
         Slip("multiplied by the length", "every slot was multiplied by ∥q∥: divide by it.",
              gives=lambda q: [x * _length(q) for x in q]),
-        Slip("divided by the squared length", "you divided by ∥q∥², the root forgotten.",
-             gives=lambda q: [x / _squares(q) for x in q]),
         Slip("divided by the number of slots", "you divided by L, not ∥q∥.",
              gives=lambda q: [x / len(q) for x in q]),
         Slip("each slot by its own size", "each slot was divided by |x|: by the one length ∥q∥.",

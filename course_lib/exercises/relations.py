@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import softmax
 from ._values import copy_args, numeric, same, show
 from .feedback import NoPrediction
 
@@ -87,7 +88,7 @@ def _drop(axis, which):
 
 
 class _Floored(Relation):
-    """Rounded down, where that is not cut to whole numbers: below 0 on a telling case."""
+    """Rounded down, not cut: below 0 on a telling case."""
 
     def seen(self, exercise, outcomes, wrong):
         best = super().seen(exercise, outcomes, wrong)
@@ -103,9 +104,7 @@ _AXES = {0: "the first axis", 1: "the second axis"}
 TRANSFORMED = [
     _t("sign turned round", "the right sizes with the wrong sign: a subtraction the wrong "
        "way round, or a minus too many?", lambda e: -e),
-    _t("the sign dropped", "the sizes of the right numbers: an abs(…), or a square and a "
-       "root, lost a sign.",
-       lambda e: np.abs(e)),
+    _t("the sign dropped", "an abs(…), or a square and a root, lost a sign.", np.abs),
     _t("transposed", "rows and columns swapped: check the order of a product (A @ B is "
        "not B @ A) and each `.T`.",
        lambda e: np.swapaxes(e, -1, -2) if e.ndim >= 2 else _no()),
@@ -128,9 +127,8 @@ TRANSFORMED = [
        lambda e: 1 / e if np.all(e != 0) else _no()),
     _t("squared", "a root forgotten?", lambda e: e * e),
     _t("square-rooted", "a root too many.", lambda e: np.sqrt(e) if np.all(e >= 0) else _no()),
-    _t("applied the softmax", "each row adds up to 1: that is the softmax of the right "
-       "answer; return the scores themselves.",
-       lambda e: _softmax(e) if e.ndim == 2 and not _rows_sum_to_one(e) else _no()),
+    _t("applied the softmax", "each row adds up to 1: return the scores, not their softmax.",
+       lambda e: softmax(e, axis=-1) if e.ndim == 2 and not _rows_sum_to_one(e) else _no()),
     *[_t(f"moved one place along {_AXES[axis]}",
          "an index off by one?",
          of=_along(axis, lambda e, a=axis, s=step: np.roll(e, s, axis=a)))
@@ -276,7 +274,7 @@ def _each_input(change, dicts=False):
 
 
 def _cut_inputs(e, case, ex):
-    """The inputs' numbers cut to whole ones, where that is not the answer cut."""
+    """The inputs cut to whole numbers, where that is not the answer cut."""
     found = _each_input(np.trunc, dicts=True)(e, case, ex)
     if same(found, np.trunc(e)):
         raise NoPrediction
@@ -350,11 +348,6 @@ def _error(kind, *words):
     return test
 
 
-def _softmax(e):
-    z = np.exp(e - e.max(axis=-1, keepdims=True))
-    return z / z.sum(axis=-1, keepdims=True)
-
-
 def _rows_sum_to_one(e):
     return e is not None and e.ndim >= 2 and e.shape[-1] > 1 and np.allclose(e.sum(-1), 1)
 
@@ -406,8 +399,8 @@ def _kind(outcome):
 
 def _kind_hint(exercise, outcome):
     kind, other = _kind(outcome), type(outcome.error).__name__
-    return (f"this input needs {kind}, and {other} came out: raise {kind}(\"…\") yourself, "
-            f"checking the input first (or, if you raised {other} on purpose, change its kind).")
+    return (f"this input needs {kind}, not {other}: check the input first and raise "
+            f"{kind}(\"…\") yourself.")
 
 
 SEEN_IN_ONE = [
@@ -485,7 +478,8 @@ def _describe(a):
     if a.ndim == 1:
         return f"a list of {a.shape[0]} number{'s' if a.shape[0] != 1 else ''}"
     if a.ndim == 2:
-        return f"{a.shape[0]} row{'s' if a.shape[0] != 1 else ''} of {a.shape[1]} numbers"
+        r, c = a.shape
+        return f"{r} row{'s' * (r != 1)} of {c} number{'s' * (c != 1)}"
     return f"shape {tuple(int(s) for s in a.shape)}"
 
 

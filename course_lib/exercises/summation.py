@@ -141,8 +141,6 @@ SUM_OF_SQUARES = CodeExercise(
              gives=lambda q: sum(q) ** 2),
         Slip("absolute values", "the sizes |x| were added: square each slot.",
              gives=lambda q: sum(abs(x) for x in q)),
-        Slip("took the square root", "that is ∥q∥: stop before the root.",
-             gives=lambda q: math.sqrt(_squares(q))),
         Slip("return inside the loop", "only the first square came back: return after the "
              "loop.", gives=lambda q: q[0] ** 2),
         Slip("only the last term counts", _REPLACED, gives=lambda q: q[-1] ** 2),

@@ -156,8 +156,8 @@ PRODUCT_SHAPE = CodeExercise(
         Slip("the outer sizes swapped", "the right sizes in the wrong order: rows come from A, "
              "columns from B, (shape_a[0], shape_b[1]).",
              gives=_checked(lambda a, b: (b[1], a[0]))),
-        Slip("one of the shapes", "that is one grid's shape ((shape_a[0], shape_b[0]) is A's shape "
-             "too): the product keeps A's rows and B's columns, (shape_a[0], shape_b[1]).",
+        Slip("one of the shapes", "that is one grid's shape: the product keeps A's rows and B's "
+             "columns, (shape_a[0], shape_b[1]).",
              gives=(_checked(lambda a, b: tuple(a)), _checked(lambda a, b: tuple(b)))),
         Slip("joined the shapes", "`shape_a + shape_b` glues the two pairs together: the "
              "product's shape is one pair, (rows of A, columns of B).",

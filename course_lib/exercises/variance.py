@@ -212,8 +212,6 @@ DOT_VARIANCE = CodeExercise(
                 lambda q, k, s: np.mean(np.abs(s - s.mean()))),
         _scores("forgot the mean", "that averages s²: average (s − s̄)².",
                 lambda q, k, s: np.mean(s * s)),
-        _scores("used the scaled scores", "that is the variance of q·k / √d_k.",
-                lambda q, k, s: np.var(s) / q.shape[1]),
         _scores("products not added", "that is the products' variance: add each row first, "
                 "(q * k).sum(axis=1).", lambda q, k, s: np.var(q * k)),
         _scores("added down the columns", "the products were added over the pairs: axis=1.",
@@ -239,7 +237,7 @@ DOT_VARIANCE = CodeExercise(
              gives=lambda *case: _drawn_by(*case, True)),
         Slip("one slot per vector", "each q and k has one slot: draw shape (size, d_k).",
              gives=lambda *case: _drawn_by(*case, False)),
-        Slip("other draws", "on the big cases about d_k, but not the checker's draws: one "
+        Slip("other draws", "about d_k, but not from the checker's draws: one "
              "default_rng(seed), then q, then k, each standard_normal((size, d_k)).",
              when=_roughly_d_k, example=_pair_by_pair),
     ],

@@ -128,7 +128,7 @@ SLOT = _Slot(
              "positions 0 … len(q) − 1 (range(len(q))), not the slots 1 … len(q).",
              when=lambda o: _answered_0(o) or _refused_last(o)),
         Slip("no slots named in the message", "its message must say which slots exist, "
-             "like f\"q has slots 1 to {len(q)}\" (Python's own says no number).",
+             "like f\"q has slots 1 to {len(q)}\".",
              when=lambda o: isinstance(o.error, IndexError) and o.case.raises is not None
              and str(o.error).strip() and not _numbered(str(o.error)),
              example=lambda q, i: q[i - 1] if i >= 1 else _no_slot()),
