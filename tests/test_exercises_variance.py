@@ -88,7 +88,7 @@ def test_dot_variance_slips():
         "divided by N − 1": [dot_variance_n_minus_1,
                              lambda d_k, size, seed: np.var(_scores(d_k, size, seed), ddof=1)],
         "forgot the mean": [lambda d_k, size, seed: np.mean(_scores(d_k, size, seed) ** 2)],
-        "d_k times too small": [
+        "used the scaled scores": [
             lambda d_k, size, seed: np.var(_scores(d_k, size, seed) / math.sqrt(d_k))],
         "d_k² times too small": [lambda d_k, size, seed: np.var(_scores(d_k, size, seed) / d_k)],
         "products not added": [lambda d_k, size, seed: np.var(_products(d_k, size, seed))],

@@ -127,7 +127,7 @@ class HandExercise:
         chosen = pick(self._explanations(got))
         what = self.title if len(self.title) <= 70 else "the answer"  # long givens: said once
         typed = f"{value.strip()} (= {_text(got.tolist())})" if isinstance(value, str) \
-            and "/" in value else shown  # a fraction as typed: a slip of the pen shows
+            and "/" in value else shown  # a fraction, as typed
         lead = f"Not yet: {typed} is not {what}. "
         if chosen:
             names = [c[2] for c in chosen]

@@ -88,7 +88,7 @@ def _refused(unfit, answered=lambda Q, K, V: False):
     return test
 
 
-def _says_sizes(message):  # "K has width 2, Q has 3", not "bad"
+def _says_sizes(message):
     return bool(re.search(r"\d|\b[QKV]\b", message))
 
 

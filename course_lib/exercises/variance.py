@@ -212,6 +212,8 @@ DOT_VARIANCE = CodeExercise(
                 lambda q, k, s: np.mean(np.abs(s - s.mean()))),
         _scores("forgot the mean", "that averages s²: average (s − s̄)².",
                 lambda q, k, s: np.mean(s * s)),
+        _scores("used the scaled scores", "that is the variance of q·k / √d_k.",
+                lambda q, k, s: np.var(s) / q.shape[1]),
         _scores("products not added", "that is the products' variance: add each row first, "
                 "(q * k).sum(axis=1).", lambda q, k, s: np.var(q * k)),
         _scores("added down the columns", "the products were added over the pairs: axis=1.",
