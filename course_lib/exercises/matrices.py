@@ -74,7 +74,7 @@ def _refusing(unfit, kind=ValueError, says=None):
     """A learner's attention_sizes whose test is ``unfit``."""
     def attention_sizes(Q, K, V):
         if unfit(Q, K, V):
-            raise kind(says or f"the sizes {Q.shape}, {K.shape}, {V.shape} do not fit")
+            raise kind(says or "Q, K and V do not fit")
         return (Q.shape[0], K.shape[0], Q.shape[1], V.shape[1])
     return attention_sizes
 

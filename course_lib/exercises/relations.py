@@ -253,8 +253,8 @@ def _first_row_everywhere(index):
 
 
 def _each_input(change, dicts=False):
-    """``change(array)`` (or NoPrediction) in place of every numeric input (and a dict's
-    numbers, with ``dicts``); one must change."""
+    """``change(array)`` (or NoPrediction) in place of every numeric input (a dict's too,
+    with ``dicts``); one must change."""
     def edit(args):
         changed = False
         for i, a in enumerate(args):
@@ -274,7 +274,7 @@ def _each_input(change, dicts=False):
 
 
 def _cut_inputs(e, case, ex):
-    """The inputs cut to whole numbers, where that is not the answer cut."""
+    """The inputs cut, where that is not the answer cut."""
     found = _each_input(np.trunc, dicts=True)(e, case, ex)
     if same(found, np.trunc(e)):
         raise NoPrediction
