@@ -620,7 +620,7 @@ class _Refusal:
         if self.answered:
             return (f"it raised {kind} where it should answer, and answered where it should "
                     "refuse: the test before `raise` is turned round (`==` for `!=`?).")
-        return f"{kind} every time: check what the test before `raise` compares, on this case."
+        return f"check what the test before `raise {kind}` compares, on this case."
 
 
 def _permutations(v, e):

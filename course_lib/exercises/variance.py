@@ -239,7 +239,7 @@ DOT_VARIANCE = CodeExercise(
              gives=lambda *case: _drawn_by(*case, True)),
         Slip("one slot per vector", "each q and k has one slot: draw shape (size, d_k).",
              gives=lambda *case: _drawn_by(*case, False)),
-        Slip("other draws", "about d_k, but not from the checker's draws: one "
+        Slip("other draws", "close to d_k, but not the checker's numbers: one "
              "default_rng(seed), then q, then k, each standard_normal((size, d_k)).",
              when=_roughly_d_k, example=_pair_by_pair),
     ],
