@@ -63,6 +63,7 @@ def environment_report(version_info=None, versions=None, gpu=None):
     if gpu_ok:
         lines.append("✓ GPU path available: course_lib.use_backend('cupy') runs the maths there")
     else:
-        lines.append("· GPU path not available, and not needed: everything runs on the CPU. "
-                     f"({gpu_reason})")
+        # without CuPy there is nothing to fix; with CuPy but no GPU, the reason says what to check
+        reason = "" if "not installed" in gpu_reason else f" {gpu_reason}"
+        lines.append(f"· No GPU here, and none needed: everything runs on the CPU.{reason}")
     return lines

@@ -57,7 +57,7 @@ def _check_weight(w, name, rows, rows_from):
 
 def multi_head_attention(query_input, key_input, value_input, w_q, w_k, w_v, w_o, num_heads,
                          attn_mask=None, is_causal=False, return_weights=False):
-    """Concat(head₁, …, head_h) W_O with head_t = softmax(Q_t K_tᵀ/√d_k) V_t.
+    """Concat(head₀, …, head_{h−1}) W_O with head_t = softmax(Q_t K_tᵀ/√d_k) V_t.
 
     Parameters
     ----------

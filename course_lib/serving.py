@@ -60,7 +60,9 @@ def attention_with_kv_cache(q, k_cache, v_cache, cache_seqlens, *, k=None, v=Non
         keys j ≤ i + s_b − seqlen_q (bottom-right alignment).
     softmax_scale : multiplier of the scores; default 1/√d_k.
     num_splits : split-KV: cut the keys into this many chunks (at most one per key), attend
-        to each alone and merge the partial results (:func:`merge_splits`). 1 is one pass.
+        to each alone and merge the partial results (:func:`merge_splits`). 1 (one pass) by
+        default; flash-attention's default 0 picks the number of splits by a heuristic, which
+        this version does not have (0 is refused here).
     return_softmax_lse : also return the logsumexp of each query row's scaled scores.
 
     Returns

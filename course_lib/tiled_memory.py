@@ -40,25 +40,29 @@ def tile_plan(block_size, mask, query, key, xp=np):
     return block_q, block_k, mask
 
 
-def attention_memory(n, m, d_k, d_v, block_size=512, itemsize=4, batch=1, threads=1):
+def attention_memory(n, m, d_k, d_v, block_size=512, itemsize=4, batch=1, threads=None):
     """Bytes of working memory: (the plain formula's score grids, tiled attention's extra).
 
-    The plain formula holds n·m scores per batch element (per head). Tiled attention holds one
-    block_q × block_k score block per thread (``threads`` of them; 1 by default, as in
-    :func:`course_lib.tiled.tiled_attention`), and per batch element the scaled queries
-    (n·d_k), the output (n·d_v) and two running numbers per query row (2n). ``itemsize`` is the
-    bytes per number: 2 for float16, 4 for float32, 8 for float64.
+    The plain formula holds n·m scores per batch element (per head). Tiled attention holds
+    block_q × block_k score blocks, and per batch element the scaled queries (n·d_k), the
+    output (n·d_v) and two running numbers per query row (2n). :func:`course_lib.tiled.
+    tiled_attention` works on every batch element at once, so it holds one block per batch
+    element (``threads=None``, the default); the fast layer's ``threads`` each hold one block
+    of one batch element at a time (``threads`` blocks, whatever ``batch`` is). ``itemsize``
+    is the bytes per number: 2 for float16, 4 for float32, 8 for float64.
 
     >>> grid, tiled = attention_memory(32768, 32768, 64, 64)
     >>> grid / 2**30, round(tiled / 2**20, 2)   # GiB, MiB
     (4.0, 17.25)
+    >>> round(attention_memory(32768, 32768, 64, 64, batch=2)[1] / 2**20, 2)  # a block each
+    34.5
     >>> round(attention_memory(32768, 32768, 64, 64, threads=2)[1] / 2**20, 2)  # one more block
     18.25
     """
     sizes = {"n": n, "m": m, "d_k": d_k, "d_v": d_v, "itemsize": itemsize, "batch": batch,
-             "threads": threads}
-    n, m, d_k, d_v, itemsize, batch, threads = (check_count(v, k) for k, v in sizes.items())
+             "threads": batch if threads is None else threads}
+    n, m, d_k, d_v, itemsize, batch, blocks = (check_count(v, k) for k, v in sizes.items())
     block_q, block_k = check_block_size(block_size)
     grid = batch * n * m
-    tiled = threads * min(block_q, n) * min(block_k, m) + batch * n * (d_k + d_v + 2)
+    tiled = blocks * min(block_q, n) * min(block_k, m) + batch * n * (d_k + d_v + 2)
     return grid * itemsize, tiled * itemsize

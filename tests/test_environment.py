@@ -26,9 +26,15 @@ def test_missing_package_names_it_and_the_fix():
     assert "ipywidgets is missing" in bad[0] and "make install" in bad[0]
 
 
-def test_gpu_line_passes_on_the_reason():
-    lines = environment_report((3, 12, 0), ALL_FOUND, (False, "CuPy is not installed"))
-    assert lines[-1].startswith("· GPU path not available") and "CuPy is not installed" in lines[-1]
+def test_no_cupy_gives_one_short_line():
+    lines = environment_report((3, 12, 0), ALL_FOUND, (False, "CuPy is not installed. Install..."))
+    assert lines[-1] == "· No GPU here, and none needed: everything runs on the CPU."
+
+
+def test_gpu_line_passes_on_a_reason_worth_fixing():
+    reason = "CuPy is installed but no GPU is visible."
+    lines = environment_report((3, 12, 0), ALL_FOUND, (False, reason))
+    assert lines[-1].startswith("· No GPU here") and lines[-1].endswith(reason)
 
 
 def test_widget_check_plain_text_says_what_to_do():

@@ -96,7 +96,7 @@ def test_attention_slips():
     assert_named("attention", {
         "no scaling": [lambda q, k, v: softmax_rows(q @ k.T) @ v],
         "divided by d_k": [lambda q, k, v: softmax_rows(q @ k.T / q.shape[-1]) @ v],
-        "** 1/2 without brackets": [lambda q, k, v: softmax_rows(q @ k.T / q.shape[1] ** 1/2)
+        "d_k / 2 or 2·d_k for √d_k": [lambda q, k, v: softmax_rows(q @ k.T / q.shape[1] ** 1/2)
                                     @ v],
         "√m for √d_k": [lambda q, k, v: softmax_rows(q @ k.T / len(k) ** 0.5) @ v],
         "√d_v for √d_k": [lambda q, k, v: softmax_rows(q @ k.T / np.sqrt(v.shape[1])) @ v],
@@ -121,7 +121,7 @@ def test_attention_slips():
         "returned the weights": [lambda q, k, v: softmax_rows(scaled(q, k))],
         "no transpose": [lambda q, k, v: softmax_rows(q @ k / math.sqrt(q.shape[-1])) @ v],
         "value @ weights": [lambda q, k, v: v @ softmax_rows(scaled(q, k))],
-        "return inside the loop": [return_in_loop],
+        "the wrong shape": [return_in_loop],
         "transposed": [lambda q, k, v: (softmax_rows(scaled(q, k)) @ v).T],
         "returned more than the answer": [
             lambda q, k, v: (softmax_rows(scaled(q, k)) @ v, softmax_rows(scaled(q, k)))],
@@ -203,7 +203,7 @@ def test_weights_by_hand_slips():
         "2ˣ in place of eˣ": [(2 / 7, 1 / 7, 4 / 7), (0.286, 0.143, 0.571)],
         "√m for √d_k": [(0.223, 0.07, 0.707)],
         "scaled after the softmax": [(0.059, 0.008, 0.433)],
-        "rounded to 2 decimals": [(0.24, 0.09, 0.67)],
+        "rounded too early": [(0.24, 0.09, 0.67)],
         "row 2 instead of row 1": [(0.155, 0.422, 0.422)],
         "multiplied by √d_k": [(0.018, 0.0, 0.982)],
         "no scaling, not normalised": [(7.389, 1, 54.598)],

@@ -103,7 +103,7 @@ def test_bug_hunt_2_wrong_fixes():
         "√n for √d_k": [lambda q, k, v: stable(q @ k.T / math.sqrt(len(q))) @ v],
         "multiplied by √d_k": [lambda q, k, v: stable(q @ k.T * math.sqrt(q.shape[-1])) @ v],
         "no scaling": [lambda q, k, v: stable(q @ k.T) @ v],
-        "** 1/2 without brackets": [lambda q, k, v: stable(q @ k.T / q.shape[-1] ** 1/2) @ v],
+        "d_k / 2 or 2·d_k for √d_k": [lambda q, k, v: stable(q @ k.T / q.shape[-1] ** 1/2) @ v],
         "divided by d_k²": [lambda q, k, v: stable(q @ k.T / q.shape[-1] ** 2) @ v],
         "√d_v for √d_k": [lambda q, k, v: stable(q @ k.T / math.sqrt(v.shape[-1])) @ v],
         "^ for a power": [lambda q, k, v: stable(q @ k.T / (q.shape[-1] ^ 2)) @ v],

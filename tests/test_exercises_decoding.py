@@ -123,6 +123,26 @@ def rope_loop(x, position, base):
     return out
 
 
+def rope_new_slots_swapped(x, position, base):
+    d, out = len(x), list(x)
+    for t in range(d // 2):
+        phi = position * base ** (-2 * t / d)
+        a, b = x[t], x[t + d // 2]
+        out[t + d // 2], out[t] = a * math.cos(phi) - b * math.sin(phi), \
+            a * math.sin(phi) + b * math.cos(phi)
+    return out
+
+
+def rope_returns_in_the_loop(x, position, base):
+    d, out = len(x), list(x)
+    for t in range(d // 2):
+        phi = position * base ** (-2 * t / d)
+        a, b = x[t], x[t + d // 2]
+        out[t], out[t + d // 2] = a * math.cos(phi) - b * math.sin(phi), \
+            a * math.sin(phi) + b * math.cos(phi)
+        return out
+
+
 def rope_numpy(x, position, base):
     x = np.asarray(x, dtype=float)
     half = len(x) // 2
@@ -215,6 +235,8 @@ def test_rope_accepts_other_right_answers():
 def test_rope_slips():
     assert_named("rope", {
         "neighbouring pairs": [rope_with(pairs="next")],
+        "the new slots swapped": [rope_new_slots_swapped],
+        "stopped after the first pair": [rope_returns_in_the_loop],
         "turned the wrong way": [rope_with(sign=-1.0), rope_rotate_half_backwards],
         "exponent without the minus": [rope_with(angle=lambda p, t, d, b: p * b ** (2 * t / d)),
                                        rope_with(angle=lambda p, t, d, b: p / b ** (-2 * t / d))],

@@ -163,7 +163,7 @@ def test_cosine_slips():
                                lambda q, k: math.degrees(math.acos(cosine_ok(q, k)))],
         "not divided": [lambda q, k: float(dot(q, k)),
                         lambda q, k: sum(a * b for a, b in pairs(q, k))],
-        "divided then multiplied": [
+        "∥k∥² times too big": [
             lambda q, k: float(dot(q, k)) / float(norm(q)) * float(norm(k))],
         "∥k∥ times too big": [lambda q, k: float(dot(q, k) / norm(q))],
         "∥q∥ times too big": [lambda q, k: float(dot(q, k) / norm(k))],
@@ -214,7 +214,7 @@ def test_perpendicular_slips():
         "swapped without a minus": [lambda q: [q[1], q[0]], lambda q: q[::-1]],
         "the opposite arrow": [lambda q: [-x for x in q]],
         "one slot negated": [lambda q: [-q[0], q[1]], lambda q: [q[0], -q[1]]],
-        "the zero vector": [lambda q: [0, 0]],
+        "the input times a fixed number": [lambda q: [0, 0]],
         "the input given back": [lambda q: q],
         "the wrong shape": [lambda q: -q[1]],
         "both slots negated": [lambda q: [-q[1], -q[0]]],

@@ -180,15 +180,15 @@ def with_range(d_k, threads, limit):  # right, another style: powers of two from
 
 def test_largest_key_block_slips():
     assert_named("largest key block", {
-        "< for ≤": [halving_strict], "no cap at threads": [from_1024],
-        "one doubling past": [doubling], "halved once more": [halved_after],
+        "a block that fits exactly refused": [halving_strict], "no cap at threads": [from_1024],
+        "twice the answer": [doubling], "half the answer": [halved_after],
         "returned the bytes": [bytes_back], "a key_block of numbers left out": [no_padding],
         "the query row left out": [no_query], "numbers, not bytes": [no_bytes],
         "limit fixed at 48 KiB": [fixed_48k], "1 when nothing fits": [stops_at_one],
         "not a power of two": [any_size], "4 only on d_k": [bracket_on_d_k],
         "padding counted once": [padding_once], "threads or nothing": [no_loop],
         "started at threads / 2": [from_half], "/ for //": [true_division],
-        "the query row padded": [query_padded], "limit read as KiB": [limit_in_kib],
+        "the query row padded": [query_padded], "the input given back": [limit_in_kib],
         "-1 when nothing fits": [minus_one],
     })
 

@@ -34,14 +34,14 @@ def writes_into_g(a, g):
 def test_softmax_backward_row_slips():
     assert_named("softmax_backward_row", {
         "no total subtracted": [lambda a, g: [x * y for x, y in zip(a, g, strict=True)]],
-        "the bracket turned round": [lambda a, g: row(a, g, entry=lambda x, y, t: x * (t - y))],
+        "sign turned round": [lambda a, g: row(a, g, entry=lambda x, y, t: x * (t - y))],
         "the factor aᵢ left out": [lambda a, g: row(a, g, entry=lambda x, y, t: y - t)],
         "the plain mean": [lambda a, g: row(a, g, total=lambda a, g: sum(g) / len(g))],
         "Σ a for the total": [lambda a, g: row(a, g, total=lambda a, g: sum(a))],
         "the diagonal only": [lambda a, g: row(a, g, entry=lambda x, y, t: x * (1 - x) * y)],
         "the total not multiplied by aᵢ": [lambda a, g: row(a, g,
                                                            entry=lambda x, y, t: x * y - t)],
-        "returned the row total": [lambda a, g: sum(x * y for x, y in zip(a, g, strict=True))],
+        "the wrong shape": [lambda a, g: sum(x * y for x, y in zip(a, g, strict=True))],
         "a running total": [running_total],
         "arithmetic on lists": [lambda a, g: a * (g - sum(x * y for x, y in zip(a, g,
                                                                                  strict=True)))],
@@ -66,7 +66,7 @@ def query_gradient(q, k, v, g, forward=None, back=None, totals=None, last=None):
 
 def test_query_gradient_slips():
     assert_named("query_gradient", {
-        "no scale in step 3": [lambda q, k, v, g: query_gradient(q, k, v, g, back=1.0)],
+        "√d_k times too big": [lambda q, k, v, g: query_gradient(q, k, v, g, back=1.0)],
         "no scale in the forward pass": [lambda q, k, v, g: query_gradient(q, k, v, g,
                                                                            forward=1.0)],
         "divided by d_k": [lambda q, k, v, g: query_gradient(q, k, v, g, 1 / q.shape[1],

@@ -137,7 +137,7 @@ def test_batch_mask_slips():
             lambda L, n, left: mask_loops(L, n, left, lambda i, j, real: j < i and real)],
         "or for and": [
             lambda L, n, left: mask_loops(L, n, left, lambda i, j, real: j <= i or real)],
-        "no head axis": [lambda L, n, left: np.asarray(mask_numpy(L, n, left))[:, 0]],
+        "the wrong shape": [lambda L, n, left: np.asarray(mask_numpy(L, n, left))[:, 0]],
         "left_padded ignored": [lambda L, n, left: cl.padding_mask(L, n)[:, None]
                                 & cl.causal_mask(n)],
         "left and right swapped": [lambda L, n, left: mask_numpy(L, n, not left)],

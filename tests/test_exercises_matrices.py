@@ -142,9 +142,7 @@ def test_query_scores_slips():
         "products not added": [lambda q, K: [q * k for k in K]],
         "added along the wrong axis": [lambda q, K: (q * K).sum(axis=0)],
         "one score per slot": [lambda q, K: [q @ K[j] for j in range(len(q))]],
-        "a result of d_k places": [scores_sized_by_q],
-        "the first key only": [lambda q, K: q @ K[0]],
-        "return inside the loop": [scores_appended_in_loop],
+        "the wrong shape": [lambda q, K: q @ K[0], scores_appended_in_loop],
         "divided by the lengths": [lambda q, K: [q @ k / (np.linalg.norm(q) * np.linalg.norm(k))
                                                  for k in K]],
         "multiplied the sums": [lambda q, K: [sum(q) * sum(k) for k in K]],
@@ -152,7 +150,8 @@ def test_query_scores_slips():
         "cut to whole numbers": [scores_whole_numbers],
         "first entry left out": [lambda q, K: [q @ K[j] for j in range(1, len(K))]],
         "last entry left out": [lambda q, K: [q @ K[j] for j in range(len(K) - 1)]],
-        "a position past the end": [lambda q, K: [q @ K[j] for j in range(1, len(K) + 1)]],
+        "a position past the end": [scores_sized_by_q,
+                                    lambda q, K: [q @ K[j] for j in range(1, len(K) + 1)]],
         "kept earlier calls' scores": [scores_kept_outside],
     })
 

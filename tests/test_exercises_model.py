@@ -30,15 +30,16 @@ def attend_loop(query, key, value, mask):
 
 
 def attend_with(scale=None, masked=lambda s, mask: np.where(mask, s, -np.inf), axis=-1,
-                shift=True, weights_only=False):
+                shift=True, weights_only=False, top=None, blend_keys=False):
     def attend(query, key, value, mask):
         d = query.shape[-1]
         s = query @ key.swapaxes(-1, -2)
         s = s / math.sqrt(d) if scale is None else s * scale(query, value)
         s = masked(s, mask)
-        e = np.exp(s - s.max(axis=axis, keepdims=True)) if shift else np.exp(s)
+        biggest = s.max(axis=axis if top is None else top, keepdims=True)
+        e = np.exp(s - biggest) if shift else np.exp(s)
         w = e / e.sum(axis=axis, keepdims=True)
-        return w if weights_only else w @ value
+        return w if weights_only else w @ (key if blend_keys else value)
     return attend
 
 
@@ -78,12 +79,15 @@ def test_my_attention_slips():
         "the mask ignored": [attend_with(masked=lambda s, mask: s)],
         "True read as blocked": [attend_with(masked=lambda s, mask: np.where(mask, -np.inf, s))],
         "blocked score set to 0": [attend_with(masked=lambda s, mask: s * mask)],
-        "softmax over the queries": [attend_with(axis=-2), attend_with(axis=0)],
-        "the weights, not the output": [attend_with(weights_only=True)],
+        "softmax along another axis": [attend_with(axis=-2), attend_with(axis=0),
+                                       attend_with(axis=0, top=-1)],
+        "weights @ key": [attend_with(blend_keys=True)],
+        "the mask added to the scores": [attend_with(masked=lambda s, mask: s + mask)],
+        "the max over the heads": [attend_with(top=0)],
         "masked after the softmax": [attend_mask_after],
-        "key not transposed": [attend_no_transpose, attend_dot_T],
-        "no shift": [attend_with(shift=False)],
-        "the wrong shape": [attend_tokens_first],
+        "sizes that do not fit a product": [attend_no_transpose, attend_dot_T],
+        "not a finite number": [attend_with(shift=False)],
+        "the wrong shape": [attend_with(weights_only=True), attend_tokens_first],
     })
 
 
@@ -121,6 +125,13 @@ def score_last_row_missed(A):
     return sum(A[i][i - 1] for i in range(1, len(A) - 1)) / (len(A) - 1)
 
 
+def score_returns_in_the_loop(A):
+    total = 0.0
+    for i in range(1, len(A)):
+        total += A[i][i - 1]
+        return total / (len(A) - 1)
+
+
 def score_largest(A):
     return max(A[i][i - 1] for i in range(1, len(A)))
 
@@ -147,14 +158,18 @@ def test_previous_token_score_accepts_other_right_answers():
 
 def test_previous_token_score_slips():
     assert_named("previous_token_score", {
-        "row 0 counted": [score_from_zero, score_rows_all],
+        "divided by n": [score_from_zero, score_rows_all],
         "the sum, not the mean": [score_sum],
+        "// for the mean": [lambda A: sum(A[i][i - 1] for i in range(1, len(A))) // (len(A) - 1)],
         "the diagonal": [score_diagonal],
         "the first token": [score_first_token],
         "row and column swapped": [score_swapped, score_next_token],
         "the last row missed": [score_last_row_missed],
         "the largest, not the mean": [score_largest],
-        "the weights, not their mean": [score_list],
+        "the wrong shape": [score_list],
+        "stopped after the first row": [score_returns_in_the_loop],
+        "the mean of whole rows": [lambda A: sum(sum(A[i]) / len(A[i]) for i in range(1, len(A)))
+                                   / (len(A) - 1)],
     })
 
 

@@ -36,12 +36,15 @@ def test_head_weights_slips():
         "no scale": [lambda x, a, b, h: heads(x, a, b, h, lambda d, D: 1)],
         "divided by d_k": [lambda x, a, b, h: heads(x, a, b, h, lambda d, D: d)],
         "** 1/2": [lambda x, a, b, h: heads(x, a, b, h, lambda d, D: d ** 1/2)],
+        "head 0 for every head": [lambda x, a, b, h: heads(x, a, b, h,
+                                                           cols=lambda t, d, h: slice(0, d))],
+        "no projections": [lambda x, a, b, h: heads(x, np.eye(len(a)), np.eye(len(a)), h)],
         "interleaved columns": [lambda x, a, b, h: heads(x, a, b, h,
                                                          cols=lambda t, d, h: slice(t, None, h))],
         "one column too many": [lambda x, a, b, h: heads(
             x, a, b, h, cols=lambda t, d, h: slice(t * d, (t + 1) * d + 1))],
         "softmax down the columns": [lambda x, a, b, h: heads(x, a, b, h, axis=0)],
-        "heads side by side": [lambda x, a, b, h: heads(x, a, b, h,
+        "the wrong shape": [lambda x, a, b, h: heads(x, a, b, h,
                                                         combine=lambda hs: np.hstack(hs))],
         "the wrong weight matrix": [lambda x, a, b, h: heads(x, a, a, h)],
         "every head on all the columns": [lambda x, a, b, h: np.stack(
@@ -83,6 +86,10 @@ def test_multi_head_slips():
         "V from the wrong matrix": [lambda x, a, b, c, o, h: multi(
             x, a, b, c, o, h, values=np.eye(a.shape[1]))],
         "one head on the full width": [lambda x, a, b, c, o, h: multi(x, a, b, c, o, 1)],
+        "heads summed": [lambda x, a, b, c, o, h: multi(
+            x, a, b, c, o[:a.shape[1] // h], h, merge=sum)],
+        "heads in reverse order": [lambda x, a, b, c, o, h: multi(
+            x, a, b, c, o, h, merge=lambda hs: np.concatenate(hs[::-1], axis=1))],
     })
 
 
@@ -93,7 +100,7 @@ def test_multi_head_accepts_other_right_answers():
 
 def test_head_divisor_by_hand_slips():
     assert_named("head divisor by hand", {
-        "√d_model": [27.71, 28], "d_k without the root": [64], "the multiplier": [0.125],
+        "√d_model": [27.71, 28], "squared": [64], "the reciprocal": [0.125],
         "√h": [3.46], "h": [12], "halved instead of the root": [32],
         "a root before the division": [2.31, 221.7],
         "multiplied by h": [9216],

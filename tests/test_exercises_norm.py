@@ -105,7 +105,6 @@ def test_length_slips():
         "a fixed number of slots": [lambda q: math.hypot(q[0], q[1])],
         "return inside the loop": [length_return_in_loop],
         "only the last term counts": [length_replaces_total, length_reset_in_loop],
-        "squared the whole list": [lambda q: math.sqrt(sum(q ** 2))],
         "stopped one early": [
             lambda q: math.sqrt(sum(q[i] ** 2 for i in range(len(q) - 1)))],
         "skipped position 0": [
@@ -117,12 +116,12 @@ def test_length_slips():
         "the wrong shape": [lambda q: [math.sqrt(x ** 2) for x in q]],
         "root inside the loop": [length_root_each_step],
         "sum of a generator": [lambda q: math.sqrt(x * x for x in q)],
-        "loop one past the end": [
+        "a position past the end": [
             lambda q: math.sqrt(sum(q[i] ** 2 for i in range(1, len(q) + 1)))],
         "the reciprocal": [lambda q: sum(x * x for x in q) ** -0.5],
         "single slot left signed": [
             lambda q: q[0] if len(q) == 1 else math.sqrt(sum(x * x for x in q))],
-        "arithmetic on lists": [lambda q: math.sqrt(q @ q)],
+        "arithmetic on lists": [lambda q: math.sqrt(sum(q ** 2)), lambda q: math.sqrt(q @ q)],
         "forgot to store the sum": [length_drops_the_sum],
         "a name never defined": [lambda q: sqrt(sum(x * x for x in q))],  # noqa: F821
         "changed its input": [length_sorts],
@@ -140,7 +139,7 @@ def test_decimal_cases_catch_whole_number_arithmetic():
 
 def test_length_by_hand_slips():
     assert_named("length by hand", {
-        "no square root": [49, "49"], "halved instead of the root": [24.5],
+        "squared": [49, "49"], "halved instead of the root": [24.5],
         "no squares": [2.236, 2.24], "absolute values": [11],
         "minus sign squared away wrong": [5.568, 5.57],
         "doubled instead of squared": [3.162, 4.69], "root of the mean": [4.04, 4.041],
@@ -153,22 +152,22 @@ def test_length_by_hand_slips():
 def test_unit_slips():
     assert_named("unit", {
         "returned the length": [lambda q: math.sqrt(sum(x * x for x in q))],
-        "not divided": [lambda q: list(q)],
-        "multiplied by the length": [lambda q: [x * math.sqrt(sum(y * y for y in q)) for x in q]],
+        "∥q∥ times too big": [lambda q: list(q)],
+        "∥q∥² times too big": [lambda q: [x * math.sqrt(sum(y * y for y in q)) for x in q]],
         "∥q∥ times too small": [lambda q: [x / sum(y * y for y in q) for x in q],
                                           lambda q: list(np.array(q) / np.dot(q, q))],
         "divided by the sum": [lambda q: [x / sum(q) for x in q]],
         "divided the first slot only": [lambda q: [q[0] / math.hypot(*q)] + q[1:]],
-        "divided the whole list": [lambda q: q / math.sqrt(sum(x * x for x in q))],
+        "arithmetic on lists": [lambda q: q / math.sqrt(sum(x * x for x in q))],
         "divided by the number of slots": [lambda q: [x / len(q) for x in q]],
         "each slot by its own size": [lambda q: [x / abs(x) for x in q], unit_by_own_size],
         "the input times a fixed number": [lambda q: [x / 5 for x in q]],
         "rounded to 1 decimal": [lambda q: [round(x / math.hypot(*q), 1) for x in q]],
-        "squared the slots": [lambda q: [x ** 2 / sum(y * y for y in q) for x in q]],
+        "squared": [lambda q: [x ** 2 / sum(y * y for y in q) for x in q]],
         "lost the signs": [lambda q: [abs(x) / math.sqrt(sum(y * y for y in q)) for x in q]],
         "sign turned round": [lambda q: [-x / math.sqrt(sum(y * y for y in q)) for x in q]],
         "returned more than the answer": [lambda q: (math.hypot(*q),
                                                      [x / math.hypot(*q) for x in q])],
-        "return inside the loop": [unit_return_in_loop],
+        "the wrong shape": [unit_return_in_loop],
         "changed its input": [unit_in_place],
     })

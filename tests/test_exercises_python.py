@@ -99,13 +99,13 @@ def test_mean_slips():
                                          mean_raises_zero_division],
         "left out the last number": [mean_skips_last],
         "the middle number": [mean_median],
-        "returned the total": [lambda q: sum(q) if q else mean_refuses_all(q)],
+        "len(q) times too big": [lambda q: sum(q) if q else mean_refuses_all(q)],
         "rounded down": [lambda q: sum(q) // len(q) if q else mean_refuses_all(q)],
         "return inside the loop": [mean_return_in_loop],
         "only the last number counts": [mean_replaces_total],
         "returned instead of raising": [lambda q: sum(q) / len(q) if q else 0],
         "returned the message": [lambda q: sum(q) / len(q) if q else "the list is empty"],
-        "refused a list with numbers": [mean_refuses_all],
+        "refused every case": [mean_refuses_all],
         "left out the first number": [mean_skips_first],
         "divided by 2": [lambda q: sum(q) / 2 if q else mean_refuses_all(q)],
         "rounded to 2 decimals": [lambda q: round(sum(q) / len(q), 2) if q else
@@ -223,7 +223,7 @@ def row_means_return_in_loop(A):
 def test_row_means_slips():
     assert_named("row means", {
         "added down the columns": [lambda A: A.sum(axis=0) / A.shape[0], lambda A: sum(A) / len(A)],
-        "returned the totals": [lambda A: A.sum(axis=1)],
+        "A.shape[1] times too big": [lambda A: A.sum(axis=1)],
         "divided by the number of rows": [lambda A: A.sum(axis=1) / len(A)],
         "divided by every number's count": [lambda A: A.sum(axis=1) / A.size],
         "the mean of everything": [lambda A: A.sum() / A.size, lambda A: np.mean(A)],

@@ -111,7 +111,7 @@ def test_softmax_rows_slips():
         "sigmoid instead of softmax": [lambda x: 1 / (1 + np.exp(-x))],
         "first row only": [returns_in_loop, lambda x: stable_exp(x[0]) / stable_exp(x[0]).sum()],
         "last row left out": [stops_one_row_early],
-        "last row only": [last_row_only],
+        "the wrong shape": [last_row_only],
         "e^(−x) in place of e^x": [lambda x: np.exp(-(x - x.max(1, keepdims=True))) / np.exp(
             -(x - x.max(1, keepdims=True))).sum(1, keepdims=True)],
         "one-hot: the hard maximum": [lambda x: (x == x.max(axis=1, keepdims=True)) * 1.0],

@@ -182,7 +182,7 @@ def test_sum_of_squares_slips():
         "return inside the loop": [squares_return_in_loop],
         "only the last term counts": [squares_replaces_total, squares_reset_in_loop],
         "cubed": [squares_cubed],
-        "squared the whole list": [lambda q: sum(q ** 2), lambda q: sum(q * q)],
+        "arithmetic on lists": [lambda q: sum(q ** 2), lambda q: sum(q * q)],
         "multiplied instead of added": [squares_multiplied],
         "returned the squares": [lambda q: [x * x for x in q]],
         "squared": [lambda q: sum(x * x for x in q) ** 2],

@@ -53,9 +53,10 @@ def test_running_stats_slips():
         "started the max at 0": [stats(start=0.0)],
         "no shift by the max": [lambda blocks: (max(max(b) for b in blocks),
                                                 sum(E(s) for b in blocks for s in b))],
-        "never updated M": [stats(update=False)],
+        "not a finite number": [stats(update=False)],
         "returned (l, M)": [lambda blocks: stats()(blocks)[::-1]],
-        "a block left out": [stats(skip=lambda b: b[1:]), stats(skip=lambda b: b[:-1])],
+        "skipped position 0": [stats(skip=lambda b: b[1:])],
+        "stopped one early": [stats(skip=lambda b: b[:-1])],
         "stopped after the first block": [early_return],
         "a score left out of each block": [stats(scores=lambda b: b[:-1])],
     })
@@ -74,20 +75,21 @@ def test_running_stats_accepts_other_right_answers():
 
 
 def output(*, factor="old - new", rescale_o=True, weights_only=False, divide=True, first=0,
-           step=0, end=0, new_terms="new", keep=True, start=-math.inf, block_max=False):
+           step=0, end=0, new_terms="new", keep=True, start=-math.inf, block_max=False,
+           rescale_l=True, plain=False, stride=None):
     """A beginner's online_output with one slip switched on."""
     def online_output(scores, values, block_size):
         M, l, o = start, 0.0, 0.0
-        for i in range(first, len(scores), block_size + step):
+        for i in range(first, len(scores), stride or block_size + step):
             s_block, v_block = scores[i:i + block_size + end], values[i:i + block_size + end]
             M_new = max(s_block) if block_max else max(M, max(s_block))
             r = E(M - M_new) if factor == "old - new" else (
                 E(M_new - M) if factor == "new - old" else 1.0)
             ref = M_new if new_terms == "new" else M
             w = [E(s - ref) for s in s_block]
-            l = (l * r if keep else 0.0) + sum(w)
-            o = ((o * r if rescale_o else o) if keep else 0.0) + sum(
-                x * (1.0 if weights_only else v) for x, v in zip(w, v_block, strict=True))
+            l = ((l * r if rescale_l else l) if keep else 0.0) + sum(w)
+            o = ((o * r if rescale_o else o) if keep else 0.0) + (sum(v_block) if plain else sum(
+                x * (1.0 if weights_only else v) for x, v in zip(w, v_block, strict=True)))
             M = M_new
         return o / l if divide else o
     return online_output
@@ -114,6 +116,9 @@ def no_shift(scores, values, block_size):
 def test_online_output_slips():
     assert_named("online_output", {
         "rescaled only l": [output(rescale_o=False)],
+        "rescaled only o": [output(rescale_l=False)],
+        "the values unweighted": [output(plain=True)],
+        "a block at every key": [output(stride=1)],
         "forgot to rescale": [output(factor="none")],
         "NaN from M = −∞": [output(factor="new - old"), output(new_terms="old")],
         "forgot the values": [output(weights_only=True)],

@@ -22,7 +22,7 @@ def projected_loops(X, W_Q, W_K):
 
 def test_self_scores_slips():
     assert_named("self_scores", {
-        "no transpose": [lambda X, W_Q, W_K: X @ W_Q @ W_K,
+        "sizes that do not fit a product": [lambda X, W_Q, W_K: X @ W_Q @ W_K,
                          lambda X, W_Q, W_K: (X @ W_Q) @ (X @ W_K)],
         "Qᵀ K instead of Q Kᵀ": [lambda X, W_Q, W_K: (X @ W_Q).T @ (X @ W_K),
                                  lambda X, W_Q, W_K: W_Q.T @ X.T @ X @ W_K],
@@ -30,11 +30,11 @@ def test_self_scores_slips():
         "W_K used twice": [lambda X, W_Q, W_K: (X @ W_K) @ (X @ W_K).T],
         "transposed": [lambda X, W_Q, W_K: (X @ W_K) @ (X @ W_Q).T],
         "no weights": [lambda X, W_Q, W_K: X @ X.T],
-        "X left out of the keys": [lambda X, W_Q, W_K: X @ W_Q @ W_K.T],
         "element-wise product": [lambda X, W_Q, W_K: (X @ W_Q) * (X @ W_K)],
         "√d_k times too small": [lambda X, W_Q, W_K: X @ W_Q @ (X @ W_K).T / np.sqrt(W_Q.shape[1])],
         "the weights alone": [lambda X, W_Q, W_K: W_Q @ W_K.T],
-        "added up the grid": [lambda X, W_Q, W_K: float(np.sum(X @ W_Q @ (X @ W_K).T))],
+        "the wrong shape": [lambda X, W_Q, W_K: X @ W_Q @ W_K.T,
+                            lambda X, W_Q, W_K: float(np.sum(X @ W_Q @ (X @ W_K).T))],
     })
 
 
@@ -90,7 +90,7 @@ def test_product_shape_slips():
         "the outer sizes swapped": [checked(lambda a, b: (b[1], a[0]))],
         "one of the shapes": [checked(lambda a, b: a), checked(lambda a, b: (a[0], b[0])),
                               checked(lambda a, b: tuple(b))],
-        "joined the shapes": [checked(lambda a, b: a + b), checked(lambda a, b: (*a, *b))],
+        "the wrong shape": [checked(lambda a, b: a + b), checked(lambda a, b: (*a, *b))],
         "kept the inner size": [checked(lambda a, b: (a[0], a[1], b[1]))],
         "the number of cells": [checked(lambda a, b: a[0] * b[1])],
         "compared the outer sizes": [refusing(lambda a, b: a[0] != b[1])],

@@ -88,18 +88,19 @@ def test_dot_variance_slips():
         "divided by N − 1": [dot_variance_n_minus_1,
                              lambda d_k, size, seed: np.var(_scores(d_k, size, seed), ddof=1)],
         "forgot the mean": [lambda d_k, size, seed: np.mean(_scores(d_k, size, seed) ** 2)],
-        "used the scaled scores": [
+        "d_k times too small": [
             lambda d_k, size, seed: np.var(_scores(d_k, size, seed) / math.sqrt(d_k))],
         "d_k² times too small": [lambda d_k, size, seed: np.var(_scores(d_k, size, seed) / d_k)],
         "products not added": [lambda d_k, size, seed: np.var(_products(d_k, size, seed))],
         "added down the columns": [dot_variance_python_sum],
         "every query with every key": [dot_variance_all_pairs],
         "every query with key 1": [dot_variance_key_one],
-        "a matrix product": [lambda d_k, size, seed: np.var(np.dot(*_draw(d_k, size, seed)))],
+        "sizes that do not fit a product": [
+            lambda d_k, size, seed: np.var(np.dot(*_draw(d_k, size, seed)))],
         "a variance of 0": [lambda d_k, size, seed: np.var(_products(d_k, size, seed).sum())],
-        "a seed of its own": [dot_variance_seed_zero],
         "the same draws for q and k": [dot_variance_two_generators],
-        "other draws": [dot_variance_pair_by_pair, dot_variance_global_seed],
+        "other draws": [dot_variance_seed_zero, dot_variance_pair_by_pair,
+                        dot_variance_global_seed],
         "the wrong shape": [_scores],
         "the input given back": [lambda d_k, size, seed: d_k],
         "size times too big": [lambda d_k, size, seed: np.var(_scores(d_k, size, seed)) * size],
@@ -189,8 +190,8 @@ def scale_loops(query, key):
 
 def test_scale_scores_slips():
     assert_named("scale_scores", {
-        "missing scale": [lambda query, key: query @ key.T, lambda q, k: np.dot(q, k.T)],
-        "divided by d_k": [lambda query, key: query @ key.T / query.shape[1]],
+        "√d_k times too big": [lambda query, key: query @ key.T, lambda q, k: np.dot(q, k.T)],
+        "√d_k times too small": [lambda query, key: query @ key.T / query.shape[1]],
         "d_k times too big": [lambda query, key: query @ key.T * math.sqrt(query.shape[1])],
         "scaled by the number of keys": [lambda query, key: query @ key.T / math.sqrt(len(key))],
         "scaled by the number of queries": [

@@ -87,10 +87,10 @@ def slot_pops(q, i):
 
 def test_slot_slips():
     assert_named("slot", {
-        "counted from 0": [lambda q, i: q[i], slot_checked_from_zero, slot_loop_from_zero],
+        "skipped position 0": [lambda q, i: q[i], slot_checked_from_zero, slot_loop_from_zero],
         "counted from the end": [lambda q, i: q[-i], lambda q, i: list(reversed(q))[i - 1]],
-        "returned the slot number": [lambda q, i: i],
-        "returned the position": [lambda q, i: i - 1],
+        "the input given back": [lambda q, i: i],
+        "used the positions, not the numbers": [lambda q, i: i - 1],
         "a slot below 1 wraps round": [lambda q, i: q[i - 1], slot_only_too_big],
         "returned instead of raising": [lambda q, i: q[i - 1] if i > 0 else None],
         "returned the message": [slot_message],
@@ -99,7 +99,7 @@ def test_slot_slips():
         "tested Python positions": [slot_python_positions, lambda q, i: q[i - 1] if 0 <= i < len(q)
                                     else slot_ok(q, 0)],
         "the test before raise turned round": [slot_upside_down],
-        "returned a list": [lambda q, i: q[i - 1:i], lambda q, i: [q[i - 1]]],
+        "the wrong shape": [lambda q, i: q[i - 1:i], lambda q, i: [q[i - 1]]],
         "round brackets": [lambda q, i: q(i)],
         "searched for the value": [lambda q, i: q.index(i)],
         "cut to whole numbers": [lambda q, i: int(slot_ok(q, i))],
@@ -174,7 +174,7 @@ def test_embed_slips():
         "return inside the loop": [embed_return_in_loop, embed_return_the_vector],
         "= instead of append": [embed_replaces_list],
         "+= glued the vectors": [embed_glues, lambda s, t: sum((t[w] for w in s), [])],
-        "one list too many": [lambda s, t: [[t[w]] for w in s]],
+        "the wrong shape": [lambda s, t: [[t[w]] for w in s]],
         "table order": [lambda s, t: [t[w] for w in t if w in s]],
         "sorted the words": [lambda s, t: [t[w] for w in sorted(s)]],
         "each word once": [lambda s, t: [t[w] for w in dict.fromkeys(s)],

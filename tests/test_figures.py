@@ -154,6 +154,14 @@ def _(fig, draw):
     draw(np.array([3.0, 1.0, -2.0]), np.array([1.0, 2.0, 0.5]), ax=fig.add_subplot())
 
 
+@case("gpu.draw_block_memory", figsize=(11.0, 6.6), layout=None)
+def _(fig, draw):
+    from course_lib.fast.gpu_kernel import halving_rounds, shared_words
+
+    draw(shared_words(8, 4), shared_words(32, 4, 0), shared_words(32, 4, 1),
+         halving_rounds([0.5, -1.0, 1.5, 2.0]), fig=fig)
+
+
 @case("gpu.draw_memory_fit", figsize=(7.0, 3.0))
 def _(fig, draw):
     draw(48.0, 0.25, 16.0, ax=fig.add_subplot())
@@ -197,7 +205,8 @@ def _(fig, draw):
 
 @case("low_precision.draw_accumulation_errors")
 def _(fig, draw):
-    draw([64, 256, 1024], {"float32": [3e-3, 2.5e-3, 2.7e-3], "low": [2e-2, 6e-2, 4e-1]},
+    draw([64, 256, 1024], {"float32": [3e-3, 2.5e-3, 2.7e-3], "low": [2e-2, 6e-2, 4e-1],
+                           "p_rounded": [3.4e-3, 3.1e-3, 3.3e-3]},
          "bfloat16", ax=fig.add_subplot())
 
 

@@ -514,3 +514,38 @@ def test_no_queries_gives_an_empty_output():
 
     out = gpu_kernel.kernel_attention(cupy.ones((0, 3)), cupy.ones((4, 3)), cupy.ones((4, 2)))
     assert out.shape == (0, 2)
+
+
+@pytest.mark.parametrize(("d_k", "key_block"), [(8, 4), (64, 64), (128, 32)])
+def test_shared_words_follow_the_kernels_pointers(d_k, key_block):
+    words = gpu_kernel.shared_words(d_k, key_block)
+    assert len(words) * 4 == shared_memory_bytes(d_k, key_block)
+    keys, tile = d_k, d_k + key_block * (d_k + 1)  # keys = q + d_k; tile = keys + B(d_k + 1)
+    assert words[:keys] == [("q", None)] * d_k and words[tile:] == [("tile", None)] * key_block
+    for r in range(key_block):  # keys[r * (d_k + 1) + c]: slot c of row r, then the pad
+        row = words[keys + r * (d_k + 1):keys + (r + 1) * (d_k + 1)]
+        assert row == [("key", r)] * d_k + [("pad", r)]
+
+
+@pytest.mark.parametrize("d_k", [32, 64, 128])
+def test_the_pad_word_spreads_a_warps_reads_over_all_banks(d_k):
+    def banks(pad, c):
+        words = gpu_kernel.shared_words(d_k, 32, pad)
+        start = {row: w for w, (part, row) in reversed(list(enumerate(words))) if part == "key"}
+        return {(start[t] + c) % gpu_kernel.BANKS for t in range(32)}
+
+    for c in (0, 5, d_k - 1):
+        assert len(banks(1, c)) == 32  # 32 threads, 32 banks: one read
+        assert len(banks(0, c)) == 1  # all in one bank: 32 reads in turn
+
+
+def test_halving_rounds_end_with_the_maximum_in_slot_zero():
+    rng = np.random.default_rng(4)
+    for size in (1, 2, 8, 64):
+        scores = rng.standard_normal(size)
+        rounds = gpu_kernel.halving_rounds(scores)
+        assert len(rounds) == 1 + size.bit_length() - 1  # log2(size) rounds
+        assert rounds[-1][0] == scores.max()
+        np.testing.assert_array_equal(rounds[0], scores)
+    with pytest.raises(ValueError, match="power of two; got shape \\(3,\\)"):
+        gpu_kernel.halving_rounds([1.0, 2.0, 3.0])

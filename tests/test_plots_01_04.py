@@ -108,7 +108,7 @@ def test_sum_terms_marks_the_added_slots_and_the_running_total(ax):
 
 def test_sum_written_out():
     assert sum_written_out([2.0, -1.0], 2) == "Σᵢ₌₁² qᵢ = q₁ + q₂ = 2.00 + (−1.00) = 1.00"
-    assert sum_written_out([2.0, -1.0, 7.0], 1) == "Σᵢ₌₁¹ qᵢ = q₁ = 2.00 = 2.00"
+    assert sum_written_out([2.0, -1.0, 7.0], 1) == "Σᵢ₌₁¹ qᵢ = q₁ = 2.00"
 
 
 def test_products_written_out():
@@ -152,6 +152,11 @@ def test_slot_products(ax):
     assert [b.get_height() for b in products["bars"]] == pytest.approx([3.0, -2.0, 1.0])
     update_slot_products(products, [0.5, 0.5], [2.0, 4.0])
     assert [b.get_height() for b in products["bars"]] == pytest.approx([1.0, 2.0, 3.0])
+    assert [t.get_text() for t in products["values"]] == ["1.00", "2.00", "3.00"]
+    update_slot_products(products, [1.0, 2.0], [-3.0, 1.0])  # a falling bar: its number below
+    assert [t.get_text() for t in products["values"]] == ["−3.00", "2.00", "−1.00"]
+    first, second = (t.get_position()[1] for t in products["values"][:2])
+    assert first < -3.0 < 2.0 < second
 
 
 @pytest.mark.parametrize("angle", [0.0, 60.0, 90.0, 130.0, 180.0])

@@ -81,7 +81,7 @@ def test_fit_numbers_match_the_memory_count():
 
     grid, tiled = fit_numbers(15, 8, 4)
     assert grid == 32.0  # 8 grids of 32768² float32 scores
-    expected_tiled = (4096 * 4096 + 8 * 32768 * (64 + 64 + 2)) * 4 / 2**30
+    expected_tiled = 8 * (4096 * 4096 + 32768 * (64 + 64 + 2)) * 4 / 2**30  # a block per grid
     assert tiled == pytest.approx(expected_tiled, rel=1e-12)
 
 
@@ -111,3 +111,41 @@ def test_timing_picture_skips_missing_measurements():
         assert lines["n²"].get_ydata()[0] == pytest.approx(1.0)  # 16 ms × (256/1024)²
     finally:
         plt.close(fig)
+
+
+# ---------------------------------------------------------------------------------------------
+# The kernel's shared memory (notebook 15)
+# ---------------------------------------------------------------------------------------------
+
+def test_block_memory_shows_the_kernels_layout_and_the_bank_conflict():
+    from course_lib.fast.gpu_kernel import halving_rounds, shared_memory_bytes, shared_words
+    from course_lib.plots.gpu import draw_block_memory
+    from course_lib.plots.style import course_style, detached_figure
+
+    with course_style():
+        drawn = draw_block_memory(shared_words(8, 4), shared_words(32, 4, 0),
+                                  shared_words(32, 4, 1), halving_rounds([0.5, -1.0, 1.5, 2.0]),
+                                  fig=detached_figure((11, 6.6)))
+    strip = drawn["axes"]["strip"]
+    assert len(strip.patches) * 4 == shared_memory_bytes(8, 4)  # one square per word
+    assert sum(p.get_hatch() == "///" for p in strip.patches) == 4  # one pad per key row
+    assert drawn["banks_unpadded"] == [0, 0, 0, 0]  # d_k = 32 apart: one bank
+    assert drawn["banks_padded"] == [0, 1, 2, 3]  # 33 apart: four banks
+    from course_lib.fast.gpu_kernel import BANKS
+    from course_lib.plots import gpu
+
+    assert gpu.BANKS == BANKS  # the picture folds at the kernel's bank count
+    halving = drawn["axes"]["halving"]
+    assert sum("barrier (d)" in t.get_text() for t in halving.texts) == 2
+    assert [t.get_text() for t in halving.texts if t.get_text() in ("2", "1.5")][-4:] == [
+        "2", "2", "1.5", "2"]  # the last round's tile: the maximum 2 in slot 0
+
+
+def test_memory_fit_label_sits_right_of_the_gpu_line():
+    from course_lib.plots.gpu import draw_memory_fit
+    from course_lib.plots.style import course_style, detached_figure
+
+    with course_style():
+        artists = draw_memory_fit(256.0, 1.5, 80.0, ax=detached_figure().add_subplot())
+    label = artists["gpu_label"]
+    assert label.get_ha() == "left" and label.get_position()[0] > 80.0

@@ -57,6 +57,8 @@ def test_head_groups_join_each_query_head_to_its_key_value_head(heads, kv_heads)
         xs, ys = line.get_data()
         assert xs[0] == h and xs[1] == pytest.approx(kv_x[h // group]) and list(ys) == [1, 0]
     assert f"{heads} query heads share {kv_heads}" in artists["title"].get_text()
+    assert [t.get_text() for t in artists["names"]] == [f"kv {g}" for g in range(kv_heads)]
+    assert [t.get_position()[0] for t in artists["names"]] == pytest.approx(list(kv_x))
     plt.close(fig)
 
 
@@ -78,8 +80,10 @@ def test_memory_bars_follow_the_sizes_and_the_budget():
     assert [bar.get_width() for bar in artists["bars"]] == [80.0, 10.0]
     assert "too big" in artists["labels"][0].get_text()
     assert "too big" not in artists["labels"][1].get_text()
-    update_cache_memory(artists, {"multi-head": 20.0, "grouped-query": 2.5}, 100)
-    assert [bar.get_width() for bar in artists["bars"]] == [20.0, 2.5]
+    update_cache_memory(artists, {"multi-head": 20.0, "grouped-query": 1.25}, 100)
+    assert [bar.get_width() for bar in artists["bars"]] == [20.0, 1.25]
+    assert artists["labels"][1].get_text().strip() == "1.25 GiB"  # as the caption says
+    assert artists["labels"][0].get_text().strip() == "20 GiB"
     assert list(artists["budget"].get_xdata()) == [100, 100]
     assert ax.get_xlim()[1] >= 100 and "too big" not in artists["labels"][0].get_text()
     plt.close(fig)

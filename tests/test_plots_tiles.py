@@ -53,3 +53,14 @@ def test_error_lines_carry_the_given_errors(ax):
     assert artists["rounding"].get_ydata()[0] == pytest.approx(2.0**-8)  # half of 2⁻⁷
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
     assert "bfloat16" in ax.get_title() and ax.get_xlabel() == "number of keys m"
+    assert "p_rounded" not in artists  # drawn only when given
+
+
+def test_the_rounded_p_line_is_drawn_when_given(ax):
+    errors = {"float32": [3e-3, 2e-3], "low": [2e-2, 6e-2], "p_rounded": [3.5e-3, 3.2e-3]}
+    artists = draw_accumulation_errors([64, 256], errors, "float16", ax=ax)
+    assert artists["p_rounded"].get_ydata().tolist() == errors["p_rounded"]
+    assert artists["p_rounded"].get_xdata().tolist() == [64, 256]
+    assert "P rounded to float16" in artists["p_rounded"].get_label()
+    labels = [line.get_label() for line in ax.get_legend().get_lines()]
+    assert artists["p_rounded"].get_label() in labels

@@ -17,8 +17,32 @@ def test_threads_add_one_block_each_and_batch_multiplies_the_rest():
     one = attention_memory(1000, 1000, 8, 8, block_size=100)[1]
     three = attention_memory(1000, 1000, 8, 8, block_size=100, threads=3)[1]
     assert three - one == 2 * 100 * 100 * 4
-    grid2, tiled2 = attention_memory(1000, 1000, 8, 8, block_size=100, batch=2)
+    grid2, tiled2 = attention_memory(1000, 1000, 8, 8, block_size=100, batch=2, threads=1)
     assert grid2 == 2 * 1000 * 1000 * 4 and tiled2 == one + 1000 * (8 + 8 + 2) * 4
+
+
+@pytest.mark.parametrize("batch", [1, 2, 16])
+def test_plain_tiled_attention_holds_one_block_per_batch_element(batch):
+    # tiled_attention tiles only the n and m axes: every batch element has its own block
+    one = attention_memory(1000, 1000, 8, 8, block_size=100)[1]
+    tiled = attention_memory(1000, 1000, 8, 8, block_size=100, batch=batch)[1]
+    assert tiled == batch * one
+
+
+def test_the_count_bounds_what_tiled_attention_allocates():
+    import tracemalloc
+
+    from course_lib import tiled_attention
+
+    rng = np.random.default_rng(0)
+    q, k, v = (rng.standard_normal((8, 256, 16), dtype=np.float32) for _ in range(3))
+    counted = attention_memory(256, 256, 16, 16, block_size=64, batch=8)[1]
+    tracemalloc.start()
+    tiled_attention(q, k, v, block_size=64)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    # at least one block per batch element is live at once, and a few copies at most
+    assert counted <= peak <= 4 * counted
 
 
 def test_a_block_larger_than_the_problem_counts_the_problem():

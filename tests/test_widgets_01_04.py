@@ -37,6 +37,9 @@ def test_vector_dashboard_moves_the_arrow():
     assert "2.5 steps down" in dash.readout_text()
     assert dash.readout_text().endswith("[−2.5, −2.5] is the same arrow, because the two "
                                         "slots are equal.")
+    dash.controls["q1"].value = dash.controls["q2"].value = 0.0
+    assert dash.readout_text() == ("q = [0.0, 0.0]: the zero vector, a point at the origin "
+                                   "with no direction.")
 
 
 def test_norm_dashboard_shows_the_norm_from_the_math():

@@ -36,10 +36,11 @@ def test_fit_dashboard_sizes_the_cache_per_layout():
     gqa = kv_cache_bytes(4096, 80, 8, 128, batch=8) / 2**30
     np.testing.assert_allclose(widths, [8 * gqa, gqa, gqa / 8])
     text = dash.readout_text()
-    assert "multi-head: 80.0 GiB, does not fit" in text
-    assert "grouped-query: 10.0 GiB, fits" in text
+    assert "multi-head: 80 GiB, does not fit" in text
+    assert "grouped-query: 10 GiB, fits" in text
+    assert "multi-query: 1.25 GiB, fits" in text  # as 16's caption says, not rounded to 1.2
     dash.controls["budget_gib"].value = 160
-    assert "multi-head: 80.0 GiB, fits" in dash.readout_text()
+    assert "multi-head: 80 GiB, fits" in dash.readout_text()
     dash.controls["tokens"].value = 32768
     widths = [bar.get_width() for bar in dash.artists["bars"]]
     assert widths[0] == kv_cache_bytes(32768, 80, 64, 128, batch=8) / 2**30

@@ -46,3 +46,11 @@ def test_only_exercises_with_variants():
 
 def test_its_plain_text_says_what_it_is():
     assert "Another one" in repr(another_one("length by hand"))
+
+
+def test_a_decimal_comma_is_told_to_use_a_dot():
+    box = another_one("length by hand")
+    typed = f"{float(box.variant.answer) + 0.5:.1f}".replace(".", ",")  # a wrong "7,5"
+    said = box.check(typed)
+    assert said.startswith("Not yet") and f"with a dot: {typed.replace(',', '.')}" in said
+    assert "with a dot" not in box.check(str(float(box.variant.answer)))  # a dot: no advice

@@ -27,9 +27,10 @@ _MASKS = (
          "$1/m$, and the output is the average of all the value rows.", 11),
     Card("A padded batch runs under the causal mask. When can a query end up with no key to "
          "attend to?",
-         "Only with left padding (filler first): a filler query at the start may see the keys "
-         "up to itself, and they are all filler. With right padding key 0 is real, and every "
-         "query may see it.", 11),
+         "Only with left padding (filler first), for a sequence with a real token (one of length "
+         "0 empties every row either way): a filler query at the start may see the keys up to "
+         "itself, and they are all filler. With right padding key 0 is real, and every query "
+         "may see it.", 11),
     Card("A sequence of 3 real tokens is left-padded to $n = 5$ under the causal mask. How many "
          "of the 25 cells of its mask are True?",
          "6: the real keys are 2, 3 and 4, so queries 2, 3 and 4 see 1, 2 and 3 of them, and "

@@ -2,8 +2,6 @@
 
 import math
 
-import numpy as np
-
 from .engine import CodeExercise
 from .feedback import NoPrediction, Slip
 from .hand import HandExercise
@@ -140,14 +138,6 @@ def _stale(x, position, base):  # slot t overwritten before t + d/2 is made
     return x
 
 
-def _halves(x, position, base, minus=True, per_slot=False):
-    """x·cos φ + rotate_half(x)·sin φ (slips: no minus, an angle per slot)."""
-    d, half = len(x), len(x) // 2
-    other = [-v if minus else v for v in x[half:]] + list(x[:half])
-    phi = [position * base ** (-2 * (i if per_slot else i % half) / d) for i in range(d)]
-    return [a * math.cos(f) + b * math.sin(f) for a, b, f in zip(x, other, phi, strict=True)]
-
-
 def _angle(formula):
     return lambda x, p, base: _turn(x, p, base, angle=formula)
 
@@ -185,8 +175,6 @@ _ROPE_SLIPS = [
          gives=_angle(lambda p, t, d, b: (p + 1) * b ** (-2 * t / d))),
     Slip("pairs counted from 1", "pair 0 turns by the position itself.",
          gives=_angle(lambda p, t, d, b: p * b ** (-2 * (t + 1) / d))),
-    Slip("one angle for every pair", "pair t has its own angle, p · base^(−2t/d).",
-         gives=_angle(lambda p, t, d, b: p)),
     Slip("degrees and radians", "φ is in radians already: no conversion.",
          gives=(_angle(lambda p, t, d, b: math.radians(p * b ** (-2 * t / d))),
                 _angle(lambda p, t, d, b: math.degrees(p * b ** (-2 * t / d))))),
@@ -195,14 +183,11 @@ _ROPE_SLIPS = [
                 lambda x, p, base: _turn(x, p, base)[:len(x) // 2] + x[len(x) // 2:])),
     Slip("updated a before b", "take a, b = x[t], x[t + d // 2] first; write a new list.",
          gives=_stale),
-    Slip("rotate_half without the minus", "the partner of a is −b.",
-         gives=lambda x, p, base: _halves(x, p, base, minus=False)),
-    Slip("each slot its own angle", "both slots of pair t share ONE angle.",
-         gives=lambda x, p, base: _halves(x, p, base, per_slot=True)),
-    Slip("angles not repeated", "repeat the d/2 angles: np.concatenate([phi, phi]).",
-         raises=(ValueError, "broadcast"),
-         example=lambda x, p, base: np.asarray(x) * np.cos(p * base ** (
-             -np.arange(0, len(x), 2) / len(x)))),
+    Slip("the new slots swapped", "the new a goes back in slot t, the new b in slot t + d/2.",
+         gives=lambda x, p, base: (lambda r, h: r[h:] + r[:h])(_turn(x, p, base), len(x) // 2)),
+    Slip("stopped after the first pair", "the `return` is inside the loop: one indent less.",
+         gives=lambda x, p, base: (lambda r, h: [r[0], *x[1:h], r[h], *x[h + 1:]])(
+             _turn(x, p, base), len(x) // 2)),
     Slip("d / 2 as an index", "an index is whole; 2 / 2 is 1.0: d // 2.",
          raises=(TypeError, "indices must be integers or slices, not float"),
          example=lambda x, p, base: [x[t + len(x) / 2] for t in range(len(x) // 2)]),

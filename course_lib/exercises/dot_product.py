@@ -1,7 +1,6 @@
 """Notebook 04: q·k by hand and as a loop, the cosine, q·k from lengths and θ, a right angle."""
 
 import math
-from itertools import combinations
 
 from ._values import numeric, show
 from .engine import Case, CodeExercise
@@ -78,13 +77,6 @@ _PAIRS = [([3.0], [-2.0]), ([1.0, 0.0], [0.0, 1.0]), ([1.0, 2.0, 3.0], [4.0, 5.0
           ([1.0, 3.0, 9.0, 27.0], [1.0, 1.0, 1.0, 1.0]), ([0.35, -1.25], [0.3, 2.2])]
 
 
-def _some_slots(o):
-    """The products of some, not all, slots added."""
-    p = _p(*o.case.args)
-    return isinstance(o.value, (int, float)) and any(
-        abs(o.value - sum(c)) <= 1e-9 for r in range(1, len(p)) for c in combinations(p, r))
-
-
 def _unrefused(o):
     """A case to refuse answered (not as text), or run past the end."""
     return o.case.raises is not None and (
@@ -114,9 +106,6 @@ DOT_LOOP = CodeExercise(
              gives=lambda q, k: q[-1] * k[-1]),
         Slip("return inside the loop", "only the first product came back: return after the "
              "loop.", gives=lambda q, k: q[0] * k[0]),
-        Slip("uses only some slots", "some products are left out: visit every slot.",
-             when=_some_slots,
-             example=lambda q, k: sum(_p(q, k)[::2])),
         Slip("does not refuse different numbers of slots", "check len(q) != len(k) first "
              "and raise ValueError: a loop alone stops early or runs past the end.",
              when=_unrefused,
@@ -154,10 +143,6 @@ COSINE = CodeExercise(
              gives=(lambda q, k: math.acos(_cos(q, k)),
                               lambda q, k: math.degrees(math.acos(_cos(q, k))))),
         Slip("not divided", "that is q·k itself: divide by ∥q∥ ∥k∥.", gives=_dot),
-        Slip("q·q on top", "the top is q·q: dot(q, k).",
-             gives=lambda q, k: _dot(q, q) / (_len(q) * _len(k))),
-        Slip("divided then multiplied", "`q·k / ∥q∥ * ∥k∥` multiplies by ∥k∥: brackets.",
-             gives=lambda q, k: _dot(q, k) / _len(q) * _len(k)),
         Slip("divided by the sum of lengths", "you divided by ∥q∥ + ∥k∥, not their product.",
              gives=lambda q, k: _dot(q, k) / (_len(q) + _len(k))),
         Slip("divided by the squared lengths", "you divided by ∥q∥² ∥k∥²: take the roots.",
@@ -268,8 +253,6 @@ PERPENDICULAR = CodeExercise(
              gives=lambda q: [x / math.hypot(*q) for x in _turn_left(q)]),
         Slip("cos or sin of 90 wrong", "cos 90° = 0 and sin 90° = 1 (math.cos takes radians).",
              gives=(_turned(math.cos(90), math.sin(90)), _turned(1, 1))),
-        Slip("the zero vector", "[0, 0] scores 0 but is no arrow at all: turn q.",
-             gives=lambda q: [0.0, 0.0]),
         Slip("not a quarter turn left", _askew_hint, when=_askew,
              example=lambda q: [-q[1], q[0] + q[1]]),
     ],

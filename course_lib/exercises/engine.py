@@ -125,8 +125,13 @@ class CodeExercise:
         return outcomes
 
     def call_text(self, case):
-        shown = (self.show_args(case.args) if self.show_args is not None
-                 else ", ".join(show(a) for a in case.args))
+        if self.show_args is not None:
+            return f"{self.function}({self.show_args(case.args)})"
+        shown = ", ".join(show(a) for a in case.args)
+        if len(shown) > LONG and len(self.arg_names) == len(case.args):  # grids: their shapes
+            named = zip(self.arg_names, case.args, strict=True)
+            shown = ", ".join(f"{name} of shape {np.shape(a)}" if np.ndim(a) > 1 else
+                              f"{name} = {show(a)}" for name, a in named)
         return f"{self.function}({shown})"
 
     def quantity_values(self, case):
@@ -155,7 +160,8 @@ class CodeExercise:
         changed = next((o for o in outcomes if o.changed_input), None)
         if all(o.correct for o in outcomes) and changed is None:
             used = self._shortcut(func)
-            lead = (f"Correct — though this exercise asked for a loop: {used}(…) did the work. "
+            lead = (f"Correct — though this exercise asked you to write the steps yourself: "
+                    f"{used}(…) did the work. "
                     if used else "Correct: ")
             return Feedback(PASSED, f"{lead}{self.call} gives the right answer on all "
                             f"{len(outcomes)} hidden cases.", outcomes=outcomes)
@@ -310,6 +316,10 @@ class CodeExercise:
             got = f"raised {type(outcome.error).__name__}" + (f": {_short(said)}" if said else "")
         else:
             got = f"gave {show(outcome.value)}"
+            where = (None if case.raises is not None else
+                     _first_difference(outcome.value, case.expected, self.rtol, self.atol))
+            if where is not None and len(got) + len(show(case.expected)) > LONG:
+                return f"{call} {where}."
         if case.raises is not None:
             if isinstance(outcome.error, case.raises):  # the right kind, a poor message
                 return f"{call} {got}." if said else (f"{call} raised {case.raises.__name__} "
@@ -335,12 +345,34 @@ class CodeExercise:
                         case=telling.case, outcomes=outcomes)
 
 
+def _first_difference(got, expected, rtol, atol):
+    """For two big grids: the first entry where they differ, said in words; else None."""
+    try:
+        shown = np.asarray(got), np.asarray(expected)
+        got, expected = (np.asarray(a, dtype=float) for a in shown)
+    except (TypeError, ValueError):
+        return None
+    if expected.ndim < 2:
+        return None
+    if got.shape != expected.shape:
+        return f"gave shape {got.shape}; expected shape {expected.shape}"
+    wrong = ~np.isclose(got, expected, rtol=rtol, atol=atol, equal_nan=True)
+    if not wrong.any():
+        return None
+    at = tuple(int(i) for i in np.argwhere(wrong)[0])
+    return (f"gave an array of shape {got.shape} with {int(wrong.sum())} wrong entries; at index "
+            f"{list(at)} it holds {show(shown[0][at])} where {show(shown[1][at])} is expected")
+
+
 def _holds(predicate, outcome):
     try:
         with _quiet():
             return bool(predicate(outcome))
     except Exception:
         return False
+
+
+LONG = 160  # characters: a longer call or answer is told by its shapes and first wrong entry
 
 
 def _short(text, limit=80):

@@ -76,26 +76,16 @@ def _unless_none(formula):  # a slip seen only where some block fits
     return wrong
 
 
-def _doubling_past(d_k, threads, limit):  # doubles while it fits: one step past the answer
-    block = 1
-    while block <= threads and _bytes(d_k, block) <= limit:
-        block *= 2
-    return block
-
-
 def _any_size(d_k, threads, limit):  # the largest whole number of keys, not a power of two
     return max(0, min(threads, (limit // 4 - d_k) // (d_k + 2)))
 
 
 _BLOCK_SLIPS = [
-    Slip("< for ≤", "a block of exactly {limit} bytes fits: bytes ≤ limit.",
+    Slip("a block that fits exactly refused", "a block of exactly {limit} bytes fits: "
+         "bytes ≤ limit.",
          gives=_halving(lambda d, b, lim: _bytes(d, b) < lim)),
     Slip("no cap at threads", "thread t scores key j0 + t: the block has at most {threads} keys.",
          gives=_halving(lambda d, b, lim: _bytes(d, b) <= lim, first=lambda t: 1024)),
-    Slip("one doubling past", "that is the first block that does NOT fit.",
-         gives=_unless_none(_doubling_past)),
-    Slip("halved once more", "halve only while the block does not fit.",
-         gives=_unless_none(lambda d, t, lim: _largest(d, t, lim) // 2)),
     Slip("returned the bytes", "return the number of keys, not the bytes they take.",
          gives=_unless_none(lambda d, t, lim: _bytes(d, _largest(d, t, lim)))),
     Slip("a key_block of numbers left out", "count the padding number of each key row "
@@ -120,8 +110,6 @@ _BLOCK_SLIPS = [
          gives=lambda d, t, lim: _largest(d, t, lim) or 0.5),
     Slip("the query row padded", "only the key rows are padded: the query row is d_k numbers.",
          gives=_halving(lambda d, b, lim: _bytes(d, b) + 4 <= lim)),
-    Slip("limit read as KiB", "limit is in bytes already: compare the bytes with it.",
-         gives=_halving(lambda d, b, lim: _bytes(d, b) <= 1024 * lim)),
     Slip("-1 when nothing fits", "when not even one key fits, the answer is 0.",
          gives=lambda d, t, lim: _largest(d, t, lim) or -1),
     Slip("1 when nothing fits", "when not even one key fits, the answer is 0: the loop must be "

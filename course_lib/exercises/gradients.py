@@ -71,21 +71,12 @@ SOFTMAX_BACKWARD_ROW = CodeExercise(
     slips=[
         Slip("no total subtracted", "that is aᵢgᵢ: subtract the row total, aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
              gives=_each(lambda x, y, t, i, a, g: x * y)),
-        Slip("the bracket turned round", "your bracket is Σⱼ aⱼgⱼ − gᵢ: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
-             gives=_each(lambda x, y, t, i, a, g: x * (t - y))),
         Slip("the factor aᵢ left out", "that is gᵢ − Σⱼ aⱼgⱼ: multiply by aᵢ.",
              gives=_each(lambda x, y, t, i, a, g: y - t)),
         Slip("the plain mean", "you subtracted the plain mean of g: Σⱼ aⱼgⱼ.",
              gives=_each(lambda x, y, t, i, a, g: x * (y - sum(g) / len(g)))),
         Slip("the plain sum", "you subtracted Σⱼ gⱼ: weight each gⱼ by its aⱼ.",
              gives=_each(lambda x, y, t, i, a, g: x * (y - sum(g)))),
-        Slip("the total divided by m", "you subtracted Σⱼ aⱼgⱼ / {m}: the weights already "
-             "average.",
-             gives=_each(lambda x, y, t, i, a, g: x * (y - t / len(a)))),
-        Slip("a and g swapped", "that is gᵢ(aᵢ − Σⱼ aⱼgⱼ): aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
-             gives=_each(lambda x, y, t, i, a, g: y * (x - t))),
-        Slip("only the −a aᵀ part", "that is −aᵢ Σⱼ aⱼgⱼ, the Jacobian without its diag(a): "
-             "add aᵢgᵢ.", gives=_each(lambda x, y, t, i, a, g: -x * t)),
         Slip("Σ a for the total", "you subtracted Σⱼ aⱼ, which is 1: the total is Σⱼ aⱼgⱼ.",
              gives=_each(lambda x, y, t, i, a, g: x * (y - sum(a)))),
         Slip("the diagonal only", "that is aᵢ(1 − aᵢ)gᵢ, the diagonal alone: −aᵢaⱼ count too.",
@@ -94,8 +85,6 @@ SOFTMAX_BACKWARD_ROW = CodeExercise(
              gives=_each(lambda x, y, t, i, a, g: x * (y + t))),
         Slip("the total not multiplied by aᵢ", "that is aᵢgᵢ − Σⱼ aⱼgⱼ: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
              gives=_each(lambda x, y, t, i, a, g: x * y - t)),
-        Slip("returned the row total", "that is Σⱼ aⱼgⱼ, one step: return aᵢ(gᵢ − total).",
-             gives=lambda a, g: _total(a, g)),
         Slip("a term left out of the total", "Σⱼ aⱼgⱼ runs over every j, j = i included.",
              gives=tuple(
                  _each(lambda x, y, t, i, a, g, keep=keep: x * (y - sum(
@@ -105,9 +94,6 @@ SOFTMAX_BACKWARD_ROW = CodeExercise(
         Slip("a running total", "entry i subtracts the total up to i only: add up the WHOLE "
              "row first.",
              gives=_each(lambda x, y, t, i, a, g: x * (y - _total(a[:i + 1], g[:i + 1])))),
-        Slip("the total of the first entry only", "your total holds only a₀g₀: finish the sum "
-             "before you use it.",
-             gives=_each(lambda x, y, t, i, a, g: x * (y - a[0] * g[0]))),
     ],
 )
 
@@ -138,7 +124,6 @@ _DV, _M = _d(lambda q, k, v: v.shape[1]), _d(lambda q, k, v: k.shape[0])
 _Q_ROWS = [  # name, hint, keyword forms of _gradient
     ("no shift: e^x overflows", "scores near 1000 overflow e^x: subtract each row's max first.",
      [{"weights": lambda s: np.exp(s) / np.exp(s).sum(axis=1, keepdims=True)}]),
-    ("no scale in step 3", "∂L/∂Q = scale · (∂L/∂S) K.", [{"back": lambda q, k, v: 1.0}]),
     ("no scale in the forward pass", "A = softmax(QKᵀ/√d_k), as in the forward.",
      [{"forward": lambda q, k, v: 1.0}]),
     ("divided by d_k", "the scale is 1/√d_k.",
@@ -170,14 +155,10 @@ _Q_ROWS = [  # name, hint, keyword forms of _gradient
      [{"weights": lambda s: softmax(s, axis=0)}]),
     ("no softmax", "A is the softmax of the scaled scores.",
      [{"weights": lambda s: s}]),
-    ("K not transposed", "the scores are q @ k.T.",
-     [{"key": lambda k: k}]),
     ("returned ∂L/∂S", "that is ∂L/∂S: step 3 makes it scale · (∂L/∂S) K.",
      [{"back": b, "step3": lambda gs, q, k, v: gs} for b in (None, lambda q, k, v: 1.0)]),
     ("V in step 3", "step 3 multiplies by K, what Q meets in the scores.",
      [{"step3": lambda gs, q, k, v: gs @ v}]),
-    ("Q in step 3", "step 3 multiplies by K, the other factor of the scores.",
-     [{"step3": lambda gs, q, k, v: gs @ q}]),
     ("∂L/∂S transposed in step 3", "(∂L/∂S)ᵀ belongs to ∂L/∂K; for Q it is (∂L/∂S) K.",
      [{"step3": lambda gs, q, k, v: gs.T @ k}]),
     ("returned ∂L/∂K", "that is ∂L/∂K: the queries need (∂L/∂S) K.",

@@ -126,17 +126,15 @@ class HandExercise:
             return Feedback(PASSED, f"Correct: {self.title} = {answer}{tail}.")
         chosen = pick(self._explanations(got))
         what = self.title if len(self.title) <= 70 else "the answer"  # long givens: said once
-        typed = f"{value.strip()} (= {_text(got.tolist())})" if isinstance(value, str) \
-            and "/" in value else shown  # a fraction, as typed
-        lead = f"Not yet: {typed} is not {what}. "
+        lead = f"Not yet: {shown} is not {what}. "
         if chosen:
             names = [c[2] for c in chosen]
             hints = " ".join(f"{capital(c[2])}: {fill(c[3], self._values(shown))}"
                              for c in chosen)
-            # a number can come from a slip or from a slip of arithmetic: say which it matches
+            # a number may match a slip by chance: say which it matches
             many = ("It matches more than one known slip (if you made none, recheck each "
-                    "step). " if len(chosen) > 1 else "It matches a known slip (if you did not "
-                    "make it, recheck each step). ")
+                    "step). " if len(chosen) > 1 else "It matches a known slip (if you did not, "
+                    "recheck each step). ")
             return Feedback(MISTAKE, lead + many + hints, mistake=" / ".join(names))
         distance = float(np.max(np.abs(got - self.answer)))
         whole = bool(np.all(self.answer == np.round(self.answer)) and np.all(got == np.round(got)))
@@ -195,7 +193,7 @@ def _close(a, b, within):
 
 
 def _cut_short(got, answer):
-    """``got`` is ``answer`` rounded or cut to the decimals typed (0.06 for 0.0625)."""
+    """``got`` is ``answer`` rounded or cut (0.06 for 0.0625; 7.07 is not 7)."""
     for x, a in zip(np.ravel(got), np.ravel(answer), strict=True):
         text = repr(float(x))
         places = len(text.split(".")[1]) if "." in text and "e" not in text else 0

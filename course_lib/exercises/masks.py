@@ -40,12 +40,8 @@ MASKED_WEIGHT = HandExercise(
              gives=lambda p, big: math.exp(p) / (math.exp(p) + 1)),
         Slip("no division", "{got} is e^(ln {p}) alone: divide by the allowed keys' total.",
              gives=lambda p, big: float(p)),
-        Slip("the score for the weight", "{got} is ln {p}, key 0's score, not its weight.",
-             gives=lambda p, big: math.log(p)),
         Slip("the mask read the other way round", "{got} would mean key 0 is blocked: only key "
              "2 is (keys count from 0).", gives=lambda p, big: 0.0),
-        Slip("one decimal", "{got} stops at one decimal: keep two.",
-             gives=lambda p, big: math.floor(10 * p / (p + 1)) / 10),
     ],
 )
 
@@ -185,11 +181,6 @@ def _causal(i, j, real):
     return j <= i and real(j)
 
 
-def _axis(axes):
-    """The right mask with its axis of size 1 elsewhere (or none)."""
-    return lambda *args: np.expand_dims(np.array(_grid(_causal)(*args))[:, 0], axes)
-
-
 BATCH_MASK = CodeExercise(
     "batch_mask", "batch_mask(lengths, n, left_padded)",
     cases=[([3, 5], 5, False), ([3, 5], 5, True), ([1, 4, 2], 4, True), ([2, 3], 3, False),
@@ -200,10 +191,6 @@ BATCH_MASK = CodeExercise(
              gives=_grid(lambda i, j, real: real(j))),
         Slip("no padding part", "the causal mask alone: block the filler keys too.",
              gives=_grid(lambda i, j, real: j <= i)),
-        Slip("no head axis", "it needs an axis of size 1 for the heads: mask[:, None].",
-             gives=_axis(())),
-        Slip("the head axis elsewhere", "the axis of size 1 comes second, (B, 1, n, n).",
-             gives=_axis((2,))),
         Slip("a query cannot see itself", "j < i leaves out the diagonal: j ≤ i.",
              gives=_grid(lambda i, j, real: j < i and real(j))),
         Slip("the causal mask upside down", "j ≥ i lets each query see the FUTURE: j ≤ i.",
@@ -225,10 +212,6 @@ BATCH_MASK = CodeExercise(
              "j = n − lengths[b].", gives=(_grid(_causal, shift=1), _grid(_causal, shift=-1))),
         Slip("or for and", "a key must be real AND not later than the query: `and` (or &).",
              gives=_grid(lambda i, j, real: j <= i or real(j))),
-        Slip("lengths read as filler counts", "lengths[b] counts the REAL tokens.",
-             gives=_grid(_causal, filler=True)),
-        Slip("one length for every sequence", "every sequence got the first one's length.",
-             gives=_grid(_causal, first=True)),
     ],
 )
 

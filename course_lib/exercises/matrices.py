@@ -70,11 +70,11 @@ def _checked(answer):
     return (lambda Q, K, V: (_sizes(Q, K, V), answer(Q, K, V))[1]), answer
 
 
-def _refusing(unfit, kind=ValueError, says=None):
+def _refusing(unfit, kind=ValueError):
     """A learner's attention_sizes whose test is ``unfit``."""
     def attention_sizes(Q, K, V):
         if unfit(Q, K, V):
-            raise kind(says or "Q, K and V do not fit")
+            raise kind("the sizes do not fit")
         return (Q.shape[0], K.shape[0], Q.shape[1], V.shape[1])
     return attention_sizes
 
@@ -94,10 +94,6 @@ def _says_sizes(message):
 
 def _refused_case(*shapes):
     return Case(_grids(*shapes), raises=ValueError, says=_says_sizes)
-
-
-def _wrong_error(o):  # a row: the relations take this TypeError for a rounding
-    return o.case.raises and o.error is not None and not isinstance(o.error, o.case.raises)
 
 
 def _grids(*shapes):
@@ -143,8 +139,6 @@ SIZES = _Sizes(
              gives=_checked(lambda Q, K, V: (len(Q), V.shape[1], Q.shape[1], V.shape[1]))),
         Slip("K's width as d_v", "d_v is the width of V; K's width is d_k.",
              gives=_checked(lambda Q, K, V: (len(Q), len(K), Q.shape[1], K.shape[1]))),
-        Slip("V's width as d_k", "d_k is the width Q and K share; V's is d_v.",
-             gives=_checked(lambda Q, K, V: (len(Q), len(K), V.shape[1], V.shape[1]))),
         Slip("returned the shapes", "return the four sizes, (n, m, d_k, d_v).",
              gives=_checked(lambda Q, K, V: (Q.shape, K.shape, V.shape))),
         Slip("refused n ≠ m", "it refused grids that fit: n and m may differ. Only K's width must "
@@ -164,13 +158,10 @@ SIZES = _Sizes(
              when=lambda o: o.case.raises is not None and o.error is None
              and len(o.case.args[1]) == len(o.case.args[2]),
              example=_refusing(lambda Q, K, V: len(K) != len(V))),
-        Slip("raised another kind of error", "refused, rightly, but with `raise "
-             "ValueError(\"…\")`.", when=_wrong_error,
-             example=_refusing(_misfit, kind=TypeError)),
         Slip("a message that names no size", "say which sizes differ, like f\"K has width "
              "{K.shape[1]}, Q has {Q.shape[1]}\".", when=lambda o: o.case.raises is not None
              and isinstance(o.error, ValueError) and not _says_sizes(str(o.error) or "0"),
-             example=_refusing(_misfit, says="bad")),
+             example=_refusing(_misfit)),
     ],
 )
 
@@ -183,12 +174,6 @@ def _per_slot(q, K):
     if len(q) > len(K):
         raise IndexError("index out of bounds")
     return [float(q @ K[j]) for j in range(len(q))]
-
-
-def _sized_by_slots(q, K):
-    if len(K) > len(q):
-        raise IndexError("index out of bounds")
-    return _query_scores(q, K) + [0.0] * (len(q) - len(K))
 
 
 def _inside(o):
@@ -213,10 +198,6 @@ QUERY_SCORES = CodeExercise(
     solution=_query_scores,
     quantities={"d_k": lambda q, K: len(q), "m": lambda q, K: len(K)},
     slips=[
-        Slip("each key with itself", "`row @ row` scores a key against itself: q @ row.",
-             gives=lambda q, K: [float(k @ k) for k in K]),
-        Slip("only the best score", "{got} is the largest score alone: one score per key.",
-             gives=lambda q, K: max(_query_scores(q, K))),
         Slip("the columns of K", "`q @ K` pairs q with the COLUMNS of K; a key is a ROW: q @ K[j].",
              gives=lambda q, K: q @ K),
         Slip("added up the scores", "return one score per key, m numbers.",
@@ -227,12 +208,6 @@ QUERY_SCORES = CodeExercise(
              gives=lambda q, K: (q * K).sum(axis=0)),
         Slip("one score per slot", "the loop ran over the slots, range(len(q)): range(len(K)).",
              gives=_per_slot),
-        Slip("a result of d_k places", "the result has len(q) places: one per key, len(K).",
-             gives=_sized_by_slots),
-        Slip("the first key only", "the first key's score alone: one per key.",
-             gives=lambda q, K: float(q @ K[0])),
-        Slip("return inside the loop", "only the first score came back: return after the loop.",
-             gives=lambda q, K: [float(q @ K[0])]),
         Slip("= instead of append", "only the last score came back: append each.",
              gives=(lambda q, K: float(q @ K[-1]), lambda q, K: [float(q @ K[-1])])),
         Slip("divided by the lengths", "that is the cosine: the score is q · k.", gives=_cosines),

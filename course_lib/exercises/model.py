@@ -15,14 +15,17 @@ __all__ = ["EXERCISES"]
 
 # --- code: my_attention(query (H, n, d), key (H, m, d), value (H, m, d_v), mask (n, m)) ------
 
-def _attend(query, key, value, mask, scale=None, masked=None, axis=-1, shift=True):
-    """softmax(QKᵀ/√d_k, blocked keys −∞)V per head; the keywords make the slips."""
+def _attend(query, key, value, mask, scale=None, masked=None, axis=-1, shift=True, top=None,
+            blend="value"):
+    """softmax(QKᵀ/√d_k, blocked keys −∞)V per head; the keywords make the slips (``top``:
+    the axis of the max subtracted, if not ``axis``; ``blend="key"``: the weights @ key)."""
     q, k, v = (np.asarray(a, dtype=float) for a in (query, key, value))
     s = q @ k.swapaxes(-1, -2) * (1 / math.sqrt(q.shape[-1]) if scale is None
                                   else scale(q, v))  # (H, n, m)
     s = np.where(mask, s, -np.inf) if masked is None else masked(s, np.asarray(mask))
-    e = np.exp(s - s.max(axis=axis, keepdims=True)) if shift else np.exp(s)
-    return e / e.sum(axis=axis, keepdims=True) @ v  # (H, n, d_v)
+    top = axis if top is None else top
+    e = np.exp(s - s.max(axis=top, keepdims=True)) if shift else np.exp(s)
+    return e / e.sum(axis=axis, keepdims=True) @ (k if blend == "key" else v)  # (H, n, d_v)
 
 
 def _with(**how):
@@ -67,22 +70,20 @@ MY_ATTENTION = CodeExercise(
              "-np.inf).", gives=_with(masked=lambda s, mask: np.where(mask, -np.inf, s))),
         Slip("blocked score set to 0", "a blocked score of 0 still gets weight e⁰: use −∞ "
              "(np.where(mask, scores, -np.inf)).", gives=_with(masked=lambda s, mask: s * mask)),
-        Slip("softmax over the queries", "each query's row of weights sums to 1: the softmax "
+        Slip("softmax along another axis", "each query's row of weights sums to 1: the softmax "
              "runs over the keys, the last axis (axis=-1).",
-             gives=(_with(axis=-2), _with(axis=0))),
-        Slip("the weights, not the output", "the weights still multiply the values: "
-             "weights @ value.", gives=_weights),
+             gives=(_with(axis=-2), _with(axis=0), _with(axis=-2, top=-1),
+                    _with(axis=0, top=-1))),
+        Slip("weights @ key", "the weights blend the VALUE rows: weights @ value.",
+             gives=_with(blend="key")),
+        Slip("the mask added to the scores", "True adds 1 and False 0, so nothing is blocked: "
+             "np.where(mask, scores, -np.inf).", gives=_with(masked=lambda s, mask: s + mask)),
+        Slip("the max over the heads", "subtract each ROW's largest score, "
+             "max(axis=-1, keepdims=True): a max across heads differs along the row.",
+             gives=(_with(top=0), _with(top=0, masked=lambda s, mask: np.where(mask, s, -1e9)))),
         Slip("masked after the softmax", "zeroing the blocked weights afterwards leaves rows "
              "that do not sum to 1: put −∞ on the scores BEFORE the softmax.",
              gives=lambda q, k, v, mask: (_weights(q, k, v, np.ones_like(mask)) * mask) @ v),
-        Slip("key not transposed", "the scores are query @ keyᵀ, key's last two axes swapped: "
-             "key.swapaxes(-1, -2) (on a (H, m, d) array .T turns all three axes round).",
-             raises=(ValueError, "matmul"), example=lambda q, k, v, mask: q @ k @ v),
-        Slip("no shift", "e^s overflows for large scores: subtract each row's largest score "
-             "first (notebook 07).",
-             when=lambda o: isinstance(o.error, OverflowError) or (o.error is None and not np.all(
-                 np.isfinite(np.asarray(o.value, dtype=float)))),
-             example=_with(shift=False)),
     ],
 )
 
@@ -111,17 +112,20 @@ def _grid(rng, n, peaked=None):
 
 _GRNG = np.random.default_rng(1717)
 _GRIDS = [_grid(_GRNG, 2), _grid(_GRNG, 3), _grid(_GRNG, 4, peaked=lambda i: i - 1),
-          _grid(_GRNG, 5), _grid(_GRNG, 6, peaked=lambda i: 0), _grid(_GRNG, 7)]
+          _grid(_GRNG, 5), _grid(_GRNG, 6, peaked=lambda i: 0), _grid(_GRNG, 7),
+          [[1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]]  # a perfect previous-token head
 
 PREVIOUS_TOKEN_SCORE = CodeExercise(
     "previous_token_score", "previous_token_score(A)", cases=[(g,) for g in _GRIDS],
     solution=_score, rtol=1e-9, atol=1e-9,
     quantities={"n": lambda A: len(A)},
     slips=[
-        Slip("row 0 counted", "row 0 has no previous token (A[0][-1] is the LAST column): "
-             "average rows 1 … n − 1, n − 1 of them.",
+        Slip("divided by n", "the mean runs over rows 1 … n − 1, n − 1 of them (row 0 has no "
+             "previous token; A[0][-1] is the LAST column): divide by n − 1.",
              gives=(lambda A: _score(A, rows=range) * (len(A) - 1) / len(A),
                     lambda A: _score(A) * (len(A) - 1) / len(A))),
+        Slip("// for the mean", "`//` rounds down to a whole number (0.9 // 2 is 0): divide "
+             "with /.", gives=lambda A: sum(_score(A, mean=False)) // (len(A) - 1)),
         Slip("the sum, not the mean", "divide the total by the n − 1 rows.",
              gives=lambda A: _score(A) * (len(A) - 1)),
         Slip("the diagonal", "A[i][i] is the weight a token puts on ITSELF: the previous "
@@ -135,8 +139,11 @@ PREVIOUS_TOKEN_SCORE = CodeExercise(
              gives=lambda A: _score(A, rows=lambda n: range(1, n - 1))),
         Slip("the largest, not the mean", "the score is the mean of A[i][i − 1] over the rows.",
              gives=lambda A: max(_score(A, mean=False))),
-        Slip("the weights, not their mean", "return one number: their mean.",
-             gives=lambda A: _score(A, mean=False)),
+        Slip("stopped after the first row", "the `return` is inside the loop: one indent "
+             "less.", gives=lambda A: A[1][0] / (len(A) - 1)),
+        Slip("the mean of whole rows", "a row of weights sums to 1, so its mean is 1/n: take "
+             "one entry per row, A[i][i − 1].",
+             gives=lambda A: sum(sum(A[i]) / len(A) for i in range(1, len(A))) / (len(A) - 1)),
     ],
 )
 

@@ -24,17 +24,12 @@ HEAD_DIVISOR = HandExercise(
         Slip("√d_model", "{got} is √{d_model}, the full width: a head has d_k = d_model / h "
              "slots.", gives=(lambda d_model, h: math.sqrt(d_model),
                               lambda d_model, h: round(math.sqrt(d_model)))),
-        Slip("d_k without the root", "{got} is d_k itself: the divisor is √d_k.",
-             gives=lambda d_model, h: d_model / h),
         Slip("d_model", "{got} is d_model: cut it into {h} heads, then take the root.",
              gives=lambda d_model, h: float(d_model)),
         Slip("√h", "{got} is √{h}: take the root of a head's width, d_model / h.",
              gives=lambda d_model, h: math.sqrt(h)),
         Slip("h", "{got} is the number of heads: each head divides by √d_k.",
              gives=lambda d_model, h: float(h)),
-        Slip("the multiplier", "{got} is 1/√d_k, what the scores are MULTIPLIED by: the "
-             "question asks the divisor.",
-             gives=lambda d_model, h: math.sqrt(h / d_model)),
         Slip("halved instead of the root", "{got} is d_k / 2: the divisor is the square ROOT "
              "of d_k.",
              gives=lambda d_model, h: d_model / h / 2),
@@ -133,6 +128,10 @@ _SHARED = [
     ("K Qᵀ for the scores", "row i of the scores is query i against every key: Q_t K_tᵀ.",
      [{"swap": True}]),
     ("softmax down the columns", "each query's ROW sums to 1: axis=-1.", [{"axis": 0}]),
+    ("head 0 for every head", "head t's columns are t·d_k … (t + 1)·d_k − 1: the slice moves "
+     "with t.", [{"cols": lambda t, d, h: slice(0, d)}]),
+    ("no projections", "the queries are x @ w_q and the keys x @ w_k: project x first.",
+     [{"queries": "eye", "keys": "eye"}]),
     ("no softmax", "those are the scaled scores: take each row's softmax.",
      [{"soft": False}]),
 ]
@@ -142,7 +141,7 @@ def _bind(run, form):
     """``run`` with the keywords of ``form`` (a matrix named by text)."""
     def gives(x, *args):
         mats = {"w_q": args[0], "w_k": args[1], "w_q.T": np.asarray(args[0]).T,
-                "w_k.T": np.asarray(args[1]).T}
+                "w_k.T": np.asarray(args[1]).T, "eye": np.eye(np.shape(x)[1])}
         return run(x, *args, **{k: mats[v] if isinstance(v, str) else v for k, v in form.items()})
     return gives
 
@@ -185,12 +184,6 @@ HEAD_WEIGHTS = CodeExercise(
            Slip("every head on all the columns", "each head uses its own d_k columns of Q and "
                 "K.", gives=tuple(
                     lambda x, a, b, h, f=f: np.stack([f(x, a, b, h)] * h) for f in _WHOLE)),
-           Slip("num_heads ignored", "one grid for the whole width: one per head, (h, n, n).",
-                gives=_WHOLE),
-           Slip("softmax across the heads", "each row of each head sums to 1: axis=-1.",
-                gives=lambda x, a, b, h: softmax(_head_weights(x, a, b, h, soft=False), axis=0)),
-           Slip("heads side by side", "stack the heads on a new first axis, np.stack(heads).",
-                gives=lambda x, a, b, h: np.concatenate(_weights(x, a, b, h), 1)),
            Slip("head axis second", "the head axis comes first, (h, n, n): np.stack(heads).",
                 gives=lambda x, a, b, h: np.stack(_weights(x, a, b, h), axis=1)),
            Slip("reshaped to (h, n, d_k)", "it mixes the rows: reshape to (n, h, d_k), then move "
@@ -224,6 +217,16 @@ MULTI_HEAD = CodeExercise(
            Slip("no W_O", "those are the heads side by side: multiply them by W_O.",
                 gives=lambda x, a, b, c, o, h: _multi_head(
                     x, a, b, c, o, h, merge=lambda hs, w_o: np.concatenate(hs, axis=1))),
+           Slip("heads summed", "each head keeps its own d_k columns: side by side, "
+                "np.concatenate(heads, axis=1) @ w_o.", gives=lambda x, a, b, c, o, h: _multi_head(
+                    x, a, b, c, o, h, merge=lambda hs, w: sum(hs) @ w[:hs[0].shape[1]])),
+           Slip("heads in reverse order", "head 0's output fills the first d_k columns, then "
+                "head 1's: concatenate them in order.", gives=lambda x, a, b, c, o, h:
+                _multi_head(x, a, b, c, o, h, merge=lambda hs, w: np.concatenate(hs[::-1], 1) @ w)),
+           Slip("every head on all of V, averaged", "each head blends its own d_k columns of V, "
+                "and the heads go side by side, not averaged.", gives=lambda x, a, b, c, o, h:
+                _multi_head(x, a, b, c, o, h, whole_v=True,
+                            merge=lambda hs, w: sum(hs) / len(hs) @ w)),
            Slip("W_O transposed", "concat @ w_o, with w_o as given.",
                 gives=lambda x, a, b, c, o, h: _multi_head(x, a, b, c, np.asarray(o).T, h)),
            Slip("W_O on the left", "W_O acts on the right: concat @ w_o.",
@@ -237,8 +240,6 @@ MULTI_HEAD = CodeExercise(
                     lambda x, a, b, c, o, h, k=k: _multi_head(
                         x, a, b, c, o, 1, scale=lambda w, D, _: (k(h) / D) ** 0.5)
                     for k in (lambda h: 1, lambda h: h))),
-           Slip("returned the weights", "those are the weights (h, n, n): go on to V and W_O.",
-                gives=lambda x, a, b, c, o, h: _head_weights(x, a, b, h)),
            Slip("heads merged by a reshape", "a reshape of (h, n, d_k) to (n, d_model) mixes "
                 "rows: concatenate.",
                 gives=lambda x, a, b, c, o, h: _multi_head(x, a, b, c, o, h, merge=lambda hs, w_o:

@@ -322,8 +322,8 @@ INPUT_SIDE = [
              transform=(_positions(0), _positions(1))),
     *[_dropped(axis, which, all_args) for axis in (0, -1) for which in ("first", "last")
       for all_args in (False, True)],
-    Relation("inputs cut to whole numbers", "it is what the inputs without their decimals "
-             "give: an int(…) on each number?", transform=_cut_inputs, least=2),
+    Relation("inputs cut to whole numbers", "it is what the inputs give without their "
+             "decimals: an int(…) on each?", transform=_cut_inputs, least=2),
     Relation("the signs dropped", "it is what the sizes |x| of the numbers give: an abs(…) "
              "(or a square and a root) lost the minus signs.", transform=_each_input(np.abs),
              least=2),

@@ -233,12 +233,8 @@ _ROWS_SLIPS = [
     Slip("first row only", "a `return` inside the loop? Return after it.",
          gives=(lambda s: _softmax_rows(s[:1])[0], lambda s: _softmax_rows(s[:1]),
                 _loop(lambda n: range(1))[1])),
-    Slip("last row only", "each pass replaced the result: store row i in out[i].",
-         gives=lambda s: _softmax_rows(s[-1:])[0]),
     Slip("last row left out", "the loop stops one row early: range(len(scores)).",
          gives=_loop(lambda n: range(n - 1))),
-    Slip("first row left out", "the loop starts at 1: rows count from 0.",
-         gives=_loop(lambda n: range(1, n))),
     Slip("Python's max on a grid", "max(scores) compares whole rows: scores.max(axis=-1, "
          "keepdims=True).", gives=lambda s: _rows(s, max(s))),
     Slip("math.exp on an array", "math.exp takes one number; np.exp an array.",

@@ -96,8 +96,6 @@ SUM_FROM_TO = CodeExercise(
              gives=_everything),
         Slip("one slot past the end", "the sum goes on to slot b + 1: q[a - 1:b] stops at b.",
              gives=lambda q, a, b: sum(q[a - 1:b + 1])),
-        Slip("shifted by two slots", "the sum covers slots a + 2 … b + 2: slot i is q[i - 1].",
-             gives=lambda q, a, b: sum(q[a + 1:b + 2])),
         Slip("only the two ends", "q_a + q_b: the slots between count too.",
              gives=lambda q, a, b: q[a - 1] + q[b - 1] if b - a > 1 else _no()),
         Slip("started at slot 1", "the sum starts at slot 1: start at q[a - 1].",
@@ -152,8 +150,6 @@ SUM_OF_SQUARES = CodeExercise(
              gives=lambda q: max(x * x for x in q)),
         Slip("returned the squares", "the list of squares: add them.",
              gives=lambda q: [x * x for x in q]),
-        Slip("squared the whole list", "`q ** 2` (or q * q) fails on a list: one slot at a "
-             "time.", raises=(TypeError, "'list'"), example=lambda q: sum(q * q)),
     ],
 )
 

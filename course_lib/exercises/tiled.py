@@ -103,8 +103,12 @@ LSE_WEIGHT_BY_HAND = HandExercise(
          lambda M, l, s: M + math.log(l)),
         ("no exponential", "{got} is s − L: the weight is e^(s − L).",
          lambda M, l, s: s - M - math.log(l)),
-        ("L − s", "the weight is e^(s − L), score minus L: at most 1.",
+        ("the exponent upside down", "the weight is e^(s − L), score minus L: at most 1.",
          lambda M, l, s: _E(M + math.log(l) - s)),
+        ("multiplied by l", "{got} is e^(s − M) · l: the weight divides by l, e^(s − M) / l.",
+         lambda M, l, s: _E(s - M) * l),
+        ("M times ln l", "L = M + ln l, a sum: the weight is e^(s − M − ln l).",
+         lambda M, l, s: _E(s - M * math.log(l))),
     ]],
 )
 
@@ -117,7 +121,8 @@ def _upside(old, new):
 
 def _fold(blocks, values=None, *, start=-math.inf, factor=None, shift="new", block_max=False,
           sign=1, keep=True, on_new=False, added=False, rescale_o=True, weights_only=False,
-          multiplied=False, update=True, from_first=False, drop_term=False):
+          multiplied=False, update=True, from_first=False, drop_term=False, rescale_l=True,
+          plain=False):
     """The running max M, sum l and output o after the blocks; each keyword is one slip."""
     values = values or [[0.0] * len(b) for b in blocks]
     M, l, o = start, 0.0, 0.0
@@ -129,14 +134,14 @@ def _fold(blocks, values=None, *, start=-math.inf, factor=None, shift="new", blo
         base = {"new": top, "old": M, "zero": 0.0}[shift]
         w = [_E(sign * (s - base)) for s in (block[:-1] if drop_term else block)]
         f = (factor or (lambda old, new: _E(old - new)))(M, top)
-        wv = sum(w) * sum(vals) if multiplied else sum(
+        wv = sum(w) * sum(vals) if multiplied else sum(vals) if plain else sum(
             x * (1.0 if weights_only else v) for x, v in zip(w, vals, strict=False))
         if on_new:
             l, o = l + f * sum(w), o + f * wv
         elif added:
             l, o = l + f + sum(w), o + f + wv
         else:
-            l = (l * f if keep else 0.0) + sum(w)
+            l = ((l * f if rescale_l else l) if keep else 0.0) + sum(w)
             o = ((o * f if rescale_o else o) if keep else 0.0) + wv
         M = top if update else M
     return M, l, o
@@ -183,34 +188,46 @@ def _stats(**slip):
     return lambda blocks: _fold(list(blocks), **slip)[:2]
 
 
+def _rescaled_after(blocks):
+    """l′ = (l + Σ e^(s − M)) · e^(M − M′): right on paper, ∞ once a max jumps past ~709."""
+    M, l = -math.inf, 0.0
+    for block in blocks:
+        new = max(M, *block)
+        l = sum(math.exp(s - new) for s in block) if math.isinf(M) else \
+            (l + sum(math.exp(s - M) for s in block)) * math.exp(M - new)
+        M = new
+    return M, l
+
+
 RUNNING_STATS = CodeExercise(
     "running_stats", "running_stats(blocks)",
     cases=[(tuple(tuple(b) for b in blocks),) for blocks in [
         [[1.0, 3.0], [2.0, 5.0]], [[0.5, -1.0, 2.0]], [[4.0, 1.0], [0.0, 2.0], [3.0]],
         [[-1.0], [0.0], [1.0], [2.0]], [[2.0, 2.0], [2.0]], [[-3.0, -5.0], [-4.0, -2.5, -6.0]],
         [[0.0, 1.5, -0.5], [3.0, 0.25]], [[1000.0, 999.0], [1001.0, 998.5]],
-        [[-1000.0, -1002.0], [-1001.0]]]],
+        [[-1000.0, -1002.0], [-1001.0]], [[-1000.0], [1000.0]], [[-800.0], [0.5], [800.0]]]],
+    # the last two: maxima that jump by more than 709, past what e^(s − M) can hold
     solution=_stats(), rtol=1e-9, atol=1e-12,
     slips=_rows(_stats, _COMMON) + [
         Slip("returned (l, M)", "the right numbers in the wrong order: `return M, l`.",
              gives=lambda blocks: _stats()(blocks)[::-1]),
-        Slip("never updated M", "M stayed −∞: end each block with M = M′.",
-             gives=_stats(update=False)),
         Slip("a score left out of each block", "`for s in block:` visits every score; "
              "block[:-1] or range(len(block) − 1) stops one early.",
              gives=_stats(drop_term=True)),
-        Slip("a block left out", "`for block in blocks:` visits every block, 0 to the last.",
-             gives=(lambda blocks: _stats()(blocks[1:]), lambda blocks: _stats()(blocks[:-1]))),
         Slip("stopped after the first block", "the `return` is inside the loop: one indent less.",
              gives=lambda blocks: _stats()(blocks[:1])),
+        Slip("new terms under the old max", "e^(s − M) with the OLD max overflows when a block's "
+             "max jumps far above it: shift the new terms by M′ and rescale only the old l.",
+             gives=_rescaled_after),
     ],
 )
 
 
+
 # --- code: online_output(scores, values, block_size) -> o / l ---------------------------------
 
-def _cut(scores, values, b, first=0, step=0, end=0, whole=False):
-    starts = range(first, len(scores) - (b - 1 if whole else 0), b + step)
+def _cut(scores, values, b, first=0, step=0, end=0, whole=False, every=False):
+    starts = range(first, len(scores) - (b - 1 if whole else 0), 1 if every else b + step)
     return ([scores[i:i + b + end] for i in starts], [values[i:i + b + end] for i in starts])
 
 
@@ -259,8 +276,12 @@ ONLINE_OUTPUT = CodeExercise(
              when=lambda o: math.isnan(o.value), example=lambda s, v, b: math.nan),
         Slip("rescaled only l", "o was summed under the old max too: o · e^(M − M′) as well.",
              gives=_output(rescale_o=False)),
+        Slip("rescaled only o", "l was summed under the old max too: l · e^(M − M′) as well.",
+             gives=_output(rescale_l=False)),
         Slip("forgot the values", "o adds each weight times its value: e^(s − M′) · v.",
              gives=_output(weights_only=True)),
+        Slip("the values unweighted", "o adds each value times its weight, e^(s − M′) · v.",
+             gives=_output(plain=True)),
         Slip("multiplied the sums", "o adds Σ e^(s − M′) · v, term by term, not "
              "(Σ weights) · (Σ values).", gives=_output(multiplied=True)),
         Slip("no final division", "{got} is o: return o / l, divided once after the last "
@@ -275,6 +296,8 @@ ONLINE_OUTPUT = CodeExercise(
              "leaves out its end, so no − 1.", gives=_output({"end": -1})),
         Slip("blocks overlap", "a key was counted twice: the block ends before start + "
              "block_size, where the next begins.", gives=_output({"end": 1})),
+        Slip("a block at every key", "the blocks start block_size apart: range(0, len(scores), "
+             "block_size).", gives=_output({"every": True})),
         Slip("lost the last partial block", "range(0, len(scores), block_size) starts a block "
              "below m even when fewer keys are left.", gives=_output({"whole": True})),
         Slip("stopped after the first block", "the `return` is inside the loop: one indent less.",

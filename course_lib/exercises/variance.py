@@ -147,9 +147,6 @@ def _dot_variance(d_k, size, seed):
     return float(np.var((q * k).sum(axis=1)))  # one score per row
 
 
-_replayed = lru_cache(maxsize=256)(_dot_variance)
-
-
 @lru_cache(maxsize=64)
 def _draws(d_k, size, seed):
     rng = np.random.default_rng(seed)
@@ -212,8 +209,6 @@ DOT_VARIANCE = CodeExercise(
                 lambda q, k, s: np.mean(np.abs(s - s.mean()))),
         _scores("forgot the mean", "that averages s²: average (s − s̄)².",
                 lambda q, k, s: np.mean(s * s)),
-        _scores("used the scaled scores", "that is the variance of q·k / √d_k.",
-                lambda q, k, s: np.var(s) / q.shape[1]),
         _scores("products not added", "that is the products' variance: add each row first, "
                 "(q * k).sum(axis=1).", lambda q, k, s: np.var(q * k)),
         _scores("added down the columns", "the products were added over the pairs: axis=1.",
@@ -225,20 +220,11 @@ DOT_VARIANCE = CodeExercise(
         _scores("the same draws for q and k", "two generators from one seed draw the same "
                 "numbers: ONE rng.",
                 lambda q, k, s: np.var((q * q).sum(axis=1))),
-        Slip("a matrix product", "q @ k pairs rows with columns: (q * k).sum(axis=1).",
-             when=lambda o: isinstance(o.error, ValueError)
-             and any(w in str(o.error) for w in ("matmul", "aligned")),
-             example=lambda d_k, size, seed: np.var(np.dot(*_draws(d_k, size, seed)))),
         Slip("a variance of 0", "no spread: one number only (.sum() adds everything)?",
              when=lambda o: abs(float(o.value)) < 1e-9,
              example=_replay(lambda q, k, s: np.var((q * k).sum()))),
-        Slip("a seed of its own", "the draws ignore `seed`: rng = np.random.default_rng(seed).",
-             gives=tuple(lambda d_k, size, _, s=s: _replayed(d_k, size, s)
-                         for s in (0, 1, 42, 8, 123))),
         Slip("uniform draws", "rng.random draws between 0 and 1: draw rng.standard_normal.",
              gives=lambda *case: _drawn_by(*case, True)),
-        Slip("one slot per vector", "each q and k has one slot: draw shape (size, d_k).",
-             gives=lambda *case: _drawn_by(*case, False)),
         Slip("other draws", "close to d_k, but not the checker's numbers: one "
              "default_rng(seed), then q, then k, each standard_normal((size, d_k)).",
              when=_roughly_d_k, example=_pair_by_pair),
@@ -284,10 +270,6 @@ SCALE_SCORES = CodeExercise(
     show_args=lambda args: "query {}×{}, key {}×{}".format(*args[0].shape, *args[1].shape),
     quantities={"d_k": _d_k, "n": lambda q, k: q.shape[0], "m": lambda q, k: k.shape[0]},
     slips=[
-        Slip("missing scale", f"those are the raw scores QKᵀ: divide by √d_k, with {_D_K}.",
-             gives=_raw),
-        Slip("divided by d_k", "÷ d_k over-shrinks: the spread of q·k is √d_k.",
-             gives=_over(_d_k)),
         Slip("scaled by the number of keys", f"you divided by √m, m = len(key): {_D_K}.",
              gives=_over(lambda q, k: math.sqrt(len(k)))),
         Slip("scaled by the number of queries", f"you divided by √n, n = len(query): {_D_K}.",

@@ -8,7 +8,8 @@ memory, the *shared memory*), so the scores and weights never leave the chip. Fo
 of ``key_block`` keys:
 
 1. the threads copy the block's key rows into shared memory together: consecutive threads read
-   consecutive numbers, so each warp (32 threads that run in step) reads one stretch of memory;
+   consecutive numbers, so each warp (32 threads that the hardware issues together) reads one
+   stretch of memory;
 2. thread t computes the score of key j0 + t from shared memory;
 3. the threads find the block's largest score together (a tree of pairwise maxima);
 4. thread t turns its score into the weight e^(s − M′) with the new running max M′;
@@ -42,13 +43,15 @@ from ..masks import additive_mask
 from ..prepare import prepare_attention
 from ..validation import check_count
 
-__all__ = ["DEFAULT_SHARED_LIMIT", "KERNEL_SOURCE", "MAX_GRID_BLOCKS", "MAX_VALUE_WIDTH",
-           "KernelArguments", "Launch", "kernel_attention", "largest_key_block",
-           "plan_launch", "shared_memory_bytes", "threads_per_block"]
+__all__ = ["BANKS", "DEFAULT_SHARED_LIMIT", "KERNEL_SOURCE", "MAX_GRID_BLOCKS",
+           "MAX_VALUE_WIDTH", "KernelArguments", "Launch", "halving_rounds", "kernel_attention",
+           "largest_key_block", "plan_launch", "shared_memory_bytes", "shared_words",
+           "threads_per_block"]
 
 MAX_VALUE_WIDTH = 1024  # one thread per output slot, and a thread block has at most 1024
 DEFAULT_SHARED_LIMIT = 48 * 1024  # bytes of dynamic shared memory a block gets without opting in
 MAX_GRID_BLOCKS = 2**31 - 1  # the grid's x size may go this far (y and z stop at 65535)
+BANKS = 32  # shared memory's banks: 4-byte word w sits in bank w mod 32
 
 KERNEL_SOURCE = r"""
 extern "C" __global__
@@ -203,6 +206,47 @@ def shared_memory_bytes(d_k, key_block):
     """
     d_k, key_block = check_count(d_k, "d_k"), check_count(key_block, "key_block")
     return 4 * (d_k + key_block * (d_k + 1) + key_block)
+
+
+def shared_words(d_k, key_block, pad=1):
+    """What each 4-byte word of a block's shared memory holds: a list of (part, row) pairs.
+
+    The kernel's layout: the query row (``"q"``, d_k words), then ``key_block`` key rows of
+    d_k numbers (``"key"``, row r) each followed by ``pad`` unused words (``"pad"``), then the
+    tile (``"tile"``, one word per key). Word w sits in bank w mod :data:`BANKS`. ``pad=0`` is
+    the layout without padding, for comparison.
+
+    >>> words = shared_words(2, 2)
+    >>> words[:4], words[-2:]
+    ([('q', None), ('q', None), ('key', 0), ('key', 0)], [('tile', None), ('tile', None)])
+    >>> words[4], len(words) * 4 == shared_memory_bytes(2, 2)
+    (('pad', 0), True)
+    """
+    d_k, key_block = check_count(d_k, "d_k"), check_count(key_block, "key_block")
+    pad = check_count(pad, "pad", minimum=0)
+    rows = [[("key", r)] * d_k + [("pad", r)] * pad for r in range(key_block)]
+    return [("q", None)] * d_k + [w for row in rows for w in row] + [("tile", None)] * key_block
+
+
+def halving_rounds(scores):
+    """The tile after each round of step 3: slots t < half keep max(tile[t], tile[t + half]).
+
+    ``scores`` : (key_block,), a power of two long. Returns the tile before the first round
+    and after each one (half = key_block / 2, …, 2, 1); the last has the maximum in slot 0.
+
+    >>> [r.tolist() for r in halving_rounds([0.5, -1.0, 1.5, 2.0])]
+    [[0.5, -1.0, 1.5, 2.0], [1.5, 2.0, 1.5, 2.0], [2.0, 2.0, 1.5, 2.0]]
+    """
+    tile = np.array(scores, dtype=float)
+    if tile.ndim != 1 or tile.size & (tile.size - 1) or tile.size == 0:
+        raise ValueError(f"scores must be one row whose length is a power of two; got shape "
+                         f"{tile.shape}")
+    rounds, half = [tile.copy()], tile.size // 2
+    while half > 0:
+        tile[:half] = np.maximum(tile[:half], tile[half:2 * half])  # the threads t < half
+        rounds.append(tile.copy())
+        half //= 2
+    return rounds
 
 
 def largest_key_block(d_k, threads, limit=DEFAULT_SHARED_LIMIT):

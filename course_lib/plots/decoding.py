@@ -11,6 +11,7 @@ from .. import causal_mask, scaled_dot_product_attention
 from ..backend import to_numpy
 from ..rotary import rotary_embedding
 from ..serving import used_blocks
+from ..text import short
 from .grid import draw_grid, update_grid
 from .style import BACKGROUND, FOREGROUND, MUTED, PALETTE, ROLE_COLORS
 
@@ -78,15 +79,18 @@ def draw_head_groups(num_heads, num_kv_heads, ax=None):
                          color=ROLE_COLORS["query"], label="query head")
     shared = ax.scatter(kv_x, [0] * num_kv_heads, s=260, marker="s", zorder=2,
                         color=ROLE_COLORS["key"], label="key/value head (cached)")
+    names = [ax.text(x, -0.3, f"kv {g}", ha="center", va="top", fontsize=10)
+             for g, x in enumerate(kv_x)]  # between the query heads' numbers: named
     ax.set_xlim(-1, num_heads)
-    ax.set_ylim(-0.5, 1.5)
+    ax.set_ylim(-0.7, 1.5)
     ax.set_yticks([0, 1], ["key/value\nheads", "query\nheads"])
     ax.set_xticks(range(num_heads))
     ax.set_xlabel("head number")
     ax.grid(False)
     title = ax.set_title(f"{num_heads} query heads share {num_kv_heads} key/value head"
                          f"{'s' if num_kv_heads > 1 else ''}")
-    return {"lines": lines, "queries": queries, "shared": shared, "title": title}
+    return {"lines": lines, "queries": queries, "shared": shared, "names": names,
+            "title": title}
 
 
 def draw_rotating_pair(x, positions, pair, ax=None, base=10000.0):
@@ -138,7 +142,7 @@ def update_cache_memory(artists, gib_by_layout, budget_gib):
     for bar, label, size in zip(artists["bars"], artists["labels"], sizes, strict=True):
         bar.set_width(size)
         label.set_position((size, bar.get_y() + bar.get_height() / 2))
-        label.set_text(f"  {size:,.1f} GiB" + ("" if size <= budget_gib else "  ✕ too big"))
+        label.set_text(f"  {short(size)} GiB" + ("" if size <= budget_gib else "  ✕ too big"))
     artists["budget"].set_xdata([budget_gib, budget_gib])
     artists["bars"][0].axes.set_xlim(0, 1.45 * max(max(sizes), budget_gib))
     return artists

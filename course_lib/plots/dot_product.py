@@ -119,8 +119,8 @@ def draw_slot_products(q, k, ax=None, limit=16.0):
 
     Returns
     -------
-    dict with ``"bars"`` (one per slot, then the total); pass it to
-    :func:`update_slot_products`.
+    dict with ``"bars"`` (one per slot, then the total) and ``"values"`` (each bar's number,
+    written just beyond its end); pass it to :func:`update_slot_products`.
     """
     ax = plt.gca() if ax is None else ax
     count = len(to_numpy(q))
@@ -131,7 +131,8 @@ def draw_slot_products(q, k, ax=None, limit=16.0):
     ax.axhline(0, color=MUTED, lw=1)
     ax.set_ylim(-limit, limit)
     ax.set_ylabel("product")
-    artists = {"bars": bars}
+    values = [ax.text(i, 0.0, "", ha="center", fontsize=10) for i in range(count + 1)]
+    artists = {"bars": bars, "values": values, "pad": 0.04 * limit}
     update_slot_products(artists, q, k)
     return artists
 
@@ -139,8 +140,12 @@ def draw_slot_products(q, k, ax=None, limit=16.0):
 def update_slot_products(artists, q, k):
     """Set the bars of :func:`draw_slot_products` to the products of q and k (in place)."""
     heights = [*_slot_products(q, k).tolist(), float(dot(q, k))]
-    for bar, height in zip(artists["bars"], heights, strict=True):
+    for bar, value, height in zip(artists["bars"], artists["values"], heights, strict=True):
         bar.set_height(height)
+        # above a bar that rises, below one that falls
+        value.set_y(height + artists["pad"] if height >= 0 else height - artists["pad"])
+        value.set_va("bottom" if height >= 0 else "top")
+        value.set_text(fmt(height, 2))
 
 
 def draw_dot_panels(q, k, fig=None, limit=4.2, product_limit=16.5, meter_scale=16.0):

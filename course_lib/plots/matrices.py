@@ -211,19 +211,20 @@ def draw_product_panels(query, key, i, j, fig=None, number_format="{:.0f}"):
     artists = {
         "Q": draw_matrix(query, ax=axes[0], tint=ROLE_COLORS["query"],
                          number_format=number_format, row_labels=row_labels("q", n),
-                         title=f"Q  ({n}×{d_k}: n × d_k)"),
+                         title=f"Q  ({n}×{d_k}: $n \\times d_k$)"),
         "KT": draw_matrix(key.T, ax=axes[1], tint=ROLE_COLORS["key"],
                           number_format=number_format, col_labels=row_labels("k", m),
-                          title=f"Kᵀ  ({d_k}×{m}: d_k × m)"),
+                          title=f"Kᵀ  ({d_k}×{m}: $d_k \\times m$)"),
         "S": draw_matrix(scores, ax=axes[2], number_format=number_format,
                          row_labels=row_labels("q", n), col_labels=row_labels("k", m),
-                         title=f"S = QKᵀ  ({n}×{m}: n × m)"),
+                         title=f"S = QKᵀ  ({n}×{m}: $n \\times m$)"),
         "scores": scores,
         "row": _highlight(axes[0]), "column": _highlight(axes[1]), "cell": _highlight(axes[2]),
     }
     artists["moving"] = [artists["row"], artists["column"], artists["cell"],
                          *matrix_moving(artists["S"], values=False)]
     axes[0].set_ylabel("query rows")
+    axes[0].set_xlabel("slot")  # Q's columns are the slots, as Kᵀ's rows
     axes[1].set_ylabel("slot")
     fig.tight_layout()
     update_product_panels(artists, i, j)

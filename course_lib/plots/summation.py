@@ -17,12 +17,14 @@ def sum_written_out(q, count, name="q", digits=2):
 
     >>> print(sum_written_out([1.0, -2.0, 0.5], 3))
     Σᵢ₌₁³ qᵢ = q₁ + q₂ + q₃ = 1.00 + (−2.00) + 0.50 = −0.50
+    >>> print(sum_written_out([1.5, 4.0], 1))
+    Σᵢ₌₁¹ qᵢ = q₁ = 1.50
     """
     values = to_numpy(q)[:count]
     symbols = " + ".join(f"{name}{subscript(i + 1)}" for i in range(count))
     total = sigma(q, 1, count)
-    return (f"Σᵢ₌₁{superscript(count)} {name}ᵢ = {symbols} = {written_sum(values, digits)} "
-            f"= {fmt(total, digits)}")
+    numbers = "" if count == 1 else f" = {written_sum(values, digits)}"  # one term: no sum to write
+    return f"Σᵢ₌₁{superscript(count)} {name}ᵢ = {symbols}{numbers} = {fmt(total, digits)}"
 
 
 def products_written_out(q, k):

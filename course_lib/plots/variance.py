@@ -112,9 +112,10 @@ def draw_against_dk(d_ks, series, ax=None, current=None, ylabel="", log=False,
     d_ks = [int(d) for d in d_ks]
     lines, dots = {}, {}
     if reference is not None:
-        ax.axhline(reference[0], color=MUTED, ls="--", lw=1)
-        ax.text(d_ks[0], reference[0] * 0.8, reference[1], color=MUTED, fontsize=9,
-                va="top")  # under the line, where no curve goes
+        line = ax.axhline(reference[0], color=MUTED, ls="--", lw=1, label=reference[1])
+        # named in a legend at the top left, where no curve goes (a label on the line would
+        # sit on the ÷d_k curve, which falls towards it)
+        ax.legend(handles=[line], loc="upper left", fontsize=8, frameon=False)
     for name, values in series.items():
         color, style, label = styles[name]
         (lines[name],) = ax.plot(d_ks, values, style, color=color, ms=4, lw=1.5, label=label)
@@ -150,7 +151,7 @@ PANELS = (  # key of spread_statistics, y label, log y-axis, reference line, tit
     ("sensitivity", "softmax sensitivity ∥J∥", False, None,
      "median row: how far softmax can move"),
     ("gradient", "gradient reaching q", True, None,
-     "median row: ∥c J K∥ (chain rule)"),
+     "median row: gradient reaching q (∥cJK∥)"),
 )
 
 

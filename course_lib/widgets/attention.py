@@ -37,7 +37,7 @@ def attention_numbers(scaling="scaled", d_k=4):
 def attention_readout(words, weights_row, output_row, query):
     """The readout for query number ``query`` (1-based): its weights and its output row."""
     i = subscript(query)
-    shares = " · ".join(f"{w}{subscript(j + 1)} {fmt(a, 2)}"
+    shares = ", ".join(f"{w}{subscript(j + 1)} {fmt(a, 2)}"
                         for j, (w, a) in enumerate(zip(words, weights_row, strict=True)))
     blend = ", ".join(fmt(x, 3) for x in output_row)
     return (f"query {query} “{words[query - 1]}” (row q{i} of Q): weights A{i}ⱼ = {shares} "

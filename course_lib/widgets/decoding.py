@@ -13,6 +13,7 @@ from ..plots.decoding import (
     update_cache_step,
 )
 from ..plots.style import course_style, detached_figure
+from ..text import short
 from .base import Dashboard, int_slider
 
 __all__ = ["DECODE_TOKENS", "cache_callback", "cache_dashboard", "decode_example",
@@ -77,7 +78,7 @@ def fit_callback(artists, shape, tokens, batch, budget_gib):
         per_token = kv_cache_bytes(1, shape.num_layers, heads, shape.head_dim) * batch
         most = tokens_that_fit(budget_gib * GIB, per_token)
         verdict = "fits" if sizes[name] <= budget_gib else "does not fit"
-        parts.append(f"{name}: {sizes[name]:,.1f} GiB, {verdict} (room for {most:,} tokens)")
+        parts.append(f"{name}: {short(sizes[name])} GiB, {verdict} (room for {most:,} tokens)")
     return f"{tokens:,} tokens × batch {batch}, 16-bit: " + " · ".join(parts)
 
 

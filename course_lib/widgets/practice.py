@@ -7,6 +7,7 @@ region, read out by a screen reader when it changes.
 """
 
 import html
+import re
 
 import ipywidgets as widgets
 
@@ -15,6 +16,7 @@ from ..exercises import exercise
 __all__ = ["Practice", "another_one"]
 
 _TRIES = 20  # seeds tried for a question other than the one shown
+_DECIMAL_COMMA = re.compile(r"\s*[-−]?\d+,\d+\s*")  # "7,5": one number written the European way
 
 
 class Practice(widgets.VBox):
@@ -54,6 +56,10 @@ class Practice(widgets.VBox):
         if not str(text).strip():
             return ""
         message = str(self.variant.evaluate(str(text)))
+        one_number = getattr(self.variant, "answer", None) is not None \
+            and self.variant.answer.ndim == 0
+        if one_number and _DECIMAL_COMMA.fullmatch(str(text)) and not message.startswith("Correct"):
+            message += f" (Write decimals with a dot: {str(text).strip().replace(',', '.')}.)"
         self.feedback.value = (f"<span role='status' aria-live='polite'>"
                                f"{html.escape(message)}</span>")
         return message

@@ -18,6 +18,8 @@ def vector_callback(artists, q1, q2):
     """Move the arrow to q = [q1, q2] and return the readout line."""
     update_vector_scene(artists, (q1, q2))
     a, b = fmt(q1, 1), fmt(q2, 1)
+    if q1 == 0 and q2 == 0:  # no arrow to describe, and no other order
+        return f"q = [{a}, {b}]: the zero vector, a point at the origin with no direction."
     other = ("the same arrow, because the two slots are equal" if a == b
              else "a different arrow")
     return (f"q = [{a}, {b}]: {_steps(q1, 'right', 'left')}, {_steps(q2, 'up', 'down')}. "
