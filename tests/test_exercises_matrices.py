@@ -13,11 +13,11 @@ def _sizes(Q, K, V):
     return (Q.shape[0], K.shape[0], Q.shape[1], V.shape[1])
 
 
-def refusing(test, answer=_sizes):
+def refusing(test, answer=_sizes, says=None):
     """A learner's attention_sizes: raise ValueError when ``test`` holds, else ``answer``."""
     def attention_sizes(Q, K, V):
         if test(Q, K, V):
-            raise ValueError("the sizes do not fit")
+            raise ValueError(says or f"the sizes {Q.shape}, {K.shape}, {V.shape} do not fit")
         return answer(Q, K, V)
     return attention_sizes
 
@@ -69,6 +69,8 @@ def test_attention_sizes_slips():
         "refused every case": [refusing(lambda Q, K, V: V.shape[0] != K.shape[1]
                                         or K.shape[1] != Q.shape[1])],
         "raised another kind of error": [asserts],
+        "a message that names no size": [refusing(lambda *g: not fits(*g), says="bad"),
+                                          refusing(lambda *g: not fits(*g), says="sizes differ")],
         "returned the message": [lambda Q, K, V: _sizes(Q, K, V) if fits(Q, K, V)
                                  else "the sizes do not fit"],
         "the right numbers in another order": [refusing(lambda *g: not fits(*g), lambda Q, K, V: (

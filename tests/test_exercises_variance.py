@@ -140,7 +140,7 @@ def test_variance_by_hand_slips():
         "squared a minus sign away wrong": [1], "the median as the mean": [3.75, "15/4"],
         "^ for a square": [-1],
         "mean over N − 1": [4.5], "forgot to square the mean": [9.5],
-        "squared": [12.25], "decimal point moved": [35], "rounded too early": [3.55],
+        "squared": [12.25], "decimal point moved": [35], "close but off": [3.55],
     })
 
 
@@ -166,6 +166,7 @@ def test_over_shrunk_by_hand_slips():
         "doubled instead of squared": [0.5], "started from variance 1": [0.0039, "1/256"],
         "multiplied by √d_k": [64],
         "decimal point moved": [0.625], "rounded too early": [0.06],
+        "close but off": ["16/265"],
     })
 
 

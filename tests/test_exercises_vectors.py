@@ -177,7 +177,7 @@ def test_embed_slips():
         "the wrong shape": [lambda s, t: [[t[w]] for w in s]],
         "table order": [lambda s, t: [t[w] for w in t if w in s]],
         "sorted the words": [lambda s, t: [t[w] for w in sorted(s)]],
-        "dropped repeats": [lambda s, t: [t[w] for w in dict.fromkeys(s)],
+        "each word once": [lambda s, t: [t[w] for w in dict.fromkeys(s)],
                             lambda s, t: [t[w] for w in set(s)]],
         "the whole table": [lambda s, t: list(t.values())],
         "quoted the variable": [lambda s, t: [t["word"] for word in s]],

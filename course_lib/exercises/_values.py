@@ -132,6 +132,11 @@ def as_numbers(value, shape):
             f"{shape[0]} numbers, like ({', '.join(str(i + 1) for i in range(shape[0]))})")
     if isinstance(value, (bool, np.bool_)):
         return None, f"{value} is a truth value; type {want}."
+    whole = value.strip().split(",") if isinstance(value, str) else []
+    if shape == () and len(whole) == 2 and whole[0].lstrip("-").isdigit() \
+            and whole[1].isdigit():  # "7,5": a decimal comma
+        return None, (f"{show(value)}: Python writes a decimal with a point, "
+                      f"{whole[0]}.{whole[1]}, not a comma.")
     if isinstance(value, str):
         try:  # "7", "3/4", "-0.5", "2, 3" or "(2, 3)"
             text = value.strip().strip("()[]").replace(" ", "").replace("−", "-")

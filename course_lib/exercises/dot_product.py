@@ -57,7 +57,8 @@ DOT_HAND = HandExercise(
              "(−)(−) positive.", gives=(lambda q, k: sum(abs(x) for x in _p(q, k)),
                     *(_one_pair(i, lambda a, b: -a * b if a * b > 0 else None)
                       for i in range(3)))),
-        Slip("sums without multiplying", "{got} adds pairs (qᵢ + kᵢ): multiply them.",
+        Slip("sums without multiplying", "{got} is what adding a pair, qᵢ + kᵢ, for its "
+             "product gives: multiply each pair.",
              gives=(lambda q, k: sum(q) + sum(k),
                     *(_one_pair(i, lambda a, b: a + b) for i in range(3)))),
         *_SHARED,

@@ -10,9 +10,9 @@ from . import relations
 from ._values import WRONG_COUNT, as_numbers, show
 from .feedback import FAILED, MISTAKE, NOT_ATTEMPTED, PASSED, Feedback, capital, fill, pick
 
-__all__ = ["HandExercise", "ROUNDED"]
+__all__ = ["CLOSE", "HandExercise", "ROUNDED"]
 
-ROUNDED = "rounded too early"
+ROUNDED, CLOSE = "rounded too early", "close but off"
 
 
 class HandExercise:
@@ -131,16 +131,20 @@ class HandExercise:
             names = [c[2] for c in chosen]
             hints = " ".join(f"{capital(c[2])}: {fill(c[3], self._values(shown))}"
                              for c in chosen)
-            # a number can come from more than one slip: say which it matches, not what you did
-            many = ("More than one known slip gives this number. " if len(chosen) > 1
-                    else "A known slip gives this number. ")
+            # a number may match a slip by chance: say which it matches
+            many = ("It matches more than one known slip (if you made none, recheck each "
+                    "step). " if len(chosen) > 1 else "It matches a known slip (if you did not, "
+                    "recheck each step). ")
             return Feedback(MISTAKE, lead + many + hints, mistake=" / ".join(names))
         distance = float(np.max(np.abs(got - self.answer)))
         whole = bool(np.all(self.answer == np.round(self.answer)) and np.all(got == np.round(got)))
         if not whole and distance <= min(10 * self.tolerance,
                                          0.05 * float(np.max(np.abs(self.answer)))):
-            return Feedback(MISTAKE, lead + f"It is close but not within ±{self.tolerance:g}: "
-                            "round only the final result.", mistake=ROUNDED)
+            if _cut_short(got, self.answer):
+                return Feedback(MISTAKE, lead + "It is the answer with too few decimals: round "
+                                "only the final result.", mistake=ROUNDED)
+            return Feedback(MISTAKE, lead + f"It is close, but not within ±{self.tolerance:g}: "
+                            "check the last steps, keeping every digit.", mistake=CLOSE)
         return Feedback(FAILED, lead + "Go through it again, writing down each number in "
                         "between.")
 
@@ -186,6 +190,17 @@ def _close(a, b, within):
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     slack = 1e-9 * (within + np.abs(b))
     return a.shape == b.shape and bool(np.all(np.abs(a - b) <= within + slack))
+
+
+def _cut_short(got, answer):
+    """``got`` is ``answer`` rounded or cut (0.06 for 0.0625; 7.07 is not 7)."""
+    for x, a in zip(np.ravel(got), np.ravel(answer), strict=True):
+        text = repr(float(x))
+        places = len(text.split(".")[1]) if "." in text and "e" not in text else 0
+        if not any(math.isclose(x, cut(a * 10 ** places) / 10 ** places, abs_tol=1e-12)
+                   for cut in (round, math.trunc)):
+            return False
+    return True
 
 
 def _text(value, digits=4):

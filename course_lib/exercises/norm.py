@@ -107,6 +107,8 @@ LENGTH_HAND = HandExercise(
         Slip("added the slots first", "{got} starts from the sum q₁ + q₂ + q₃ (its size or "
              "its square): square each slot first.",
              gives=(lambda q: abs(sum(q)), lambda q: sum(q) ** 2)),
+        Slip("largest slot", "{got} is the biggest slot's size: every slot adds length.",
+             gives=lambda q: max(abs(x) for x in q)),
         Slip("root of the mean", "{got} is the root of the squares' mean: no division.",
              gives=lambda q: math.sqrt(_squares(q) / len(q))),
         Slip("minus sign squared away wrong", "{got} takes a negative slot's square as "
@@ -152,7 +154,7 @@ UNIT = CodeExercise(
              gives=lambda q: [x / sum(q) for x in q]),
         Slip("divided by the sum of sizes", "you divided by |q₁| + |q₂| + …: by ∥q∥.",
              gives=lambda q: [x / sum(abs(y) for y in q) for x in q]),
-        Slip("divided by the biggest slot", "you divided by the biggest slot: by ∥q∥.",
+        Slip("divided by the biggest slot", "divide by ∥q∥.",
              gives=(lambda q: [x / max(q) for x in q],
                     lambda q: [x / max(abs(y) for y in q) for x in q])),
         Slip("lost the signs", "every slot came back positive: keep the signs.",

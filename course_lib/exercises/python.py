@@ -113,6 +113,8 @@ MEAN = CodeExercise(
              gives=(_nonempty(lambda q: q[-1] / len(q)), _nonempty(lambda q: q[-1]))),
         Slip("started the total at 1", "start at 0.",
              gives=_nonempty(lambda q: (1 + sum(q)) / len(q))),
+        Slip("the first number counted twice", "a total that starts at q[0] adds it again: "
+             "start at 0.", gives=_nonempty(lambda q: (q[0] + sum(q)) / len(q))),
         Slip("left out the first number", "range(1, len(q)) skips q[0]: positions start at 0.",
              gives=_nonempty(lambda q: sum(q[1:]) / len(q))),
         Slip("left out the last number", "range(len(q) - 1) stops one early.",
@@ -148,7 +150,8 @@ COST = CodeExercise(
     solution=_cost,
     show_args=lambda args: f"{args[0]!r}, prices",
     slips=[
-        Slip("paid each item once", "an item in the basket twice is paid twice: no set.",
+        Slip("paid each item once", "an item in the basket twice is paid twice: loop over the "
+             "basket.",
              gives=lambda b, p: sum(p[i] for i in set(b))),
         Slip("the whole price list", "that adds every price: add the basket's items.",
              gives=lambda b, p: sum(p.values())),
@@ -215,6 +218,8 @@ ROW_MEANS = CodeExercise(
              gives=(lambda A: (A[:, 0] + A[:, 1]) / 2, lambda A: (A[:, 0] + A[:, 1]) / A.shape[1])),
         Slip("divided by 2", "a row holds A.shape[1] numbers, not 2.",
              gives=lambda A: A.sum(axis=1) / 2),
+        Slip("the middle number", "{got} is each row's middle number (a median).",
+             gives=lambda A: np.median(A, axis=1)),
         Slip("the largest number", "{got} is each row's largest number.",
              gives=lambda A: A.max(axis=1)),
         Slip("no axis 2", "a 2-D array has axes 0 and 1.",

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import softmax
 from ._values import copy_args, numeric, same, show
 from .feedback import NoPrediction
 
@@ -86,56 +87,55 @@ def _drop(axis, which):
     return _along(axis, lambda e: e[(slice(None),) * axis + (cut,)])
 
 
+class _Floored(Relation):
+    """Rounded down, not cut: below 0 on a telling case."""
+
+    def seen(self, exercise, outcomes, wrong):
+        best = super().seen(exercise, outcomes, wrong)
+        return best if any(np.any((e < 0) & (e % 1 != 0)) for e in map(_expected, best)) else []
+
+
 def _decimals(d):
     return {0: "whole numbers", 1: "1 decimal"}.get(d, f"{d} decimals")
 
 
-_AXES = {0: "the first axis (rows)", 1: "the second axis (columns)"}
-_RIGHT = "your numbers are the right ones"
+_AXES = {0: "the first axis", 1: "the second axis"}
 
 TRANSFORMED = [
     _t("sign turned round", "the right sizes with the wrong sign: a subtraction the wrong "
        "way round, or a minus too many?", lambda e: -e),
-    _t("the sign dropped", "the sizes of the right numbers: an abs(…), or a square and a "
-       "root, lost a sign.",
-       lambda e: np.abs(e)),
+    _t("the sign dropped", "an abs(…), or a square and a root, lost a sign.", np.abs),
     _t("transposed", "rows and columns swapped: check the order of a product (A @ B is "
        "not B @ A) and each `.T`.",
        lambda e: np.swapaxes(e, -1, -2) if e.ndim >= 2 else _no()),
-    _t("cut to whole numbers", f"{_RIGHT} without decimals: an int(…), a `//`, or "
-       "dtype=int?", lambda e: np.trunc(e)),
-    _t("rounded down", f"{_RIGHT} rounded down (math.floor or `//`): keep every decimal.",
-       lambda e: np.floor(e) if np.any((e < 0) & (e % 1 != 0))
-       else _no()),
-    *[_t(f"rounded to {_decimals(d)}", f"{_RIGHT} rounded to {_decimals(d)}: round only "
-         "when you print.", lambda e, d=d: np.round(e, d))
+    _t("cut to whole numbers", "the decimals are gone: an int(…), a `//`, or dtype=int?",
+       lambda e: np.trunc(e)),
+    _Floored("rounded down", "math.floor or `//` drops the decimals: divide with `/`.",
+             transform=lambda e, case, ex: np.floor(e)),
+    *[_t(f"rounded to {_decimals(d)}", "round only when you print.",
+         lambda e, d=d: np.round(e, d))
       for d in range(4)],
-    _t("twice the answer", "every number is twice the right one: something counted "
-       "twice?", lambda e: 2 * e),
-    _t("half the answer", "every number is half the right one: a ÷ 2 too many (`** 1/2` "
-       "is one)?", lambda e: e / 2),
-    _t("ten times the answer", "every number is 10 times the right one: a decimal point "
-       "moved.", lambda e: 10 * e),
-    _t("a tenth of the answer", "every number is a tenth of the right one: a decimal "
-       "point moved.", lambda e: e / 10),
-    _t("a percentage", "every number is 100 times the right one: a percentage where a "
-       "fraction was asked?", lambda e: 100 * e),
-    _t("a hundredth of the answer", "every number is a hundredth of the right one: a "
-       "fraction where a percentage was asked?", lambda e: e / 100),
-    _t("the reciprocal", "every number is 1 divided by the right one: a division the "
-       "wrong way round?",
+    _t("twice the answer", "something counted twice?", lambda e: 2 * e),
+    _t("half the answer", "a ÷ 2 too many (`** 1/2` is one)?", lambda e: e / 2),
+    _t("ten times the answer", "a decimal point moved.", lambda e: 10 * e),
+    _t("a tenth of the answer", "a decimal point moved.", lambda e: e / 10),
+    _t("a percentage", "100 times the right answer: a fraction was asked.",
+       lambda e: 100 * e),
+    _t("a hundredth of the answer", "a fraction where a percentage was asked?",
+       lambda e: e / 100),
+    _t("the reciprocal", "1 divided by the right answer: a division the wrong way round?",
        lambda e: 1 / e if np.all(e != 0) else _no()),
-    _t("squared", "every number is the square of the right one: a root forgotten?",
-       lambda e: e * e),
-    _t("square-rooted", "every number is the square root of the right one: a root too "
-       "many.", lambda e: np.sqrt(e) if np.all(e >= 0) else _no()),
-    *[_t(f"moved one place along {_AXES[axis].split(' (')[0]}",
-         f"{_RIGHT} moved one place along {_AXES[axis]}: an index off by one?",
+    _t("squared", "a root forgotten?", lambda e: e * e),
+    _t("square-rooted", "a root too many.", lambda e: np.sqrt(e) if np.all(e >= 0) else _no()),
+    _t("applied the softmax", "each row adds up to 1: return the scores, not their softmax.",
+       lambda e: softmax(e, axis=-1) if e.ndim == 2 and not _rows_sum_to_one(e) else _no()),
+    *[_t(f"moved one place along {_AXES[axis]}",
+         "an index off by one?",
          of=_along(axis, lambda e, a=axis, s=step: np.roll(e, s, axis=a)))
       for axis in (0, 1) for step in (1, -1)],
-    _t("in reverse order", f"{_RIGHT} in reverse order: an index from the end?",
+    _t("in reverse order", "an index from the end?",
        of=_along(0, lambda e: e[::-1])),
-    _t("sorted", f"{_RIGHT}, sorted: a sort(…) changed their order.",
+    _t("sorted", "a sort(…) changed their order.",
        of=_along(0, lambda e: np.sort(e) if e.ndim == 1 else _no())),
     _t("first entry left out", "the right answer without its first entry (row): a loop "
        "from 1 skips position 0.", of=_drop(0, "first")),
@@ -170,7 +170,7 @@ def _quantity_relations(quantities):
                 return value
 
             def hint(ex, outcome, label=label, factor=factor, word="multiplied by"):
-                return (f"every number is the right one {word} {label} (here {label} = "
+                return (f"it is the right answer {word} {label} (here {label} = "
                         f"{show(factor(outcome.case, ex))}): an extra factor {label}, or one on "
                         "the wrong side of a division?")
 
@@ -252,19 +252,33 @@ def _first_row_everywhere(index):
     return _one_input(index, change)
 
 
-def _each_input(change):
-    """``change(array)`` (or NoPrediction) in place of every numeric input; one must change."""
+def _each_input(change, dicts=False):
+    """``change(array)`` (or NoPrediction) in place of every numeric input (a dict's too,
+    with ``dicts``); one must change."""
     def edit(args):
         changed = False
         for i, a in enumerate(args):
-            arr = numeric(a) if isinstance(a, (list, np.ndarray)) else None
+            table = dicts and isinstance(a, dict)
+            arr = numeric(list(a.values()) if table else a) if isinstance(
+                a, (list, np.ndarray)) or table else None
             if arr is not None and arr.ndim and arr.size:
                 new = change(arr)
                 changed = changed or new.shape != arr.shape or not np.array_equal(new, arr)
-                _put(args, i, new)
+                if table:
+                    args[i] = dict(zip(a, new.tolist(), strict=True))
+                else:
+                    _put(args, i, new)
         if not changed:
             raise NoPrediction
     return _solved(edit)
+
+
+def _cut_inputs(e, case, ex):
+    """The inputs cut, where that is not the answer cut."""
+    found = _each_input(np.trunc, dicts=True)(e, case, ex)
+    if same(found, np.trunc(e)):
+        raise NoPrediction
+    return found
 
 
 def _once(arr):  # each value once, in order of first appearance
@@ -308,6 +322,8 @@ INPUT_SIDE = [
              transform=(_positions(0), _positions(1))),
     *[_dropped(axis, which, all_args) for axis in (0, -1) for which in ("first", "last")
       for all_args in (False, True)],
+    Relation("inputs cut to whole numbers", "it is what the inputs give without their "
+             "decimals: an int(…) on each?", transform=_cut_inputs, least=2),
     Relation("the signs dropped", "it is what the sizes |x| of the numbers give: an abs(…) "
              "(or a square and a root) lost the minus signs.", transform=_each_input(np.abs),
              least=2),
@@ -383,8 +399,8 @@ def _kind(outcome):
 
 def _kind_hint(exercise, outcome):
     kind, other = _kind(outcome), type(outcome.error).__name__
-    return (f"this input needs {kind}, and {other} came out: raise {kind}(\"…\") yourself, "
-            f"checking the input first (or, if you raised {other} on purpose, change its kind).")
+    return (f"this input needs {kind}, not {other}: check the input first and raise "
+            f"{kind}(\"…\") yourself.")
 
 
 SEEN_IN_ONE = [
@@ -400,7 +416,7 @@ SEEN_IN_ONE = [
              "positions run from 0 to its length − 1): check each index and each range.",
              test=_error(IndexError, "out of range", "out of bounds")),
     Relation("sizes that do not fit a product", "A @ B needs as many columns in A as rows in "
-             "B: a .T missing?",
+             "B: check each .T (one missing, or one too many?).",
              test=_error(ValueError, "matmul", "not aligned", "core dimension")),
     Relation("returned text", "return the numbers themselves (str(…) and f-strings are for "
              "printing).", test=lambda o, ex: o.error is None and isinstance(o.value, str)
@@ -461,6 +477,9 @@ def _describe(a):
         return "one number"
     if a.ndim == 1:
         return f"a list of {a.shape[0]} number{'s' if a.shape[0] != 1 else ''}"
+    if a.ndim == 2:
+        r, c = a.shape
+        return f"{r} row{'s' * (r != 1)} of {c} number{'s' * (c != 1)}"
     return f"shape {tuple(int(s) for s in a.shape)}"
 
 
@@ -561,7 +580,7 @@ def _never_filled_hint(exercise, outcome):
 
 class _ChangedInput:
     name = "changed its input"
-    hint = ("it changed its input in place (`x[i] = …`, `x += …`, `x.sort()`): build a new "
+    hint = ("`x[i] = …`, `x += …` and `x.sort()` write into the caller's list: build a new "
             "result, or work on a copy (`x = list(x)`).")
 
     def seen(self, exercise, outcomes, wrong):
@@ -601,8 +620,7 @@ class _Refusal:
         if self.answered:
             return (f"it raised {kind} where it should answer, and answered where it should "
                     "refuse: the test before `raise` is turned round (`==` for `!=`?).")
-        return (f"it raised {kind} on every case: check what the test before `raise` compares, "
-                "on the case above.")
+        return f"check what the test before `raise {kind}` compares, on this case."
 
 
 def _permutations(v, e):

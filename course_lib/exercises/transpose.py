@@ -145,13 +145,13 @@ PRODUCT_SHAPE = CodeExercise(
            Case(((2, 3), (4, 2)), raises=ValueError), Case(((2, 3), (4, 5)), raises=ValueError)],
     solution=_product_shape,
     slips=[
-        Slip("the inner sizes", "those are the inner sizes, which must match and then disappear: "
-             "keep the outer ones.", gives=_checked(lambda a, b: (a[1], b[0]))),
+        Slip("the inner sizes", "they must match, and then disappear: keep the outer ones.",
+             gives=_checked(lambda a, b: (a[1], b[0]))),
         Slip("the outer sizes swapped", "the right sizes in the wrong order: rows come from A, "
              "columns from B, (shape_a[0], shape_b[1]).",
              gives=_checked(lambda a, b: (b[1], a[0]))),
-        Slip("one of the shapes", "that is one grid's shape ((shape_a[0], shape_b[0]) is A's shape "
-             "too): the product keeps A's rows and B's columns, (shape_a[0], shape_b[1]).",
+        Slip("one of the shapes", "that is one grid's shape: the product keeps A's rows and B's "
+             "columns, (shape_a[0], shape_b[1]).",
              gives=(_checked(lambda a, b: tuple(a)), _checked(lambda a, b: tuple(b)))),
         Slip("kept the inner size", "the inner size is used up by the dot products: the result is "
              "(rows of A, columns of B).", gives=_checked(lambda a, b: (a[0], a[1], b[1]))),
@@ -202,6 +202,8 @@ SELF_SCORES = CodeExercise(
     "self_scores", "self_scores(X, W_Q, W_K)",
     cases=[_case(i, *sizes) for i, sizes in enumerate(_SIZES)],
     solution=_self_scores,
+    show_args=lambda args: ", ".join(f"{name} {a.shape[0]}×{a.shape[1]}"
+                                     for name, a in zip(("X", "W_Q", "W_K"), args, strict=True)),
     quantities={"d_k": lambda X, W_Q, W_K: W_Q.shape[1], "n": lambda X, W_Q, W_K: X.shape[0],
                 "d_model": lambda X, W_Q, W_K: X.shape[1]},
     slips=[

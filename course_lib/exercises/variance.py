@@ -5,7 +5,6 @@ from functools import lru_cache
 
 import numpy as np
 
-from .. import softmax
 from ._values import frozen_array
 from .engine import CodeExercise
 from .feedback import NoPrediction, Slip
@@ -89,7 +88,7 @@ DART_VARIANCE = HandExercise(
               lambda x: _apart(_squares(x) ** 0.5, _from_median(x))),
         _hand("gave the mean", "is the mean x̄, the first step only.",
               _mean),
-        _hand("mean over N − 1", "starts from a mean over N − 1: the mean divides by N.",
+        _hand("mean over N − 1", "uses x̄ = sum / (N − 1): the mean divides by N.",
               lambda x: _squares(x, sum(x) / (len(x) - 1)) / len(x)),
         _hand("forgot to square the mean", "is the mean of the squares minus x̄: subtract x̄².",
               lambda x: _mean([v * v for v in x]) - _mean(x)),
@@ -214,8 +213,8 @@ DOT_VARIANCE = CodeExercise(
                 "(q * k).sum(axis=1).", lambda q, k, s: np.var(q * k)),
         _scores("added down the columns", "the products were added over the pairs: axis=1.",
                 lambda q, k, s: np.var((q * k).sum(axis=0))),
-        _scores("every query with every key", "q @ k.T scores every query with every key: "
-                "pair row i with row i.", lambda q, k, s: np.var(q @ k.T)),
+        _scores("every query with every key", "q @ k.T makes the whole grid: pair row i with "
+                "row i only.", lambda q, k, s: np.var(q @ k.T)),
         _scores("every query with key 1", "every query was scored against k[0]: pair row i with "
                 "row i.", lambda q, k, s: np.var(q @ k[0])),
         _scores("the same draws for q and k", "two generators from one seed draw the same "
@@ -226,7 +225,7 @@ DOT_VARIANCE = CodeExercise(
              example=_replay(lambda q, k, s: np.var((q * k).sum()))),
         Slip("uniform draws", "rng.random draws between 0 and 1: draw rng.standard_normal.",
              gives=lambda *case: _drawn_by(*case, True)),
-        Slip("other draws", "on the big cases about d_k, but not the checker's draws: one "
+        Slip("other draws", "close to d_k, but not the checker's numbers: one "
              "default_rng(seed), then q, then k, each standard_normal((size, d_k)).",
              when=_roughly_d_k, example=_pair_by_pair),
     ],
@@ -294,8 +293,6 @@ SCALE_SCORES = CodeExercise(
         Slip("the whole shape as d_k", "query.shape is a pair (n, d_k): query.shape[-1].",
              raises=(TypeError, "tuple"),
              example=lambda q, k: _raw(q, k) / math.sqrt(q.shape)),
-        Slip("applied the softmax", "each row adds up to 1: stop before the softmax.",
-             gives=lambda q, k: softmax(_over(_root)(q, k), axis=-1)),
     ],
 )
 

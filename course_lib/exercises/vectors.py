@@ -102,6 +102,8 @@ SLOT = _Slot(
     + [Case(([7.5], 0), raises=IndexError, says=_numbered)],
     solution=_slot,
     slips=[
+        Slip("two positions on", "q[i + 1] is slot i + 2: slot i is q[i - 1].",
+             gives=_checked_or_not(lambda q, i: q[i + 1])),
         Slip("counted from the end", "q[-i] counts from the end: slot i is q[i - 1].",
              gives=_checked_or_not(lambda q, i: q[-i])),
         Slip("always the last slot", "q[-1] does not depend on i: q[i - 1].",
@@ -119,7 +121,7 @@ SLOT = _Slot(
              "positions 0 … len(q) − 1 (range(len(q))), not the slots 1 … len(q).",
              when=lambda o: _answered_0(o) or _refused_last(o)),
         Slip("no slots named in the message", "its message must say which slots exist, "
-             "like f\"q has slots 1 to {len(q)}\" (Python's own says no number).",
+             "like f\"q has slots 1 to {len(q)}\".",
              when=lambda o: isinstance(o.error, IndexError) and o.case.raises is not None
              and str(o.error).strip() and not _numbered(str(o.error)),
              example=lambda q, i: q[i - 1] if i >= 1 else _no_slot()),
@@ -181,8 +183,8 @@ EMBED = CodeExercise(
              gives=lambda s, t: [v for w, v in t.items() if w in s]),
         Slip("sorted the words", "keep the sentence's order.",
              gives=lambda s, t: [t[w] for w in sorted(s)]),
-        Slip("dropped repeats", "a word that appears twice gives its vector twice (a set keeps "
-             "each once).", when=_repeats_dropped),
+        Slip("each word once", "a set(…) keeps each word once and may change their order: loop "
+             "over the sentence itself.", when=_repeats_dropped),
         Slip("quoted the variable", "`table[\"word\"]` looks up the text 'word': table[word].",
              when=lambda o: missing_key(o, lambda k, s: isinstance(k, str) and len(k) > 1
                                         and k.lower().strip() not in s)),
