@@ -111,36 +111,19 @@ def test_slot_of_slips():
 # --- rope(x, position, base) ---------------------------------------------------------------
 
 
-def rope_loop(x, position, base):
+def rope_loop(x, position, base, new_slots_swapped=False, return_in_the_loop=False):
+    """The loop a learner writes; the keywords switch on a slip."""
     d = len(x)
     half = d // 2
-    out = [0.0] * d
+    out = list(x) if return_in_the_loop else [0.0] * d
     for t in range(half):
         phi = position * base ** (-2 * t / d)
         a, b = x[t], x[t + half]
-        out[t] = a * math.cos(phi) - b * math.sin(phi)
-        out[t + half] = a * math.sin(phi) + b * math.cos(phi)
+        new = a * math.cos(phi) - b * math.sin(phi), a * math.sin(phi) + b * math.cos(phi)
+        out[t], out[t + half] = new[::-1] if new_slots_swapped else new
+        if return_in_the_loop:
+            return out
     return out
-
-
-def rope_new_slots_swapped(x, position, base):
-    d, out = len(x), list(x)
-    for t in range(d // 2):
-        phi = position * base ** (-2 * t / d)
-        a, b = x[t], x[t + d // 2]
-        out[t + d // 2], out[t] = a * math.cos(phi) - b * math.sin(phi), \
-            a * math.sin(phi) + b * math.cos(phi)
-    return out
-
-
-def rope_returns_in_the_loop(x, position, base):
-    d, out = len(x), list(x)
-    for t in range(d // 2):
-        phi = position * base ** (-2 * t / d)
-        a, b = x[t], x[t + d // 2]
-        out[t], out[t + d // 2] = a * math.cos(phi) - b * math.sin(phi), \
-            a * math.sin(phi) + b * math.cos(phi)
-        return out
 
 
 def rope_numpy(x, position, base):
@@ -235,8 +218,9 @@ def test_rope_accepts_other_right_answers():
 def test_rope_slips():
     assert_named("rope", {
         "neighbouring pairs": [rope_with(pairs="next")],
-        "the new slots swapped": [rope_new_slots_swapped],
-        "stopped after the first pair": [rope_returns_in_the_loop],
+        "the new slots swapped": [lambda x, p, b: rope_loop(x, p, b, new_slots_swapped=True)],
+        "stopped after the first pair": [lambda x, p, b: rope_loop(x, p, b,
+                                                                   return_in_the_loop=True)],
         "turned the wrong way": [rope_with(sign=-1.0), rope_rotate_half_backwards],
         "exponent without the minus": [rope_with(angle=lambda p, t, d, b: p * b ** (2 * t / d)),
                                        rope_with(angle=lambda p, t, d, b: p / b ** (-2 * t / d))],
