@@ -274,8 +274,9 @@ def _draw_qk(rng):
     while True:
         Q, K = rng.integers(0, 3, size=(2, 4)), rng.integers(0, 3, size=(3, 4))
         S = Q @ K.T
-        gaps = sorted((S[0] - S[0].min()).tolist())
-        if S.max() <= 8 and len(set(S[0].tolist())) == 3 and gaps != [0, 2, 4]:
+        gaps = sorted((S[0] - S[0].min()).tolist())  # even scores: ÷ √4 leaves whole powers of e
+        if S.max() <= 8 and len(set(S[0].tolist())) == 3 and gaps != [0, 2, 4] \
+                and all(s % 2 == 0 for s in S[0].tolist()):
             return {"Q": Q.tolist(), "K": K.tolist()}
 
 
