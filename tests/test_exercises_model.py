@@ -94,10 +94,12 @@ def test_my_attention_slips():
 # --- previous_token_score(A): the mean weight on the token just before ------------------------
 
 
-def score_loop(A):
+def score_loop(A, return_in_the_loop=False):
     total = 0.0
     for i in range(1, len(A)):
         total += A[i][i - 1]
+        if return_in_the_loop:  # the slip: the return one indent too deep
+            return total / (len(A) - 1)
     return total / (len(A) - 1)
 
 
@@ -123,13 +125,6 @@ def score_swapped(A):
 
 def score_last_row_missed(A):
     return sum(A[i][i - 1] for i in range(1, len(A) - 1)) / (len(A) - 1)
-
-
-def score_returns_in_the_loop(A):
-    total = 0.0
-    for i in range(1, len(A)):
-        total += A[i][i - 1]
-        return total / (len(A) - 1)
 
 
 def score_largest(A):
@@ -167,7 +162,7 @@ def test_previous_token_score_slips():
         "the last row missed": [score_last_row_missed],
         "the largest, not the mean": [score_largest],
         "the wrong shape": [score_list],
-        "stopped after the first row": [score_returns_in_the_loop],
+        "stopped after the first row": [lambda A: score_loop(A, return_in_the_loop=True)],
         "the mean of whole rows": [lambda A: sum(sum(A[i]) / len(A[i]) for i in range(1, len(A)))
                                    / (len(A) - 1)],
     })
