@@ -167,13 +167,6 @@ def _(fig, draw):
     draw(48.0, 0.25, 16.0, ax=fig.add_subplot())
 
 
-@case("gpu.draw_timings")
-def _(fig, draw):
-    sizes = [256, 512, 1024, 2048]
-    draw(sizes, {"NumPy": [0.002, 0.008, 0.03, 0.12], "CuPy": [0.001, 0.0012, 0.002, None]},
-         ax=fig.add_subplot())
-
-
 @case("gradients.draw_gradient_check", figsize=(5.0, 5.0))
 def _(fig, draw):
     analytic = np.linspace(-1.0, 1.0, 12)

@@ -99,20 +99,6 @@ def test_fit_dashboard_says_when_the_grid_does_not_fit():
     assert list(dash.artists["gpu"].get_xdata()) == [144, 144]
 
 
-def test_timing_picture_skips_missing_measurements():
-    from course_lib.plots.gpu import draw_timings
-
-    fig, ax = plt.subplots()
-    try:
-        lines = draw_timings([256, 512, 1024], {"NumPy": [0.001, 0.004, 0.016],
-                                                 "CuPy": [None, 0.002, 0.003]}, ax=ax)
-        assert list(lines["NumPy"].get_xdata()) == [256, 512, 1024]
-        assert list(lines["CuPy"].get_xdata()) == [512, 1024]
-        assert lines["n²"].get_ydata()[0] == pytest.approx(1.0)  # 16 ms × (256/1024)²
-    finally:
-        plt.close(fig)
-
-
 # ---------------------------------------------------------------------------------------------
 # The kernel's shared memory (notebook 15)
 # ---------------------------------------------------------------------------------------------
