@@ -40,5 +40,6 @@ def draw_accumulation_errors(key_counts, errors, dtype, ax=None):
     ax.set_xlabel("number of keys m")
     ax.set_ylabel("largest error / largest output")
     ax.set_title(f"{dtype} attention: where the sums are kept")
-    ax.legend(loc="upper left", fontsize=10)
+    # below the axes: inside, the legend would cover the steep 16-bit curve
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=10)
     return {**lines, "rounding": rounding}
