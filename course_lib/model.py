@@ -62,14 +62,19 @@ class Config(NamedTuple):
 
 
 class Block(NamedTuple):
-    """One block's weights, as PyTorch's ``nn.Linear`` keeps them: (out, in)."""
+    """One block's weights, each (in, out) and contiguous: the rows x of the tokens times W.
+
+    That is the transpose of PyTorch's ``nn.Linear.weight`` (out, in). A decoding step
+    multiplies one row by every matrix, and reading W in the order it is stored is what bounds
+    it: ``x @ W`` on this layout took 0.65× the time of ``x @ W_linear.T`` here.
+    """
 
     attn_norm: np.ndarray  # (width,)
-    w_qkv: np.ndarray  # ((H + 2G)·d, width): W_Q, W_K, W_V stacked
-    w_out: np.ndarray  # (width, H·d): W_O
+    w_qkv: np.ndarray  # (width, (H + 2G)·d): W_Q, W_K, W_V side by side
+    w_out: np.ndarray  # (H·d, width): W_O
     mlp_norm: np.ndarray  # (width,)
-    w_gate_up: np.ndarray  # (2·hidden, width): the gate's and the up projection's rows
-    w_down: np.ndarray  # (width, hidden)
+    w_gate_up: np.ndarray  # (width, 2·hidden): the gate's and the up projection's columns
+    w_down: np.ndarray  # (hidden, width)
 
 
 def rms_norm(x, weight, eps):
@@ -191,7 +196,9 @@ class LanguageModel:
 
     def __init__(self, config, embedding, blocks, norm, tokenizer, attention=None, eos_id=2):
         self.config = config
-        self.embedding = embedding  # (vocab, width): the token vectors, and the output head
+        # (width, vocab), contiguous: the output head in the layout x @ head reads fastest (2×
+        # faster than x @ embedding.T here); no copy where embedding is already head.T
+        self.head = np.ascontiguousarray(embedding.T)
         self.blocks = blocks  # a Block per layer
         self.norm = norm  # (width,): the final RMSNorm's weight
         self.tokenizer = tokenizer
@@ -200,6 +207,11 @@ class LanguageModel:
                             f"got {type(attention).__name__}")
         self.attention = attention
         self.eos_id = eos_id  # <|im_end|>: the model says it has finished
+
+    @property
+    def embedding(self):
+        """(vocab, width): row t is token t's vector; the same numbers as the head, tied."""
+        return self.head.T
 
     def with_attention(self, attention):
         """The same model (the same weights, nothing copied) on another attention function."""
@@ -267,27 +279,28 @@ class LanguageModel:
             x = x + self._feed_forward(block, h)
         cache.length += n
         x = rms_norm(x[-1:] if last_only else x, self.norm, c.eps)
-        return x @ self.embedding.T  # (n, vocab): the head is the embedding, tied
+        return x @ self.head  # (n, vocab): the head is the embedding, tied
 
     def _attention(self, block, x, cache, layer, cos, sin, mask, scale, weights):
         c = self.config
         n, H, G, d = len(x), c.num_heads, c.num_kv_heads, c.head_dim
-        q, k, v = np.split(x @ block.w_qkv.T, [H * d, (H + G) * d], axis=-1)  # (n, ·) each
+        q, k, v = np.split(x @ block.w_qkv, [H * d, (H + G) * d], axis=-1)  # (n, ·) each
         q = q.reshape(n, H, d).transpose(1, 0, 2)  # (H, n, d)
         k = k.reshape(n, G, d).transpose(1, 0, 2)  # (G, n, d)
         v = v.reshape(n, G, d).transpose(1, 0, 2)  # (G, n, d)
         q, k = rotate(q, cos, sin), rotate(k, cos, sin)  # positions start … start + n − 1
         keys, values = cache.extend(layer, k, v)  # (G, m, d): every token so far
-        keys = np.repeat(keys, H // G, axis=0)  # (H, m, d): query head h reads kv head h // 3
-        values = np.repeat(values, H // G, axis=0)
-        if self.attention is None:
-            out, a = attention_formula(q, keys, values, mask, scale)  # (H, n, d), (H, n, m)
-        else:
+        if self.attention is None:  # query head h reads kv head h // 3: broadcast, not copied
+            out, a = attention_formula(q.reshape(G, H // G, n, d), keys[:, None],
+                                       values[:, None], mask, scale)  # (G, H/G, n, ·)
+            out, a = out.reshape(H, n, d), a.reshape(H, n, -1)  # (H, n, d), (H, n, m)
+        else:  # the learner's function gets every query head's own copy, (H, m, d)
+            keys, values = np.repeat(keys, H // G, axis=0), np.repeat(values, H // G, axis=0)
             out = self._learners_attention(q, keys, values, mask)
             a = None if weights is None else attention_formula(q, keys, values, mask, scale)[1]
         if weights is not None:
             weights.append(a)
-        return out.transpose(1, 0, 2).reshape(n, H * d) @ block.w_out.T  # (n, width)
+        return out.transpose(1, 0, 2).reshape(n, H * d) @ block.w_out  # (n, width)
 
     def _learners_attention(self, q, keys, values, mask):
         out = np.asarray(self.attention(q, keys, values, mask), dtype=np.float32)
@@ -298,8 +311,8 @@ class LanguageModel:
         return out
 
     def _feed_forward(self, block, x):
-        gate, up = np.split(x @ block.w_gate_up.T, 2, axis=-1)  # (n, hidden) each
-        return (silu(gate) * up) @ block.w_down.T  # SwiGLU: (n, width)
+        gate, up = np.split(x @ block.w_gate_up, 2, axis=-1)  # (n, hidden) each
+        return (silu(gate) * up) @ block.w_down  # SwiGLU: (n, width)
 
     # --- what a notebook asks for ------------------------------------------------------------
 
@@ -439,7 +452,7 @@ def load_model(path=None, *, attention=None):
     attention : None, or a learner's attention function (see :class:`LanguageModel`).
 
     The weights are dequantized to float32 (about 540 MB), W_Q and W_K un-permuted
-    (:func:`unpermute_rows`).
+    (:func:`unpermute_rows`), each matrix stored (in, out) (:class:`Block`).
     """
     file = read_gguf(check_model_file(path))
     fields = file.metadata
@@ -469,11 +482,12 @@ def load_model(path=None, *, attention=None):
     for i in range(config.num_layers):
         def w(part, i=i):
             return weight(f"blk.{i}.{part}.weight")
-        w_qkv = np.concatenate([unpermute_rows(w("attn_q"), config.num_heads),
-                                unpermute_rows(w("attn_k"), config.num_kv_heads),
-                                w("attn_v")])
-        blocks.append(Block(w("attn_norm"), w_qkv, w("attn_output"), w("ffn_norm"),
-                            np.concatenate([w("ffn_gate"), w("ffn_up")]), w("ffn_down")))
+        w_qkv = np.concatenate([unpermute_rows(w("attn_q"), config.num_heads).T,
+                                unpermute_rows(w("attn_k"), config.num_kv_heads).T,
+                                w("attn_v").T], axis=1)  # (width, (H + 2G)·d)
+        blocks.append(Block(w("attn_norm"), w_qkv, np.ascontiguousarray(w("attn_output").T),
+                            w("ffn_norm"), np.concatenate([w("ffn_gate").T, w("ffn_up").T], 1),
+                            np.ascontiguousarray(w("ffn_down").T)))
     return LanguageModel(config, weight("token_embd.weight"), blocks,
                          weight("output_norm.weight"), tokenizer, attention,
                          fields["tokenizer.ggml.eos_token_id"])
