@@ -183,10 +183,10 @@ def test_without_the_unpermutation_the_logits_are_far_off(smollm):
     c = smollm.config
     q_rows, k_rows = c.num_heads * c.head_dim, c.num_kv_heads * c.head_dim
     stored = []
-    for block in smollm.blocks:  # the rows of W_Q, W_K as the file stores them
-        q, k, v = np.split(block.w_qkv.T, [q_rows, q_rows + k_rows])  # (out, in) each
+    for block in smollm.blocks:  # the rows as the file stores them
+        q, k, v = np.split(block.w_qkv, [q_rows, q_rows + k_rows])
         w_qkv = np.concatenate([llama_cpp_permute(q, c.num_heads),
-                                llama_cpp_permute(k, c.num_kv_heads), v]).T  # (in, out)
+                                llama_cpp_permute(k, c.num_kv_heads), v])
         stored.append(Block(*(w_qkv if f == "w_qkv" else getattr(block, f)
                               for f in Block._fields)))
     as_stored = LanguageModel(c, smollm.embedding, stored, smollm.norm, smollm.tokenizer)
