@@ -34,7 +34,7 @@ ON_CI = os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
 LOCK = ROOT / "requirements-lock.txt"
 SUPPORTED = ["3.10", "3.11", "3.12", "3.13"]
 LEARNER_PACKAGES = {"numpy", "matplotlib", "ipywidgets", "jupyterlab", "threadpoolctl",
-                    "ml-dtypes", "gguf", "tokenizers"}
+                    "ml-dtypes", "tokenizers"}
 NEVER_REQUIRED = {"torch", "cupy", "cupy-cuda11x", "cupy-cuda12x", "cupy-cuda13x",
                   "transformers", "accelerate"}
 BINDER_LINK = re.compile(
