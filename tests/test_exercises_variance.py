@@ -136,7 +136,7 @@ def test_variance_by_hand_slips():
     assert_named("variance by hand", {
         "forgot the mean": [12.5], "divided by N − 1": [4.67, "14/3"],
         "square-rooted": [1.87], "forgot to square": [1.5], "signed distances": [0],
-        "forgot to divide": [14], "gave the mean": [3], "gave the range": [5],
+        "forgot to divide": [14], "gave the mean": [3],
         "squared a minus sign away wrong": [1], "the median as the mean": [3.75, "15/4"],
         "^ for a square": [-1],
         "mean over N − 1": [4.5], "forgot to square the mean": [9.5],
@@ -208,7 +208,6 @@ def test_scale_scores_slips():
         "Q * K.T elementwise": [lambda query, key: query * key.T / math.sqrt(query.shape[-1])],
         "transposed": [lambda query, key: key @ query.T / math.sqrt(query.shape[-1])],
         "Qᵀ K": [lambda query, key: query.T @ key / math.sqrt(query.shape[-1])],
-        "the whole shape as d_k": [lambda query, key: query @ key.T / math.sqrt(query.shape)],
         "applied the softmax": [
             lambda query, key: softmax(query @ key.T / math.sqrt(query.shape[1]), axis=-1)],
         "rounded to 2 decimals": [

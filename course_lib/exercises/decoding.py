@@ -163,8 +163,6 @@ _ROPE_SLIPS = [
     Slip("the exponent without brackets", "`**` binds first: base ** (-2 * t / d).",
          gives=(_angle(lambda p, t, d, b: p * b ** -2 * t / d),
                                          _angle(lambda p, t, d, b: p * b ** (-2 * t) / d))),
-    Slip("base fixed at 10000", "use `base`: models differ (Llama 3: 500000).",
-         gives=_angle(lambda p, t, d, b: p * 10000.0 ** (-2 * t / d))),
     Slip("exponent 4t/d", "divide 2t by d, not d/2.",
          gives=_angle(lambda p, t, d, b: p * b ** (-4 * t / d))),
     Slip("// in the exponent", "−2 // 4 is −1: write -2 * t / d.",

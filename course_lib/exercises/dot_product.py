@@ -99,8 +99,6 @@ DOT_LOOP = CodeExercise(
              gives=_p),
         Slip("k read backwards", "q₁ was multiplied by k's LAST slot: match slot i with slot i.",
              gives=lambda q, k: _dot(q, k[::-1]) if len(q) > 1 else _no()),
-        Slip("subtracted instead of multiplied", "matching slots were subtracted: multiply them.",
-             gives=lambda q, k: sum(a - b for a, b in zip(q, k, strict=True))),
         Slip("only the last term counts", "the total is replaced or reset (`total = 0` in the "
              "loop) at each step: set it once, before the loop.",
              gives=lambda q, k: q[-1] * k[-1]),

@@ -42,8 +42,6 @@ SCORE_GRADIENT_HAND = HandExercise(
              gives=_hand(lambda a0, g0, t, a, g: a0 * (g0 + t))),
         Slip("the total not multiplied by a₀", "{got} is a₀g₀ − Σⱼ aⱼgⱼ: a₀(g₀ − Σⱼ aⱼgⱼ).",
              gives=_hand(lambda a0, g0, t, a, g: a0 * g0 - t)),
-        Slip("the row total", "{got} is Σⱼ aⱼgⱼ, the first step: go on to a₀(g₀ − total).",
-             gives=_hand(lambda a0, g0, t, a, g: t)),
         *[Slip(f"the entry of key {i}", f"{{got}} is ∂L/∂s{'₀₁₂'[i]}: the question asks for "
                "s₀.", gives=lambda a, g, i=i: a[i] * (g[i] - _total(a, g))) for i in (1, 2)],
     ],

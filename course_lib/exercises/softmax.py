@@ -94,10 +94,6 @@ _WEIGHT_SLIPS = [
          gives=lambda x: math.exp(x[0] - sum(x))),
     Slip("exponentials rounded to whole numbers", "round only the weight.",
          gives=lambda x: _exp_as(lambda v: round(math.exp(v)), x)),
-    Slip("equal split", "{got} is 1/3, the weight of three equal scores.",
-         gives=lambda x: 1 / len(x)),
-    Slip("signs of the scores turned round", "keep each score's sign.",
-         gives=lambda x: _exp_as(lambda v: math.exp(-v), x)),
 ]
 
 WEIGHT_HAND = HandExercise(
@@ -143,11 +139,8 @@ _SLOPE_SLIPS = [
     Slip("weight squared", "the second factor is 1 − p₁.", gives=lambda x: _weight(x) ** 2),
     Slip("one plus the weight", "the slope is p₁(1 − p₁).",
          gives=lambda x: _weight(x) * (1 + _weight(x))),
-    Slip("used the score", "{got} uses x₁ where p₁ belongs.",
-         gives=lambda x: _slope(x[0]) if x[0] not in (0, 1) else _no()),
     *_forms("no division", "p₁ is e^(x₁) ÷ (e^(x₁) + e^(x₂)).", lambda x, e: _slope(e(x[0]))),
     Slip("eˣ as x times e", "e² = e × e ≈ 7.389.", gives=lambda x: _slope(_x_times_e(x))),
-    Slip("equal split", "½ × ½ is for equal scores: work out p₁.", gives=lambda x: 0.25),
     Slip("weight rounded to 1 decimal", "keep 3 decimals of p₁.",
          gives=lambda x: _slope(round(_weight(x), 1))),
 ]
@@ -233,10 +226,6 @@ _ROWS_SLIPS = [
     Slip("first row only", "a `return` inside the loop? Return after it.",
          gives=(lambda s: _softmax_rows(s[:1])[0], lambda s: _softmax_rows(s[:1]),
                 _loop(lambda n: range(1))[1])),
-    Slip("last row left out", "the loop stops one row early: range(len(scores)).",
-         gives=_loop(lambda n: range(n - 1))),
-    Slip("Python's max on a grid", "max(scores) compares whole rows: scores.max(axis=-1, "
-         "keepdims=True).", gives=lambda s: _rows(s, max(s))),
     Slip("math.exp on an array", "math.exp takes one number; np.exp an array.",
          raises=(TypeError, "converted to Python scalars"),
          example=lambda s: math.exp(s - _top(s)) / math.exp(s - _top(s)).sum()),

@@ -42,8 +42,6 @@ UPDATE_BY_HAND = HandExercise(
          lambda l, f, t, M, top, s: l * f + sum(t) - 1),
         ("the factor added", "multiply l by e^(M − M′); do not add it.",
          lambda l, f, t, M, top, s: l + f + sum(t)),
-        ("the old sum dropped", "{got} is the new block alone: keep l · e^(M − M′) and add.",
-         lambda l, f, t, M, top, s: sum(t)),
         ("exponent sign flipped", "each term is e^(s − M′), score minus max: at most 1.",
          lambda l, f, t, M, top, s: l * f + sum(_E(top - x) for x in s)),
         ("no shift for the new terms", "{got} adds e^s: subtract the new max, e^(s − M′).",
@@ -120,9 +118,8 @@ def _upside(old, new):
 
 
 def _fold(blocks, values=None, *, start=-math.inf, factor=None, shift="new", block_max=False,
-          sign=1, keep=True, on_new=False, added=False, rescale_o=True, weights_only=False,
-          multiplied=False, update=True, from_first=False, drop_term=False, rescale_l=True,
-          plain=False):
+          sign=1, on_new=False, added=False, rescale_o=True, weights_only=False,
+          multiplied=False, from_first=False, rescale_l=True, plain=False):
     """The running max M, sum l and output o after the blocks; each keyword is one slip."""
     values = values or [[0.0] * len(b) for b in blocks]
     M, l, o = start, 0.0, 0.0
@@ -132,7 +129,7 @@ def _fold(blocks, values=None, *, start=-math.inf, factor=None, shift="new", blo
     for block, vals in zip(blocks, values, strict=True):
         top = max(block) if block_max else max(M, max(block))
         base = {"new": top, "old": M, "zero": 0.0}[shift]
-        w = [_E(sign * (s - base)) for s in (block[:-1] if drop_term else block)]
+        w = [_E(sign * (s - base)) for s in block]
         f = (factor or (lambda old, new: _E(old - new)))(M, top)
         wv = sum(w) * sum(vals) if multiplied else sum(vals) if plain else sum(
             x * (1.0 if weights_only else v) for x, v in zip(w, vals, strict=False))
@@ -141,9 +138,9 @@ def _fold(blocks, values=None, *, start=-math.inf, factor=None, shift="new", blo
         elif added:
             l, o = l + f + sum(w), o + f + wv
         else:
-            l = ((l * f if rescale_l else l) if keep else 0.0) + sum(w)
-            o = ((o * f if rescale_o else o) if keep else 0.0) + wv
-        M = top if update else M
+            l = (l * f if rescale_l else l) + sum(w)
+            o = (o * f if rescale_o else o) + wv
+        M = top
     return M, l, o
 
 
@@ -161,8 +158,6 @@ _COMMON = [  # name, hint, forms (keywords of _fold)
      "already use the new max.", [{"on_new": True}]),
     ("the old max for the new block", "the new terms are e^(s − M′), with the NEW max.",
      [{"shift": "old", "nan": True}, {"shift": "old", "from_first": True}]),
-    ("kept only the last block", "`l = …` replaced the old sum: l′ = l · e^(M − M′) + "
-     "Σ e^(s − M′).", [{"keep": False}]),
     ("exponent sign flipped", "each term is e^(s − M), score minus max: at most 1.",
      [{"sign": -1}]),
     ("block max instead of running max", "keep the largest score of ANY block so far: "
@@ -211,9 +206,6 @@ RUNNING_STATS = CodeExercise(
     slips=_rows(_stats, _COMMON) + [
         Slip("returned (l, M)", "the right numbers in the wrong order: `return M, l`.",
              gives=lambda blocks: _stats()(blocks)[::-1]),
-        Slip("a score left out of each block", "`for s in block:` visits every score; "
-             "block[:-1] or range(len(block) − 1) stops one early.",
-             gives=_stats(drop_term=True)),
         Slip("stopped after the first block", "the `return` is inside the loop: one indent less.",
              gives=lambda blocks: _stats()(blocks[:1])),
         Slip("new terms under the old max", "e^(s − M) with the OLD max overflows when a block's "
@@ -226,8 +218,8 @@ RUNNING_STATS = CodeExercise(
 
 # --- code: online_output(scores, values, block_size) -> o / l ---------------------------------
 
-def _cut(scores, values, b, first=0, step=0, end=0, whole=False, every=False):
-    starts = range(first, len(scores) - (b - 1 if whole else 0), 1 if every else b + step)
+def _cut(scores, values, b, end=0, whole=False, every=False):
+    starts = range(0, len(scores) - (b - 1 if whole else 0), 1 if every else b)
     return ([scores[i:i + b + end] for i in starts], [values[i:i + b + end] for i in starts])
 
 
@@ -242,14 +234,6 @@ def _output(cut=None, divide=True, **slip):
             raise NoPrediction
         return out
     return output
-
-
-def _averaged(scores, values, b):
-    blocks, vals = _cut(scores, values, b)
-    outs = [_output()(s, v, len(s)) for s, v in zip(blocks, vals, strict=True)]
-    if len(outs) < 2:
-        raise NoPrediction
-    return sum(outs) / len(outs)
 
 
 ONLINE_OUTPUT = CodeExercise(
@@ -286,16 +270,8 @@ ONLINE_OUTPUT = CodeExercise(
              "(Σ weights) · (Σ values).", gives=_output(multiplied=True)),
         Slip("no final division", "{got} is o: return o / l, divided once after the last "
              "block.", gives=_output(divide=False)),
-        Slip("averaged the blocks' outputs", "each block's own softmax output, averaged, "
-             "weighs every block alike: carry M, l and o from block to block.",
-             gives=_averaged),
-        Slip("a key skipped between blocks", "the next block starts at start + block_size: "
-             "range(0, len(scores), block_size).",
-             gives=(_output({"first": 1}), _output({"step": 1}))),
         Slip("block ends one short", "the block is scores[start:start + block_size]: a slice "
              "leaves out its end, so no − 1.", gives=_output({"end": -1})),
-        Slip("blocks overlap", "a key was counted twice: the block ends before start + "
-             "block_size, where the next begins.", gives=_output({"end": 1})),
         Slip("a block at every key", "the blocks start block_size apart: range(0, len(scores), "
              "block_size).", gives=_output({"every": True})),
         Slip("lost the last partial block", "range(0, len(scores), block_size) starts a block "

@@ -292,9 +292,6 @@ SCALE_SCORES = CodeExercise(
              gives=lambda q, k: q * k.T / _root(q, k)),
         Slip("Qᵀ K", "query.T @ key is a d_k×d_k grid: transpose K, not Q.",
              gives=lambda q, k: q.T @ k / _root(q, k)),
-        Slip("the whole shape as d_k", "query.shape is a pair (n, d_k): query.shape[-1].",
-             raises=(TypeError, "tuple"),
-             example=lambda q, k: _raw(q, k) / math.sqrt(q.shape)),
     ],
 )
 
