@@ -215,7 +215,6 @@ def test_output_by_hand_slips():
         "no scaling": [(3.702, 3.499)],
         "the scaled scores as weights": [(10, 8)],
         "equal weights": [(2, 2)],
-        "added the values": [(6, 6)],
         "only the best match": [(4, 4)],
         "not normalised": [(34.99, 31.56)],
         "divided by d_k": [(2.64, 2.399)],

@@ -91,7 +91,6 @@ def test_slot_of_slips():
         "the previous block": [lambda p, table, size: (table[p // size - 1], p % size)],
         "counted from 1": [lambda p, table, size: (table[(p - 1) // size], (p - 1) % size),
                            lambda p, table, size: (table[p // size], p % size + 1)],
-        "the logical block for the offset": [lambda p, table, size: (p // size, table[p // size])],
         "offset from the physical block": [slot_offset_from_physical],
         "subtracted one page": [lambda p, table, size: (table[p // size], p - size)],
         "the table's length for page_size": [

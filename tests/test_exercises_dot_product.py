@@ -176,8 +176,6 @@ def test_cosine_slips():
         "took math.cos": [lambda q, k: math.cos(float(dot(q, k))),
                           lambda q, k: math.cos(float(dot(q, k) / (norm(q) * norm(k))))],
         "multiplied by the lengths": [lambda q, k: float(dot(q, k) * norm(q) * norm(k))],
-        "halved instead of the root": [lambda q, k: float(dot(q, k)) / (
-            sum(x * x for x in q) ** 1/2 * sum(y * y for y in k) ** 1/2)],
         "returned 1 − cos θ": [lambda q, k: 1 - float(dot(q, k) / (norm(q) * norm(k)))],
         "rounded to 2 decimals": [lambda q, k: round(float(dot(q, k) / (norm(q) * norm(k))), 2)],
     })

@@ -41,13 +41,6 @@ def halving_strict(d_k, threads, limit):
     return block
 
 
-def from_1024(d_k, threads, limit):
-    for block in [1024, 512, 256, 128, 64, 32, 16, 8, 4, 2, 1]:
-        if nbytes(d_k, block) <= limit:
-            return block
-    return 0
-
-
 def doubling(d_k, threads, limit):
     block = 1
     while block <= threads and nbytes(d_k, block) <= limit:
@@ -143,7 +136,7 @@ def with_range(d_k, threads, limit):  # right, another style: powers of two from
 
 def test_largest_key_block_slips():
     assert_named("largest key block", {
-        "a block that fits exactly refused": [halving_strict], "no cap at threads": [from_1024],
+        "a block that fits exactly refused": [halving_strict],
         "twice the answer": [doubling], "half the answer": [halved_after],
         "returned the bytes": [bytes_back], "a key_block of numbers left out": [no_padding],
         "the query row left out": [no_query], "numbers, not bytes": [no_bytes],

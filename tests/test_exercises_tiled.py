@@ -108,7 +108,6 @@ def test_online_output_slips():
         "the values unweighted": [output(plain=True)],
         "a block at every key": [output(stride=1)],
         "forgot to rescale": [output(factor="none")],
-        "NaN from M = −∞": [output(factor="new - old"), output(new_terms="old")],
         "forgot the values": [output(weights_only=True)],
         "no final division": [output(divide=False)],
         "block ends one short": [output(end=-1)],

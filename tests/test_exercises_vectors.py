@@ -153,13 +153,6 @@ def embed_glues(sentence, table):
     return vectors
 
 
-def embed_positions(sentence, table):
-    vectors = []
-    for i in range(len(sentence)):
-        vectors.append(table[i])
-    return vectors
-
-
 def embed_pops(sentence, table):
     vectors = []
     while sentence:
@@ -180,7 +173,6 @@ def test_embed_slips():
         "the whole table": [lambda s, t: list(t.values())],
         "quoted the variable": [lambda s, t: [t["word"] for word in s]],
         "looked up letters": [lambda s, t: [t[c] for w in s for c in w]],
-        "positions as keys": [embed_positions],
         "round brackets": [lambda s, t: [t(w) for w in s]],
         "split a list": [lambda s, t: [t[w] for w in s.split()]],
         "left out the first word": [lambda s, t: [t[s[i]] for i in range(1, len(s))]],

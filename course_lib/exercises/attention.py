@@ -299,8 +299,6 @@ OUTPUT_SLIPS = [
          gives=lambda Q, K, V: _blend(_scaled(Q, K), V)),
     Slip("equal weights", "{got} is the plain average of the values: use query 1's weights.",
          gives=lambda Q, K, V: np.mean(np.asarray(V, float), axis=0)),
-    Slip("added the values", "{got} is 𝐯₁ + 𝐯₂ + 𝐯₃: weigh each value first.",
-         gives=lambda Q, K, V: np.sum(np.asarray(V, float), axis=0)),
     Slip("only the best match", "{got} is the best key's value alone: every key gets weight.",
          gives=lambda Q, K, V: np.asarray(V, float)[_best(Q, K)]),
     Slip("weights rounded to 1 decimal", "keep 3 decimals of the weights.",

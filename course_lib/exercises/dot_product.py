@@ -133,8 +133,6 @@ COSINE = CodeExercise(
                             lambda q, k: _dot(q, k) / _dot(k, k))),
         Slip("multiplied by the lengths", "you multiplied q·k by the lengths: divide by them.",
              gives=lambda q, k: _dot(q, k) * _len(q) * _len(k)),
-        Slip("halved instead of the root", "each length came from `total ** 1/2`, a half.",
-             gives=lambda q, k: _dot(q, k) / (_dot(q, q) / 2 * _dot(k, k) / 2)),
         Slip("took math.cos", "q·k / (∥q∥ ∥k∥) already IS cos θ: no math.cos.",
              gives=(lambda q, k: math.cos(_cos(q, k)), lambda q, k: math.cos(_dot(q, k)))),
         Slip("returned the angle", "that is θ (math.acos): return the cosine.",

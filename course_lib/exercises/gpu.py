@@ -77,8 +77,6 @@ _BLOCK_SLIPS = [
     Slip("a block that fits exactly refused", "a block of exactly {limit} bytes fits: "
          "bytes ≤ limit.",
          gives=_halving(lambda d, b, lim: _bytes(d, b) < lim)),
-    Slip("no cap at threads", "thread t scores key j0 + t: the block has at most {threads} keys.",
-         gives=_halving(lambda d, b, lim: _bytes(d, b) <= lim, first=lambda t: 1024)),
     Slip("returned the bytes", "return the number of keys, not the bytes they take.",
          gives=_unless_none(lambda d, t, lim: _bytes(d, _largest(d, t, lim)))),
     Slip("a key_block of numbers left out", "count the padding number of each key row "

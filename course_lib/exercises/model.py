@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from .decoding import CACHE_ROWS, cache_slips
 from .engine import CodeExercise
 from .feedback import Slip
 from .hand import HandExercise
@@ -154,33 +155,11 @@ def _bytes(layers, heads, kv_heads, d_k):
     return 2 * layers * kv_heads * d_k * 4  # K and V, float32: 4 bytes a number
 
 
-def _times(factor):
-    return lambda **g: _bytes(**g) * (factor(g) if callable(factor) else factor)
-
-
 MODEL_CACHE = HandExercise(
     "model cache by hand", "the bytes one token adds to the model's KV cache ({layers} layers, "
     "{heads} query heads, {kv_heads} key/value heads, d_k = {d_k}, float32)",
     answer=_bytes, givens={"layers": 30, "heads": 9, "kv_heads": 3, "d_k": 64}, tolerance=0.5,
-    slips=[
-        Slip("keys only", "a token caches a key row AND a value row (the 2).",
-             gives=_times(1 / 2)),
-        Slip("queries cached too", "a query row is used once; only K and V are cached.",
-             gives=_times(3 / 2)),
-        Slip("all query heads", "the {heads} query heads share {kv_heads} key/value heads: "
-             "only those are cached.", gives=_times(lambda g: g["heads"] / g["kv_heads"])),
-        Slip("one layer only", "each of the {layers} layers keeps its own.",
-             gives=_times(lambda g: 1 / g["layers"])),
-        Slip("bytes per number left out", "a float32 takes 4 bytes.", gives=_times(1 / 4)),
-        Slip("bits instead of bytes", "a float32 has 32 bits, 4 bytes.", gives=_times(8)),
-        Slip("one key/value head", "each layer has {kv_heads}.",
-             gives=_times(lambda g: 1 / g["kv_heads"])),
-        Slip("KiB, not bytes", "the question asks for bytes: no ÷ 1024.",
-             gives=_times(1 / 1024)),
-        Slip("d_k left out", "each row has {d_k} numbers.",
-             gives=_times(lambda g: 1 / g["d_k"])),
-        Slip("8 bytes a float32", "a float32 is 4 bytes (8 is float64).", gives=_times(2)),
-    ],
-)
+    slips=cache_slips(_bytes, CACHE_ROWS + [
+        ("KiB, not bytes", "the question asks for bytes: no ÷ 1024.", 1 / 1024)]))
 
 EXERCISES = [MY_ATTENTION, PREVIOUS_TOKEN_SCORE, MODEL_CACHE]

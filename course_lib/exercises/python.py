@@ -162,8 +162,6 @@ COST = CodeExercise(
              gives=lambda b, p: p[b[0]] if b else 0),
         Slip("every item at the first price", "each item has its own price, prices[item].",
              gives=lambda b, p: p[b[0]] * len(b)),
-        Slip("left out the first item", "range(1, len(basket)) skips position 0.",
-             gives=lambda b, p: _cost(b[1:], p)),
         Slip("left out the last item", "range(len(basket) - 1) stops one early.",
              gives=lambda b, p: _cost(b[:-1], p)),
         Slip("multiplied the prices", "add them, from 0.",

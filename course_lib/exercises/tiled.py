@@ -255,9 +255,6 @@ ONLINE_OUTPUT = CodeExercise(
     solution=_output(), rtol=1e-9, atol=1e-12,
     quantities={"m": lambda s, v, b: len(s), "block_size": lambda s, v, b: b},
     slips=_rows(_output, _COMMON, nan=False) + [
-        Slip("NaN from M = −∞", "on block 0, e^(M′ − M) or e^(s − M) is ∞, and ∞ · 0 or ∞ / ∞ "
-             "is NaN: the factor is e^(M − M′), the new terms e^(s − M′).",
-             when=lambda o: math.isnan(o.value), example=lambda s, v, b: math.nan),
         Slip("rescaled only l", "o was summed under the old max too: o · e^(M − M′) as well.",
              gives=_output(rescale_o=False)),
         Slip("rescaled only o", "l was summed under the old max too: l · e^(M − M′) as well.",
@@ -266,8 +263,6 @@ ONLINE_OUTPUT = CodeExercise(
              gives=_output(weights_only=True)),
         Slip("the values unweighted", "o adds each value times its weight, e^(s − M′) · v.",
              gives=_output(plain=True)),
-        Slip("multiplied the sums", "o adds Σ e^(s − M′) · v, term by term, not "
-             "(Σ weights) · (Σ values).", gives=_output(multiplied=True)),
         Slip("no final division", "{got} is o: return o / l, divided once after the last "
              "block.", gives=_output(divide=False)),
         Slip("block ends one short", "the block is scores[start:start + block_size]: a slice "

@@ -96,9 +96,6 @@ SCORE_HAND = HandExercise(
         Slip("added instead of multiplied", "{got} adds the slots: multiply matching slots, "
              "then add the three products.",
              gives=lambda Q, K: float((_row(Q, 1) + _row(K, 2)).sum())),
-        Slip("multiplied the sums", "{got} is (sum of q₂) × (sum of k₃): multiply matching "
-             "slots first, then add the products.",
-             gives=lambda Q, K: float(_row(Q, 1).sum() * _row(K, 2).sum())),
         *[Slip(f"left out slot {t + 1}", f"{{got}} adds only two of the three products (slot "
                f"{t + 1} is missing): d_k = 3, so add all three.",
                gives=lambda Q, K, t=t: float(_products(Q, K).sum() - _products(Q, K)[t]))

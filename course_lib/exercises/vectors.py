@@ -182,8 +182,6 @@ EMBED = CodeExercise(
                                         and k.lower().strip() not in s)),
         Slip("looked up letters", "a loop over a string gives letters: `for word in sentence`.",
              when=lambda o: missing_key(o, lambda k, s: isinstance(k, str) and len(k) == 1)),
-        Slip("positions as keys", "the keys are words: table[sentence[i]].",
-             when=lambda o: missing_key(o, lambda k, s: isinstance(k, int))),
         Slip("round brackets", "`table(word)` calls the table: table[word].",
              raises=(TypeError, "not callable")),
         Slip("split a list", "the sentence is already a list of words: no .split().",
