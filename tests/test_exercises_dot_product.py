@@ -206,7 +206,6 @@ def test_by_hand_slips():
 
 def test_perpendicular_slips():
     assert_named("perpendicular", {
-        "turned right": [lambda q: [q[1], -q[0]]],
         "swapped without a minus": [lambda q: [q[1], q[0]], lambda q: q[::-1]],
         "the opposite arrow": [lambda q: [-x for x in q]],
         "one slot negated": [lambda q: [-q[0], q[1]], lambda q: [q[0], -q[1]]],
@@ -219,7 +218,7 @@ def test_perpendicular_slips():
         "overwrote a slot": [perpendicular_overwrites],
         "cos or sin of 90 wrong": [perpendicular_rotated(math.cos(90), math.sin(90)),
                                    perpendicular_rotated(1, 1)],
-        "not a quarter turn left": [lambda q: [-q[1], q[0] + q[1]],
+        "not a quarter turn left": [lambda q: [q[1], -q[0]], lambda q: [-q[1], q[0] + q[1]],
                                     lambda q: [q[0] + q[1], q[1] - q[0]],
                                     lambda q: [q[1] - q[0], q[0]]],  # [2, 0] for [0, 2]: right
     })

@@ -155,7 +155,8 @@ def test_previous_token_score_slips():
     assert_named("previous_token_score", {
         "divided by n": [score_from_zero, score_rows_all],
         "the sum, not the mean": [score_sum],
-        "// for the mean": [lambda A: sum(A[i][i - 1] for i in range(1, len(A))) // (len(A) - 1)],
+        "cut to whole numbers": [
+            lambda A: sum(A[i][i - 1] for i in range(1, len(A))) // (len(A) - 1)],
         "the diagonal": [score_diagonal],
         "the first token": [score_first_token],
         "row and column swapped": [score_swapped, score_next_token],

@@ -124,7 +124,7 @@ def squares_in_place(q):
 def test_sum_from_to_slips():
     assert_named("sum_from_to", {
         "counted from 0": [lambda q, a, b: sum(q[a:b + 1]), sum_loop_from_zero],
-        "left out the last slot": [lambda q, a, b: sum(q[i - 1] for i in range(a, b)),
+        "stopped one early": [lambda q, a, b: sum(q[i - 1] for i in range(a, b)),
                                    lambda q, a, b: sum(q[a - 1:b - 1])],
         "started one late": [lambda q, a, b: sum(q[a:b]),
                              lambda q, a, b: sum(q[i] for i in range(a, b))],
@@ -140,7 +140,7 @@ def test_sum_from_to_slips():
         "multiplied instead of added": [lambda q, a, b: math.prod(q[a - 1:b])],
         "the number of terms times too small": [lambda q, a, b: sum(q[a - 1:b]) / (b - a + 1)],
         "the wrong shape": [lambda q, a, b: [q[i - 1] for i in range(a, b + 1)]],
-        "added the slot numbers": [lambda q, a, b: sum(range(a, b + 1))],
+        "used the positions, not the numbers": [lambda q, a, b: sum(range(a, b + 1))],
         "cut to whole numbers": [lambda q, a, b: int(sum(q[a - 1:b]))],
         "changed its input": [sum_pops],
     })

@@ -184,7 +184,7 @@ def scale_loops(query, key):
 def test_scale_scores_slips():
     assert_named("scale_scores", {
         "√d_k times too big": [lambda query, key: query @ key.T, lambda q, k: np.dot(q, k.T)],
-        "divided by d_k": [lambda query, key: query @ key.T / query.shape[1]],
+        "√d_k times too small": [lambda query, key: query @ key.T / query.shape[1]],
         "d_k times too big": [lambda query, key: query @ key.T * math.sqrt(query.shape[1])],
         "scaled by the number of keys": [lambda query, key: query @ key.T / math.sqrt(len(key))],
         "scaled by the number of queries": [

@@ -208,9 +208,9 @@ def _turned(c, s):  # the rotation with cos, sin taken as c, s
 
 
 def _score(o):
-    """The arrow · q (None: not two numbers, or q itself)."""
+    """The arrow · q, to 9 decimals (None: not two numbers, or q itself)."""
     v, q = numeric(o.value), o.case.args[0]
-    return None if v is None or v.shape != (2,) or list(v) == q else float(v @ q)
+    return None if v is None or v.shape != (2,) or list(v) == q else round(float(v @ q), 9)
 
 
 def _askew(o):
@@ -231,8 +231,6 @@ PERPENDICULAR = CodeExercise(
            ([-4.0, -3.0],)],
     solution=_turn_left,
     slips=[
-        Slip("turned right", "perpendicular, but turned RIGHT (clockwise): turn the other way.",
-             gives=lambda q: [q[1], -q[0]]),
         Slip("swapped without a minus", "[q₂, q₁] is q mirrored: one slot needs a minus.",
              gives=lambda q: [q[1], q[0]]),
         Slip("both slots negated", "[−q₂, −q₁]: only one slot gets the minus, [−q₂, q₁].",

@@ -141,8 +141,6 @@ _Q_ROWS = [  # name, hint, keyword forms of _gradient
      [{"total": lambda a, ga: (a * ga).sum(axis=1)}]),
     ("the softmax step skipped", "∂L/∂S = A ⊙ (∂L/∂A − row totals).",
      [{"step2": lambda a, ga: ga}]),
-    ("the bracket turned round", "the bracket of step 2 is (∂L/∂A − row total).",
-     [{"step2": lambda a, ga: a * ((a * ga).sum(axis=1, keepdims=True) - ga)}]),
     ("softmax down the columns", "the softmax runs along each row.",
      [{"weights": lambda s: softmax(s, axis=0)}]),
     ("no softmax", "A is the softmax of the scaled scores.",

@@ -186,9 +186,6 @@ BATCH_MASK = CodeExercise(
              gives=_grid(lambda i, j, real: j < i and real(j))),
         Slip("the causal mask upside down", "j ≥ i lets each query see the FUTURE: j ≤ i.",
              gives=_grid(lambda i, j, real: j >= i and real(j))),
-        Slip("left and right swapped", "with left padding the real tokens are the LAST "
-             "lengths[b].",
-             gives=_grid(_causal, side=lambda left: not left)),
         Slip("left_padded ignored", "right for one side only: with left padding the real tokens "
              "are the last lengths[b] positions.",
              gives=(_grid(_causal, side=lambda left: False),

@@ -125,8 +125,6 @@ PREVIOUS_TOKEN_SCORE = CodeExercise(
              "previous token; A[0][-1] is the LAST column): divide by n − 1.",
              gives=(lambda A: _score(A, rows=range) * (len(A) - 1) / len(A),
                     lambda A: _score(A) * (len(A) - 1) / len(A))),
-        Slip("// for the mean", "`//` rounds down to a whole number (0.9 // 2 is 0): divide "
-             "with /.", gives=lambda A: sum(_score(A, mean=False)) // (len(A) - 1)),
         Slip("the sum, not the mean", "divide the total by the n − 1 rows.",
              gives=lambda A: _score(A) * (len(A) - 1)),
         Slip("the diagonal", "A[i][i] is the weight a token puts on ITSELF: the previous "

@@ -88,8 +88,6 @@ SUM_FROM_TO = CodeExercise(
     slips=[
         Slip("counted from 0", "every term is one slot too far right: slot i is q[i - 1].",
              gives=(_from_zero, lambda q, a, b: sum(q[a:b + 1]))),
-        Slip("left out the last slot", "a range stops BEFORE its end: range(a, b + 1).",
-             gives=_stops_early),
         Slip("started one late", "slot a was left out: it sits at q[a - 1].",
              gives=_starts_late),
         Slip("added everything", "the sum of every slot: only slots a to b.",
@@ -111,8 +109,6 @@ SUM_FROM_TO = CodeExercise(
         Slip("the loop never ran", "0 is the total before any term: range(b, a + 1) is empty "
              "(write range(a, b + 1)), or the sum was never stored (+=).",
              gives=lambda q, a, b: 0.0 if a < b else _sum(q, a, b)),
-        Slip("added the slot numbers", "the slot NUMBERS a … b were added, not q[i - 1].",
-             gives=lambda q, a, b: sum(range(a, b + 1))),
     ],
 )
 

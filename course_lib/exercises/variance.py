@@ -253,8 +253,6 @@ SCALE_SCORES = CodeExercise(
     show_args=lambda args: "query {}×{}, key {}×{}".format(*args[0].shape, *args[1].shape),
     quantities={"d_k": _d_k, "n": lambda q, k: q.shape[0], "m": lambda q, k: k.shape[0]},
     slips=[
-        Slip("divided by d_k", "the spread of q·k is √d_k: divide by math.sqrt(d_k), not by d_k.",
-             gives=_over(_d_k)),
         Slip("scaled by the number of keys", f"you divided by √m, m = len(key): {_D_K}.",
              gives=_over(lambda q, k: math.sqrt(len(k)))),
         Slip("scaled by the number of queries", f"you divided by √n, n = len(query): {_D_K}.",
