@@ -195,11 +195,6 @@ def rope_first_slots_only(x, position, base):
     return out
 
 
-def rope_half_as_decimal(x, position, base):
-    half = len(x) / 2
-    return [x[t] for t in range(half)]
-
-
 def rope_caret(x, position, base):
     return rope_with(angle=lambda p, t, d, b: p * b ^ (-2 * t / d))(x, position, base)
 
@@ -230,7 +225,6 @@ def test_rope_slips():
             p * b ** (-2 * t / d)))],
         "only the first slot of each pair": [rope_first_slots_only],
         "updated a before b": [rope_overwrites_a],
-        "d / 2 for the pairs": [rope_half_as_decimal],
         "d / 2 as an index": [rope_float_index],
         "the sign of b cos φ": [rope_minus_b_cos],
         "position and t swapped": [rope_with(angle=lambda p, t, d, b: t * b ** (-2 * p / d))],

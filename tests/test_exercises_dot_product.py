@@ -175,7 +175,6 @@ def test_cosine_slips():
         "the sign dropped": [lambda q, k: abs(cosine_ok(q, k))],
         "took math.cos": [lambda q, k: math.cos(float(dot(q, k))),
                           lambda q, k: math.cos(float(dot(q, k) / (norm(q) * norm(k))))],
-        "multiplied by the lengths": [lambda q, k: float(dot(q, k) * norm(q) * norm(k))],
         "returned 1 − cos θ": [lambda q, k: 1 - float(dot(q, k) / (norm(q) * norm(k)))],
         "rounded to 2 decimals": [lambda q, k: round(float(dot(q, k) / (norm(q) * norm(k))), 2)],
     })

@@ -71,13 +71,6 @@ def no_padding(d_k, threads, limit):
     return block
 
 
-def no_query(d_k, threads, limit):
-    block = threads
-    while block >= 1 and 4 * (block * (d_k + 1) + block) > limit:
-        block //= 2
-    return block
-
-
 def no_bytes(d_k, threads, limit):
     block = threads
     while block >= 1 and d_k + block * (d_k + 1) + block > limit:
@@ -106,20 +99,6 @@ def from_half(d_k, threads, limit):
     return block
 
 
-def true_division(d_k, threads, limit):
-    block = threads
-    while block >= 1 and nbytes(d_k, block) > limit:
-        block = block / 2
-    return block
-
-
-def query_padded(d_k, threads, limit):
-    block = threads
-    while block >= 1 and 4 * ((d_k + 1) + block * (d_k + 1) + block) > limit:
-        block //= 2
-    return block
-
-
 def limit_in_kib(d_k, threads, limit):
     block = threads
     while block >= 1 and nbytes(d_k, block) > limit * 1024:
@@ -139,11 +118,10 @@ def test_largest_key_block_slips():
         "a block that fits exactly refused": [halving_strict],
         "twice the answer": [doubling], "half the answer": [halved_after],
         "returned the bytes": [bytes_back], "a key_block of numbers left out": [no_padding],
-        "the query row left out": [no_query], "numbers, not bytes": [no_bytes],
+        "numbers, not bytes": [no_bytes],
         "1 when nothing fits": [stops_at_one],
         "not a power of two": [any_size], "started at threads / 2": [from_half],
-        "/ for //": [true_division],
-        "the query row padded": [query_padded], "the input given back": [limit_in_kib],
+        "the input given back": [limit_in_kib],
     })
 
 

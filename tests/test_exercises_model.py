@@ -75,7 +75,6 @@ def test_my_attention_slips():
     assert_named("my_attention", {
         "no √d_k": [attend_with(scale=lambda q, v: 1.0)],
         "÷ d_k for ÷ √d_k": [attend_with(scale=lambda q, v: 1 / q.shape[-1])],
-        "√d_v for √d_k": [attend_with(scale=lambda q, v: 1 / math.sqrt(v.shape[-1]))],
         "the mask ignored": [attend_with(masked=lambda s, mask: s)],
         "True read as blocked": [attend_with(masked=lambda s, mask: np.where(mask, -np.inf, s))],
         "blocked score set to 0": [attend_with(masked=lambda s, mask: s * mask)],

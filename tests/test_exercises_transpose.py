@@ -27,7 +27,6 @@ def test_self_scores_slips():
         "Qᵀ K instead of Q Kᵀ": [lambda X, W_Q, W_K: (X @ W_Q).T @ (X @ W_K),
                                  lambda X, W_Q, W_K: W_Q.T @ X.T @ X @ W_K],
         "W_Q used twice": [lambda X, W_Q, W_K: (X @ W_Q) @ (X @ W_Q).T],
-        "W_K used twice": [lambda X, W_Q, W_K: (X @ W_K) @ (X @ W_K).T],
         "transposed": [lambda X, W_Q, W_K: (X @ W_K) @ (X @ W_Q).T],
         "no weights": [lambda X, W_Q, W_K: X @ X.T],
         "element-wise product": [lambda X, W_Q, W_K: (X @ W_Q) * (X @ W_K)],

@@ -21,7 +21,7 @@ def _draw_model(rng):
 
 
 def cache_slips(answer, rows):
-    """Slip rows of (name, hint, factor): the answer × factor (or factor(givens))."""
+    """Rows (name, hint, factor) as slips: the answer × factor, or × factor(givens)."""
     return [Slip(name, hint, gives=lambda f=factor, **g: answer(**g) * (f(g) if callable(f) else f))
             for name, hint, factor in rows]
 
@@ -188,9 +188,6 @@ _ROPE_SLIPS = [
     Slip("d / 2 as an index", "an index is whole; 2 / 2 is 1.0: d // 2.",
          raises=(TypeError, "indices must be integers or slices, not float"),
          example=lambda x, p, base: [x[t + len(x) / 2] for t in range(len(x) // 2)]),
-    Slip("d / 2 for the pairs", "range needs a whole number; 4 / 2 is 2.0: d // 2.",
-         raises=(TypeError, "cannot be interpreted as an integer"),
-         example=lambda x, p, base: [x[t] for t in range(len(x) / 2)]),
 ]
 
 ROPE = CodeExercise(

@@ -131,8 +131,6 @@ COSINE = CodeExercise(
         Slip("one length used twice", "you divided by one length twice: ∥q∥ and ∥k∥.",
              gives=(lambda q, k: _dot(q, k) / _dot(q, q),
                             lambda q, k: _dot(q, k) / _dot(k, k))),
-        Slip("multiplied by the lengths", "you multiplied q·k by the lengths: divide by them.",
-             gives=lambda q, k: _dot(q, k) * _len(q) * _len(k)),
         Slip("took math.cos", "q·k / (∥q∥ ∥k∥) already IS cos θ: no math.cos.",
              gives=(lambda q, k: math.cos(_cos(q, k)), lambda q, k: math.cos(_dot(q, k)))),
         Slip("returned the angle", "that is θ (math.acos): return the cosine.",

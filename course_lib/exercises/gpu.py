@@ -1,6 +1,4 @@
-"""Exercises of notebook 15, on the course's CUDA kernel: the shared memory of one thread block
-by hand, the largest key block that fits a limit (largest_key_block), and the barriers one query
-row waits at by hand."""
+"""Notebook 15: a block's shared memory by hand, largest_key_block, a row's barriers by hand."""
 
 import math
 
@@ -82,16 +80,10 @@ _BLOCK_SLIPS = [
     Slip("a key_block of numbers left out", "count the padding number of each key row "
          "(d_k + 1) AND the tile of key_block scores.",
          gives=_halving(lambda d, b, lim: _bytes(d, b, per_key=0) <= lim)),
-    Slip("the query row left out", "the scaled query row sits in shared memory too.",
-         gives=_halving(lambda d, b, lim: _bytes(d, b, query=0) <= lim)),
     Slip("numbers, not bytes", "a float32 takes 4 bytes.",
          gives=_halving(lambda d, b, lim: _bytes(d, b, size=1) <= lim)),
     Slip("started at threads / 2", "start at block = threads: a block of {threads} keys may fit.",
          gives=_halving(lambda d, b, lim: _bytes(d, b) <= lim, first=lambda t: t // 2)),
-    Slip("/ for //", "1 / 2 is 0.5, not 0: halve with block // 2.",
-         gives=lambda d, t, lim: _largest(d, t, lim) or 0.5),
-    Slip("the query row padded", "only the key rows are padded: the query row is d_k numbers.",
-         gives=_halving(lambda d, b, lim: _bytes(d, b) + 4 <= lim)),
     Slip("1 when nothing fits", "when not even one key fits, the answer is 0: the loop must be "
          "able to go past 1.", gives=lambda d, t, lim: max(1, _largest(d, t, lim))),
     Slip("not a power of two", "the halving max needs a power of two: 1, 2, 4, 8, …",

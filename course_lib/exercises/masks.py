@@ -100,8 +100,6 @@ def _learner(wrong_where, wrong):
 
 
 _ROWS = [([1.0, 2.0, 3.0], [True, True, True]), ([1.5, 2.0, 3.0], [True, False, True]),
-         ([2.0, -1.0, 0.5, 4.0], [True, True, False, False]),
-         ([-3.0, -2.5, -5.0], [False, True, True]),
          ([0.0, 0.0, 0.0, 0.0], [True, False, False, True]), ([5.0], [True]),
          ([0.3, -1.2, 2.7, 0.0, 1.1], [True, True, False, True, False]),
          ([1000.0, 999.5, 1001.0], [True, True, False]),  # e^1000 overflows without a shift
@@ -174,8 +172,8 @@ def _causal(i, j, real):
 
 BATCH_MASK = CodeExercise(
     "batch_mask", "batch_mask(lengths, n, left_padded)",
-    cases=[([3, 5], 5, False), ([3, 5], 5, True), ([1, 4, 2], 4, True), ([2, 3], 3, False),
-           ([4], 6, True), ([2, 0], 2, False), ([1, 3], 3, False), ([2, 2], 4, True)],
+    cases=[([3, 5], 5, False), ([3, 5], 5, True), ([1, 4, 2], 4, True), ([4], 6, True),
+           ([2, 0], 2, False)],
     solution=_grid(_causal),
     slips=[
         Slip("no causal part", "the padding mask alone: AND it with j ≤ i.",

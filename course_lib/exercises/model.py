@@ -1,6 +1,4 @@
-"""Exercises of notebook 17: the attention function the real model runs on (my_attention), a
-score that finds the previous-token head (previous_token_score), and the bytes one token adds
-to SmolLM2-135M's KV cache by hand."""
+"""Notebook 17: my_attention, previous_token_score, the model's KV-cache bytes by hand."""
 
 import math
 
@@ -14,7 +12,7 @@ from .hand import HandExercise
 __all__ = ["EXERCISES"]
 
 
-# --- code: my_attention(query (H, n, d), key (H, m, d), value (H, m, d_v), mask (n, m)) ------
+# --- code: my_attention(query (H, n, d), key (H, m, d), value (H, m, d_v), mask (n, m))
 
 def _attend(query, key, value, mask, scale=None, masked=None, axis=-1, shift=True, top=None,
             blend="value"):
@@ -62,9 +60,6 @@ MY_ATTENTION = CodeExercise(
              gives=_with(scale=lambda q, v: 1.0)),
         Slip("÷ d_k for ÷ √d_k", "divide by the square root of d_k: math.sqrt(d_k).",
              gives=_with(scale=lambda q, v: 1 / q.shape[-1])),
-        Slip("√d_v for √d_k", "the scale is √d_k, the length of a query row "
-             "(query.shape[-1]), not of a value row.",
-             gives=_with(scale=lambda q, v: 1 / math.sqrt(v.shape[-1]))),
         Slip("the mask ignored", "every query saw every key, the future too: put −∞ on the "
              "scores where mask is False.", gives=_with(masked=lambda s, mask: s)),
         Slip("True read as blocked", "True in mask means MAY attend: np.where(mask, scores, "
@@ -89,7 +84,7 @@ MY_ATTENTION = CodeExercise(
 )
 
 
-# --- code: previous_token_score(A), one head's (n, n) grid -----------------------------------
+# --- code: previous_token_score(A), one head's (n, n) grid
 
 def _score(A, rows=None, at=lambda A, i: A[i][i - 1], mean=True):
     rows = range(1, len(A)) if rows is None else rows(len(A))
@@ -147,7 +142,7 @@ PREVIOUS_TOKEN_SCORE = CodeExercise(
 )
 
 
-# --- by hand: the bytes one token adds to SmolLM2-135M's KV cache ----------------------------
+# --- by hand: the bytes one token adds to SmolLM2-135M's KV cache
 
 def _bytes(layers, heads, kv_heads, d_k):
     return 2 * layers * kv_heads * d_k * 4  # K and V, float32: 4 bytes a number

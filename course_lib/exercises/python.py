@@ -105,7 +105,6 @@ MEAN = CodeExercise(
     slips=[
         Slip("divided by len(q) − 1", "divide by len(q).",
              gives=_nonempty(lambda q: sum(q) / (len(q) - 1))),
-        Slip("divided by 2", "divide by len(q), not by 2.", gives=_nonempty(lambda q: sum(q) / 2)),
         Slip("return inside the loop", "only the first number was added: return after the loop.",
              gives=(_nonempty(lambda q: q[0] / len(q)), _nonempty(lambda q: q[0]))),
         Slip("only the last number counts", "the total is replaced (`total = x`) or reset "
@@ -209,8 +208,6 @@ ROW_MEANS = CodeExercise(
              gives=lambda A: _means(A)[:-1]),
         Slip("only two columns", "A[:, 0] + A[:, 1] leaves the rest out: .sum(axis=1).",
              gives=(lambda A: (A[:, 0] + A[:, 1]) / 2, lambda A: (A[:, 0] + A[:, 1]) / A.shape[1])),
-        Slip("divided by 2", "a row holds A.shape[1] numbers, not 2.",
-             gives=lambda A: A.sum(axis=1) / 2),
         Slip("the middle number", "{got} is each row's middle number (a median).",
              gives=lambda A: np.median(A, axis=1)),
         Slip("the largest number", "{got} is each row's largest number.",

@@ -124,8 +124,6 @@ _SLOPE_SLIPS = [
     Slip("gave one minus the weight", "multiply it by p₁.", gives=lambda x: 1 - _weight(x)),
     Slip("a slope of 0", "p₁ × 1 − p₁ without brackets is 0, and so is p₁ taken as 1: "
          "p₁ × (1 − p₁), p₁ below 1.", gives=lambda x: 0.0),
-    Slip("e⁰ taken as e", "any number to the power 0 is 1.",
-         gives=lambda x: _slope(_when(0, lambda v: math.e)(x)) if x != _X else _no()),
     Slip("the slope at [1, 0]", "{got} is the question's slope at [1, 0] (or e⁰ taken as e): "
          "work out p₁ for [2, 0], e⁰ = 1.",
          gives=_old(lambda s: s)),
@@ -134,8 +132,6 @@ _SLOPE_SLIPS = [
       for word, f in (("twice", 2), ("half", 0.5))],
     Slip("2ˣ in place of eˣ", f"{{got}} uses 2ˣ: {_E}.",
          gives=lambda x: _slope(_exp_as(lambda v: 2 ** v, x))),
-    Slip("no exponential", "take eˣ of the scores first.",
-         gives=lambda x: _slope(_share(x)) if x[1] else _no()),
     Slip("weight squared", "the second factor is 1 − p₁.", gives=lambda x: _weight(x) ** 2),
     Slip("one plus the weight", "the slope is p₁(1 − p₁).",
          gives=lambda x: _weight(x) * (1 + _weight(x))),
@@ -214,8 +210,6 @@ _ROWS_SLIPS = [
     Slip("not divided by the row's total", "e.sum(axis=-1, keepdims=True).",
          gives=(lambda s: np.exp(s - _top(s)), np.exp,
                                    lambda s: np.exp(s - _top(s)) / s.shape[-1])),
-    Slip("e^(−x) in place of e^x", "no minus in front: the largest score gets the most.",
-         gives=(lambda s: _rows(-s, -_by_row(np.min)(s)), lambda s: _rows(-s, -_top(s)))),
     Slip("2ˣ in place of eˣ", "use np.exp.",
          gives=lambda s: (t := 2.0 ** (s - _top(s))) / t.sum(axis=-1, keepdims=True)),
     Slip("sigmoid instead of softmax", "softmax shares 1 out over the row.",

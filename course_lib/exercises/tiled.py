@@ -1,6 +1,4 @@
-"""Exercises of notebook 14: one update of the running sum by hand, the share of tiles a causal
-mask skips, a weight from the logsumexp, and in code the running max and sum of one query and
-its whole online output."""
+"""Notebook 14: l′, the skipped share, a weight from the LSE by hand; the online softmax."""
 
 import math
 
@@ -13,7 +11,7 @@ __all__ = ["EXERCISES"]
 _E = math.exp
 
 
-# --- by hand: l′ = l · e^(M − M′) + Σ e^(s − M′) -------------------------------------------
+# --- by hand: l′ = l · e^(M − M′) + Σ e^(s − M′)
 
 def _by_hand(formula):
     """formula(l, f = e^(M − M′), the new terms e^(s − M′), M, M′, s) as a function of givens."""
@@ -25,23 +23,23 @@ def _by_hand(formula):
 
 UPDATE_BY_HAND = HandExercise(
     "online update by hand", "l′ for M = {M}, l = {l} and a new block of scores {s}",
-    answer=_by_hand(lambda l, f, t, M, top, s: l * f + sum(t)),
+    answer=_by_hand(lambda l, f, t, *_: l * f + sum(t)),
     givens={"M": 2, "l": 1.5, "s": [3, 1]}, tolerance=0.005,
     slips=[Slip(name, hint, gives=_by_hand(formula)) for name, hint, formula in [
         ("factor upside down", "the factor is e^(M − M′), old max minus new: at most 1.",
-         lambda l, f, t, M, top, s: l / f + sum(t)),
+         lambda l, f, t, *_: l / f + sum(t)),
         ("no rescale", "l was summed under the old max: multiply it by e^(M − M′) first.",
-         lambda l, f, t, M, top, s: l + sum(t)),
+         lambda l, f, t, *_: l + sum(t)),
         ("rescaled the new block", "e^(M − M′) belongs to the old l; the new terms already "
-         "use M′.", lambda l, f, t, M, top, s: l + f * sum(t)),
+         "use M′.", lambda l, f, t, *_: l + f * sum(t)),
         ("rescaled everything", "only the old l gets e^(M − M′); the new terms already use M′.",
-         lambda l, f, t, M, top, s: (l + sum(t)) * f),
+         lambda l, f, t, *_: (l + sum(t)) * f),
         ("the old max for the new terms", "the new terms are e^(s − M′), with the NEW max.",
          lambda l, f, t, M, top, s: l * f + sum(_E(x - M) for x in s)),
         ("e⁰ left out", "the block's largest score gives e^(M′ − M′) = e⁰ = 1, not 0.",
-         lambda l, f, t, M, top, s: l * f + sum(t) - 1),
+         lambda l, f, t, *_: l * f + sum(t) - 1),
         ("the factor added", "multiply l by e^(M − M′); do not add it.",
-         lambda l, f, t, M, top, s: l + f + sum(t)),
+         lambda l, f, t, *_: l + f + sum(t)),
         ("exponent sign flipped", "each term is e^(s − M′), score minus max: at most 1.",
          lambda l, f, t, M, top, s: l * f + sum(_E(top - x) for x in s)),
         ("no shift for the new terms", "{got} adds e^s: subtract the new max, e^(s − M′).",
@@ -50,7 +48,7 @@ UPDATE_BY_HAND = HandExercise(
 )
 
 
-# --- by hand: the share of tiles above the diagonal -------------------------------------------
+# --- by hand: the share of tiles above the diagonal
 
 def _tiles(formula):
     return lambda n, b: formula(n // b)
@@ -82,7 +80,7 @@ SKIPPED_SHARE_BY_HAND = HandExercise(
 )
 
 
-# --- by hand: a weight from the logsumexp, A = e^(s − L), L = M + ln l ------------------------
+# --- by hand: a weight from the logsumexp, A = e^(s − L), L = M + ln l
 
 LSE_WEIGHT_BY_HAND = HandExercise(
     "weight from the logsumexp",
@@ -111,7 +109,7 @@ LSE_WEIGHT_BY_HAND = HandExercise(
 )
 
 
-# --- code: the online softmax, one switchable pass ---------------------------------------------
+# --- code: the online softmax, one switchable pass
 
 def _upside(old, new):
     return _E(new - old)
@@ -177,7 +175,7 @@ def _rows(forms_of, rows, nan=True):
             for name, hint, forms in rows]
 
 
-# --- code: running_stats(blocks) -> (M, l) ----------------------------------------------------
+# --- code: running_stats(blocks) -> (M, l)
 
 def _stats(**slip):
     return lambda blocks: _fold(list(blocks), **slip)[:2]
@@ -216,7 +214,7 @@ RUNNING_STATS = CodeExercise(
 
 
 
-# --- code: online_output(scores, values, block_size) -> o / l ---------------------------------
+# --- code: online_output(scores, values, block_size) -> o / l
 
 def _cut(scores, values, b, end=0, whole=False, every=False):
     starts = range(0, len(scores) - (b - 1 if whole else 0), 1 if every else b)
@@ -241,8 +239,6 @@ ONLINE_OUTPUT = CodeExercise(
     cases=[(tuple(s), tuple(v), b) for s, v, b in [
         ([1.0, 3.0, 2.0, 5.0], [0.0, 1.0, 2.0, 3.0], 2),
         ([0.5, -1.0, 2.0, 1.0, 0.0], [1.0, -1.0, 2.0, 0.5, 3.0], 2),
-        ([4.0, 1.0, 0.0, 2.0, 3.0], [2.0, 0.0, 1.0, -1.0, 5.0], 3),
-        ([-1.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.5], 3),
         ([2.0, 2.0, 2.0], [1.0, 2.0, 3.0], 1), ([-3.0, -5.0, -4.0, -2.5, -6.0],
                                                  [0.0, 1.0, 0.0, 1.0, 0.0], 2),
         ([0.3, 1.2, -0.7, 2.2, 0.1, 1.9], [1.0, 0.0, -1.0, 2.0, 0.5, 3.0], 4),

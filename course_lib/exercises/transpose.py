@@ -1,5 +1,4 @@
-"""Exercises of notebook 06: one score S_ij worked out by hand, the shape rule of the matrix
-product, and the scores of one sentence S = (XW_Q)(XW_K)ᵀ in code."""
+"""Notebook 06: S₂₃ by hand, the product's shape rule, S = (XW_Q)(XW_K)ᵀ in code."""
 
 import numpy as np
 
@@ -179,8 +178,7 @@ def _grid(shape, seed, halves=False):
 
 
 # (n, d_model, d_k): apart in most; d_k = d_model in some (X @ W_Q @ W_K runs), d_k = n in
-# others ((X W_Q) @ (X W_K) runs), n = d_model in one; halves where whole numbers could hide a
-# truncation
+# others ((X W_Q) @ (X W_K) runs), n = d_model in one; halves, so that no cut hides
 _SIZES = [(3, 4, 2), (2, 3, 3), (4, 2, 3), (3, 5, 2), (2, 4, 4), (4, 3, 2), (3, 4, 3),
           (4, 4, 2), (5, 2, 2)]
 
@@ -209,8 +207,6 @@ SELF_SCORES = CodeExercise(
              gives=lambda X, W_Q, W_K: (X @ W_Q).T @ (X @ W_K)),
         Slip("W_Q used twice", "both sides are made with W_Q: the keys are K = X @ W_K.",
              gives=lambda X, W_Q, W_K: (X @ W_Q) @ (X @ W_Q).T),
-        Slip("W_K used twice", "both sides are made with W_K: the queries are Q = X @ W_Q.",
-             gives=lambda X, W_Q, W_K: (X @ W_K) @ (X @ W_K).T),
         Slip("no weights", "that is X @ X.T, the words scored directly: make Q = X @ W_Q and "
              "K = X @ W_K first.", gives=lambda X, W_Q, W_K: X @ X.T),
         Slip("element-wise product", "`*` multiplies matching cells one by one; the matrix "
