@@ -91,7 +91,6 @@ def test_slot_of_slips():
         "the previous block": [lambda p, table, size: (table[p // size - 1], p % size)],
         "counted from 1": [lambda p, table, size: (table[(p - 1) // size], (p - 1) % size),
                            lambda p, table, size: (table[p // size], p % size + 1)],
-        "the logical block for the offset": [lambda p, table, size: (p // size, table[p // size])],
         "offset from the physical block": [slot_offset_from_physical],
         "subtracted one page": [lambda p, table, size: (table[p // size], p - size)],
         "the table's length for page_size": [
@@ -177,10 +176,6 @@ def rope_rotate_half_backwards(x, position, base):
     return x * np.cos(phi) + np.concatenate([x[half:], -x[:half]]) * np.sin(phi)
 
 
-def rope_fixed_base(x, position, base):
-    return rope_numpy(x, position, 10000.0)
-
-
 def rope_overwrites_a(x, position, base):
     d = len(x)
     half = d // 2
@@ -198,11 +193,6 @@ def rope_first_slots_only(x, position, base):
         phi = position * base ** (-2 * t / d)
         out[t] = x[t] * math.cos(phi) - x[t + d // 2] * math.sin(phi)
     return out
-
-
-def rope_half_as_decimal(x, position, base):
-    half = len(x) / 2
-    return [x[t] for t in range(half)]
 
 
 def rope_caret(x, position, base):
@@ -228,7 +218,6 @@ def test_rope_slips():
         "exponent 4t/d": [rope_with(angle=lambda p, t, d, b: p * b ** (-2 * t / (d // 2)))],
         "// in the exponent": [rope_with(angle=lambda p, t, d, b: p * b ** (-2 * t // d))],
         "the exponent without brackets": [rope_with(angle=lambda p, t, d, b: p * b ** -2 * t / d)],
-        "base fixed at 10000": [rope_fixed_base],
         "position left out": [rope_with(angle=lambda p, t, d, b: b ** (-2 * t / d))],
         "positions counted from 1": [rope_with(angle=lambda p, t, d, b: (p + 1) * b ** (
             -2 * t / d))],
@@ -236,7 +225,6 @@ def test_rope_slips():
             p * b ** (-2 * t / d)))],
         "only the first slot of each pair": [rope_first_slots_only],
         "updated a before b": [rope_overwrites_a],
-        "d / 2 for the pairs": [rope_half_as_decimal],
         "d / 2 as an index": [rope_float_index],
         "the sign of b cos φ": [rope_minus_b_cos],
         "position and t swapped": [rope_with(angle=lambda p, t, d, b: t * b ** (-2 * p / d))],

@@ -139,8 +139,7 @@ def test_batch_mask_slips():
             lambda L, n, left: mask_loops(L, n, left, lambda i, j, real: j <= i or real)],
         "the wrong shape": [lambda L, n, left: np.asarray(mask_numpy(L, n, left))[:, 0]],
         "left_padded ignored": [lambda L, n, left: cl.padding_mask(L, n)[:, None]
-                                & cl.causal_mask(n)],
-        "left and right swapped": [lambda L, n, left: mask_numpy(L, n, not left)],
+                                & cl.causal_mask(n), lambda L, n, left: mask_numpy(L, n, not left)],
         "the causal mask upside down": [
             lambda L, n, left: mask_loops(L, n, left, lambda i, j, real: j >= i and real)],
     })

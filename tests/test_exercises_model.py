@@ -75,7 +75,6 @@ def test_my_attention_slips():
     assert_named("my_attention", {
         "no √d_k": [attend_with(scale=lambda q, v: 1.0)],
         "÷ d_k for ÷ √d_k": [attend_with(scale=lambda q, v: 1 / q.shape[-1])],
-        "√d_v for √d_k": [attend_with(scale=lambda q, v: 1 / math.sqrt(v.shape[-1]))],
         "the mask ignored": [attend_with(masked=lambda s, mask: s)],
         "True read as blocked": [attend_with(masked=lambda s, mask: np.where(mask, -np.inf, s))],
         "blocked score set to 0": [attend_with(masked=lambda s, mask: s * mask)],
@@ -155,7 +154,8 @@ def test_previous_token_score_slips():
     assert_named("previous_token_score", {
         "divided by n": [score_from_zero, score_rows_all],
         "the sum, not the mean": [score_sum],
-        "// for the mean": [lambda A: sum(A[i][i - 1] for i in range(1, len(A))) // (len(A) - 1)],
+        "cut to whole numbers": [
+            lambda A: sum(A[i][i - 1] for i in range(1, len(A))) // (len(A) - 1)],
         "the diagonal": [score_diagonal],
         "the first token": [score_first_token],
         "row and column swapped": [score_swapped, score_next_token],

@@ -62,13 +62,6 @@ def length_root_each_step(q):
     return total
 
 
-def length_drops_the_sum(q):
-    total = 0.0
-    for x in q:
-        total + x ** 2  # noqa: B018 (the slip: the sum is computed and thrown away)
-    return math.sqrt(total)
-
-
 def length_int_total(q):
     total = 0
     for x in q:
@@ -91,10 +84,6 @@ def unit_return_in_loop(q):
         return result
 
 
-def _safe_sqrt(total):
-    return math.sqrt(total) if total >= 0 else 0.0
-
-
 def test_length_slips():
     assert_named("length", {
         "squared": [lambda q: sum(x * x for x in q), lambda q: sum(x ** 2 for x in q)],
@@ -115,14 +104,10 @@ def test_length_slips():
         "cut to whole numbers": [lambda q: int(math.sqrt(sum(x * x for x in q)))],
         "the wrong shape": [lambda q: [math.sqrt(x ** 2) for x in q]],
         "root inside the loop": [length_root_each_step],
-        "sum of a generator": [lambda q: math.sqrt(x * x for x in q)],
         "a position past the end": [
             lambda q: math.sqrt(sum(q[i] ** 2 for i in range(1, len(q) + 1)))],
         "the reciprocal": [lambda q: sum(x * x for x in q) ** -0.5],
-        "single slot left signed": [
-            lambda q: q[0] if len(q) == 1 else math.sqrt(sum(x * x for x in q))],
         "arithmetic on lists": [lambda q: math.sqrt(sum(q ** 2)), lambda q: math.sqrt(q @ q)],
-        "forgot to store the sum": [length_drops_the_sum],
         "a name never defined": [lambda q: sqrt(sum(x * x for x in q))],  # noqa: F821
         "changed its input": [length_sorts],
     })

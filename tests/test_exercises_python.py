@@ -94,8 +94,8 @@ def mean_median(q):
 
 def test_mean_slips():
     assert_named("mean", {
-        "the division ran first": [mean_no_check, mean_checks_after_dividing],
-        "raised another kind of error": [lambda q: sum(q) / len(q) if q else [][0],
+        "raised another kind of error": [mean_no_check, mean_checks_after_dividing,
+                                         lambda q: sum(q) / len(q) if q else [][0],
                                          mean_raises_zero_division],
         "left out the last number": [mean_skips_last],
         "the middle number": [mean_median],
@@ -107,7 +107,6 @@ def test_mean_slips():
         "returned the message": [lambda q: sum(q) / len(q) if q else "the list is empty"],
         "refused every case": [mean_refuses_all],
         "left out the first number": [mean_skips_first],
-        "divided by 2": [lambda q: sum(q) / 2 if q else mean_refuses_all(q)],
         "rounded to 2 decimals": [lambda q: round(sum(q) / len(q), 2) if q else
                                   mean_refuses_all(q)],
         "cut to whole numbers": [lambda q: int(sum(q) / len(q)) if q else mean_refuses_all(q)],
@@ -186,9 +185,7 @@ def test_cost_slips():
         "returned the prices": [lambda b, p: [p[i] for i in b]],
         "round brackets": [lambda b, p: sum(p(i) for i in b)],
         "positions as keys": [cost_positions],
-        "the basket as one key": [lambda b, p: p[b]],
         "paid repeats over again": [lambda b, p: sum(p[i] * b.count(i) for i in b)],
-        "left out the first item": [lambda b, p: sum(p[b[i]] for i in range(1, len(b)))],
         "every item at the first price": [cost_first_price],
         "left out the last item": [cost_skips_last],
         "multiplied the prices": [cost_product],
@@ -227,7 +224,6 @@ def test_row_means_slips():
         "divided by the number of rows": [lambda A: A.sum(axis=1) / len(A)],
         "divided by every number's count": [lambda A: A.sum(axis=1) / A.size],
         "the mean of everything": [lambda A: A.sum() / A.size, lambda A: np.mean(A)],
-        "no axis 2": [lambda A: A.sum(axis=2) / A.shape[1]],
         "the first row only": [row_means_first_row, row_means_return_in_loop],
         "the largest number": [lambda A: A.max(axis=1)],
         "called the shape": [lambda A: A.sum(axis=1) / A.shape(1)],

@@ -27,7 +27,6 @@ def test_self_scores_slips():
         "Qᵀ K instead of Q Kᵀ": [lambda X, W_Q, W_K: (X @ W_Q).T @ (X @ W_K),
                                  lambda X, W_Q, W_K: W_Q.T @ X.T @ X @ W_K],
         "W_Q used twice": [lambda X, W_Q, W_K: (X @ W_Q) @ (X @ W_Q).T],
-        "W_K used twice": [lambda X, W_Q, W_K: (X @ W_K) @ (X @ W_K).T],
         "transposed": [lambda X, W_Q, W_K: (X @ W_K) @ (X @ W_Q).T],
         "no weights": [lambda X, W_Q, W_K: X @ X.T],
         "element-wise product": [lambda X, W_Q, W_K: (X @ W_Q) * (X @ W_K)],
@@ -123,6 +122,6 @@ def test_score_by_hand_slips():
         "query 1 instead of query 2": [float(Q[0] @ K[2])], "the indices swapped": [4],
         "counted from 0": [float(Q[2] @ K[3])], "minus times minus": [-10, -4],
         "dropped the minus signs": [10, "10"], "added instead of multiplied": [-9],
-        "multiplied the sums": [20], "left out slot 3": [2], "sign turned round": [-8],
+        "left out slot 3": [2], "sign turned round": [-8],
         "a column of Q": [-16], "multiplied the products": [-18],
     })

@@ -101,11 +101,9 @@ def test_slot_slips():
         "the test before raise turned round": [slot_upside_down],
         "the wrong shape": [lambda q, i: q[i - 1:i], lambda q, i: [q[i - 1]]],
         "round brackets": [lambda q, i: q(i)],
-        "searched for the value": [lambda q, i: q.index(i)],
         "cut to whole numbers": [lambda q, i: int(slot_ok(q, i))],
         "returned text": [lambda q, i: str(slot_ok(q, i))],
         "changed its input": [slot_pops],
-        "always the last slot": [lambda q, i: q[-1]],
         "no slots named in the message": [slot_lets_python_raise, slot_vague],
     })
 
@@ -155,13 +153,6 @@ def embed_glues(sentence, table):
     return vectors
 
 
-def embed_positions(sentence, table):
-    vectors = []
-    for i in range(len(sentence)):
-        vectors.append(table[i])
-    return vectors
-
-
 def embed_pops(sentence, table):
     vectors = []
     while sentence:
@@ -181,10 +172,7 @@ def test_embed_slips():
                             lambda s, t: [t[w] for w in set(s)]],
         "the whole table": [lambda s, t: list(t.values())],
         "quoted the variable": [lambda s, t: [t["word"] for word in s]],
-        "changed the word": [lambda s, t: [t[w.upper()] for w in s]],
         "looked up letters": [lambda s, t: [t[c] for w in s for c in w]],
-        "positions as keys": [embed_positions],
-        "the sentence as one key": [lambda s, t: t[s]],
         "round brackets": [lambda s, t: [t(w) for w in s]],
         "split a list": [lambda s, t: [t[w] for w in s.split()]],
         "left out the first word": [lambda s, t: [t[s[i]] for i in range(1, len(s))]],
@@ -192,8 +180,6 @@ def test_embed_slips():
         "one number per word": [lambda s, t: [sum(t[w]) for w in s], lambda s, t: [t[w][0]
                                                                                for w in s]],
         "returned a dict": [lambda s, t: {w: t[w] for w in s}],
-        "returned pairs": [lambda s, t: [(w, t[w]) for w in s]],
-        "None for every word": [lambda s, t: [t.get("word") for word in s]],
         "in reverse order": [lambda s, t: [t[w] for w in reversed(s)]],
         "transposed": [lambda s, t: np.array([t[w] for w in s]).T.tolist()],
         "returned text": [lambda s, t: str(embed_ok(s, t))],

@@ -1,5 +1,4 @@
-"""Notebook 10: three attention functions with one bug each, checked by 09's attention table;
-the handed-out function is "not attempted yet", and its own bug is never named."""
+"""Notebook 10: three attention functions, one bug each, checked by 09's table less that row."""
 
 import ast
 import inspect

@@ -20,38 +20,39 @@ def _draw_model(rng):
             "d_k": int(rng.choice([64, 128, 256]))}
 
 
-def _times(factor):  # the answer × factor (or factor(givens))
-    return lambda **g: _kib(**g) * (factor(g) if callable(factor) else factor)
+def cache_slips(answer, rows):
+    """Rows (name, hint, factor) as slips: the answer × factor, or × factor(givens)."""
+    return [Slip(name, hint, gives=lambda f=factor, **g: answer(**g) * (f(g) if callable(f) else f))
+            for name, hint, factor in rows]
 
 
-_CACHE_SLIPS = [
-    Slip("keys only", "a token caches a key row AND a value row (the 2).", gives=_times(1 / 2)),
-    Slip("queries cached too", "{got} counts Q, K and V: only K and V are cached.",
-         gives=_times(3 / 2)),
-    Slip("bytes per number left out", "a float32 takes 4 bytes.", gives=_times(1 / 4)),
-    Slip("all query heads", "only the {kv_heads} key/value heads are cached.",
-         gives=_times(lambda g: g["heads"] / g["kv_heads"])),
-    Slip("one layer only", "each of the {layers} layers keeps its own.",
-         gives=_times(lambda g: 1 / g["layers"])),
-    Slip("one key/value head", "each layer has {kv_heads}.",
-         gives=_times(lambda g: 1 / g["kv_heads"])),
-    Slip("d_k left out", "each row has {d_k} numbers.", gives=_times(lambda g: 1 / g["d_k"])),
-    Slip("bits instead of bytes", "a float32 has 32 bits, 4 bytes.", gives=_times(8)),
-    Slip("KiB as 1000 bytes", "a KiB is 1024 bytes.", gives=_times(1.024)),
-    Slip("bytes, not KiB", "divide the bytes by 1024.", gives=_times(1024)),
-    Slip("MiB, not KiB", "divide by 1024 once.", gives=_times(1 / 1024)),
-    Slip("numbers, not KiB", "times 4 bytes, ÷ 1024.", gives=_times(256)),
-    Slip("8 bytes a float32", "a float32 is 4 bytes (8 is float64).", gives=_times(2)),
+CACHE_ROWS = [  # the slips of any KV-cache size, as multiples of the answer
+    ("keys only", "a token caches a key row AND a value row (the 2).", 1 / 2),
+    ("queries cached too", "{got} counts Q, K and V: only K and V are cached.", 3 / 2),
+    ("bytes per number left out", "a float32 takes 4 bytes.", 1 / 4),
+    ("all query heads", "the {heads} query heads share {kv_heads} key/value heads: only those "
+     "are cached.",
+     lambda g: g["heads"] / g["kv_heads"]),
+    ("one layer only", "each of the {layers} layers keeps its own.", lambda g: 1 / g["layers"]),
+    ("one key/value head", "each layer has {kv_heads}.", lambda g: 1 / g["kv_heads"]),
+    ("d_k left out", "each row has {d_k} numbers.", lambda g: 1 / g["d_k"]),
+    ("bits instead of bytes", "a float32 has 32 bits, 4 bytes.", 8),
+    ("8 bytes a float32", "a float32 is 4 bytes (8 is float64).", 2),
 ]
 
 CACHE_HAND = HandExercise(
     "cache memory by hand", "the KiB one token adds to the cache ({layers} layers, {heads} query "
     "heads, {kv_heads} key/value heads, d_k = {d_k}, float32)",
     answer=_kib, givens={"layers": 32, "heads": 32, "kv_heads": 8, "d_k": 128},
-    draw=_draw_model, tolerance=0.5, slips=_CACHE_SLIPS,
-    twins=[Slip("2 bytes a number", "a float32 is 4 bytes (2 is float16).", gives=_times(1 / 2)),
-           Slip("one layer, all query heads", "{layers} layers × {kv_heads} key/value heads.",
-                gives=_times(lambda g: g["heads"] / g["kv_heads"] / g["layers"]))])
+    draw=_draw_model, tolerance=0.5, slips=cache_slips(_kib, CACHE_ROWS + [
+        ("KiB as 1000 bytes", "a KiB is 1024 bytes.", 1.024),
+        ("bytes, not KiB", "divide the bytes by 1024.", 1024),
+        ("MiB, not KiB", "divide by 1024 once.", 1 / 1024),
+        ("numbers, not KiB", "times 4 bytes, ÷ 1024.", 256)]),
+    twins=cache_slips(_kib, [
+        ("2 bytes a number", "a float32 is 4 bytes (2 is float16).", 1 / 2),
+        ("one layer, all query heads", "{layers} layers × {kv_heads} key/value heads.",
+         lambda g: g["heads"] / g["kv_heads"] / g["layers"])]))
 
 
 def _slot(position, block_table, page_size):
@@ -97,8 +98,6 @@ _SLOT_SLIPS = [
     Slip("counted from 1", "position 0 is slot 0 of block 0: no ± 1.",
          gives=(lambda p, t, s: (t[(p - 1) // s], (p - 1) % s),
                 lambda p, t, s: (t[p // s], p % s + 1))),
-    Slip("the logical block for the offset", "the second number is position % page_size.",
-         gives=lambda p, t, s: (p // s, t[p // s])),
     Slip("offset from the physical block", "count from the LOGICAL block's start: " + _LEFT,
          gives=lambda p, t, s: (t[p // s], p - t[p // s] * s)),
     Slip("subtracted one page", "ALL whole blocks come off: " + _LEFT,
@@ -163,8 +162,6 @@ _ROPE_SLIPS = [
     Slip("the exponent without brackets", "`**` binds first: base ** (-2 * t / d).",
          gives=(_angle(lambda p, t, d, b: p * b ** -2 * t / d),
                                          _angle(lambda p, t, d, b: p * b ** (-2 * t) / d))),
-    Slip("base fixed at 10000", "use `base`: models differ (Llama 3: 500000).",
-         gives=_angle(lambda p, t, d, b: p * 10000.0 ** (-2 * t / d))),
     Slip("exponent 4t/d", "divide 2t by d, not d/2.",
          gives=_angle(lambda p, t, d, b: p * b ** (-4 * t / d))),
     Slip("// in the exponent", "−2 // 4 is −1: write -2 * t / d.",
@@ -191,9 +188,6 @@ _ROPE_SLIPS = [
     Slip("d / 2 as an index", "an index is whole; 2 / 2 is 1.0: d // 2.",
          raises=(TypeError, "indices must be integers or slices, not float"),
          example=lambda x, p, base: [x[t + len(x) / 2] for t in range(len(x) // 2)]),
-    Slip("d / 2 for the pairs", "range needs a whole number; 4 / 2 is 2.0: d // 2.",
-         raises=(TypeError, "cannot be interpreted as an integer"),
-         example=lambda x, p, base: [x[t] for t in range(len(x) / 2)]),
 ]
 
 ROPE = CodeExercise(

@@ -99,8 +99,6 @@ DOT_LOOP = CodeExercise(
              gives=_p),
         Slip("k read backwards", "q₁ was multiplied by k's LAST slot: match slot i with slot i.",
              gives=lambda q, k: _dot(q, k[::-1]) if len(q) > 1 else _no()),
-        Slip("subtracted instead of multiplied", "matching slots were subtracted: multiply them.",
-             gives=lambda q, k: sum(a - b for a, b in zip(q, k, strict=True))),
         Slip("only the last term counts", "the total is replaced or reset (`total = 0` in the "
              "loop) at each step: set it once, before the loop.",
              gives=lambda q, k: q[-1] * k[-1]),
@@ -133,10 +131,6 @@ COSINE = CodeExercise(
         Slip("one length used twice", "you divided by one length twice: ∥q∥ and ∥k∥.",
              gives=(lambda q, k: _dot(q, k) / _dot(q, q),
                             lambda q, k: _dot(q, k) / _dot(k, k))),
-        Slip("multiplied by the lengths", "you multiplied q·k by the lengths: divide by them.",
-             gives=lambda q, k: _dot(q, k) * _len(q) * _len(k)),
-        Slip("halved instead of the root", "each length came from `total ** 1/2`, a half.",
-             gives=lambda q, k: _dot(q, k) / (_dot(q, q) / 2 * _dot(k, k) / 2)),
         Slip("took math.cos", "q·k / (∥q∥ ∥k∥) already IS cos θ: no math.cos.",
              gives=(lambda q, k: math.cos(_cos(q, k)), lambda q, k: math.cos(_dot(q, k)))),
         Slip("returned the angle", "that is θ (math.acos): return the cosine.",
@@ -212,9 +206,9 @@ def _turned(c, s):  # the rotation with cos, sin taken as c, s
 
 
 def _score(o):
-    """The arrow · q (None: not two numbers, or q itself)."""
+    """The arrow · q, to 9 decimals (None: not two numbers, or q itself)."""
     v, q = numeric(o.value), o.case.args[0]
-    return None if v is None or v.shape != (2,) or list(v) == q else float(v @ q)
+    return None if v is None or v.shape != (2,) or list(v) == q else round(float(v @ q), 9)
 
 
 def _askew(o):
@@ -235,8 +229,6 @@ PERPENDICULAR = CodeExercise(
            ([-4.0, -3.0],)],
     solution=_turn_left,
     slips=[
-        Slip("turned right", "perpendicular, but turned RIGHT (clockwise): turn the other way.",
-             gives=lambda q: [q[1], -q[0]]),
         Slip("swapped without a minus", "[q₂, q₁] is q mirrored: one slot needs a minus.",
              gives=lambda q: [q[1], q[0]]),
         Slip("both slots negated", "[−q₂, −q₁]: only one slot gets the minus, [−q₂, q₁].",

@@ -1,6 +1,4 @@
-"""Exercises of notebook 15, on the course's CUDA kernel: the shared memory of one thread block
-by hand, the largest key block that fits a limit (largest_key_block), and the barriers one query
-row waits at by hand."""
+"""Notebook 15: a block's shared memory by hand, largest_key_block, a row's barriers by hand."""
 
 import math
 
@@ -22,19 +20,12 @@ _SHARED_SLIPS = [
              d_k, key_block, per_key=0)),
     Slip("the query row left out", "the scaled query row sits in shared memory too (d_k numbers).",
          gives=lambda d_k, key_block: _bytes(d_k, key_block, query=0)),
-    Slip("padding counted once", "every key row gets its own padding number: key_block · "
-         "(d_k + 1), with the brackets.", gives=lambda d_k, key_block: _bytes(
-             d_k, key_block, per_key=0) + 4),
     Slip("the query row padded", "only the key rows are padded; the query row is d_k numbers.",
          gives=lambda d_k, key_block: _bytes(d_k, key_block) + 4),
     Slip("only the key rows", "add the query row (d_k) and the tile (key_block), and pad each "
          "key row: 4 · (d_k + key_block · (d_k + 1) + key_block).",
          gives=(lambda d_k, key_block: 4 * key_block * d_k,
                 lambda d_k, key_block: 4 * key_block * (d_k + 1))),
-    Slip("d_k and key_block swapped", "there are key_block = {key_block} rows of d_k + 1 = "
-         "{d_k} + 1 numbers.", gives=lambda d_k, key_block: _bytes(key_block, d_k)),
-    Slip("V staged too", "only the key rows are staged; V is read from the GPU's memory.",
-         gives=lambda d_k, key_block: _bytes(d_k, key_block) + 4 * key_block * (d_k + 1)),
     Slip("numbers, not bytes", "a float32 takes 4 bytes.", gives=lambda d_k, key_block: _bytes(
         d_k, key_block, size=1)),
     Slip("8 bytes a float32", "a float32 is 4 bytes (8 is float64).",
@@ -84,34 +75,15 @@ _BLOCK_SLIPS = [
     Slip("a block that fits exactly refused", "a block of exactly {limit} bytes fits: "
          "bytes ≤ limit.",
          gives=_halving(lambda d, b, lim: _bytes(d, b) < lim)),
-    Slip("no cap at threads", "thread t scores key j0 + t: the block has at most {threads} keys.",
-         gives=_halving(lambda d, b, lim: _bytes(d, b) <= lim, first=lambda t: 1024)),
     Slip("returned the bytes", "return the number of keys, not the bytes they take.",
          gives=_unless_none(lambda d, t, lim: _bytes(d, _largest(d, t, lim)))),
     Slip("a key_block of numbers left out", "count the padding number of each key row "
          "(d_k + 1) AND the tile of key_block scores.",
          gives=_halving(lambda d, b, lim: _bytes(d, b, per_key=0) <= lim)),
-    Slip("the query row left out", "the scaled query row sits in shared memory too.",
-         gives=_halving(lambda d, b, lim: _bytes(d, b, query=0) <= lim)),
     Slip("numbers, not bytes", "a float32 takes 4 bytes.",
          gives=_halving(lambda d, b, lim: _bytes(d, b, size=1) <= lim)),
-    Slip("limit fixed at 48 KiB", "use `limit`: a block may opt in to more.",
-         gives=_halving(lambda d, b, lim: _bytes(d, b) <= 48 * 1024)),
-    Slip("4 only on d_k", "every number takes 4 bytes: 4 * (d_k + …), with the brackets.",
-         gives=_halving(lambda d, b, lim: 4 * d + b * (d + 1) + b <= lim)),
-    Slip("padding counted once", "every key row gets its own padding number: block * (d_k + 1), "
-         "with the brackets.",
-         gives=_halving(lambda d, b, lim: _bytes(d, b, per_key=0) + 4 <= lim)),
-    Slip("threads or nothing", "when {threads} keys do not fit, try half as many, and again, "
-         "until a block fits.", gives=lambda d, t, lim: t if _bytes(d, t) <= lim else 0),
     Slip("started at threads / 2", "start at block = threads: a block of {threads} keys may fit.",
          gives=_halving(lambda d, b, lim: _bytes(d, b) <= lim, first=lambda t: t // 2)),
-    Slip("/ for //", "1 / 2 is 0.5, not 0: halve with block // 2.",
-         gives=lambda d, t, lim: _largest(d, t, lim) or 0.5),
-    Slip("the query row padded", "only the key rows are padded: the query row is d_k numbers.",
-         gives=_halving(lambda d, b, lim: _bytes(d, b) + 4 <= lim)),
-    Slip("-1 when nothing fits", "when not even one key fits, the answer is 0.",
-         gives=lambda d, t, lim: _largest(d, t, lim) or -1),
     Slip("1 when nothing fits", "when not even one key fits, the answer is 0: the loop must be "
          "able to go past 1.", gives=lambda d, t, lim: max(1, _largest(d, t, lim))),
     Slip("not a power of two", "the halving max needs a power of two: 1, 2, 4, 8, …",
@@ -137,12 +109,8 @@ def _barriers(m, key_block, tiles=math.ceil, rounds=math.log2, per_tile=4, per_r
 _BARRIER_SLIPS = [
     Slip("(a) left out", "the query row is written first: barrier (a) before the first tile.",
          gives=lambda m, key_block: _barriers(m, key_block, per_row=0)),
-    Slip("(a) in every tile", "(a) is before the loop over tiles: once a row.",
-         gives=lambda m, key_block: _barriers(m, key_block, per_row=0, per_tile=5)),
     Slip("tiles rounded down", "the last tile is short but still runs: ⌈{m} / {key_block}⌉.",
          gives=lambda m, key_block: _barriers(m, key_block, tiles=math.floor)),
-    Slip("tiles as a decimal", "a tile runs whole or not at all: ⌈{m} / {key_block}⌉ tiles.",
-         gives=lambda m, key_block: _barriers(m, key_block, tiles=lambda x: x)),
     Slip("one barrier short a tile", "a tile waits at (b), (c), (e), (f) and once per halving "
          "round: log₂ {key_block} rounds.",
          gives=(lambda m, key_block: _barriers(m, key_block, per_tile=3),
@@ -150,19 +118,10 @@ _BARRIER_SLIPS = [
     Slip("one halving round too many", "half runs key_block / 2, …, 2, 1: log₂ {key_block} "
          "rounds.", gives=lambda m, key_block: _barriers(m, key_block,
                                                         rounds=lambda b: math.log2(b) + 1)),
-    Slip("halving rounds counted as keys", "half is halved each round: log₂ {key_block} "
-         "rounds.", gives=(lambda m, key_block: _barriers(m, key_block, rounds=lambda b: b / 2),
-                           lambda m, key_block: _barriers(m, key_block, rounds=lambda b: b))),
     Slip("no halving rounds", "barrier (d) is inside the halving loop: once per round.",
          gives=lambda m, key_block: _barriers(m, key_block, rounds=lambda b: 0)),
-    Slip("halving rounds once a row", "the halving runs in every tile.",
-         gives=lambda m, key_block: 1 + math.ceil(m / key_block) * 4 + math.log2(key_block)),
     Slip("(d) once a tile", "barrier (d) is inside the halving loop: once per round.",
          gives=lambda m, key_block: _barriers(m, key_block, rounds=lambda b: 1)),
-    Slip("only the halving rounds", "each tile also waits at (b), (c), (e) and (f).",
-         gives=lambda m, key_block: _barriers(m, key_block, per_tile=0)),
-    Slip("the barriers in the source", "count the times a thread reaches one: loops repeat them.",
-         gives=lambda m, key_block: 6),
     Slip("one tile", "the threads walk all {m} keys, {key_block} at a time.",
          gives=lambda m, key_block: _barriers(m, key_block, tiles=lambda x: 1)),
 ]

@@ -40,10 +40,6 @@ SCORE_GRADIENT_HAND = HandExercise(
              gives=_hand(lambda a0, g0, t, a, g: a0 * (1 - a0) * g0)),
         Slip("the total added", "{got} adds the total: subtract it (minus a negative adds).",
              gives=_hand(lambda a0, g0, t, a, g: a0 * (g0 + t))),
-        Slip("the total not multiplied by a₀", "{got} is a₀g₀ − Σⱼ aⱼgⱼ: a₀(g₀ − Σⱼ aⱼgⱼ).",
-             gives=_hand(lambda a0, g0, t, a, g: a0 * g0 - t)),
-        Slip("the row total", "{got} is Σⱼ aⱼgⱼ, the first step: go on to a₀(g₀ − total).",
-             gives=_hand(lambda a0, g0, t, a, g: t)),
         *[Slip(f"the entry of key {i}", f"{{got}} is ∂L/∂s{'₀₁₂'[i]}: the question asks for "
                "s₀.", gives=lambda a, g, i=i: a[i] * (g[i] - _total(a, g))) for i in (1, 2)],
     ],
@@ -83,8 +79,6 @@ SOFTMAX_BACKWARD_ROW = CodeExercise(
              gives=_each(lambda x, y, t, i, a, g: x * (1 - x) * y)),
         Slip("the total added", "the row total is subtracted: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
              gives=_each(lambda x, y, t, i, a, g: x * (y + t))),
-        Slip("the total not multiplied by aᵢ", "that is aᵢgᵢ − Σⱼ aⱼgⱼ: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
-             gives=_each(lambda x, y, t, i, a, g: x * y - t)),
         Slip("a term left out of the total", "Σⱼ aⱼgⱼ runs over every j, j = i included.",
              gives=tuple(
                  _each(lambda x, y, t, i, a, g, keep=keep: x * (y - sum(
@@ -137,8 +131,6 @@ _Q_ROWS = [  # name, hint, keyword forms of _gradient
      [{"forward": f, "back": b} for f in (lambda q, k, v: 2 / q.shape[1],
                                           lambda q, k, v: 1 / q.shape[1] / 2)
       for f, b in ((f, f), (None, f))]),
-    ("d_k from the wrong size", "d_k is q.shape[1].",
-     [{"forward": f, "back": b} for size in (_DV, _M) for f, b in ((size, size), (None, size))]),
     ("no total subtracted", "step 2 is A ⊙ (∂L/∂A − row totals).", [{"total": lambda a, ga: 0.0}]),
     ("an unweighted row total", "row i's total is Σⱼ A_ij ∂L/∂A_ij.",
      [{"total": lambda a, ga: ga.sum(axis=1, keepdims=True)},
@@ -149,8 +141,6 @@ _Q_ROWS = [  # name, hint, keyword forms of _gradient
      [{"total": lambda a, ga: (a * ga).sum(axis=1)}]),
     ("the softmax step skipped", "∂L/∂S = A ⊙ (∂L/∂A − row totals).",
      [{"step2": lambda a, ga: ga}]),
-    ("the bracket turned round", "the bracket of step 2 is (∂L/∂A − row total).",
-     [{"step2": lambda a, ga: a * ((a * ga).sum(axis=1, keepdims=True) - ga)}]),
     ("softmax down the columns", "the softmax runs along each row.",
      [{"weights": lambda s: softmax(s, axis=0)}]),
     ("no softmax", "A is the softmax of the scaled scores.",

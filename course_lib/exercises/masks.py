@@ -32,14 +32,10 @@ MASKED_WEIGHT = HandExercise(
         Slip("key 1 given no weight", "{got} gives key 1 nothing, as if score 0 meant weight 0: "
              "e⁰ = 1 adds 1 to the total.",
              gives=lambda p, big: 1.0),
-        Slip("no exponential", "{got} divides the scores themselves: the softmax divides e^s.",
-             gives=lambda p, big: math.log(p) / (math.log(p) + big)),
         Slip("key 1's weight", "{got} is key 1's weight: the question asks for key 0's.",
              gives=lambda p, big: 1 / (p + 1)),
         Slip("ln 3 read as 3", "{got} uses e^{p}: e^(ln {p}) = {p}, as ln undoes eˣ.",
              gives=lambda p, big: math.exp(p) / (math.exp(p) + 1)),
-        Slip("no division", "{got} is e^(ln {p}) alone: divide by the allowed keys' total.",
-             gives=lambda p, big: float(p)),
         Slip("the mask read the other way round", "{got} would mean key 0 is blocked: only key "
              "2 is (keys count from 0).", gives=lambda p, big: 0.0),
     ],
@@ -104,8 +100,6 @@ def _learner(wrong_where, wrong):
 
 
 _ROWS = [([1.0, 2.0, 3.0], [True, True, True]), ([1.5, 2.0, 3.0], [True, False, True]),
-         ([2.0, -1.0, 0.5, 4.0], [True, True, False, False]),
-         ([-3.0, -2.5, -5.0], [False, True, True]),
          ([0.0, 0.0, 0.0, 0.0], [True, False, False, True]), ([5.0], [True]),
          ([0.3, -1.2, 2.7, 0.0, 1.1], [True, True, False, True, False]),
          ([1000.0, 999.5, 1001.0], [True, True, False]),  # e^1000 overflows without a shift
@@ -131,11 +125,6 @@ MASKED_SOFTMAX = CodeExercise(
              "is −∞ (float('-inf')).",
              gives=(lambda s, a: _softmax(np.where(a, s, 0.0)),
                     lambda s, a: _softmax(np.where(a, s, 0.0)) if any(a) else _no())),
-        Slip("no division", "those are the eˢ⁻ᵐᵃˣ: divide by their allowed total.", gives=_exps),
-        Slip("no exponential", "the scores themselves were divided by their total: the softmax "
-             "divides the e^s.",
-             gives=lambda s, a: [x / sum(_kept(s, a)) if ok else 0.0
-                                 for x, ok in zip(s, a, strict=True)] if any(a) else _no()),
         Slip("only the allowed keys returned", "return one weight per key, 0 for the blocked "
              "ones.", gives=tuple(lambda s, a, e=e: _softmax(_kept(s, a)) if any(a) else e()
                                   for e in (list, lambda: max([])))),
@@ -183,8 +172,8 @@ def _causal(i, j, real):
 
 BATCH_MASK = CodeExercise(
     "batch_mask", "batch_mask(lengths, n, left_padded)",
-    cases=[([3, 5], 5, False), ([3, 5], 5, True), ([1, 4, 2], 4, True), ([2, 3], 3, False),
-           ([4], 6, True), ([2, 0], 2, False), ([1, 3], 3, False), ([2, 2], 4, True)],
+    cases=[([3, 5], 5, False), ([3, 5], 5, True), ([1, 4, 2], 4, True), ([4], 6, True),
+           ([2, 0], 2, False)],
     solution=_grid(_causal),
     slips=[
         Slip("no causal part", "the padding mask alone: AND it with j ≤ i.",
@@ -195,9 +184,6 @@ BATCH_MASK = CodeExercise(
              gives=_grid(lambda i, j, real: j < i and real(j))),
         Slip("the causal mask upside down", "j ≥ i lets each query see the FUTURE: j ≤ i.",
              gives=_grid(lambda i, j, real: j >= i and real(j))),
-        Slip("left and right swapped", "with left padding the real tokens are the LAST "
-             "lengths[b].",
-             gives=_grid(_causal, side=lambda left: not left)),
         Slip("left_padded ignored", "right for one side only: with left padding the real tokens "
              "are the last lengths[b] positions.",
              gives=(_grid(_causal, side=lambda left: False),

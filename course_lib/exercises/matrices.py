@@ -35,8 +35,6 @@ K_ENTRIES = HandExercise(
              gives=lambda n, m, d_k, d_v: d_k * d_v),
         Slip("counted the keys only", "{got} counts the keys; each holds d_k = {d_k} numbers.",
              gives=lambda n, m, d_k, d_v: m),
-        Slip("counted one key", "{got} counts the slots of one key; K holds m = {m} of them.",
-             gives=lambda n, m, d_k, d_v: d_k),
         Slip("added rows and columns", "{got} = {m} + {d_k}: a grid holds rows × columns.",
              gives=lambda n, m, d_k, d_v: m + d_k),
         Slip("K as a square", "{got} = {m} × {m}: K's width is Q's width, d_k = {d_k}.",

@@ -1,11 +1,10 @@
-"""Exercises of notebook 17: the attention function the real model runs on (my_attention), a
-score that finds the previous-token head (previous_token_score), and the bytes one token adds
-to SmolLM2-135M's KV cache by hand."""
+"""Notebook 17: my_attention, previous_token_score, the model's KV-cache bytes by hand."""
 
 import math
 
 import numpy as np
 
+from .decoding import CACHE_ROWS, cache_slips
 from .engine import CodeExercise
 from .feedback import Slip
 from .hand import HandExercise
@@ -13,7 +12,7 @@ from .hand import HandExercise
 __all__ = ["EXERCISES"]
 
 
-# --- code: my_attention(query (H, n, d), key (H, m, d), value (H, m, d_v), mask (n, m)) ------
+# --- code: my_attention(query (H, n, d), key (H, m, d), value (H, m, d_v), mask (n, m))
 
 def _attend(query, key, value, mask, scale=None, masked=None, axis=-1, shift=True, top=None,
             blend="value"):
@@ -61,9 +60,6 @@ MY_ATTENTION = CodeExercise(
              gives=_with(scale=lambda q, v: 1.0)),
         Slip("÷ d_k for ÷ √d_k", "divide by the square root of d_k: math.sqrt(d_k).",
              gives=_with(scale=lambda q, v: 1 / q.shape[-1])),
-        Slip("√d_v for √d_k", "the scale is √d_k, the length of a query row "
-             "(query.shape[-1]), not of a value row.",
-             gives=_with(scale=lambda q, v: 1 / math.sqrt(v.shape[-1]))),
         Slip("the mask ignored", "every query saw every key, the future too: put −∞ on the "
              "scores where mask is False.", gives=_with(masked=lambda s, mask: s)),
         Slip("True read as blocked", "True in mask means MAY attend: np.where(mask, scores, "
@@ -88,7 +84,7 @@ MY_ATTENTION = CodeExercise(
 )
 
 
-# --- code: previous_token_score(A), one head's (n, n) grid -----------------------------------
+# --- code: previous_token_score(A), one head's (n, n) grid
 
 def _score(A, rows=None, at=lambda A, i: A[i][i - 1], mean=True):
     rows = range(1, len(A)) if rows is None else rows(len(A))
@@ -124,8 +120,6 @@ PREVIOUS_TOKEN_SCORE = CodeExercise(
              "previous token; A[0][-1] is the LAST column): divide by n − 1.",
              gives=(lambda A: _score(A, rows=range) * (len(A) - 1) / len(A),
                     lambda A: _score(A) * (len(A) - 1) / len(A))),
-        Slip("// for the mean", "`//` rounds down to a whole number (0.9 // 2 is 0): divide "
-             "with /.", gives=lambda A: sum(_score(A, mean=False)) // (len(A) - 1)),
         Slip("the sum, not the mean", "divide the total by the n − 1 rows.",
              gives=lambda A: _score(A) * (len(A) - 1)),
         Slip("the diagonal", "A[i][i] is the weight a token puts on ITSELF: the previous "
@@ -148,39 +142,17 @@ PREVIOUS_TOKEN_SCORE = CodeExercise(
 )
 
 
-# --- by hand: the bytes one token adds to SmolLM2-135M's KV cache ----------------------------
+# --- by hand: the bytes one token adds to SmolLM2-135M's KV cache
 
 def _bytes(layers, heads, kv_heads, d_k):
     return 2 * layers * kv_heads * d_k * 4  # K and V, float32: 4 bytes a number
-
-
-def _times(factor):
-    return lambda **g: _bytes(**g) * (factor(g) if callable(factor) else factor)
 
 
 MODEL_CACHE = HandExercise(
     "model cache by hand", "the bytes one token adds to the model's KV cache ({layers} layers, "
     "{heads} query heads, {kv_heads} key/value heads, d_k = {d_k}, float32)",
     answer=_bytes, givens={"layers": 30, "heads": 9, "kv_heads": 3, "d_k": 64}, tolerance=0.5,
-    slips=[
-        Slip("keys only", "a token caches a key row AND a value row (the 2).",
-             gives=_times(1 / 2)),
-        Slip("queries cached too", "a query row is used once; only K and V are cached.",
-             gives=_times(3 / 2)),
-        Slip("all query heads", "the {heads} query heads share {kv_heads} key/value heads: "
-             "only those are cached.", gives=_times(lambda g: g["heads"] / g["kv_heads"])),
-        Slip("one layer only", "each of the {layers} layers keeps its own.",
-             gives=_times(lambda g: 1 / g["layers"])),
-        Slip("bytes per number left out", "a float32 takes 4 bytes.", gives=_times(1 / 4)),
-        Slip("bits instead of bytes", "a float32 has 32 bits, 4 bytes.", gives=_times(8)),
-        Slip("one key/value head", "each layer has {kv_heads}.",
-             gives=_times(lambda g: 1 / g["kv_heads"])),
-        Slip("KiB, not bytes", "the question asks for bytes: no ÷ 1024.",
-             gives=_times(1 / 1024)),
-        Slip("d_k left out", "each row has {d_k} numbers.",
-             gives=_times(lambda g: 1 / g["d_k"])),
-        Slip("8 bytes a float32", "a float32 is 4 bytes (8 is float64).", gives=_times(2)),
-    ],
-)
+    slips=cache_slips(_bytes, CACHE_ROWS + [
+        ("KiB, not bytes", "the question asks for bytes: no ÷ 1024.", 1 / 1024)]))
 
 EXERCISES = [MY_ATTENTION, PREVIOUS_TOKEN_SCORE, MODEL_CACHE]

@@ -104,8 +104,6 @@ _SHARED = [
      [{"scale": lambda w, D, h: h / D}]),
     ("** 1/2", "`d_k ** 1/2` is (d_k ** 1) / 2: write d_k ** 0.5.",
      [{"scale": lambda w, D, h: 2 * h / D}, {"scale": lambda w, D, h: h / D / 2}]),
-    ("multiplied by √d_k", "the scale is upside down: divide by √d_k.",
-     [{"scale": lambda w, D, h: math.sqrt(D // h)}]),
     ("interleaved columns", "head t got columns t, t + h, …: it owns the d_k NEIGHBOURING "
      "columns from t·d_k.", [{"cols": lambda t, d, h: slice(t, None, h)}]),
     ("one column too many", "a slice stops BEFORE its end: [t*d_k:(t+1)*d_k] needs no + 1.",
@@ -113,11 +111,6 @@ _SHARED = [
       for s in (_root, lambda w, D, h: 1 / math.sqrt(w))]),
     ("one column short", "[t*d_k:(t+1)*d_k] already stops before column (t+1)·d_k: no − 1.",
      [{"cols": lambda t, d, h: slice(t * d, (t + 1) * d - 1), "scale": s}
-      for s in (_root, lambda w, D, h: 1 / math.sqrt(w))]),
-    ("slices start at t", "head t starts at column t·d_k, not at column t.",
-     [{"cols": lambda t, d, h: slice(t, t + d)}]),
-    ("slices one column late", "head t's first column is t·d_k (columns count from 0).",
-     [{"cols": lambda t, d, h: slice(t * d + 1, (t + 1) * d + 1), "scale": s}
       for s in (_root, lambda w, D, h: 1 / math.sqrt(w))]),
     ("d_k taken as h", "each head is d_k = d_model / h columns wide, not h.",
      [{"cols": lambda t, d, h: slice(t * h, (t + 1) * h), "scale": lambda w, D, h: h ** -0.5}]),

@@ -63,20 +63,12 @@ LENGTH = CodeExercise(
         Slip("root inside the loop", "take the root once, after the loop.", gives=_root_each_step),
         Slip("largest slot", "the biggest slot's size: every slot adds length.",
              gives=lambda q: max(abs(x) for x in q)),
-        Slip("forgot to store the sum", "`total + x ** 2` throws the sum away: `total += x ** 2`.",
-             gives=lambda q: 0.0),
         Slip("a fixed number of slots", "only the first few slots were used: loop over all L.",
              gives=(_first_slots(2), _first_slots(3))),
-        Slip("sum of a generator", "math.sqrt got a generator: math.sqrt(sum(…)).",
-             raises=(TypeError, "generator"),
-             example=lambda q: math.sqrt(x ** 2 for x in q)),
         Slip("started from q[0]", "an empty list has no q[0]; its length is 0: start the "
              "total at 0 and loop over every slot.",
              when=lambda o: not o.case.args[0] and isinstance(o.error, IndexError),
              example=lambda q: math.sqrt(q[0] ** 2 + _squares(q[1:]))),
-        Slip("single slot left signed", "a length is never negative: ∥[−2.5]∥ = 2.5.",
-             when=lambda o: len(o.case.args[0]) == 1 and o.value == o.case.args[0][0],
-             example=lambda q: q[0] if len(q) == 1 else _length(q)),
     ],
 )
 

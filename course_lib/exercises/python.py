@@ -105,7 +105,6 @@ MEAN = CodeExercise(
     slips=[
         Slip("divided by len(q) − 1", "divide by len(q).",
              gives=_nonempty(lambda q: sum(q) / (len(q) - 1))),
-        Slip("divided by 2", "divide by len(q), not by 2.", gives=_nonempty(lambda q: sum(q) / 2)),
         Slip("return inside the loop", "only the first number was added: return after the loop.",
              gives=(_nonempty(lambda q: q[0] / len(q)), _nonempty(lambda q: q[0]))),
         Slip("only the last number counts", "the total is replaced (`total = x`) or reset "
@@ -121,9 +120,6 @@ MEAN = CodeExercise(
              gives=_nonempty(lambda q: sum(q[:-1]) / len(q))),
         Slip("the middle number", "{got} is the middle number (a median).",
              gives=(_nonempty(lambda q: sorted(q)[len(q) // 2]), _nonempty(np.median))),
-        Slip("the division ran first", "the division by len(q) = 0 raised it: raise "
-             "ValueError before you divide.", when=lambda o: not o.case.args[0]
-             and isinstance(o.error, ZeroDivisionError) and "by zero" in str(o.error)),
     ],
 )
 
@@ -162,8 +158,6 @@ COST = CodeExercise(
              gives=lambda b, p: p[b[0]] if b else 0),
         Slip("every item at the first price", "each item has its own price, prices[item].",
              gives=lambda b, p: p[b[0]] * len(b)),
-        Slip("left out the first item", "range(1, len(basket)) skips position 0.",
-             gives=lambda b, p: _cost(b[1:], p)),
         Slip("left out the last item", "range(len(basket) - 1) stops one early.",
              gives=lambda b, p: _cost(b[:-1], p)),
         Slip("multiplied the prices", "add them, from 0.",
@@ -182,8 +176,6 @@ COST = CodeExercise(
              when=lambda o: missing_key(o, lambda key, b: isinstance(key, int))),
         Slip("round brackets", "`prices(item)` calls the dict: prices[item].",
              raises=(TypeError, "not callable")),
-        Slip("the basket as one key", "`prices[basket]` looks the whole list up: one item at a "
-             "time.", raises=(TypeError, "unhashable")),
     ],
 )
 
@@ -216,14 +208,10 @@ ROW_MEANS = CodeExercise(
              gives=lambda A: _means(A)[:-1]),
         Slip("only two columns", "A[:, 0] + A[:, 1] leaves the rest out: .sum(axis=1).",
              gives=(lambda A: (A[:, 0] + A[:, 1]) / 2, lambda A: (A[:, 0] + A[:, 1]) / A.shape[1])),
-        Slip("divided by 2", "a row holds A.shape[1] numbers, not 2.",
-             gives=lambda A: A.sum(axis=1) / 2),
         Slip("the middle number", "{got} is each row's middle number (a median).",
              gives=lambda A: np.median(A, axis=1)),
         Slip("the largest number", "{got} is each row's largest number.",
              gives=lambda A: A.max(axis=1)),
-        Slip("no axis 2", "a 2-D array has axes 0 and 1.",
-             raises=(IndexError, "axis")),
         Slip("called the shape", "A.shape is a pair, not a function: A.shape[1].",
              raises=(TypeError, "'tuple' object")),
     ],

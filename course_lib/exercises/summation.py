@@ -88,8 +88,6 @@ SUM_FROM_TO = CodeExercise(
     slips=[
         Slip("counted from 0", "every term is one slot too far right: slot i is q[i - 1].",
              gives=(_from_zero, lambda q, a, b: sum(q[a:b + 1]))),
-        Slip("left out the last slot", "a range stops BEFORE its end: range(a, b + 1).",
-             gives=_stops_early),
         Slip("started one late", "slot a was left out: it sits at q[a - 1].",
              gives=_starts_late),
         Slip("added everything", "the sum of every slot: only slots a to b.",
@@ -111,8 +109,6 @@ SUM_FROM_TO = CodeExercise(
         Slip("the loop never ran", "0 is the total before any term: range(b, a + 1) is empty "
              "(write range(a, b + 1)), or the sum was never stored (+=).",
              gives=lambda q, a, b: 0.0 if a < b else _sum(q, a, b)),
-        Slip("added the slot numbers", "the slot NUMBERS a … b were added, not q[i - 1].",
-             gives=lambda q, a, b: sum(range(a, b + 1))),
     ],
 )
 
@@ -133,8 +129,6 @@ SUM_OF_SQUARES = CodeExercise(
              gives=lambda q: sum(q)),
         Slip("doubled instead of squared", "`x * 2` doubles x: `x ** 2`.",
              gives=lambda q: sum(2 * x for x in q)),
-        Slip("two to the power", "`2 ** x` is 2 to the power x: `x ** 2`.",
-             gives=lambda q: sum(2 ** x for x in q)),
         Slip("squared the sum", "the total was squared: square each slot, then add.",
              gives=lambda q: sum(q) ** 2),
         Slip("absolute values", "the sizes |x| were added: square each slot.",
@@ -146,8 +140,6 @@ SUM_OF_SQUARES = CodeExercise(
              gives=lambda q: sum(x ** 3 for x in q)),
         Slip("multiplied instead of added", "the squares were multiplied: Σ adds them.",
              gives=lambda q: math.prod(x * x for x in q)),
-        Slip("largest square", "the biggest square alone: add them all.",
-             gives=lambda q: max(x * x for x in q)),
         Slip("returned the squares", "the list of squares: add them.",
              gives=lambda q: [x * x for x in q]),
     ],

@@ -1,5 +1,4 @@
-"""Exercises of notebook 06: one score S_ij worked out by hand, the shape rule of the matrix
-product, and the scores of one sentence S = (XW_Q)(XW_K)ᵀ in code."""
+"""Notebook 06: S₂₃ by hand, the product's shape rule, S = (XW_Q)(XW_K)ᵀ in code."""
 
 import numpy as np
 
@@ -96,9 +95,6 @@ SCORE_HAND = HandExercise(
         Slip("added instead of multiplied", "{got} adds the slots: multiply matching slots, "
              "then add the three products.",
              gives=lambda Q, K: float((_row(Q, 1) + _row(K, 2)).sum())),
-        Slip("multiplied the sums", "{got} is (sum of q₂) × (sum of k₃): multiply matching "
-             "slots first, then add the products.",
-             gives=lambda Q, K: float(_row(Q, 1).sum() * _row(K, 2).sum())),
         *[Slip(f"left out slot {t + 1}", f"{{got}} adds only two of the three products (slot "
                f"{t + 1} is missing): d_k = 3, so add all three.",
                gives=lambda Q, K, t=t: float(_products(Q, K).sum() - _products(Q, K)[t]))
@@ -182,8 +178,7 @@ def _grid(shape, seed, halves=False):
 
 
 # (n, d_model, d_k): apart in most; d_k = d_model in some (X @ W_Q @ W_K runs), d_k = n in
-# others ((X W_Q) @ (X W_K) runs), n = d_model in one; halves where whole numbers could hide a
-# truncation
+# others ((X W_Q) @ (X W_K) runs), n = d_model in one; halves, so that no cut hides
 _SIZES = [(3, 4, 2), (2, 3, 3), (4, 2, 3), (3, 5, 2), (2, 4, 4), (4, 3, 2), (3, 4, 3),
           (4, 4, 2), (5, 2, 2)]
 
@@ -212,8 +207,6 @@ SELF_SCORES = CodeExercise(
              gives=lambda X, W_Q, W_K: (X @ W_Q).T @ (X @ W_K)),
         Slip("W_Q used twice", "both sides are made with W_Q: the keys are K = X @ W_K.",
              gives=lambda X, W_Q, W_K: (X @ W_Q) @ (X @ W_Q).T),
-        Slip("W_K used twice", "both sides are made with W_K: the queries are Q = X @ W_Q.",
-             gives=lambda X, W_Q, W_K: (X @ W_K) @ (X @ W_K).T),
         Slip("no weights", "that is X @ X.T, the words scored directly: make Q = X @ W_Q and "
              "K = X @ W_K first.", gives=lambda X, W_Q, W_K: X @ X.T),
         Slip("element-wise product", "`*` multiplies matching cells one by one; the matrix "

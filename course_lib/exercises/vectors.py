@@ -3,15 +3,11 @@
 import numpy as np
 
 from .engine import Case, CodeExercise
-from .feedback import NoPrediction, Slip
+from .feedback import Slip
 from .hand import HandExercise
 from .python import missing_key
 
 __all__ = ["EXERCISES"]
-
-
-def _no():
-    raise NoPrediction
 
 
 _SUB = "₀₁₂₃₄₅₆₇₈₉"
@@ -106,8 +102,6 @@ SLOT = _Slot(
              gives=_checked_or_not(lambda q, i: q[i + 1])),
         Slip("counted from the end", "q[-i] counts from the end: slot i is q[i - 1].",
              gives=_checked_or_not(lambda q, i: q[-i])),
-        Slip("always the last slot", "q[-1] does not depend on i: q[i - 1].",
-             gives=_checked_or_not(lambda q, i: q[-1])),
         Slip(_WRAPS, "for i < 1, q[i - 1] counts from the END (q[0 - 1] is q[-1], the last "
              "slot) and Python says nothing: check 1 <= i <= len(q) first.",
              when=lambda o: o.case.raises is not None and (
@@ -127,8 +121,6 @@ SLOT = _Slot(
              example=lambda q, i: q[i - 1] if i >= 1 else _no_slot()),
         Slip("round brackets", "`q(i)` calls the list: q[i - 1].",
              raises=(TypeError, "not callable")),
-        Slip("searched for the value", "`q.index(i)` searches q for the NUMBER i: q[i - 1].",
-             raises=(ValueError, "not in list")),
     ],
 )
 
@@ -188,16 +180,8 @@ EMBED = CodeExercise(
         Slip("quoted the variable", "`table[\"word\"]` looks up the text 'word': table[word].",
              when=lambda o: missing_key(o, lambda k, s: isinstance(k, str) and len(k) > 1
                                         and k.lower().strip() not in s)),
-        Slip("changed the word", "the word was changed (.upper(), a space): the keys are the "
-             "words as they are.",
-             when=lambda o: missing_key(o, lambda k, s: isinstance(k, str) and k not in s
-                                        and k.lower().strip() in s)),
         Slip("looked up letters", "a loop over a string gives letters: `for word in sentence`.",
              when=lambda o: missing_key(o, lambda k, s: isinstance(k, str) and len(k) == 1)),
-        Slip("positions as keys", "the keys are words: table[sentence[i]].",
-             when=lambda o: missing_key(o, lambda k, s: isinstance(k, int))),
-        Slip("the sentence as one key", "`table[sentence]` looks the whole list up: one word "
-             "at a time.", raises=(TypeError, "unhashable")),
         Slip("round brackets", "`table(word)` calls the table: table[word].",
              raises=(TypeError, "not callable")),
         Slip("split a list", "the sentence is already a list of words: no .split().",
@@ -206,11 +190,6 @@ EMBED = CodeExercise(
              "word.", when=lambda o: isinstance(o.value, dict)),
         Slip("returned the words", "return their vectors.",
              when=lambda o: _each(o, lambda x: isinstance(x, str))),
-        Slip("returned pairs", "return the vectors alone, without their words.",
-             when=lambda o: _each(o, lambda x: isinstance(x, (list, tuple))
-                                  and any(isinstance(y, str) for y in x))),
-        Slip("None for every word", "`table.get(...)` found no such key: table[word], no quotes.",
-             when=lambda o: _each(o, lambda x: x is None)),
         Slip("one number per word", "a word's vector is a list: keep table[word] whole.",
              when=lambda o: len(o.value) == len(o.case.args[0])
              and _each(o, lambda x: isinstance(x, (int, float)))),
