@@ -22,6 +22,11 @@ _SHARED_SLIPS = [
          gives=lambda d_k, key_block: _bytes(d_k, key_block, query=0)),
     Slip("the query row padded", "only the key rows are padded; the query row is d_k numbers.",
          gives=lambda d_k, key_block: _bytes(d_k, key_block) + 4),
+    Slip("padding counted once", "every key row gets its own padding number: key_block · "
+         "(d_k + 1), with the brackets.", gives=lambda d_k, key_block: _bytes(
+             d_k, key_block, per_key=0) + 4),
+    Slip("d_k and key_block swapped", "there are key_block = {key_block} rows of d_k + 1 = "
+         "{d_k} + 1 numbers.", gives=lambda d_k, key_block: _bytes(key_block, d_k)),
     Slip("only the key rows", "add the query row (d_k) and the tile (key_block), and pad each "
          "key row: 4 · (d_k + key_block · (d_k + 1) + key_block).",
          gives=(lambda d_k, key_block: 4 * key_block * d_k,
@@ -84,6 +89,10 @@ _BLOCK_SLIPS = [
          gives=_halving(lambda d, b, lim: _bytes(d, b, size=1) <= lim)),
     Slip("started at threads / 2", "start at block = threads: a block of {threads} keys may fit.",
          gives=_halving(lambda d, b, lim: _bytes(d, b) <= lim, first=lambda t: t // 2)),
+    Slip("no cap at threads", "thread t scores key j0 + t: the block has at most {threads} keys.",
+         gives=_halving(lambda d, b, lim: _bytes(d, b) <= lim, first=lambda t: 1024)),
+    Slip("the query row left out", "the scaled query row sits in shared memory too.",
+         gives=_halving(lambda d, b, lim: _bytes(d, b, query=0) <= lim)),
     Slip("1 when nothing fits", "when not even one key fits, the answer is 0: the loop must be "
          "able to go past 1.", gives=lambda d, t, lim: max(1, _largest(d, t, lim))),
     Slip("not a power of two", "the halving max needs a power of two: 1, 2, 4, 8, …",
@@ -109,6 +118,8 @@ def _barriers(m, key_block, tiles=math.ceil, rounds=math.log2, per_tile=4, per_r
 _BARRIER_SLIPS = [
     Slip("(a) left out", "the query row is written first: barrier (a) before the first tile.",
          gives=lambda m, key_block: _barriers(m, key_block, per_row=0)),
+    Slip("(a) in every tile", "(a) is before the loop over tiles: once a row.",
+         gives=lambda m, key_block: _barriers(m, key_block, per_row=0, per_tile=5)),
     Slip("tiles rounded down", "the last tile is short but still runs: ⌈{m} / {key_block}⌉.",
          gives=lambda m, key_block: _barriers(m, key_block, tiles=math.floor)),
     Slip("one barrier short a tile", "a tile waits at (b), (c), (e), (f) and once per halving "
@@ -122,6 +133,9 @@ _BARRIER_SLIPS = [
          gives=lambda m, key_block: _barriers(m, key_block, rounds=lambda b: 0)),
     Slip("(d) once a tile", "barrier (d) is inside the halving loop: once per round.",
          gives=lambda m, key_block: _barriers(m, key_block, rounds=lambda b: 1)),
+    Slip("halving rounds counted as keys", "half is halved each round: log₂ {key_block} "
+         "rounds.", gives=(lambda m, key_block: _barriers(m, key_block, rounds=lambda b: b / 2),
+                           lambda m, key_block: _barriers(m, key_block, rounds=lambda b: b))),
     Slip("one tile", "the threads walk all {m} keys, {key_block} at a time.",
          gives=lambda m, key_block: _barriers(m, key_block, tiles=lambda x: 1)),
 ]

@@ -40,6 +40,8 @@ SCORE_GRADIENT_HAND = HandExercise(
              gives=_hand(lambda a0, g0, t, a, g: a0 * (1 - a0) * g0)),
         Slip("the total added", "{got} adds the total: subtract it (minus a negative adds).",
              gives=_hand(lambda a0, g0, t, a, g: a0 * (g0 + t))),
+        Slip("the total not multiplied by a₀", "{got} is a₀g₀ − Σⱼ aⱼgⱼ: a₀(g₀ − Σⱼ aⱼgⱼ).",
+             gives=_hand(lambda a0, g0, t, a, g: a0 * g0 - t)),
         *[Slip(f"the entry of key {i}", f"{{got}} is ∂L/∂s{'₀₁₂'[i]}: the question asks for "
                "s₀.", gives=lambda a, g, i=i: a[i] * (g[i] - _total(a, g))) for i in (1, 2)],
     ],
@@ -79,6 +81,8 @@ SOFTMAX_BACKWARD_ROW = CodeExercise(
              gives=_each(lambda x, y, t, i, a, g: x * (1 - x) * y)),
         Slip("the total added", "the row total is subtracted: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
              gives=_each(lambda x, y, t, i, a, g: x * (y + t))),
+        Slip("the total not multiplied by aᵢ", "that is aᵢgᵢ − Σⱼ aⱼgⱼ: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
+             gives=_each(lambda x, y, t, i, a, g: x * y - t)),
         Slip("a term left out of the total", "Σⱼ aⱼgⱼ runs over every j, j = i included.",
              gives=tuple(
                  _each(lambda x, y, t, i, a, g, keep=keep: x * (y - sum(

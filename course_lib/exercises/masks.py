@@ -36,6 +36,10 @@ MASKED_WEIGHT = HandExercise(
              gives=lambda p, big: 1 / (p + 1)),
         Slip("ln 3 read as 3", "{got} uses e^{p}: e^(ln {p}) = {p}, as ln undoes eˣ.",
              gives=lambda p, big: math.exp(p) / (math.exp(p) + 1)),
+        Slip("no exponential", "{got} divides the scores themselves: the softmax divides e^s.",
+             gives=lambda p, big: math.log(p) / (math.log(p) + big)),
+        Slip("no division", "{got} is e^(ln {p}) alone: divide by the allowed keys' total.",
+             gives=lambda p, big: float(p)),
         Slip("the mask read the other way round", "{got} would mean key 0 is blocked: only key "
              "2 is (keys count from 0).", gives=lambda p, big: 0.0),
     ],
@@ -125,6 +129,11 @@ MASKED_SOFTMAX = CodeExercise(
              "is −∞ (float('-inf')).",
              gives=(lambda s, a: _softmax(np.where(a, s, 0.0)),
                     lambda s, a: _softmax(np.where(a, s, 0.0)) if any(a) else _no())),
+        Slip("no division", "those are the eˢ⁻ᵐᵃˣ: divide by their allowed total.", gives=_exps),
+        Slip("no exponential", "the scores themselves were divided by their total: the softmax "
+             "divides the e^s.",
+             gives=lambda s, a: [x / sum(_kept(s, a)) if ok else 0.0
+                                 for x, ok in zip(s, a, strict=True)] if any(a) else _no()),
         Slip("only the allowed keys returned", "return one weight per key, 0 for the blocked "
              "ones.", gives=tuple(lambda s, a, e=e: _softmax(_kept(s, a)) if any(a) else e()
                                   for e in (list, lambda: max([])))),
