@@ -706,4 +706,17 @@ def for_numbers(answer, tolerance):
     elif a.ndim == 1 and a.size > 1:
         found.append(("the numbers in the wrong order", a[::-1], "{got} is the answer "
                       "reversed: keep the order the question asks."))
-    return [(n, v, h) for n, v, h in found if np.all(np.abs(v - a) > 2 * tolerance)]
+    if _significant_digits(a) >= 2 if a.ndim == 0 else a.size > 1:  # one digit: by chance
+        for factor, words in ((2, "twice"), (3, "3 times"), (4, "4 times"), (0.5, "half of"),
+                              (1 / 3, "a third of"), (0.25, "a quarter of")):
+            found.append(("off by a factor", a * factor, f"{{got}} is {words} the answer: one "
+                          "factor or one division is off."))
+    if np.all((a > 0) & (a < 1)):
+        found.append(("1 minus the answer", 1 - a, "{got} is 1 minus the answer: a `1 −` too "
+                      "many, or the other part's share?"))
+    kept = []  # the plainer relation first: a later one with its number adds nothing
+    for n, v, h in found:
+        if np.all(np.abs(v - a) > 2 * tolerance) and not any(
+                np.allclose(v, w, rtol=1e-9, atol=0) for _, w, _ in kept):
+            kept.append((n, v, h))
+    return kept
