@@ -313,7 +313,38 @@ SHIFTED = [
              transform=lambda e, case, ex: e + _first_entry(case)),
 ]
 
+def _swapped(i, j):
+    """Inputs ``i`` and ``j`` exchanged (both there, of one kind), where that is not the answer
+    transposed (that relation says it)."""
+    def change(args):
+        if j >= len(args) or type(args[i]) is not type(args[j]):
+            raise NoPrediction
+        args[i], args[j] = args[j], args[i]
+
+    def transform(e, case, ex):
+        found = _solved(change)(e, case, ex)
+        if e.ndim >= 2 and same(found, np.swapaxes(e, -1, -2)):
+            raise NoPrediction
+        return found
+    return transform
+
+
+def _swap_hint(ex, outcome):
+    names = ex.arg_names if len(ex.arg_names) == len(outcome.case.args) else None
+    for i, j in itertools.combinations(range(len(outcome.case.args)), 2):
+        try:
+            fits = ex.same(outcome.value, _swapped(i, j)(_expected(outcome), outcome.case, ex))
+        except Exception:
+            fits = False
+        if names and fits:
+            return (f"it is what {ex.function} gives with {names[i]} and {names[j]} "
+                    "exchanged: check which input goes where in each step.")
+    return "it is what two of the inputs exchanged give: check which goes where."
+
+
 INPUT_SIDE = [
+    Relation("two inputs exchanged", _swap_hint,
+             transform=tuple(_swapped(i, j) for i, j in itertools.combinations(range(4), 2))),
     Relation("the first row every time", "it is what one input's first row for all its rows "
              "gives: K[0] written for K[j]?",
              transform=tuple(_first_row_everywhere(i) for i in range(3))),
@@ -418,6 +449,15 @@ SEEN_IN_ONE = [
     Relation("sizes that do not fit a product", "A @ B needs as many columns in A as rows in "
              "B: check each .T (one missing, or one too many?).",
              test=_error(ValueError, "matmul", "not aligned", "core dimension")),
+    Relation("shapes that do not line up", "NumPy could not pair the two sides of one "
+             "+, −, × or ÷ entry by entry: print each side's .shape (a row total needs "
+             "keepdims=True to divide its row).",
+             test=_error(ValueError, "could not be broadcast")),
+    Relation("an empty input", "on an empty input it raised {got}; the answer there is "
+             "{expected}: start from a value that needs no entry (a total of 0), not x[0] or "
+             "max(x).", test=lambda o, ex: o.error is not None and o.case.raises is None
+             and any(isinstance(a, (list, tuple, np.ndarray)) and len(a) == 0
+                     for a in o.case.args)),
     Relation("returned text", "return the numbers themselves (str(…) and f-strings are for "
              "printing).", test=lambda o, ex: o.error is None and isinstance(o.value, str)
              and o.case.raises is None),
@@ -651,7 +691,55 @@ class _Reordered:
         return wrong if common - plain else []
 
 
+def _kept_zeros(outcome, exercise):
+    """Right wherever the answer is not 0, and not 0 where it is (the mirror of
+    ``_never_filled``)."""
+    v, e = _value(outcome), _expected(outcome)
+    if v is None or e is None or v.shape != e.shape or v.size < 3:
+        return False
+    off = ~np.isclose(v, e)
+    return bool(off.any() and np.all(e[off] == 0))
+
+
+def _kept_zeros_hint(exercise, outcome):
+    got, want = np.asarray(outcome.value), np.asarray(outcome.case.expected)
+    off = ~np.isclose(numeric(got), numeric(want))
+    at = tuple(int(i) for i in np.argwhere(off)[0])
+    return (f"every entry is right except {int(off.sum())} where the answer is {show(want[at])} "
+            f"(at index {list(at)} yours is {show(got[at])}): a masked or skipped position "
+            "keeps a value.")
+
+
+def _sizes(args):
+    """Every size the inputs show: an array's dimensions, a tuple's whole numbers."""
+    found = set()
+    for a in args:
+        if isinstance(a, np.ndarray):
+            found.update(int(n) for n in a.shape)
+        elif isinstance(a, tuple) and all(isinstance(n, int) for n in a):
+            found.update(a)
+    return found
+
+
+def _other_size(outcome, exercise):
+    """Whole numbers where each wrong one is another size of the inputs."""
+    v, e = _value(outcome), _expected(outcome)
+    if v is None or e is None or v.shape != e.shape or e.ndim != 1 or np.any(e % 1):
+        return False
+    off = v != e
+    return bool(off.any() and set(v[off].astype(int).tolist()) <= _sizes(outcome.case.args))
+
+
+def _other_size_hint(exercise, outcome):
+    v, e = numeric(outcome.value), numeric(outcome.case.expected)
+    i = int(np.argmax(v != e))
+    return (f"entry {i} of yours is {show(v[i])}, a size of the inputs, but not the one asked "
+            f"(that is {show(e[i])}): read each size from the input and axis that hold it.")
+
+
 STATEMENTS = [
+    _OnEveryWrong("not 0 where the answer is 0", _kept_zeros_hint, test=_kept_zeros),
+    _OnEveryWrong("a size read from the wrong place", _other_size_hint, test=_other_size),
     _OnEveryWrong("entries never filled", _never_filled_hint, test=_never_filled),
     _OnEveryWrong("the answer of another case", "it gave another case's answer: a variable from "
                   "an earlier cell used for an argument?", test=_another_case),
