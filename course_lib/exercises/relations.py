@@ -125,6 +125,8 @@ TRANSFORMED = [
        lambda e: e / 100),
     _t("the reciprocal", "1 divided by the right answer: a division the wrong way round?",
        lambda e: 1 / e if np.all(e != 0) else _no()),
+    _t("1 minus the answer", "each number is 1 minus the right one: a `1 −` too many, or "
+       "the other part's share?", lambda e: 1 - e if np.all((e > 0) & (e < 1)) else _no()),
     _t("squared", "a root forgotten?", lambda e: e * e),
     _t("square-rooted", "a root too many.", lambda e: np.sqrt(e) if np.all(e >= 0) else _no()),
     _t("applied the softmax", "each row adds up to 1: return the scores, not their softmax.",
@@ -353,6 +355,10 @@ INPUT_SIDE = [
              transform=(_positions(0), _positions(1))),
     *[_dropped(axis, which, all_args) for axis in (0, -1) for which in ("first", "last")
       for all_args in (False, True)],
+    Relation("stopped after one pass", "your answer is what the first entry (row) of the "
+             "input alone gives: the loop stopped after one pass (a `return` inside it?).",
+             transform=(_one_input(0, lambda a: a[:1]), _each_input(
+                 lambda a: a[:1] if len(a) > 1 else _no()))),
     Relation("inputs cut to whole numbers", "it is what the inputs give without their "
              "decimals: an int(…) on each?", transform=_cut_inputs, least=2),
     Relation("the signs dropped", "it is what the sizes |x| of the numbers give: an abs(…) "
@@ -737,7 +743,42 @@ def _other_size_hint(exercise, outcome):
             f"(that is {show(e[i])}): read each size from the input and axis that hold it.")
 
 
+def _fractions_for_whole(outcome, exercise):
+    v, e = _value(outcome), _expected(outcome)
+    return (v is not None and e is not None and v.shape == e.shape and not np.any(e % 1)
+            and bool(np.any(v % 1)))
+
+
+def _ints(x):
+    items = x if isinstance(x, (tuple, list)) else [x]
+    return all(isinstance(i, (int, np.integer)) and not isinstance(i, bool) for i in items) or (
+        isinstance(x, np.ndarray) and x.dtype.kind in "iu")
+
+
+class _Counting(Relation):
+    """Said only in an exercise whose every answer is whole numbers (ints)."""
+
+    def seen(self, exercise, outcomes, wrong):
+        if not all(_ints(c.expected) for c in exercise.cases if c.raises is None):
+            return []
+        gave = [o for o in wrong if o.error is None and o.case.raises is None]
+        return [o for o in gave if _safe(self.test, o, exercise)]
+
+
+def _all_equal(outcome, exercise):
+    v, e = _value(outcome), _expected(outcome)
+    return (v is not None and e is not None and v.shape == e.shape and v.shape[-1:] > (1,)
+            and v.size > 2 and np.allclose(v, v[..., :1]) and np.any(v)
+            and not np.allclose(e, e[..., :1]))
+
+
 STATEMENTS = [
+    _Counting("fractions where whole numbers are asked", lambda ex, o: "the answer is always "
+              f"whole numbers; yours is {show(o.value)}: a `/` where `//` (whole-number "
+              "division) was meant, or a division too many?", test=_fractions_for_whole),
+    _OnEveryWrong("every entry the same", lambda ex, o: "all your numbers along a row are equal "
+                  f"({show(numeric(o.value).flat[0])}); the answer's are not: the numbers that "
+                  "tell the entries apart never reached them.", test=_all_equal),
     _OnEveryWrong("not 0 where the answer is 0", _kept_zeros_hint, test=_kept_zeros),
     _OnEveryWrong("a size read from the wrong place", _other_size_hint, test=_other_size),
     _OnEveryWrong("entries never filled", _never_filled_hint, test=_never_filled),
