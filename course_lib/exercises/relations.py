@@ -311,7 +311,7 @@ SHIFTED = [
 ]
 
 def _swapped(i, j):
-    """Inputs ``i`` and ``j`` (of one kind) exchanged, where that is not the answer transposed."""
+    """Inputs ``i`` and ``j`` exchanged, where that is not the answer transposed."""
     def change(args):
         if j >= len(args) or type(args[i]) is not type(args[j]):
             raise NoPrediction
@@ -339,8 +339,8 @@ INPUT_SIDE = [
       for all_args in (False, True)],
     Relation("stopped after one pass", "it is what the first entry (row) alone gives: a "
              "`return` inside the loop?",
-             transform=(_one_input(0, lambda a: a[:1]), _each_input(
-                 lambda a: a[:1] if len(a) > 1 else _no()))),
+             transform=(*(_one_input(i, lambda a: a[:1]) for i in range(3)),
+                        _each_input(lambda a: a[:1] if len(a) > 1 else _no()))),
     Relation("inputs cut to whole numbers", "it is what the inputs give without their "
              "decimals: an int(…) on each?", transform=_cut_inputs, least=2),
     Relation("the signs dropped", "it is what the sizes |x| of the numbers give: an abs(…) "
@@ -443,7 +443,7 @@ SEEN_IN_ONE = [
     Relation("an empty input", "an empty input must give {expected}: start from 0, not x[0] "
              "or max(x).",
              test=lambda o, ex: o.error is not None and o.case.raises is None
-             and any(np.size(a) == 0 for a in o.case.args if isinstance(a, (list, tuple)))),
+             and any(len(a) == 0 for a in o.case.args if isinstance(a, (list, tuple)))),
     Relation("returned text", "return the numbers themselves (str(…) and f-strings are for "
              "printing).", test=lambda o, ex: o.error is None and isinstance(o.value, str)
              and o.case.raises is None),
@@ -547,7 +547,7 @@ class _Factor:
         rs = [self.ratio(o) for o in wrong]
         if len(wrong) < self.least or None in rs or rs[0] in self.skip or not all(
                 math.isclose(r, rs[0], rel_tol=1e-6) for r in rs):
-            return []  # and one wrong number is always some factor times the right one
+            return []  # one wrong number is always a factor times the right one
         return wrong if sum(np.count_nonzero(self.base(o)) for o in wrong) > 1 else []
 
     def hint(self, exercise, outcome):
@@ -660,26 +660,25 @@ class _Reordered:
 
 
 def _kept_zeros(outcome, exercise):
-    """Right wherever the answer is not 0."""
     v, e = _value(outcome), _expected(outcome)
     off = v is not None and v.shape == e.shape and v.size > 2 and ~np.isclose(v, e)
     return bool(np.any(off) and np.all(e[off] == 0))
 
 
 def _other_size(outcome, exercise):
-    """Each wrong whole number is a size of an input array (or a shape's entry)."""
+    """Each wrong number is a size of an input (array or shape)."""
     v, e = _value(outcome), _expected(outcome)
     if v is None or e is None or v.shape != e.shape or e.ndim != 1 or np.any(e % 1):
         return False
     sizes = {int(n) for a in outcome.case.args for n in (a.shape if isinstance(a, np.ndarray)
              else a if isinstance(a, tuple) else ()) if isinstance(n, int)}
-    return bool(np.any(v != e) and set(v[v != e].tolist()) <= sizes)
+    return bool(np.any(v != e) and set(v[v != e].tolist()) <= sizes) and sorted(v) != sorted(e)
 
 
 def _fractions_for_whole(outcome, exercise):
     """Fractions, in an exercise whose every answer is ints."""
     v = _value(outcome)
-    return v is not None and bool(np.any(v % 1)) and all(
+    return v is not None and bool(np.any(v != np.round(v))) and all(
         np.asarray(c.expected).dtype.kind in "iu" for c in exercise.cases if c.raises is None)
 
 
