@@ -95,3 +95,16 @@ def test_fractions_are_only_named_where_every_answer_is_whole():
     # length([3, 4]) is 5, a whole number, but length's answers are not ints: no `//` hint
     feedback = evaluate("length", lambda q: math.sqrt(sum(x * abs(x) for x in q)))
     assert feedback.mistake != "fractions where whole numbers are asked"
+
+
+def test_a_row_that_shows_on_fewer_cases_than_the_answer_is_wrong_is_not_named():
+    def min_for_max(blocks):  # max(M, min(block)): right numbers nowhere the row is right
+        m, total = -math.inf, 0.0
+        for block in blocks:
+            new = max(m, min(block))
+            total = total * math.exp(m - new) + sum(math.exp(s - new) for s in block)
+            m = new
+        return m, total
+    feedback = evaluate("running_stats", min_for_max)
+    assert feedback.status != "passed"
+    assert "block max instead of running max" not in (feedback.mistake or "")

@@ -311,7 +311,7 @@ SHIFTED = [
 ]
 
 def _swapped(i, j):
-    """Inputs ``i`` and ``j`` exchanged, where that is not the answer transposed."""
+    """Inputs ``i`` and ``j`` exchanged (not the answer transposed)."""
     def change(args):
         if j >= len(args) or type(args[i]) is not type(args[j]):
             raise NoPrediction
@@ -666,7 +666,6 @@ def _kept_zeros(outcome, exercise):
 
 
 def _other_size(outcome, exercise):
-    """Each wrong number is a size of an input (array or shape)."""
     v, e = _value(outcome), _expected(outcome)
     if v is None or e is None or v.shape != e.shape or e.ndim != 1 or np.any(e % 1):
         return False
@@ -691,15 +690,15 @@ def _all_equal(outcome, exercise):
 
 STATEMENTS = [
     Relation("fractions where whole numbers are asked", lambda ex, o: "the answer is always "
-             f"whole numbers; yours is {show(o.value)}: a `/` where `//` (whole-number "
-             "division) was meant, or a division too many?", test=_fractions_for_whole),
-    _OnEveryWrong("every entry the same", "all your numbers in a row are equal; the "
-                  "answer's are not: what tells the entries apart never reached them.",
+             f"whole numbers; yours is {show(o.value)}: `/` for `//`, or a division too "
+             "many?", test=_fractions_for_whole),
+    _OnEveryWrong("every entry the same", "each row of yours repeats one number; the "
+                  "answer's do not: an index that never moves?",
                   test=_all_equal),
     _OnEveryWrong("not 0 where the answer is 0", "right except where the answer is 0 (False): "
                   "a masked or skipped place kept a value.", test=_kept_zeros),
     _OnEveryWrong("a size read from the wrong place", "each wrong number is another size of the "
-                  "inputs: read each size from the input and axis that hold it.",
+                  "inputs: which input and axis hold this one?",
                   test=_other_size),
     _OnEveryWrong("entries never filled", _never_filled_hint, test=_never_filled),
     _OnEveryWrong("the answer of another case", "it gave another case's answer: a variable from "
@@ -766,7 +765,7 @@ def for_numbers(answer, tolerance):
     if np.all((a > 0) & (a < 1)):
         found.append(("1 minus the answer", 1 - a, "{got} is 1 minus the answer: the other "
                       "part's share?"))
-    kept = []  # a later relation with an earlier one's number adds nothing
+    kept = []
     for n, v, h in found:
         if np.all(np.abs(v - a) > 2 * tolerance) and not any(
                 np.allclose(v, w, rtol=1e-9, atol=0) for _, w, _ in kept):
