@@ -121,7 +121,7 @@ def test_attention_slips():
         "returned the weights": [lambda q, k, v: softmax_rows(scaled(q, k))],
         "no transpose": [lambda q, k, v: softmax_rows(q @ k / math.sqrt(q.shape[-1])) @ v],
         "value @ weights": [lambda q, k, v: v @ softmax_rows(scaled(q, k))],
-        "the wrong shape": [return_in_loop],
+        "stopped after one pass": [return_in_loop],
         "transposed": [lambda q, k, v: (softmax_rows(scaled(q, k)) @ v).T],
         "returned more than the answer": [
             lambda q, k, v: (softmax_rows(scaled(q, k)) @ v, softmax_rows(scaled(q, k)))],

@@ -142,7 +142,8 @@ def test_query_scores_slips():
         "products not added": [lambda q, K: [q * k for k in K]],
         "added along the wrong axis": [lambda q, K: (q * K).sum(axis=0)],
         "one score per slot": [lambda q, K: [q @ K[j] for j in range(len(q))]],
-        "the wrong shape": [lambda q, K: q @ K[0], scores_appended_in_loop],
+        "the wrong shape": [lambda q, K: q @ K[0]],
+        "stopped after one pass": [scores_appended_in_loop],
         "divided by the lengths": [lambda q, K: [q @ k / (np.linalg.norm(q) * np.linalg.norm(k))
                                                  for k in K]],
         "multiplied the sums": [lambda q, K: [sum(q) * sum(k) for k in K]],

@@ -266,7 +266,7 @@ class CodeExercise:
         answer that raised the same kind follows it (``errors_count``; not for a relation);
         :class:`NoPrediction`: nothing said about that case. With a ``key`` (the formula) a
         prediction is computed once per case: it does not depend on the answer."""
-        telling = []
+        telling, unexplained = [], 0
         for outcome in outcomes:
             case = outcome.case
             if case.raises is not None and outcome.correct:
@@ -280,12 +280,15 @@ class CodeExercise:
                     telling.append(outcome)
                 continue
             if case.raises is None and self.same(wrong_answer, case.expected):
+                unexplained += not outcome.correct and outcome.error is None
                 continue  # the slip does not show on this case
             if numeric(wrong_answer) is None:
                 continue
             if outcome.error is not None or not self.same(outcome.value, wrong_answer):
                 return []
             telling.append(outcome)
+        if unexplained > len(telling) and all(o.error is None for o in telling):
+            return []  # wrong more often where the slip is right
         return telling if any(o.error is None for o in telling) or len(telling) > 1 else []
 
     def _prediction(self, predict, case, key):

@@ -137,14 +137,11 @@ TRANSFORMED = [
        of=_along(0, lambda e: e[::-1])),
     _t("sorted", "a sort(…) changed their order.",
        of=_along(0, lambda e: np.sort(e) if e.ndim == 1 else _no())),
-    _t("first entry left out", "the right answer without its first entry (row): a loop "
-       "from 1 skips position 0.", of=_drop(0, "first")),
-    _t("last entry left out", "the right answer without its last entry (row): a loop "
-       "stops one early.", of=_drop(0, "last")),
-    _t("first column left out", "the right answer without its first column: the loop "
-       "over the columns starts at 1.", of=_drop(1, "first")),
-    _t("last column left out", "the right answer without its last column: the loop over "
-       "the columns stops one early.", of=_drop(1, "last")),
+    *[_t(f"{end} {what} left out", f"the right answer without its {end} {what}: "
+         f"{why}.", of=_drop(axis, end))
+      for axis, what, of_rows in ((0, "entry", ""), (1, "column", " over the columns"))
+      for end, why in (("first", f"the loop{of_rows} starts at 1"),
+                       ("last", f"the loop{of_rows} stops one early"))],
     _t("only the first row", "your answer is the first row of the right one: a `return` "
        "inside the loop over the rows (put it after the loop, level with the `for`).",
        lambda e: e[0] if e.ndim >= 2 and e.shape[0] > 1 else _no()),
@@ -313,7 +310,25 @@ SHIFTED = [
              transform=lambda e, case, ex: e + _first_entry(case)),
 ]
 
+def _swapped(i, j):
+    """Inputs ``i`` and ``j`` exchanged (not the answer transposed)."""
+    def change(args):
+        if j >= len(args) or type(args[i]) is not type(args[j]):
+            raise NoPrediction
+        args[i], args[j] = args[j], args[i]
+
+    def transform(e, case, ex):
+        found = _solved(change)(e, case, ex)
+        if e.ndim >= 2 and same(found, np.swapaxes(e, -1, -2)):
+            raise NoPrediction
+        return found
+    return transform
+
+
 INPUT_SIDE = [
+    Relation("two inputs exchanged", "it is what two inputs exchanged give: f(k, q) for "
+             "f(q, k)?",
+             transform=tuple(_swapped(i, j) for i, j in itertools.combinations(range(4), 2))),
     Relation("the first row every time", "it is what one input's first row for all its rows "
              "gives: K[0] written for K[j]?",
              transform=tuple(_first_row_everywhere(i) for i in range(3))),
@@ -322,6 +337,10 @@ INPUT_SIDE = [
              transform=(_positions(0), _positions(1))),
     *[_dropped(axis, which, all_args) for axis in (0, -1) for which in ("first", "last")
       for all_args in (False, True)],
+    Relation("stopped after one pass", "it is what the first entry (row) alone gives: a "
+             "`return` inside the loop?",
+             transform=(*(_one_input(i, lambda a: a[:1]) for i in range(3)),
+                        _each_input(lambda a: a[:1] if len(a) > 1 else _no()))),
     Relation("inputs cut to whole numbers", "it is what the inputs give without their "
              "decimals: an int(…) on each?", transform=_cut_inputs, least=2),
     Relation("the signs dropped", "it is what the sizes |x| of the numbers give: an abs(…) "
@@ -418,6 +437,13 @@ SEEN_IN_ONE = [
     Relation("sizes that do not fit a product", "A @ B needs as many columns in A as rows in "
              "B: check each .T (one missing, or one too many?).",
              test=_error(ValueError, "matmul", "not aligned", "core dimension")),
+    Relation("shapes that do not line up", "the two sides of one +, −, × or ÷ do not pair "
+             "up: print their .shape (a row total needs keepdims=True).",
+             test=_error(ValueError, "could not be broadcast")),
+    Relation("an empty input", "an empty input must give {expected}: start from 0, not x[0] "
+             "or max(x).",
+             test=lambda o, ex: o.error is not None and o.case.raises is None
+             and any(len(a) == 0 for a in o.case.args if isinstance(a, (list, tuple)))),
     Relation("returned text", "return the numbers themselves (str(…) and f-strings are for "
              "printing).", test=lambda o, ex: o.error is None and isinstance(o.value, str)
              and o.case.raises is None),
@@ -507,23 +533,25 @@ def _ratio(v, e, rtol=1e-6):
     return float(ratios.flat[0])
 
 
-class _ConstantFactor:
-    """Every wrong answer is the right one times one number c."""
+class _Factor:
+    """Every wrong answer is ``base(outcome)`` times one number c, not in ``skip``."""
 
-    name = "off by a constant factor"
+    def __init__(self, name, base, hint, least, skip, rtol):
+        self.name, self.base, self.words, self.least = name, base, hint, least
+        self.skip, self.rtol = skip, rtol
+
+    def ratio(self, outcome):
+        return _ratio(_value(outcome), self.base(outcome), rtol=self.rtol)
 
     def seen(self, exercise, outcomes, wrong):
-        ratios = [_ratio(_value(o), _expected(o)) for o in wrong]
-        if not ratios or None in ratios or ratios[0] in (0.0, 1.0) or not all(
-                math.isclose(r, ratios[0], rel_tol=1e-6) for r in ratios):
-            return []
-        if sum(int(np.count_nonzero(_expected(o))) for o in wrong) < 2:
-            return []  # one wrong number is always some factor times the right one
-        return wrong
+        rs = [self.ratio(o) for o in wrong]
+        if len(wrong) < self.least or None in rs or rs[0] in self.skip or not all(
+                math.isclose(r, rs[0], rel_tol=1e-6) for r in rs):
+            return []  # one wrong number is always a factor times the right one
+        return wrong if sum(np.count_nonzero(self.base(o)) for o in wrong) > 1 else []
 
     def hint(self, exercise, outcome):
-        c = _ratio(numeric(outcome.value), numeric(outcome.case.expected))
-        return f"every wrong number is the right one times {show(c)}: one factor is wrong."
+        return self.words.format(show(self.ratio(outcome)))
 
 
 class _OnEveryWrong(Relation):
@@ -532,26 +560,6 @@ class _OnEveryWrong(Relation):
     def seen(self, exercise, outcomes, wrong):
         hits = [o for o in wrong if _safe(self.test, o, exercise)]
         return hits if len(hits) == len(wrong) >= 2 else []
-
-
-def _input_ratio(outcome):
-    args = outcome.case.args
-    return _ratio(_value(outcome), numeric(args[0]) if args else None, rtol=1e-5)
-
-
-class _FixedFactorOfInput:
-    """The first input times one same number on every wrong case."""
-
-    name = "the input times a fixed number"
-
-    def seen(self, exercise, outcomes, wrong):
-        ratios = {round(r, 9) if r is not None else None for r in map(_input_ratio, wrong)}
-        return wrong if len(wrong) >= 2 and len(ratios) == 1 and ratios.isdisjoint(
-            {None, 1.0}) else []
-
-    def hint(self, exercise, outcome):
-        c = show(_input_ratio(outcome))
-        return f"on every case it is the input times {c}: work the factor out from the input."
 
 
 def _never_filled(outcome, exercise):
@@ -651,17 +659,60 @@ class _Reordered:
         return wrong if common - plain else []
 
 
+def _kept_zeros(outcome, exercise):
+    v, e = _value(outcome), _expected(outcome)
+    off = v is not None and v.shape == e.shape and v.size > 2 and ~np.isclose(v, e)
+    return bool(np.any(off) and np.all(e[off] == 0))
+
+
+def _other_size(outcome, exercise):
+    v, e = _value(outcome), _expected(outcome)
+    if v is None or e is None or v.shape != e.shape or e.ndim != 1 or np.any(e % 1):
+        return False
+    sizes = {int(n) for a in outcome.case.args for n in (a.shape if isinstance(a, np.ndarray)
+             else a if isinstance(a, tuple) else ()) if isinstance(n, int)}
+    return bool(np.any(v != e) and set(v[v != e].tolist()) <= sizes) and sorted(v) != sorted(e)
+
+
+def _fractions_for_whole(outcome, exercise):
+    """Fractions, in an exercise whose every answer is ints."""
+    v = _value(outcome)
+    return v is not None and bool(np.any(v != np.round(v))) and all(
+        np.asarray(c.expected).dtype.kind in "iu" for c in exercise.cases if c.raises is None)
+
+
+def _all_equal(outcome, exercise):
+    v, e = _value(outcome), _expected(outcome)
+    return (v is not None and e is not None and v.shape == e.shape and v.shape[-1:] > (1,)
+            and v.size > 2 and np.allclose(v, v[..., :1]) and np.any(v)
+            and not np.allclose(e, e[..., :1]))
+
+
 STATEMENTS = [
+    Relation("fractions where whole numbers are asked", lambda ex, o: "the answer is always "
+             f"whole numbers; yours is {show(o.value)}: `/` for `//`, or a division too "
+             "many?", test=_fractions_for_whole),
+    _OnEveryWrong("every entry the same", "each row of yours repeats one number; the "
+                  "answer's do not: an index that never moves?",
+                  test=_all_equal),
+    _OnEveryWrong("not 0 where the answer is 0", "right except where the answer is 0 (False): "
+                  "a masked or skipped place kept a value.", test=_kept_zeros),
+    _OnEveryWrong("a size read from the wrong place", "each wrong number is another size of the "
+                  "inputs: which input and axis hold this one?",
+                  test=_other_size),
     _OnEveryWrong("entries never filled", _never_filled_hint, test=_never_filled),
     _OnEveryWrong("the answer of another case", "it gave another case's answer: a variable from "
                   "an earlier cell used for an argument?", test=_another_case),
-    _FixedFactorOfInput(),
+    _Factor("the input times a fixed number", lambda o: numeric(o.case.args[0]), "on every "
+            "case it is the input times {}: work the factor out from the input.", 2, (1.0,),
+            1e-5),
     _OnEveryWrong("the input given back", _input_hint, test=_input_back),
     Relation("the wrong shape", lambda ex, o: _shape_hint(numeric(o.value),
                                                           numeric(o.case.expected)),
              test=_shape_wrong),
     Relation("not numbers", "return a number, a list of numbers or an array.", test=_not_numbers),
-    _ConstantFactor(),
+    _Factor("off by a constant factor", _expected, "every wrong number is the right one times "
+            "{}: one factor is wrong.", 1, (0.0, 1.0), 1e-6),
     _Refusal("the test before raise turned round", answered=True),
     _Refusal("refused every case", answered=False),
     _Reordered(),
@@ -706,4 +757,17 @@ def for_numbers(answer, tolerance):
     elif a.ndim == 1 and a.size > 1:
         found.append(("the numbers in the wrong order", a[::-1], "{got} is the answer "
                       "reversed: keep the order the question asks."))
-    return [(n, v, h) for n, v, h in found if np.all(np.abs(v - a) > 2 * tolerance)]
+    if _significant_digits(a) >= 2 if a.ndim == 0 else a.size > 1:  # one digit: by chance
+        for factor, words in ((2, "twice"), (3, "3 times"), (4, "4 times"), (0.5, "half of"),
+                              (1 / 3, "a third of"), (0.25, "a quarter of")):
+            found.append(("off by a factor", a * factor, f"{{got}} is {words} the answer: a "
+                          "factor or a division is off."))
+    if np.all((a > 0) & (a < 1)):
+        found.append(("1 minus the answer", 1 - a, "{got} is 1 minus the answer: the other "
+                      "part's share?"))
+    kept = []
+    for n, v, h in found:
+        if np.all(np.abs(v - a) > 2 * tolerance) and not any(
+                np.allclose(v, w, rtol=1e-9, atol=0) for _, w, _ in kept):
+            kept.append((n, v, h))
+    return kept

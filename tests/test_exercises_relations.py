@@ -1,0 +1,110 @@
+"""The general relations name slips no table lists: learner-style wrong answers, written for
+exercises where no blind batch made that kind of slip, each named by the relation alone."""
+
+import math
+
+import numpy as np
+from slip_checks import assert_named
+
+from course_lib.exercises import evaluate
+
+
+def scores_as_values(scores, values, block):
+    """The running max and total taken over the values: the two inputs exchanged."""
+    scores, values = values, scores
+    m, total, out = -math.inf, 0.0, 0.0
+    for start in range(0, len(scores), block):
+        s, v = scores[start:start + block], values[start:start + block]
+        new = max(m, max(s))
+        total = total * math.exp(m - new) + sum(math.exp(x - new) for x in s)
+        out = out * math.exp(m - new) + sum(math.exp(x - new) * y
+                                            for x, y in zip(s, v, strict=True))
+        m = new
+    return out / total
+
+
+def divides_by_the_shape(X, W_Q, W_K):
+    K = X @ W_K
+    return X @ W_Q @ K.T / np.sqrt(K.shape)
+
+
+def returns_after_the_first_key(q, K):
+    scores = []
+    for row in K:
+        scores.append(sum(a * b for a, b in zip(q, row, strict=True)))
+        return scores
+
+
+def true_division_for_the_offset(position, block_table, page_size):
+    return block_table[position // page_size], position / page_size
+
+
+def first_key_for_every_column(query, key):
+    d = query.shape[-1]
+    return np.array([[query[i] @ key[0] / math.sqrt(d) for _ in key] for i in range(len(query))])
+
+
+def rows_twice(shape_a, shape_b):
+    if shape_a[1] != shape_b[0]:
+        raise ValueError(f"inner sizes {shape_a[1]} and {shape_b[0]} differ")
+    return shape_a[0], shape_a[0]
+
+
+def test_code_relations_name_unlisted_slips():
+    cases = {
+        "online_output": ("two inputs exchanged", scores_as_values),
+        "self_scores": ("shapes that do not line up", divides_by_the_shape),
+        "query_scores": ("stopped after one pass", returns_after_the_first_key),
+        "slot_of": ("fractions where whole numbers are asked", true_division_for_the_offset),
+        "scale_scores": ("the first row every time", first_key_for_every_column),
+        "length": ("an empty input",  # the largest square as a start: none in an empty list
+                   lambda q: math.sqrt(max(x * x for x in q) * 0 + sum(x * x for x in q))),
+        "product_shape": ("a size read from the wrong place", rows_twice),
+    }
+    for name, (relation, answer) in cases.items():
+        assert_named(name, {relation: [answer]}, minimum=1)
+
+
+def test_mask_kept_where_the_answer_is_zero():
+    def keeps_the_blocked(lengths, n, left):  # padding never applied to the last key
+        mask = np.ones((len(lengths), 1, n, n), dtype=bool)
+        for b, length in enumerate(lengths):
+            pad = n - length
+            if pad > 1:
+                mask[b, :, :, slice(0, pad - 1) if left else slice(length + 1, n)] = False
+        return mask
+    assert_named("batch_mask", {"not 0 where the answer is 0": [keeps_the_blocked]}, minimum=1)
+
+
+def test_by_hand_factors_and_complements():
+    assert_named("variance by hand", {"off by a factor": [1.75, 7.0]}, minimum=2)  # 3.5
+    assert_named("weights by hand", {"off by a factor": [(0.49, 0.18, 1.33)]}, minimum=1)
+    assert_named("loop by hand", {"off by a factor": [58]}, minimum=1)  # 29
+    assert_named("softmax weight by hand", {"off by a factor": [0.422]}, minimum=1)
+    assert_named("masked weight by hand", {"off by a factor": [0.375]}, minimum=1)  # 0.75
+    assert_named("softmax slope by hand", {"1 minus the answer": [0.895]}, minimum=1)
+    assert_named("weight from the logsumexp", {"1 minus the answer": [0.911]}, minimum=1)
+
+
+def test_a_one_digit_answer_is_not_said_to_be_off_by_a_factor():
+    # ∂L/∂s₀ = 0.9: 0.45 is half of it, but a one-digit answer is doubled or halved by chance
+    assert evaluate("score gradient by hand", 0.45).mistake != "off by a factor"
+
+
+def test_fractions_are_only_named_where_every_answer_is_whole():
+    # length([3, 4]) is 5, a whole number, but length's answers are not ints: no `//` hint
+    feedback = evaluate("length", lambda q: math.sqrt(sum(x * abs(x) for x in q)))
+    assert feedback.mistake != "fractions where whole numbers are asked"
+
+
+def test_a_row_that_shows_on_fewer_cases_than_the_answer_is_wrong_is_not_named():
+    def min_for_max(blocks):  # max(M, min(block)): right numbers nowhere the row is right
+        m, total = -math.inf, 0.0
+        for block in blocks:
+            new = max(m, min(block))
+            total = total * math.exp(m - new) + sum(math.exp(s - new) for s in block)
+            m = new
+        return m, total
+    feedback = evaluate("running_stats", min_for_max)
+    assert feedback.status != "passed"
+    assert "block max instead of running max" not in (feedback.mistake or "")
