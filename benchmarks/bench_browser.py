@@ -72,6 +72,12 @@ RECORDER_JS = """
 }
 """
 
+# The picture's size in pixels as sent (natural) and as the notebook's column shows it.
+PIXELS_JS = """
+img => ({natural: [img.naturalWidth, img.naturalHeight],
+         shown: [img.clientWidth, img.clientHeight], ratio: window.devicePixelRatio})
+"""
+
 KERNEL_STATUS_JS = """
 () => {
   const session = window.jupyterapp.shell.currentWidget.sessionContext.session;
@@ -293,6 +299,7 @@ def measure_dashboard(browser, server, name, presses=PRESSES):
         kernel_run(page, PROBE_CODE.format(count=count))
         wait_kernel_idle(page, settle=0.5)
         page.evaluate(RECORDER_JS, [picture.element_handle(), readout.element_handle()])
+        pixels = page.evaluate(PIXELS_JS, picture.element_handle())
         paced_presses(page, control, key, presses)
         burst(page, control, key)
         record = page.evaluate("() => window.__sliderBench")
@@ -300,7 +307,7 @@ def measure_dashboard(browser, server, name, presses=PRESSES):
         print(f"bench_browser: {name}: opened and ran to the dashboard in "
               f"{opened - start:.0f} s, pressed in {time.monotonic() - opened:.0f} s",
               file=sys.stderr)
-        return analyse(record, log, presses)
+        return (*analyse(record, log, presses), pixels)
     finally:
         context.close()
         server.shutdown_kernels()
@@ -352,12 +359,12 @@ def table(results, kernel_ms, load):
              f"on {os.cpu_count()} CPUs",
              f"{'dashboard':<16} {'median':>7} {'p90':>7} {'worst':>7} {'kernel':>7} "
              f"{'bench_dash':>10} {'burst':>10}  target (worst ≤ {TARGET_MS:.0f} ms)"]
-    stages = []
+    stages, sizes = [], []
     for name, result in results.items():
         if isinstance(result, Exception):
             lines.append(f"{name:<16} FAILED: {type(result).__name__}: {result}"[:200])
             continue
-        moves, missed, burst_summary = result
+        moves, missed, burst_summary, pixels = result
         if not moves:
             lines.append(f"{name:<16} no picture changed in {PRESSES} presses")
             continue
@@ -373,6 +380,7 @@ def table(results, kernel_ms, load):
                      f"{verdict}{extra}")
         slowest = max(moves, key=lambda m: m["total"])
         stages.append((name, {k: median([m[k] for m in moves]) for k in slowest}, slowest))
+        sizes.append((name, pixels))
     lines += ["",
               "kernel: median of Dashboard.refresh in this run (callback, redraw, PNG, send); "
               "bench_dash: bench_dashboards' median per move, measured just before, in this "
@@ -385,6 +393,12 @@ def table(results, kernel_ms, load):
         for label, row in (("median", med), ("worst", slow)):
             lines.append(f"{name if label == 'median' else '':<16} {label:>6}"
                          + "".join(f" {row[key]:>9.1f}" for _, key in STAGES))
+    lines += ["", "The picture in pixels: as sent (natural) and as the page shows it "
+              "(CSS pixels × devicePixelRatio)",
+              f"{'dashboard':<16} {'sent':>11} {'shown':>11} {'ratio':>6}"]
+    for name, pixels in sizes:
+        (nw, nh), (sw, sh) = pixels["natural"], pixels["shown"]
+        lines.append(f"{name:<16} {nw:>5}×{nh:<5} {sw:>5}×{sh:<5} {pixels['ratio']:>6.2f}")
     return "\n".join(lines)
 
 

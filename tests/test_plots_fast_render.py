@@ -77,3 +77,16 @@ def test_moving_artists_are_found_in_nested_containers_and_drawn_in_zorder(ax):
     renderer = FastRenderer(ax.figure, found)
     zorders = [artist.get_zorder() for artist in renderer.moving]
     assert zorders == sorted(zorders)
+
+
+def test_an_opaque_figure_is_sent_without_alpha_and_a_transparent_one_with_it(ax):
+    artists = draw_vector_scene([2.0, 1.0], ax=ax)
+    opaque = Image.open(io.BytesIO(FastRenderer(ax.figure, artists).render()))
+    assert opaque.mode == "RGB"  # three bytes a pixel: the alpha byte would all be 255
+    canvas = np.asarray(ax.figure.canvas.buffer_rgba())
+    assert np.array_equal(np.asarray(opaque), canvas[..., :3])
+    ax.figure.patch.set_alpha(0.0)
+    ax.patch.set_alpha(0.0)
+    see_through = Image.open(io.BytesIO(FastRenderer(ax.figure, artists).render()))
+    assert see_through.mode == "RGBA"
+    assert (np.asarray(see_through)[..., 3] < 255).any()

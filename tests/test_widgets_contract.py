@@ -12,7 +12,7 @@ from PIL import Image
 
 import course_lib.widgets as widgets_pkg
 from course_lib.widgets.attention import attention_dashboard
-from course_lib.widgets.base import Dashboard
+from course_lib.widgets.base import COLUMN_PX, Dashboard
 from course_lib.widgets.dot_product import dot_dashboard
 from course_lib.widgets.gpu import fit_dashboard
 from course_lib.widgets.gradients import gradient_dashboard
@@ -64,6 +64,10 @@ def test_every_dashboard_keeps_the_contract(make):
     assert len(repr(dash)) <= 110  # ipywidgets cuts the plain-text form after 110 characters
     assert "Figure" not in repr(dash)
     assert dash.renderer.moving  # only these are redrawn at a move
+    # sent at the figure's size, or shrunk to the notebook's column: never wider
+    width = Image.open(io.BytesIO(dash.image.value)).size[0]
+    assert width == min(round(100 * dash.figure.get_figwidth()), COLUMN_PX)
+    assert dash.image.layout.align_self == "flex-start"  # not stretched to the column
 
 
 @pytest.mark.parametrize("make", DASHBOARDS, ids=lambda make: make.__name__)

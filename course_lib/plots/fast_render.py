@@ -10,7 +10,12 @@ functions draw with plain matplotlib; :class:`FastRenderer` (the one entry point
    millisecond each, too slow for a grid of fifty numbers); a moving Text is drawn here as the
    outline of its glyphs, made once per string and kept;
 3. a small PNG writer (:func:`encode_png`): unfiltered rows at zlib level 1, about twice as
-   fast as Pillow for flat-coloured plots.
+   fast as Pillow for flat-coloured plots, and RGB without the alpha byte when the figure is
+   opaque (a tenth fewer bytes, no slower: zlib reads a quarter less). Measured in Chromium,
+   a palette PNG decodes no faster and a higher zlib level saves bytes the browser does not
+   notice, while both cost the kernel several times the encode: decode time follows the
+   picture's size in pixels (:class:`course_lib.widgets.base.Dashboard` fits it to the
+   notebook's column).
 """
 
 import functools
@@ -26,6 +31,7 @@ from matplotlib.path import Path
 from matplotlib.text import Text
 from matplotlib.textpath import TextPath, text_to_path
 from matplotlib.transforms import Affine2D
+from PIL import Image
 
 __all__ = ["FastRenderer", "encode_png", "figure_png", "moving_artists"]
 
@@ -77,6 +83,7 @@ class FastRenderer:
         canvas = self.figure.canvas
         canvas.draw()
         self._background = canvas.copy_from_bbox(self.figure.bbox)
+        self._opaque = bool((np.asarray(canvas.buffer_rgba())[..., 3] == 255).all())
 
     def render(self):
         """PNG bytes of the figure with the moving artists as they are now."""
@@ -90,7 +97,17 @@ class FastRenderer:
                 _draw_outline(artist, renderer)
             else:
                 artist.draw(renderer)
-        return encode_png(np.asarray(canvas.buffer_rgba()))
+        pixels = np.asarray(canvas.buffer_rgba())  # (height, width, 4)
+        # over an opaque background every pixel stays opaque: the alpha byte says nothing
+        return encode_png(_without_alpha(pixels) if self._opaque else pixels)
+
+
+def _without_alpha(pixels):
+    """(height, width, 3) copy of (height, width, 4) pixels: Pillow's C loop takes 1.4 ms at
+    960 × 344 where NumPy's copy of the strided view ``pixels[..., :3]`` takes 8."""
+    height, width, _ = pixels.shape
+    image = Image.frombuffer("RGBA", (width, height), pixels, "raw", "RGBA", 0, 1)
+    return np.asarray(image.convert("RGB"))
 
 
 def _plain_text(artist):
@@ -152,7 +169,7 @@ def encode_png(pixels, level=1):
     height, width, channels = pixels.shape
     rows = np.empty((height, 1 + channels * width), np.uint8)
     rows[:, 0] = 0  # filter type 0 ("none") at the start of every row
-    rows[:, 1:] = pixels.reshape(height, channels * width)
+    rows[:, 1:].reshape(height, width, channels)[...] = pixels  # a view of rows: one copy
     header = struct.pack(">IIBBBBB", width, height, 8, {3: 2, 4: 6}[channels], 0, 0, 0)
     return (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header)
             + _png_chunk(b"IDAT", zlib.compress(memoryview(rows), level))

@@ -15,10 +15,14 @@ import ipywidgets as widgets
 
 from ..plots.fast_render import FastRenderer
 
-__all__ = ["Dashboard", "float_slider", "int_slider"]
+__all__ = ["COLUMN_PX", "Dashboard", "float_slider", "int_slider"]
 
 _SLIDER_STYLE = {"description_width": "18em"}  # room for "symbol: what it changes (units)"
 _SLIDER_LAYOUT = {"width": "40em"}
+# The notebook column's width in CSS pixels (964 in a Lab window 1400 pixels wide, sidebar
+# closed). A picture wider than this is sent at this width: the browser would shrink it
+# anyway, after decoding every pixel of it.
+COLUMN_PX = 960
 
 
 def float_slider(description, value, min, max, step, readout_format=".1f"):
@@ -59,11 +63,16 @@ class Dashboard(widgets.VBox):
         self.controls = dict(controls)
         # ipywidgets' Image has no alt, and its view fails to render when given a tooltip
         # (ipywidgets 8.1): the readout below, a live region, says what the picture shows
-        self.image = widgets.Image(format="png", layout={"max_width": "100%"})
+        # shown at its own size (a flex box would stretch a small one to the column, blurred),
+        # or shrunk to fit a narrow column
+        self.image = widgets.Image(format="png",
+                                   layout={"max_width": "100%", "align_self": "flex-start"})
         self.readout = widgets.HTML(layout={"margin": "0 0 0 1em"})
         self.image.add_class("course-picture")  # CSS classes the browser tests select on
         self.readout.add_class("course-readout")
         super().__init__(children=[*self.controls.values(), self.image, self.readout])
+        # the same picture, every size in points scaled alike, at most COLUMN_PX wide
+        figure.set_dpi(min(figure.dpi, COLUMN_PX / figure.get_figwidth()))
         self.figure = figure
         self.callback = callback
         self.description = description

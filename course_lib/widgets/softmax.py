@@ -56,7 +56,7 @@ def saturation_dashboard(factor=1.0):
     dash = Dashboard(fig, controls, lambda factor: saturation_callback(artists, factor),
                      description=("[Saturation dashboard: a factor slider scales the scores; "
                                   "weights go one-hot. Run the notebook to use it.]"),
-                     artists=artists["moving"])
+                     artists=artists["moving"], keep_frames=True)  # 41 factors, ~50 kB each
     dash.panels = artists  # every artist of the figure, for tests and the curious
     dash.readout.add_class("course-readout")
     return dash
