@@ -108,3 +108,12 @@ def test_a_row_that_shows_on_fewer_cases_than_the_answer_is_wrong_is_not_named()
     feedback = evaluate("running_stats", min_for_max)
     assert feedback.status != "passed"
     assert "block max instead of running max" not in (feedback.mistake or "")
+
+
+def test_an_answer_of_zeros_is_said_to_be_zeros_not_cut():
+    def cancels(a, grad_a):  # grad_a[i] in the total: aᵢ(gᵢ − Σⱼ aⱼgᵢ) = 0 for every i
+        return [a[i] * (grad_a[i] - sum(a[j] * grad_a[i] for j in range(len(a))))
+                for i in range(len(a))]
+    feedback = evaluate("softmax_backward_row", cancels)  # [0, 0] is also what cutting gives
+    assert feedback.status != "passed" and "all zeros" in feedback.mistake.split(" / ")
+    assert_named("perpendicular", {"all zeros": [lambda q: [0 * q[1], 0 * q[0]]]}, minimum=1)

@@ -124,7 +124,7 @@ def squares_in_place(q):
 def test_sum_from_to_slips():
     assert_named("sum_from_to", {
         "counted from 0": [lambda q, a, b: sum(q[a:b + 1]), sum_loop_from_zero],
-        "stopped one early": [lambda q, a, b: sum(q[i - 1] for i in range(a, b)),
+        "left out the last slot": [lambda q, a, b: sum(q[i - 1] for i in range(a, b)),
                                    lambda q, a, b: sum(q[a - 1:b - 1])],
         "started one late": [lambda q, a, b: sum(q[a:b]),
                              lambda q, a, b: sum(q[i] for i in range(a, b))],

@@ -115,22 +115,20 @@ TRANSFORMED = [
     *[_t(f"rounded to {_decimals(d)}", "round only when you print.",
          lambda e, d=d: np.round(e, d))
       for d in range(4)],
-    _t("twice the answer", "something counted twice?", lambda e: 2 * e),
-    _t("half the answer", "a ÷ 2 too many (`** 1/2` is one)?", lambda e: e / 2),
-    _t("ten times the answer", "a decimal point moved.", lambda e: 10 * e),
-    _t("a tenth of the answer", "a decimal point moved.", lambda e: e / 10),
-    _t("a percentage", "100 times the right answer: a fraction was asked.",
-       lambda e: 100 * e),
-    _t("a hundredth of the answer", "a fraction where a percentage was asked?",
-       lambda e: e / 100),
+    *[_t(name, hint, lambda e, f=f: e * f) for name, f, hint in (
+        ("twice the answer", 2, "something counted twice?"),
+        ("half the answer", 0.5, "a ÷ 2 too many (`** 1/2` is one)?"),
+        ("ten times the answer", 10, "a decimal point moved."),
+        ("a tenth of the answer", 0.1, "a decimal point moved."),
+        ("a percentage", 100, "100 times the right answer: a fraction was asked."),
+        ("a hundredth of the answer", 0.01, "a fraction where a percentage was asked?"))],
     _t("the reciprocal", "1 divided by the right answer: a division the wrong way round?",
        lambda e: 1 / e if np.all(e != 0) else _no()),
     _t("squared", "a root forgotten?", lambda e: e * e),
     _t("square-rooted", "a root too many.", lambda e: np.sqrt(e) if np.all(e >= 0) else _no()),
     _t("applied the softmax", "each row adds up to 1: return the scores, not their softmax.",
        lambda e: softmax(e, axis=-1) if e.ndim == 2 and not _rows_sum_to_one(e) else _no()),
-    *[_t(f"moved one place along {_AXES[axis]}",
-         "an index off by one?",
+    *[_t(f"moved one place along {_AXES[axis]}", "an index off by one?",
          of=_along(axis, lambda e, a=axis, s=step: np.roll(e, s, axis=a)))
       for axis in (0, 1) for step in (1, -1)],
     _t("in reverse order", "an index from the end?",
@@ -149,9 +147,7 @@ TRANSFORMED = [
        "the result instead of storing its row (write into row i, or append).",
        lambda e: e[-1] if e.ndim >= 2 and e.shape[0] > 1 else _no()),
     _t("running totals", "each number is the sum of the right ones up to it: a total "
-       "never set back to 0?",
-       lambda e: np.cumsum(e, axis=-1) if e.ndim >= 1
-       and e.shape[-1] > 1 else _no()),
+       "never set back to 0?", lambda e: np.cumsum(e, -1) if e.ndim and e.shape[-1] > 1 else _no()),
 ]
 
 
@@ -358,6 +354,14 @@ INPUT_SIDE = [
 ]
 
 
+class _OnEveryWrong(Relation):
+    """Said only when it holds on every wrong outcome, two at least."""
+
+    def seen(self, exercise, outcomes, wrong):
+        hits = [o for o in wrong if _safe(self.test, o, exercise)]
+        return hits if len(hits) == len(wrong) >= 2 else []
+
+
 # --- what one wrong outcome shows
 
 def _error(kind, *words):
@@ -457,11 +461,15 @@ SEEN_IN_ONE = [
              "answer: return only that one.", test=_pair),
     Relation("not a finite number", "nan or ∞: an overflow (e^x past x ≈ 709) or 0 / 0?",
              test=_not_finite),
+    _OnEveryWrong("all zeros", "every number is 0, not the answer's: decimals cut off (int(…), "
+                  "`//`, dtype=int?), terms that cancel out, or a result never filled?",
+                  test=lambda o, ex: np.allclose(_value(o), 0, rtol=0, atol=1e-12)
+                  and np.any(_expected(o))
+                  and _value(o).shape == _expected(o).shape),
     Relation("normalised along the other axis", "your COLUMNS add up to 1; each ROW should "
              "(along the last axis, axis=-1).", test=_normalised(lambda v: v.sum(-2))),
     Relation("normalised over the whole grid", "all your numbers together add up to 1; each row "
-             "should, on its own.",
-             test=_normalised(lambda v: v.sum())),
+             "should, on its own.", test=_normalised(lambda v: v.sum())),
     Relation("returned instead of raising", lambda ex, o: "these arguments must be refused: "
              f"`raise {_kind(o)}(\"…\")` with a message.",
              test=_must_raise(lambda o, kind: o.error is None and not isinstance(o.value, str))),
@@ -552,14 +560,6 @@ class _Factor:
 
     def hint(self, exercise, outcome):
         return self.words.format(show(self.ratio(outcome)))
-
-
-class _OnEveryWrong(Relation):
-    """Said only when it holds on every wrong outcome, two at least."""
-
-    def seen(self, exercise, outcomes, wrong):
-        hits = [o for o in wrong if _safe(self.test, o, exercise)]
-        return hits if len(hits) == len(wrong) >= 2 else []
 
 
 def _never_filled(outcome, exercise):
@@ -693,18 +693,16 @@ STATEMENTS = [
              f"whole numbers; yours is {show(o.value)}: `/` for `//`, or a division too "
              "many?", test=_fractions_for_whole),
     _OnEveryWrong("every entry the same", "each row of yours repeats one number; the "
-                  "answer's do not: an index that never moves?",
-                  test=_all_equal),
+                  "answer's do not: an index that never moves?", test=_all_equal),
     _OnEveryWrong("not 0 where the answer is 0", "right except where the answer is 0 (False): "
                   "a masked or skipped place kept a value.", test=_kept_zeros),
     _OnEveryWrong("a size read from the wrong place", "each wrong number is another size of the "
-                  "inputs: which input and axis hold this one?",
-                  test=_other_size),
+                  "inputs: which input and axis hold this one?", test=_other_size),
     _OnEveryWrong("entries never filled", _never_filled_hint, test=_never_filled),
     _OnEveryWrong("the answer of another case", "it gave another case's answer: a variable from "
                   "an earlier cell used for an argument?", test=_another_case),
     _Factor("the input times a fixed number", lambda o: numeric(o.case.args[0]), "on every "
-            "case it is the input times {}: work the factor out from the input.", 2, (1.0,),
+            "case it is the input times {}: work the factor out from the input.", 2, (0.0, 1.0),
             1e-5),
     _OnEveryWrong("the input given back", _input_hint, test=_input_back),
     Relation("the wrong shape", lambda ex, o: _shape_hint(numeric(o.value),
@@ -737,10 +735,9 @@ def for_numbers(answer, tolerance):
     a = np.asarray(answer, dtype=float)
     found = [("sign turned round", -a, "the right size with the wrong sign: check each minus.")]
     if a.ndim == 0 and _significant_digits(a) >= 2:
-        for factor, words in ((10, "ten times"), (100, "100 times"), (0.1, "a tenth of"),
-                              (0.01, "a hundredth of")):
-            found.append(("decimal point moved", a * factor, f"{{got}} is {words} the answer: "
-                          "the digits are right, the decimal point moved."))
+        found += [("decimal point moved", a * f, f"{{got}} is {w} the answer: the digits are "
+                   "right, the decimal point moved.") for f, w in ((10, "ten times"), (
+                       100, "100 times"), (0.1, "a tenth of"), (0.01, "a hundredth of"))]
     if a.ndim == 0:
         if abs(a - round(float(a))) > 2 * tolerance and round(float(a)) != 0:
             found.append(("rounded to a whole number", np.round(a), "{got} is the answer "
@@ -758,10 +755,10 @@ def for_numbers(answer, tolerance):
         found.append(("the numbers in the wrong order", a[::-1], "{got} is the answer "
                       "reversed: keep the order the question asks."))
     if _significant_digits(a) >= 2 if a.ndim == 0 else a.size > 1:  # one digit: by chance
-        for factor, words in ((2, "twice"), (3, "3 times"), (4, "4 times"), (0.5, "half of"),
-                              (1 / 3, "a third of"), (0.25, "a quarter of")):
-            found.append(("off by a factor", a * factor, f"{{got}} is {words} the answer: a "
-                          "factor or a division is off."))
+        found += [("off by a factor", a * f, f"{{got}} is {w} the answer: a factor or a "
+                   "division is off.") for f, w in ((2, "twice"), (3, "3 times"), (4, "4 times"),
+                                                     (0.5, "half of"), (1 / 3, "a third of"),
+                                                     (0.25, "a quarter of"))]
     if np.all((a > 0) & (a < 1)):
         found.append(("1 minus the answer", 1 - a, "{got} is 1 minus the answer: the other "
                       "part's share?"))

@@ -88,6 +88,8 @@ SUM_FROM_TO = CodeExercise(
     slips=[
         Slip("counted from 0", "every term is one slot too far right: slot i is q[i - 1].",
              gives=(_from_zero, lambda q, a, b: sum(q[a:b + 1]))),
+        Slip("left out the last slot", "a range stops BEFORE its end: range(a, b + 1).",
+             gives=_stops_early),
         Slip("started one late", "slot a was left out: it sits at q[a - 1].",
              gives=_starts_late),
         Slip("added everything", "the sum of every slot: only slots a to b.",
