@@ -15,7 +15,7 @@ def _bytes(d_k, key_block, per_key=1, query=1, tile=1, size=4):
 
 
 _SHARED_SLIPS = [
-    Slip("a key_block of numbers left out", "count the padding number of each key row (d_k + 1) "
+    Slip("the key rows' padding left out", "count the padding number of each key row (d_k + 1) "
          "AND the tile of {key_block} scores.", gives=lambda d_k, key_block: _bytes(
              d_k, key_block, per_key=0)),
     Slip("the query row left out", "the scaled query row sits in shared memory too (d_k numbers).",
@@ -82,9 +82,11 @@ _BLOCK_SLIPS = [
          gives=_halving(lambda d, b, lim: _bytes(d, b) < lim)),
     Slip("returned the bytes", "return the number of keys, not the bytes they take.",
          gives=_unless_none(lambda d, t, lim: _bytes(d, _largest(d, t, lim)))),
-    Slip("a key_block of numbers left out", "count the padding number of each key row "
+    Slip("the key rows' padding left out", "count the padding number of each key row "
          "(d_k + 1) AND the tile of key_block scores.",
          gives=_halving(lambda d, b, lim: _bytes(d, b, per_key=0) <= lim)),
+    Slip("the loop's test turned round", "halve while the block does NOT fit: while block ≥ 1 "
+         "and bytes > limit.", gives=_halving(lambda d, b, lim: _bytes(d, b) > lim)),
     Slip("numbers, not bytes", "a float32 takes 4 bytes.",
          gives=_halving(lambda d, b, lim: _bytes(d, b, size=1) <= lim)),
     Slip("started at threads / 2", "start at block = threads: a block of {threads} keys may fit.",
@@ -122,8 +124,8 @@ _BARRIER_SLIPS = [
          gives=lambda m, key_block: _barriers(m, key_block, per_row=0, per_tile=5)),
     Slip("tiles rounded down", "the last tile is short but still runs: ⌈{m} / {key_block}⌉.",
          gives=lambda m, key_block: _barriers(m, key_block, tiles=math.floor)),
-    Slip("one barrier short a tile", "a tile waits at (b), (c), (e), (f) and once per halving "
-         "round: log₂ {key_block} rounds.",
+    Slip("a barrier missing from each tile", "a tile waits at (b), (c), (e), (f) and once per "
+         "halving round: log₂ {key_block} rounds.",
          gives=(lambda m, key_block: _barriers(m, key_block, per_tile=3),
                 lambda m, key_block: _barriers(m, key_block, rounds=lambda b: math.log2(b) - 1))),
     Slip("one halving round too many", "half runs key_block / 2, …, 2, 1: log₂ {key_block} "

@@ -37,7 +37,8 @@ HEAD_DIVISOR = HandExercise(
              "{h}.", gives=(
                  lambda d_model, h: math.sqrt(d_model) / h,
                  lambda d_model, h: d_model / math.sqrt(h))),
-        Slip("multiplied by h", "{got} comes from {d_model} × {h}: the heads CUT the width.",
+        Slip("multiplied by h", "{got} comes from {d_model} × {h} (or its root): the heads CUT "
+             "the width.",
              gives=(lambda d_model, h: float(d_model * h),
                     lambda d_model, h: math.sqrt(d_model * h))),
     ],
