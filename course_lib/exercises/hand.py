@@ -132,15 +132,16 @@ class HandExercise:
         lead = f"Not yet: {shown} is not {what}. "
         if chosen:
             # a number may match a slip by chance: each is asked, never stated
-            hints = " Or ".join(f"{capital(c[2])}? {capital(fill(c[3], self._values(shown)))}"
+            hints = " ".join(f"{capital(c[2])}? {capital(fill(c[3], self._values(shown)))}"
                                 for c in chosen)
             return Feedback(MISTAKE, lead + hints, mistake=" / ".join(c[2] for c in chosen))
         distance = float(np.max(np.abs(got - self.answer)))
         whole = bool(np.all(self.answer == np.round(self.answer)) and np.all(got == np.round(got)))
         if not whole and _cut_short(got, self.answer):
-            places = max(0, math.ceil(-math.log10(self.tolerance)))
-            return Feedback(MISTAKE, lead + f"It is the answer with too few decimals: keep "
-                            f"{places} or more, like {answer}.", mistake=ROUNDED)
+            places = next(d for d in range(12) if _close(np.round(self.answer, d), self.answer,
+                                                         self.tolerance / 2))
+            return Feedback(MISTAKE, lead + f"It is the answer with too few decimals: give "
+                            f"{places}.", mistake=ROUNDED)
         if not whole and distance <= min(10 * self.tolerance,
                                          0.05 * float(np.max(np.abs(self.answer)))):
             return Feedback(MISTAKE, lead + f"It is close, but not within ±{self.tolerance:g}: "
