@@ -106,7 +106,7 @@ def test_attention_slips():
             lambda q, k, v: softmax_rows(q @ k.T) / math.sqrt(q.shape[-1]) @ v],
         "softmax down the columns": [lambda q, k, v: softmax_rows(scaled(q, k), axis=0) @ v],
         "max down the columns": [max_columns],
-        "no keepdims": [sum_no_keepdims],
+        "the row totals as a row": [sum_no_keepdims],
         "softmax overflows": [lambda q, k, v: np.exp(scaled(q, k)) / np.exp(scaled(q, k)).sum(
             axis=-1, keepdims=True) @ v, naive_loops],
         "one max for the whole grid": [grid_max],

@@ -16,8 +16,8 @@ from course_lib.rotary import rotary_embedding
 def test_cache_memory_by_hand_slips():
     assert_named("cache memory by hand", {
         "keys only": [128, "128"], "bytes per number left out": [64],
-        "all query heads": [1024], "one layer only": [8], "bits instead of bytes": [2048],
-        "KiB as 1000 bytes": [262.144, 262], "bytes, not KiB": [262144],
+        "all query heads": [1024], "one layer only": [8], "bits, not bytes": [2048],
+        "1000 bytes a KiB": [262.144, 262], "bytes, not KiB": [262144],
         "MiB, not KiB": [0.25], "queries cached too": [384],
         "one key/value head": [32], "numbers, not KiB": [65536], "d_k left out": [2],
         "sign turned round": [-256], "decimal point moved": [25.6, 2560],

@@ -11,7 +11,7 @@ from course_lib.fast.gpu_kernel import largest_key_block, shared_memory_bytes
 
 def test_shared_memory_by_hand_slips():
     assert_named("shared memory by hand", {
-        "a key_block of numbers left out": [4 * (128 + 64 * 128 + 64), 4 * (128 + 64 * 129)],
+        "the key rows' padding left out": [4 * (128 + 64 * 128 + 64), 4 * (128 + 64 * 129)],
         "the query row left out": [4 * (64 * 129 + 64)],
         "only the key rows": [64 * 128 * 4, 4 * 64 * 129],
         "numbers, not bytes": [128 + 64 * 129 + 64, "8448"],
@@ -117,7 +117,7 @@ def test_largest_key_block_slips():
     assert_named("largest key block", {
         "a block that fits exactly refused": [halving_strict],
         "twice the answer": [doubling], "half the answer": [halved_after],
-        "returned the bytes": [bytes_back], "a key_block of numbers left out": [no_padding],
+        "returned the bytes": [bytes_back], "the key rows' padding left out": [no_padding],
         "numbers, not bytes": [no_bytes],
         "1 when nothing fits": [stops_at_one],
         "not a power of two": [any_size], "started at threads / 2": [from_half],
@@ -135,7 +135,7 @@ def test_largest_key_block_right_answers_in_other_styles_pass():
 def test_barriers_by_hand_slips():
     assert_named("barriers by hand", {
         "(a) left out": [88], "tiles rounded down": [78],
-        "one barrier short a tile": [81, "81"],
+        "a barrier missing from each tile": [81, "81"],
         "one halving round too many": [97], "no halving rounds": [33], "one tile": [12],
         "(d) once a tile": [41],
     })

@@ -160,7 +160,7 @@ def test_masked_weight_by_hand_slips():
         "key 1's weight": [0.25, "1/4"],
         "the mask read the other way round": [0],
         "ln 3 read as 3": [0.9526],
-        "decimal point moved": [75],
+        "a percentage": [75],
     })
 
 

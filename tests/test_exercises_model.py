@@ -175,7 +175,7 @@ def test_model_cache_by_hand_slips():
     assert_named("model cache by hand", {
         "keys only": [23040], "queries cached too": [69120], "all query heads": [138240],
         "one layer only": [1536], "bytes per number left out": [11520],
-        "bits instead of bytes": [368640], "one key/value head": [15360],
+        "bits, not bytes": [368640], "one key/value head": [15360],
         "KiB, not bytes": [45, "45"], "d_k left out": [720], "8 bytes a float32": [92160],
     })
 

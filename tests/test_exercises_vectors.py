@@ -87,7 +87,7 @@ def slot_pops(q, i):
 
 def test_slot_slips():
     assert_named("slot", {
-        "skipped position 0": [lambda q, i: q[i], slot_checked_from_zero, slot_loop_from_zero],
+        "no shift by one": [lambda q, i: q[i], slot_checked_from_zero, slot_loop_from_zero],
         "counted from the end": [lambda q, i: q[-i], lambda q, i: list(reversed(q))[i - 1]],
         "the input given back": [lambda q, i: i],
         "used the positions, not the numbers": [lambda q, i: i - 1],

@@ -102,9 +102,9 @@ _BLEND = "weights @ value."
 SLIPS = [
     Slip("no scaling", "the scores went into the softmax as they are: " + _ROOT,
          gives=_divided(lambda q, k, v: 1.0)),
-    Slip("divided by d_k", "you divided by d_k = {d_k}: " + _ROOT,
+    Slip("divided by d_k", "the divisor was d_k = {d_k} itself; " + _ROOT,
          gives=_divided(lambda q, k, v: q.shape[-1])),
-    Slip("divided by d_k²", "you divided by d_k × d_k: " + _ROOT,
+    Slip("divided by d_k²", "the divisor was d_k × d_k; " + _ROOT,
          gives=_divided(lambda q, k, v: q.shape[-1] ** 2)),
     Slip("d_k / 2 or 2·d_k for √d_k", "`d_k ** 1/2` is d_k / 2, and `/ d_k ** 1/2` divides by "
          "2·d_k (** comes before /): " + _ROOT,
@@ -131,7 +131,8 @@ SLIPS = [
          "keepdims=True).", gives=_shifted(_row_max, lambda e: e.sum(axis=0, keepdims=True))),
     Slip("max down the columns", "subtract each ROW's max, max(axis=-1, keepdims=True).",
          gives=_shifted(lambda s: s.max(axis=0))),
-    Slip("no keepdims", "n numbers without keepdims=True line up with the COLUMNS.",
+    Slip("the row totals as a row", "the n row totals line up with the COLUMNS: no "
+         "keepdims=True, or a .T?",
          gives=(_shifted(lambda s: s.max(axis=-1)), _shifted(_row_max, lambda e: e.sum(axis=-1)))),
     Slip("not normalised", "divide each row by its total.",
          gives=(_shifted(_row_max, lambda e: 1.0), _shifted(_no_shift, lambda e: 1.0))),
@@ -251,8 +252,6 @@ WEIGHT_SLIPS = [
          gives=lambda Q, K: np.full(len(K), 1 / len(K))),
     Slip("the keys in reverse order", "A₁₁ belongs to 𝐤₁.",
          gives=lambda Q, K: _weights(Q, K)[::-1]),
-    Slip("a percentage", "type the weights as fractions, 0 to 1.",
-         gives=lambda Q, K: 100 * _weights(Q, K)),
 ]
 
 

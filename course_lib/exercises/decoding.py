@@ -36,7 +36,6 @@ CACHE_ROWS = [  # the slips of any KV-cache size, as multiples of the answer
     ("one layer only", "each of the {layers} layers keeps its own.", lambda g: 1 / g["layers"]),
     ("one key/value head", "each layer has {kv_heads}.", lambda g: 1 / g["kv_heads"]),
     ("d_k left out", "each row has {d_k} numbers.", lambda g: 1 / g["d_k"]),
-    ("bits instead of bytes", "a float32 has 32 bits, 4 bytes.", 8),
     ("8 bytes a float32", "a float32 is 4 bytes (8 is float64).", 2),
 ]
 
@@ -45,7 +44,6 @@ CACHE_HAND = HandExercise(
     "heads, {kv_heads} key/value heads, d_k = {d_k}, float32)",
     answer=_kib, givens={"layers": 32, "heads": 32, "kv_heads": 8, "d_k": 128},
     draw=_draw_model, tolerance=0.5, slips=cache_slips(_kib, CACHE_ROWS + [
-        ("KiB as 1000 bytes", "a KiB is 1024 bytes.", 1.024),
         ("bytes, not KiB", "divide the bytes by 1024.", 1024),
         ("MiB, not KiB", "divide by 1024 once.", 1 / 1024),
         ("numbers, not KiB", "times 4 bytes, ÷ 1024.", 256)]),

@@ -14,12 +14,24 @@ def _bytes(d_k, key_block, per_key=1, query=1, tile=1, size=4):
     return size * (query * d_k + key_block * (d_k + per_key) + tile * key_block)
 
 
-_SHARED_SLIPS = [
-    Slip("a key_block of numbers left out", "count the padding number of each key row (d_k + 1) "
-         "AND the tile of {key_block} scores.", gives=lambda d_k, key_block: _bytes(
-             d_k, key_block, per_key=0)),
-    Slip("the query row left out", "the scaled query row sits in shared memory too (d_k numbers).",
-         gives=lambda d_k, key_block: _bytes(d_k, key_block, query=0)),
+def _rows(formula, rows):
+    """Slips from rows (name, hint, the keywords of ``formula`` that make it, or a tuple of
+    such dicts for several forms)."""
+    def form(how):
+        return lambda *args, **givens: formula(*args, **givens, **how)
+    return [Slip(name, hint, gives=tuple(map(form, how)) if isinstance(how, tuple) else form(how))
+            for name, hint, how in rows]
+
+
+_SHARED_SLIPS = _rows(_bytes, [
+    ("the key rows' padding left out", "count the padding number of each key row (d_k + 1) "
+     "AND the tile of {key_block} scores.", {"per_key": 0}),
+    ("the query row left out", "the scaled query row sits in shared memory too (d_k numbers).",
+     {"query": 0}),
+    ("numbers, not bytes", "a float32 takes 4 bytes.", {"size": 1}),
+    ("8 bytes a float32", "a float32 is 4 bytes (8 is float64).", {"size": 8}),
+    ("2 bytes a float32", "the kernel computes in float32, 4 bytes.", {"size": 2}),
+]) + [
     Slip("the query row padded", "only the key rows are padded; the query row is d_k numbers.",
          gives=lambda d_k, key_block: _bytes(d_k, key_block) + 4),
     Slip("padding counted once", "every key row gets its own padding number: key_block · "
@@ -31,12 +43,6 @@ _SHARED_SLIPS = [
          "key row: 4 · (d_k + key_block · (d_k + 1) + key_block).",
          gives=(lambda d_k, key_block: 4 * key_block * d_k,
                 lambda d_k, key_block: 4 * key_block * (d_k + 1))),
-    Slip("numbers, not bytes", "a float32 takes 4 bytes.", gives=lambda d_k, key_block: _bytes(
-        d_k, key_block, size=1)),
-    Slip("8 bytes a float32", "a float32 is 4 bytes (8 is float64).",
-         gives=lambda d_k, key_block: _bytes(d_k, key_block, size=8)),
-    Slip("2 bytes a float32", "the kernel computes in float32, 4 bytes.",
-         gives=lambda d_k, key_block: _bytes(d_k, key_block, size=2)),
     Slip("KiB, not bytes", "the question asks for bytes: no ÷ 1024 (or 1000).",
          gives=(lambda d_k, key_block: _bytes(d_k, key_block) / 1024,
                 lambda d_k, key_block: _bytes(d_k, key_block) / 1000)),
@@ -82,9 +88,11 @@ _BLOCK_SLIPS = [
          gives=_halving(lambda d, b, lim: _bytes(d, b) < lim)),
     Slip("returned the bytes", "return the number of keys, not the bytes they take.",
          gives=_unless_none(lambda d, t, lim: _bytes(d, _largest(d, t, lim)))),
-    Slip("a key_block of numbers left out", "count the padding number of each key row "
+    Slip("the key rows' padding left out", "count the padding number of each key row "
          "(d_k + 1) AND the tile of key_block scores.",
          gives=_halving(lambda d, b, lim: _bytes(d, b, per_key=0) <= lim)),
+    Slip("the loop's test turned round", "halve while the block does NOT fit: while block ≥ 1 "
+         "and bytes > limit.", gives=_halving(lambda d, b, lim: _bytes(d, b) > lim)),
     Slip("numbers, not bytes", "a float32 takes 4 bytes.",
          gives=_halving(lambda d, b, lim: _bytes(d, b, size=1) <= lim)),
     Slip("started at threads / 2", "start at block = threads: a block of {threads} keys may fit.",
@@ -115,30 +123,27 @@ def _barriers(m, key_block, tiles=math.ceil, rounds=math.log2, per_tile=4, per_r
     return per_row + tiles(m / key_block) * (per_tile + rounds(key_block))
 
 
-_BARRIER_SLIPS = [
-    Slip("(a) left out", "the query row is written first: barrier (a) before the first tile.",
-         gives=lambda m, key_block: _barriers(m, key_block, per_row=0)),
-    Slip("(a) in every tile", "(a) is before the loop over tiles: once a row.",
-         gives=lambda m, key_block: _barriers(m, key_block, per_row=0, per_tile=5)),
-    Slip("tiles rounded down", "the last tile is short but still runs: ⌈{m} / {key_block}⌉.",
-         gives=lambda m, key_block: _barriers(m, key_block, tiles=math.floor)),
-    Slip("one barrier short a tile", "a tile waits at (b), (c), (e), (f) and once per halving "
-         "round: log₂ {key_block} rounds.",
-         gives=(lambda m, key_block: _barriers(m, key_block, per_tile=3),
-                lambda m, key_block: _barriers(m, key_block, rounds=lambda b: math.log2(b) - 1))),
-    Slip("one halving round too many", "half runs key_block / 2, …, 2, 1: log₂ {key_block} "
-         "rounds.", gives=lambda m, key_block: _barriers(m, key_block,
-                                                        rounds=lambda b: math.log2(b) + 1)),
-    Slip("no halving rounds", "barrier (d) is inside the halving loop: once per round.",
-         gives=lambda m, key_block: _barriers(m, key_block, rounds=lambda b: 0)),
-    Slip("(d) once a tile", "barrier (d) is inside the halving loop: once per round.",
-         gives=lambda m, key_block: _barriers(m, key_block, rounds=lambda b: 1)),
-    Slip("halving rounds counted as keys", "half is halved each round: log₂ {key_block} "
-         "rounds.", gives=(lambda m, key_block: _barriers(m, key_block, rounds=lambda b: b / 2),
-                           lambda m, key_block: _barriers(m, key_block, rounds=lambda b: b))),
-    Slip("one tile", "the threads walk all {m} keys, {key_block} at a time.",
-         gives=lambda m, key_block: _barriers(m, key_block, tiles=lambda x: 1)),
-]
+_BARRIER_SLIPS = _rows(_barriers, [
+    ("(a) left out", "the query row is written first: barrier (a) before the first tile.",
+     {"per_row": 0}),
+    ("(a) in every tile", "(a) is before the loop over tiles: once a row.",
+     {"per_row": 0, "per_tile": 5}),
+    ("tiles rounded down", "the last tile is short but still runs: ⌈{m} / {key_block}⌉.",
+     {"tiles": math.floor}),
+    ("a barrier missing from each tile", "a tile waits at (b), (c), (e), (f) and once per "
+     "halving round: log₂ {key_block} rounds.",
+     ({"per_tile": 3}, {"rounds": lambda b: math.log2(b) - 1})),
+    ("one halving round too many", "half runs key_block / 2, …, 2, 1: log₂ {key_block} rounds.",
+     {"rounds": lambda b: math.log2(b) + 1}),
+    ("no halving rounds", "barrier (d) is inside the halving loop: once per round.",
+     {"rounds": lambda b: 0}),
+    ("(d) once a tile", "barrier (d) is inside the halving loop: once per round.",
+     {"rounds": lambda b: 1}),
+    ("halving rounds counted as keys", "half is halved each round: log₂ {key_block} rounds.",
+     ({"rounds": lambda b: b / 2}, {"rounds": lambda b: b})),
+    ("one tile", "the threads walk all {m} keys, {key_block} at a time.",
+     {"tiles": lambda x: 1}),
+])
 
 BARRIER_HAND = HandExercise(
     "barriers by hand", "the __syncthreads() one query row waits at (m = {m} keys, key_block = "

@@ -108,17 +108,20 @@ class HandExercise:
         got, problem = as_numbers(value, self.answer.shape)
         if problem and problem.startswith(WRONG_COUNT):
             count = self.answer.size
-            example = ", ".join(str(i + 1) for i in range(count))
-            want = ("one number: the last step's result" if self.answer.ndim == 0 else
-                    f"{count} numbers, in order, like ({example})")
             typed = np.size(np.asarray(value, dtype=object)) if not isinstance(value, str) \
                 else len(str(value).split(","))
-            return Feedback(MISTAKE, f"Not yet: you gave {typed} number"
-                            f"{'s' if typed != 1 else ''}; the answer is {want}.",
-                            mistake=WRONG_COUNT)
+            if count == 1:  # [6] for 6
+                message = (f"Not yet: {show(value)} is a list: type the number alone, without "
+                           "brackets." if typed == 1 else
+                           f"Not yet: you gave {typed} numbers; the answer is one number.")
+            else:
+                example = ", ".join(str(i + 1) for i in range(count))
+                message = (f"Not yet: you gave {typed} number{'s' if typed != 1 else ''}; the "
+                           f"answer is {count} numbers, in order, like ({example}).")
+            return Feedback(MISTAKE, message, mistake=WRONG_COUNT)
         if problem:
             return Feedback(FAILED, f"Not yet: {problem}")
-        shown, answer = _text(got.tolist(), digits=10), self._shown(self.answer)
+        shown, answer = self._echo(got), self._shown(self.answer)
         if _close(got, self.answer, self.tolerance):
             exact = _close(got, self.answer, 1e-9 + 1e-9 * float(np.max(np.abs(self.answer))))
             tail = "" if exact else (f"; your {shown} is within the ±{self.tolerance:g} this "
@@ -128,21 +131,19 @@ class HandExercise:
         what = self.title if len(self.title) <= 70 else "the answer"  # long givens: said once
         lead = f"Not yet: {shown} is not {what}. "
         if chosen:
-            names = [c[2] for c in chosen]
-            hints = " ".join(f"{capital(c[2])}: {fill(c[3], self._values(shown))}"
-                             for c in chosen)
-            # a number may match a slip by chance: say which it matches
-            many = ("It matches more than one known slip (if you made none, recheck each "
-                    "step). " if len(chosen) > 1 else "It matches a known slip (if you did not, "
-                    "recheck each step). ")
-            return Feedback(MISTAKE, lead + many + hints, mistake=" / ".join(names))
+            # a number may match a slip by chance: each is asked, never stated
+            hints = " ".join(f"{capital(c[2])}? {capital(fill(c[3], self._values(shown)))}"
+                                for c in chosen)
+            return Feedback(MISTAKE, lead + hints, mistake=" / ".join(c[2] for c in chosen))
         distance = float(np.max(np.abs(got - self.answer)))
         whole = bool(np.all(self.answer == np.round(self.answer)) and np.all(got == np.round(got)))
+        if not whole and _cut_short(got, self.answer):
+            places = next(d for d in range(12) if _close(np.round(self.answer, d), self.answer,
+                                                         self.tolerance / 2))
+            return Feedback(MISTAKE, lead + f"It is the answer with too few decimals: give "
+                            f"{places}.", mistake=ROUNDED)
         if not whole and distance <= min(10 * self.tolerance,
                                          0.05 * float(np.max(np.abs(self.answer)))):
-            if _cut_short(got, self.answer):
-                return Feedback(MISTAKE, lead + "It is the answer with too few decimals: round "
-                                "only the final result.", mistake=ROUNDED)
             return Feedback(MISTAKE, lead + f"It is close, but not within ±{self.tolerance:g}: "
                             "check the last steps, keeping every digit.", mistake=CLOSE)
         return Feedback(FAILED, lead + "Go through it again, writing down each number in "
@@ -161,16 +162,41 @@ class HandExercise:
                  for slip, value in self.slip_values(twins=True)
                  if _close(got, value, self._near(value))]
         own = [value for _, value in self.slip_values(twins=True)]
-        for name, value, hint in relations.for_numbers(self.answer, self.tolerance):
+        for name, value, hint in self._kinds() + relations.for_numbers(self.answer,
+                                                                       self.tolerance):
             near = self._near(value)
-            if _close(got, value, near) and not any(_close(value, v, near) for v in own):
-                found.append((1, 1, name, hint))
+            if not any(_close(value, v, near) for v in own):
+                own.append(value)  # a general kind before the relation that gives its value
+                if _close(got, value, near):
+                    found.append((1, 1, name, hint))
         near = self.tolerance / 2
         if self.base is not None and _close(got, self.base.answer, near) \
                 and not _close(self.base.answer, self.answer, 2 * self.tolerance):
             found.append((1, 1, "the notebook's numbers", "{got} is the answer for the notebook's "
                           "own numbers; this one has new numbers: work it again with them."))
         return found
+
+    def _echo(self, got):
+        """The learner's number to 4 digits, or more where 4 would round it onto the answer."""
+        for digits in (4, 6, 10):
+            if not _close([float(f"{x:.{digits}g}") for x in got.ravel()],
+                          np.ravel(self.answer), self.tolerance):
+                break
+        return _text(got.tolist(), digits=digits)
+
+    def _kinds(self):
+        """General slips of a by-hand number: a share as a percentage, a size in the wrong
+        unit (the prompt names the unit)."""
+        a, kinds = self.answer, []
+        if np.all((np.abs(a) <= 1) & (a != 0)):
+            kinds.append(("a percentage", 100 * a, "{got} is the answer × 100: type the "
+                          "fraction (0.25, not 25)."))
+        if "KiB" in self.prompt:
+            kinds.append(("1000 bytes a KiB", a * 1.024, "{got} counts kB of 1000 bytes: a KiB is "
+                          "1024 bytes."))
+        if "KiB" in self.prompt or "bytes" in self.prompt:
+            kinds.append(("bits, not bytes", a * 8, "{got} counts bits: a byte is 8 bits."))
+        return kinds
 
     def _values(self, shown):
         return {"got": shown, **{k: _text(v) for k, v in self.givens.items()}}

@@ -153,6 +153,9 @@ MODEL_CACHE = HandExercise(
     "{heads} query heads, {kv_heads} key/value heads, d_k = {d_k}, float32)",
     answer=_bytes, givens={"layers": 30, "heads": 9, "kv_heads": 3, "d_k": 64}, tolerance=0.5,
     slips=cache_slips(_bytes, CACHE_ROWS + [
-        ("KiB, not bytes", "the question asks for bytes: no ÷ 1024.", 1 / 1024)]))
+        ("KiB, not bytes", "the question asks for bytes: no ÷ 1024.", 1 / 1024)]),
+    twins=cache_slips(_bytes, [("query heads counted, no 2", "only the {kv_heads} key/value "
+                                "heads are cached, a key AND a value row each (the 2).",
+                                lambda g: (g["heads"] + g["kv_heads"]) / g["kv_heads"] / 2)]))
 
 EXERCISES = [MY_ATTENTION, PREVIOUS_TOKEN_SCORE, MODEL_CACHE]

@@ -37,7 +37,8 @@ HEAD_DIVISOR = HandExercise(
              "{h}.", gives=(
                  lambda d_model, h: math.sqrt(d_model) / h,
                  lambda d_model, h: d_model / math.sqrt(h))),
-        Slip("multiplied by h", "{got} comes from {d_model} × {h}: the heads CUT the width.",
+        Slip("multiplied by h", "{got} comes from {d_model} × {h} (or its root): the heads CUT "
+             "the width.",
              gives=(lambda d_model, h: float(d_model * h),
                     lambda d_model, h: math.sqrt(d_model * h))),
     ],
@@ -201,6 +202,10 @@ def _widths(o):
     return np.shape(w_q)[1], np.shape(w_q)[1] // h, h  # d_model, d_k, h
 
 
+def _merged(merge, **how):  # multi_head with the heads merged by merge(heads, w_o)
+    return lambda *case: _multi_head(*case, merge=merge, **how)
+
+
 MULTI_HEAD = CodeExercise(
     "multi_head", "multi_head(x, w_q, w_k, w_v, w_o, num_heads)",
     cases=[(x, *w, h) for x, w, h in _CASES], solution=_multi_head, quantities=_QUANTITIES,
@@ -208,23 +213,20 @@ MULTI_HEAD = CodeExercise(
     slips=[*_shared(_multi_head, skip=("one column short", "one column too many",
                                        "slices one column late")),
            Slip("no W_O", "those are the heads side by side: multiply them by W_O.",
-                gives=lambda x, a, b, c, o, h: _multi_head(
-                    x, a, b, c, o, h, merge=lambda hs, w_o: np.concatenate(hs, axis=1))),
+                gives=_merged(lambda hs, w_o: np.concatenate(hs, axis=1))),
            Slip("heads summed", "each head keeps its own d_k columns: side by side, "
-                "np.concatenate(heads, axis=1) @ w_o.", gives=lambda x, a, b, c, o, h: _multi_head(
-                    x, a, b, c, o, h, merge=lambda hs, w: sum(hs) @ w[:hs[0].shape[1]])),
+                "np.concatenate(heads, axis=1) @ w_o.",
+                gives=_merged(lambda hs, w: sum(hs) @ w[:hs[0].shape[1]])),
            Slip("heads in reverse order", "head 0's output fills the first d_k columns, then "
-                "head 1's: concatenate them in order.", gives=lambda x, a, b, c, o, h:
-                _multi_head(x, a, b, c, o, h, merge=lambda hs, w: np.concatenate(hs[::-1], 1) @ w)),
+                "head 1's: concatenate them in order.",
+                gives=_merged(lambda hs, w: np.concatenate(hs[::-1], 1) @ w)),
            Slip("every head on all of V, averaged", "each head blends its own d_k columns of V, "
-                "and the heads go side by side, not averaged.", gives=lambda x, a, b, c, o, h:
-                _multi_head(x, a, b, c, o, h, whole_v=True,
-                            merge=lambda hs, w: sum(hs) / len(hs) @ w)),
+                "and the heads go side by side, not averaged.",
+                gives=_merged(lambda hs, w: sum(hs) / len(hs) @ w, whole_v=True)),
            Slip("W_O transposed", "concat @ w_o, with w_o as given.",
                 gives=lambda x, a, b, c, o, h: _multi_head(x, a, b, c, np.asarray(o).T, h)),
            Slip("W_O on the left", "W_O acts on the right: concat @ w_o.",
-                gives=lambda x, a, b, c, o, h: _multi_head(
-                    x, a, b, c, o, h, merge=lambda hs, w_o: w_o @ np.concatenate(hs, axis=1))),
+                gives=_merged(lambda hs, w_o: w_o @ np.concatenate(hs, axis=1))),
            Slip("V from the wrong matrix", "V = X W_V, with its own matrix.", gives=tuple(
                lambda x, a, b, c, o, h, i=i: _multi_head(x, a, b, c, o, h, values=(
                    a, b, np.eye(np.shape(a)[0]))[i]) for i in range(3))),
@@ -235,18 +237,15 @@ MULTI_HEAD = CodeExercise(
                     for k in (lambda h: 1, lambda h: h))),
            Slip("heads merged by a reshape", "a reshape of (h, n, d_k) to (n, d_model) mixes "
                 "rows: concatenate.",
-                gives=lambda x, a, b, c, o, h: _multi_head(x, a, b, c, o, h, merge=lambda hs, w_o:
-                                                           np.stack(hs).reshape(len(hs[0]), -1)
-                                                           @ w_o)),
+                gives=_merged(lambda hs, w_o: np.stack(hs).reshape(len(hs[0]), -1) @ w_o)),
            Slip("heads not laid side by side", "np.concatenate(heads, axis=1) before W_O: a sum "
                 "or a mean keeps d_k columns.",
                 when=lambda o: _mismatch(o) == _widths(o)[1::-1],
-                example=lambda x, a, b, c, o, h: _multi_head(x, a, b, c, o, h, merge=lambda hs,
-                                                             w_o: sum(hs) @ w_o)),
+                example=_merged(lambda hs, w_o: sum(hs) @ w_o)),
            Slip("the whole V for each head", "each head weighs its OWN d_k columns of V, "
                 "v[:, t*d_k:(t+1)*d_k].", when=lambda o: _widths(o)[2] > 1 and _mismatch(o) == (
                     _widths(o)[2] * _widths(o)[0], _widths(o)[0]),
-                example=lambda x, a, b, c, o, h: _multi_head(x, a, b, c, o, h, whole_v=True)),
+                example=_merged(None, whole_v=True)),
            Slip(*_FLOAT, when=_float_d_k, example=lambda x, a, b, c, o, h: np.asarray(x)[
                :, :np.shape(a)[1] / h])],
 )

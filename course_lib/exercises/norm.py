@@ -113,11 +113,14 @@ LENGTH_HAND = HandExercise(
         *[Slip(f"left out slot {i + 1}", f"{{got}} leaves out slot {i + 1}'s square.",
                gives=lambda q, i=i: math.sqrt(_squares(q) - q[i] ** 2)) for i in range(3)],
     ],
-    twins=[Slip("a square doubled", "{got} takes one slot's square as twice the slot (6² is "
-                "36, not 12).", gives=tuple(lambda q, i=i: math.sqrt(
-                    _squares(q) - q[i] ** 2 + 2 * abs(q[i])) if abs(q[i]) > 2 else _no()
-                    for i in range(3)))],
+    twins=[Slip("a square doubled", lambda q, i=i: _doubled(q[i]), gives=lambda q, i=i: math.sqrt(
+        _squares(q) - q[i] ** 2 + 2 * abs(q[i])) if abs(q[i]) > 2 else _no()) for i in range(3)],
 )
+
+
+def _doubled(x):  # the slot a square doubled was taken on: "(−3)² as 6"
+    shown = str(x) if x > 0 else f"({x})"
+    return f"{{got}} takes {shown}² as {2 * abs(x)}: it is {x * x}.".replace("-", "−")
 
 
 def _no():

@@ -202,7 +202,7 @@ ROW_MEANS = CodeExercise(
              "A.shape[1].", gives=lambda A: A.sum(axis=1) / A.size),
         Slip("the mean of everything", "one mean of the whole grid: one per row.",
              gives=lambda A: A.sum() / A.size),
-        Slip("the first row only", "a `return` inside the loop: put it after the loop.",
+        Slip("the first row only", "{got} is the first row's mean alone: one mean per row.",
              gives=(lambda A: A[0].sum() / A.shape[1], lambda A: _means(A)[:1])),
         Slip("left out the last row", "range(len(A) - 1) stops one row early.",
              gives=lambda A: _means(A)[:-1]),

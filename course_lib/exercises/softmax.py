@@ -79,8 +79,6 @@ _WEIGHT_SLIPS = [
             lambda x, e: e(x[0])),
     *_forms("divided by the other terms", "the total includes e^(x₁) too.",
             lambda x, e: e(x[0]) / sum(map(e, x[1:]))),
-    *[Slip("a percentage", "type the fraction, between 0 and 1.",
-           gives=lambda x, d=d: round(100 * _weight(x), d)) for d in (1, 2)],
     *[Slip(f"weight of key {i + 1}", f"{{got}} is p{' ₂₃'[i]}: p₁ has e^(x₁) on top.",
            gives=lambda x, i=i: _weight(x, i)) for i in (1, 2)],
     Slip("one minus the weight", "{got} is 1 − p₁.", gives=lambda x: 1 - _weight(x)),

@@ -74,7 +74,8 @@ DART_VARIANCE = HandExercise(
               lambda x: _mean([v * v for v in x])),
         _hand("divided by N − 1", "divides by N − 1: the notebook divides by N.",
               lambda x: _squares(x) / (len(x) - 1)),
-        _hand("forgot to square", "is the mean distance |xᵢ − x̄|: average the SQUARED distances.",
+        _hand("forgot to square", "is the mean distance |xᵢ − x̄|, and what a square taken as "
+              "negative can give: average the SQUARED distances, each ≥ 0.",
               _distance),
         _hand("squared the mean distance", "is the mean distance squared: square each first.",
               lambda x: _distance(x) ** 2),

@@ -100,10 +100,13 @@ SLOT = _Slot(
     slips=[
         Slip("two positions on", "q[i + 1] is slot i + 2: slot i is q[i - 1].",
              gives=_checked_or_not(lambda q, i: q[i + 1])),
+        Slip("no shift by one", "q[i] is slot i + 1: slot i is q[i - 1].",
+             gives=_checked_or_not(lambda q, i: q[i])),
         Slip("counted from the end", "q[-i] counts from the end: slot i is q[i - 1].",
              gives=_checked_or_not(lambda q, i: q[-i])),
-        Slip(_WRAPS, "for i < 1, q[i - 1] counts from the END (q[0 - 1] is q[-1], the last "
-             "slot) and Python says nothing: check 1 <= i <= len(q) first.",
+        Slip(_WRAPS, "q[i - 1] for i < 1 counts from the END (q[-1] is the last slot) and "
+             "Python says nothing: if i is not in 1 … len(q), raise IndexError (a print does "
+             "not stop the function).",
              when=lambda o: o.case.raises is not None and (
                  _wrapped(o) and o.value == o.case.args[0][o.case.args[1] - 1]
                  or isinstance(o.error, IndexError) and o.case.args[1] > 0)),
