@@ -46,11 +46,8 @@ class Case:
 def _count(x):
     if isinstance(x, np.ndarray):
         return int(x.size)
-    if isinstance(x, (list, tuple)):
-        return sum(_count(v) for v in x)
-    if isinstance(x, dict):
-        return sum(_count(v) for v in x.values())
-    return 1
+    x = list(x.values()) if isinstance(x, dict) else x
+    return sum(map(_count, x)) if isinstance(x, (list, tuple)) else 1
 
 
 @dataclass
@@ -137,10 +134,8 @@ class CodeExercise:
     def quantity_values(self, case):
         values = {}
         for key, func in self.quantities.items():
-            try:
+            with contextlib.suppress(Exception):
                 values[key] = func(*case.args)
-            except Exception:
-                continue
         return values
 
     def evaluate(self, func):
@@ -161,8 +156,7 @@ class CodeExercise:
         if all(o.correct for o in outcomes) and changed is None:
             used = self._shortcut(func)
             lead = (f"Correct — though this exercise asked you to write the steps yourself: "
-                    f"{used}(…) did the work. "
-                    if used else "Correct: ")
+                    f"{used}(…) did the work. " if used else "Correct: ")
             return Feedback(PASSED, f"{lead}{self.call} gives the right answer on all "
                             f"{len(outcomes)} hidden cases.", outcomes=outcomes)
         chosen = pick(self.explanations(outcomes))
@@ -250,13 +244,8 @@ class CodeExercise:
             if slip.when is not None:  # said only when it holds on every wrong case
                 telling = [o for o in wrong if _holds(slip.when, o)]
                 return telling if len(telling) == len(wrong) else []
-            best = []
-            for form in slip.forms():
-                telling = self.follows(lambda case, f=form: f(*copy_args(case.args)), outcomes,
-                                       key=form)
-                if len(telling) > len(best):
-                    best = telling
-            return best
+            return max((self.follows(lambda case, f=form: f(*copy_args(case.args)), outcomes,
+                                     key=form) for form in slip.forms()), key=len, default=[])
         except Exception:
             return []
 
