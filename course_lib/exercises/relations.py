@@ -521,7 +521,9 @@ def _shape_hint(v, e):
     said = f"the answer is {_describe(e)}; yours is {_describe(v)}."
     if e.ndim >= 1 and 0 < v.size < e.size and v.ndim == e.ndim \
             and np.allclose(v.ravel(), e.ravel()[:v.size]):
-        said += " It starts as the answer does: a `return` inside the loop stops it early?"
+        said += (" It is the answer without its last entry: a range that stops one early, or a "
+                 "`return` inside the loop?" if v.size == e.size - 1 else " It starts as the "
+                 "answer does: a `return` inside the loop stops it early?")
     return said
 
 
@@ -589,7 +591,7 @@ def _never_filled_hint(exercise, outcome):
 class _ChangedInput:
     name = "changed its input"
     hint = ("`x[i] = …`, `x += …` and `x.sort()` write into the caller's list: build a new "
-            "result, or work on a copy (`x = list(x)`).")
+            "result, or work on a copy (`x = list(x)`; an array: `x = x.copy()`).")
 
     def seen(self, exercise, outcomes, wrong):
         return [o for o in outcomes if o.changed_input]
