@@ -629,7 +629,8 @@ class _Refusal:
         kind = next(c.raises for c in exercise.cases if c.raises is not None).__name__
         if self.answered:
             return (f"it raised {kind} where it should answer, and answered where it should "
-                    "refuse: the test before `raise` is turned round (`==` for `!=`?).")
+                    "refuse: the test before `raise` is turned round (`==` for `!=`?) or "
+                    "compares the wrong things.")
         return f"check what the test before `raise {kind}` compares, on this case."
 
 
