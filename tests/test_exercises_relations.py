@@ -117,3 +117,13 @@ def test_an_answer_of_zeros_is_said_to_be_zeros_not_cut():
     feedback = evaluate("softmax_backward_row", cancels)  # [0, 0] is also what cutting gives
     assert feedback.status != "passed" and "all zeros" in feedback.mistake.split(" / ")
     assert_named("perpendicular", {"all zeros": [lambda q: [0 * q[1], 0 * q[0]]]}, minimum=1)
+
+
+def test_a_count_given_as_a_float_is_named():
+    def halves_with_true_division(d_k, threads, limit):  # 64.0 where 64 keys are asked
+        block = threads
+        while block >= 1 and 4 * (d_k + block * (d_k + 1) + block) > limit:
+            block = block / 2
+        return block if block >= 1 else 0
+    feedback = evaluate("largest key block", halves_with_true_division)
+    assert feedback.mistake == "a float where a whole number is asked", feedback.message

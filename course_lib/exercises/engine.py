@@ -75,16 +75,17 @@ class CodeExercise:
     rtol, atol : the comparison's tolerance; show_args : function(args) -> str, optional.
     loop_only : functions that do the work (``"np.dot"``): a right answer calling one passes,
         with a note that a loop was asked.
+    whole : the answers are counts: a right value given as a float (64.0) is named.
     """
 
     def __init__(self, name, call, cases, solution, slips=(), *, quantities=None, rtol=1e-9,
-                 atol=1e-9, show_args=None, loop_only=()):
+                 atol=1e-9, show_args=None, loop_only=(), whole=False):
         self.name, self.call, self.solution = name, call, solution
         self.function = call.split("(")[0]
         self.arg_names = [a.strip() for a in call[call.index("(") + 1:-1].split(",") if a.strip()]
         self.slips, self.quantities = list(slips), dict(quantities or {})
         self.rtol, self.atol, self.show_args = rtol, atol, show_args
-        self.loop_only = sorted(loop_only, key=len, reverse=True)
+        self.loop_only, self.whole = sorted(loop_only, key=len, reverse=True), whole
         self.relations = relations.for_code(self.quantities)
         self.cases = []
         for case in cases:
@@ -153,6 +154,13 @@ class CodeExercise:
             return first
         outcomes = self.run(func)
         changed = next((o for o in outcomes if o.changed_input), None)
+        floated = next((o for o in outcomes if self.whole and o.error is None
+                        and isinstance(o.value, (float, np.floating))), None)
+        if all(o.correct for o in outcomes) and changed is None and floated is not None:
+            return Feedback(MISTAKE, f"Not yet: {self.call_text(floated.case)} gave "
+                            f"{floated.value!r}, a float: the answer is a whole number (a `/` "
+                            "where `//` keeps it whole?).", mistake=WHOLE, case=floated.case,
+                            outcomes=outcomes)
         if all(o.correct for o in outcomes) and changed is None:
             used = self._shortcut(func)
             lead = (f"Correct — though this exercise asked you to write the steps yourself: "
@@ -364,6 +372,7 @@ def _holds(predicate, outcome):
         return False
 
 
+WHOLE = "a float where a whole number is asked"
 LONG = 160  # characters: a longer call or answer is told by its shapes and first wrong entry
 
 

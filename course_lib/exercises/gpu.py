@@ -113,7 +113,7 @@ BLOCK = CodeExercise(
            (64, 64, 17152), (96, 512, 65536), (8000, 64, 49152), (32, 32, 232448),
            (256, 1024, 101376), (16, 128, 1000), (128, 32, 17100), (128, 32, 16800),
            (128, 32, 17026), (256, 64, 16896), (64, 64, 17154)],
-    solution=_largest, slips=_BLOCK_SLIPS,
+    solution=_largest, slips=_BLOCK_SLIPS, whole=True,
     quantities={"threads": lambda d_k, threads, limit: threads,
                 "limit": lambda d_k, threads, limit: limit})
 
