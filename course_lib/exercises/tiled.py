@@ -11,7 +11,7 @@ __all__ = ["EXERCISES"]
 _E = math.exp
 
 
-# --- by hand: l′ = l · e^(M − M′) + Σ e^(s − M′)
+# --- by hand: l′
 
 def _by_hand(formula):
     """formula(l, f = e^(M − M′), the new terms e^(s − M′), M, M′, s) as a function of givens."""
@@ -50,7 +50,7 @@ UPDATE_BY_HAND = HandExercise(
 )
 
 
-# --- by hand: the share of tiles above the diagonal
+# --- by hand: the skipped share
 
 def _tiles(formula):
     return lambda n, b: formula(n // b)
@@ -81,7 +81,7 @@ SKIPPED_SHARE_BY_HAND = HandExercise(
 )
 
 
-# --- by hand: a weight from the logsumexp, A = e^(s − L), L = M + ln l
+# --- by hand: A = e^(s − L)
 
 LSE_WEIGHT_BY_HAND = HandExercise(
     "weight from the logsumexp",
@@ -110,7 +110,7 @@ LSE_WEIGHT_BY_HAND = HandExercise(
 )
 
 
-# --- code: the online softmax, one switchable pass
+# --- the online softmax
 
 def _upside(old, new):
     return _E(new - old)
@@ -176,7 +176,7 @@ def _rows(forms_of, rows, nan=True):
             for name, hint, forms in rows]
 
 
-# --- code: running_stats(blocks) -> (M, l)
+# --- running_stats
 
 def _stats(**slip):
     return lambda blocks: _fold(list(blocks), **slip)[:2]
@@ -215,7 +215,7 @@ RUNNING_STATS = CodeExercise(
 
 
 
-# --- code: online_output(scores, values, block_size) -> o / l
+# --- online_output
 
 def _cut(scores, values, b, end=0, whole=False, every=False):
     starts = range(0, len(scores) - (b - 1 if whole else 0), 1 if every else b)

@@ -10,7 +10,7 @@ from .hand import HandExercise
 __all__ = ["EXERCISES"]
 
 
-# --- by hand: S₂₃ = row q₂ · row k₃
+# --- by hand: S₂₃
 
 def _row(grid, i):
     return np.asarray(grid, dtype=float)[i]
@@ -103,7 +103,7 @@ SCORE_HAND = HandExercise(
 )
 
 
-# --- code: the shape rule (r × c) · (c × p) → (r × p)
+# --- the shape rule
 
 def _product_shape(shape_a, shape_b):
     (r, c), (c_b, p) = shape_a, shape_b
@@ -170,7 +170,7 @@ PRODUCT_SHAPE = CodeExercise(
 )
 
 
-# --- code: the scores of one sentence, S = (X W_Q)(X W_K)ᵀ
+# --- the scores of one sentence
 
 def _grid(shape, seed, halves=False):
     values = np.random.default_rng(seed).integers(-6 if halves else -3, 7 if halves else 4, shape)
