@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 
+from .. import softmax as _softmax
 from ._values import frozen_array
 from .engine import CodeExercise
 from .feedback import NoPrediction, Slip
@@ -11,11 +12,6 @@ from .hand import HandExercise
 
 __all__ = ["ATTENTION", "EXERCISES", "OUTPUT_HAND", "SLIPS", "WEIGHTS_HAND",
            "AttentionExercise", "attention_solution"]
-
-
-def _softmax(x, axis=-1):
-    e = np.exp(x - x.max(axis=axis, keepdims=True))  # the largest entry becomes e⁰ = 1
-    return e / e.sum(axis=axis, keepdims=True)
 
 
 def _scores(q, k, by=None):

@@ -21,7 +21,7 @@ def _draw_model(rng):
 
 
 def cache_slips(answer, rows):
-    """Rows (name, hint, factor) as slips: the answer × factor, or × factor(givens)."""
+    """Slips of rows (name, hint, factor): the answer × factor (or factor(givens))."""
     return [Slip(name, hint, gives=lambda f=factor, **g: answer(**g) * (f(g) if callable(f) else f))
             for name, hint, factor in rows]
 

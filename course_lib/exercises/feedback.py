@@ -55,7 +55,6 @@ class Slip:
             raise ValueError(f"slip {self.name!r}: give exactly one of gives, raises or when")
 
     def forms(self):
-        """The functions that compute this slip's answer."""
         if self.gives is None:
             return ()
         return tuple(self.gives) if isinstance(self.gives, (tuple, list)) else (self.gives,)

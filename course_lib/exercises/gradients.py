@@ -54,7 +54,6 @@ def _row(a, g):
 
 
 def _each(formula):
-    """[formula(aᵢ, gᵢ, the total, i, a, g) for every i]."""
     return lambda a, g: [formula(x, y, _total(a, g), i, a, g)
                          for i, (x, y) in enumerate(zip(a, g, strict=True))]
 

@@ -93,7 +93,7 @@ def _score(A, rows=None, at=lambda A, i: A[i][i - 1], mean=True):
 
 
 def _grid(rng, n, peaked=None):
-    """A causal grid of rounded weights whose rows sum to 1."""
+    """A causal grid of rounded weights."""
     rows = []
     for i in range(n):
         w = np.zeros(n)

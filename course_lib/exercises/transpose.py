@@ -113,7 +113,6 @@ def _product_shape(shape_a, shape_b):
 
 
 def _checked(answer):
-    """A slip in the shape returned, behind the right test."""
     def slip(a, b):
         _product_shape(a, b)
         return answer(a, b)
