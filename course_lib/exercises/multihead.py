@@ -201,7 +201,7 @@ def _widths(o):
     return np.shape(w_q)[1], np.shape(w_q)[1] // h, h  # d_model, d_k, h
 
 
-def _merged(merge, **how):  # multi_head with the heads merged by merge(heads, w_o)
+def _merged(merge, **how):
     return lambda *case: _multi_head(*case, merge=merge, **how)
 
 

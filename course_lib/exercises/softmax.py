@@ -149,7 +149,7 @@ def _top(s):
     return s.max(axis=-1, keepdims=True)
 
 
-def _rows(s, shift=0.0, total=None):  # e^(s − shift) ÷ the row's total (or total)
+def _rows(s, shift=0.0, total=None):
     e = np.exp(s - shift)
     return e / (e.sum(axis=-1, keepdims=True) if total is None else total)
 
