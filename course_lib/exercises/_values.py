@@ -1,5 +1,4 @@
-"""What every checker does to a value: compare it (one rule), write it, copy a case's
-arguments, read numbers out of whatever the learner gave; never raising."""
+"""Compare, show, copy and read the values every checker handles; never raising."""
 
 import copy
 import math

@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 
+from .. import softmax as _softmax
 from ._values import frozen_array
 from .engine import CodeExercise
 from .feedback import NoPrediction, Slip
@@ -11,11 +12,6 @@ from .hand import HandExercise
 
 __all__ = ["ATTENTION", "EXERCISES", "OUTPUT_HAND", "SLIPS", "WEIGHTS_HAND",
            "AttentionExercise", "attention_solution"]
-
-
-def _softmax(x, axis=-1):
-    e = np.exp(x - x.max(axis=axis, keepdims=True))  # the largest entry becomes e⁰ = 1
-    return e / e.sum(axis=axis, keepdims=True)
 
 
 def _scores(q, k, by=None):
@@ -27,7 +23,7 @@ def attention_solution(query, key, value):
     return _softmax(_scores(query, key)) @ value  # (n, d_v)
 
 
-def _divided(by):  # the scores ÷ by(q, k, v), not √d_k
+def _divided(by):  # ÷ by(q, k, v), not √d_k
     return lambda q, k, v: _softmax(_scores(q, k, by(q, k, v))) @ v
 
 
@@ -44,7 +40,6 @@ def _no_shift(s):
 
 
 def _shifted(shift, total=_rows, scale=None):
-    """e^(S − shift(S)) / total(e) of the scaled scores, then @ V."""
     def attention(q, k, v):
         s = _scores(q, k) if scale is None else scale(_scores(q, k))
         with np.errstate(all="ignore"):
@@ -64,7 +59,6 @@ def _naive_loops(q, k, v):  # math.exp raises OverflowError past e^709
 
 
 def show_shapes(args):
-    """A case as its three shapes."""
     return ", ".join(f"{name} of shape {a.shape[0]}×{a.shape[1]}"
                      for name, a in zip(("query", "key", "value"), args, strict=True))
 
@@ -174,7 +168,7 @@ _ONLY_LARGE = {"softmax overflows", "one max for the whole grid",
 
 
 class AttentionExercise(CodeExercise):
-    """attention(query, key, value) on notebook 09's cases and table."""
+    """On notebook 09's cases and table."""
 
     def __init__(self, name, call, slips):
         super().__init__(name, call, CASES, attention_solution, slips, quantities=QUANTITIES,
@@ -191,7 +185,7 @@ class AttentionExercise(CodeExercise):
 ATTENTION = AttentionExercise("attention", "attention(query, key, value)", SLIPS)
 
 
-# --- by hand: query 1 of the tiny example
+# --- by hand
 
 def _row_scores(Q, K, row=0):
     return np.asarray(K, float) @ np.asarray(Q, float)[row]  # (m,): 𝐪 · 𝐤ⱼ for every key

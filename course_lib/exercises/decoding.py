@@ -3,7 +3,7 @@
 import math
 
 from .engine import CodeExercise
-from .feedback import NoPrediction, Slip
+from .feedback import NoPrediction, Slip, slip_rows
 from .hand import HandExercise
 
 __all__ = ["EXERCISES"]
@@ -21,9 +21,8 @@ def _draw_model(rng):
 
 
 def cache_slips(answer, rows):
-    """Rows (name, hint, factor) as slips: the answer × factor, or × factor(givens)."""
-    return [Slip(name, hint, gives=lambda f=factor, **g: answer(**g) * (f(g) if callable(f) else f))
-            for name, hint, factor in rows]
+    """Slips of rows (name, hint, factor): the answer × factor (or factor(givens))."""
+    return slip_rows(rows, lambda f: lambda **g: answer(**g) * (f(g) if callable(f) else f))
 
 
 CACHE_ROWS = [  # the slips of any KV-cache size, as multiples of the answer

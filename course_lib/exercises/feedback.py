@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass, field
 
 __all__ = ["FAILED", "MISTAKE", "NOT_ATTEMPTED", "PASSED", "Feedback", "NoPrediction", "Slip",
-           "capital", "fill", "pick"]
+           "capital", "fill", "pick", "slip_rows"]
 
 PASSED, NOT_ATTEMPTED, MISTAKE, FAILED = "passed", "not attempted", "mistake", "failed"
 
@@ -55,10 +55,16 @@ class Slip:
             raise ValueError(f"slip {self.name!r}: give exactly one of gives, raises or when")
 
     def forms(self):
-        """The functions that compute this slip's answer."""
         if self.gives is None:
             return ()
         return tuple(self.gives) if isinstance(self.gives, (tuple, list)) else (self.gives,)
+
+
+def slip_rows(rows, make=lambda form: form):
+    """Slips from rows (name, hint, forms): ``make(form)`` is one function of the case for each
+    of ``forms``, a list or tuple (anything else is a single form)."""
+    return [Slip(name, hint, gives=tuple(map(make, forms)) if isinstance(forms, (list, tuple))
+                 else make(forms)) for name, hint, forms in rows]
 
 
 _SYMBOLS = {"exp", "ln", "log", "np"}  # names that are only symbols (cos, max … are words too)

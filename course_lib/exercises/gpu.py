@@ -3,7 +3,7 @@
 import math
 
 from .engine import CodeExercise
-from .feedback import NoPrediction, Slip
+from .feedback import NoPrediction, Slip, slip_rows
 from .hand import HandExercise
 
 __all__ = ["EXERCISES"]
@@ -14,13 +14,8 @@ def _bytes(d_k, key_block, per_key=1, query=1, tile=1, size=4):
     return size * (query * d_k + key_block * (d_k + per_key) + tile * key_block)
 
 
-def _rows(formula, rows):
-    """Slips from rows (name, hint, the keywords of ``formula`` that make it, or a tuple of
-    such dicts for several forms)."""
-    def form(how):
-        return lambda *args, **givens: formula(*args, **givens, **how)
-    return [Slip(name, hint, gives=tuple(map(form, how)) if isinstance(how, tuple) else form(how))
-            for name, hint, how in rows]
+def _rows(formula, rows):  # each form: the keywords of formula that make the slip
+    return slip_rows(rows, lambda how: lambda *args, **givens: formula(*args, **givens, **how))
 
 
 _SHARED_SLIPS = _rows(_bytes, [

@@ -7,7 +7,7 @@ import numpy as np
 from .. import softmax
 from ._values import frozen_array
 from .engine import CodeExercise
-from .feedback import Slip
+from .feedback import Slip, slip_rows
 from .hand import HandExercise
 
 __all__ = ["EXERCISES"]
@@ -54,7 +54,6 @@ def _row(a, g):
 
 
 def _each(formula):
-    """[formula(aᵢ, gᵢ, the total, i, a, g) for every i]."""
     return lambda a, g: [formula(x, y, _total(a, g), i, a, g)
                          for i, (x, y) in enumerate(zip(a, g, strict=True))]
 
@@ -176,8 +175,7 @@ QUERY_GRADIENT = CodeExercise(
     solution=_gradient, quantities={"d_k": lambda q, k, v, g: q.shape[1]},
     show_args=lambda args: ", ".join(f"{name} {np.shape(a)}" for name, a in
                                      zip(("q", "k", "v", "grad_out"), args, strict=True)),
-    slips=[Slip(name, hint, gives=tuple(_bound(f) for f in forms))
-           for name, hint, forms in _Q_ROWS],
+    slips=slip_rows(_Q_ROWS, _bound),
 )
 
 EXERCISES = [SCORE_GRADIENT_HAND, SOFTMAX_BACKWARD_ROW, QUERY_GRADIENT]

@@ -1,6 +1,4 @@
-"""The checker of every by-hand exercise. The answer and the slips are formulas of the givens,
-so ``variant(seed)`` poses fresh numbers; a slip is named within half the tolerance of its
-value; a right answer's verdict states the true value, never the near miss."""
+"""The checker of every by-hand exercise: answer and slips are formulas of the givens."""
 
 import math
 
@@ -48,11 +46,10 @@ class HandExercise:
 
     @property
     def title(self):
-        """The prompt with this variant's numbers."""
         return fill(self.prompt, {k: _text(v) for k, v in self.givens.items()})
 
     def slip_values(self, twins=False):
-        """(slip, its value on these givens) for every form that can be computed here."""
+        """(slip, its value) for every form computable on these givens."""
         found = []
         for slip in self.slips + (self.twins if twins else []):
             for form in slip.forms():
@@ -207,7 +204,6 @@ class HandExercise:
         return _text(rounded.tolist(), digits=12)
 
     def check(self, value):
-        """Print the feedback on ``value`` as one paragraph."""
         print(self.evaluate(value))
 
 

@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 
+from .. import softmax as _softmax
 from .engine import CodeExercise
 from .feedback import NoPrediction, Slip
 from .hand import HandExercise
@@ -55,12 +56,6 @@ def _masked_softmax(scores, allowed):
     return [e / sum(exps) for e in exps]
 
 
-def _softmax(s):
-    s = np.asarray(s, dtype=float)
-    e = np.exp(s - s.max())
-    return e / e.sum()
-
-
 def _kept(s, a):
     return [x for x, ok in zip(s, a, strict=True) if ok]  # the allowed scores
 
@@ -90,7 +85,6 @@ def _max_of_all(guard, empty_zeros=False):
 
 
 def _broken(o):
-    """Raised, or NaN or ∞."""
     return o.error is not None or not np.all(np.isfinite(np.asarray(o.value, dtype=float)))
 
 
@@ -99,7 +93,6 @@ def _spread(s, a):
 
 
 def _learner(wrong_where, wrong):
-    """Right, except ``wrong(s, a)`` where ``wrong_where(s, a)``."""
     return lambda s, a: wrong(s, a) if wrong_where(s, a) else _masked_softmax(s, a)
 
 

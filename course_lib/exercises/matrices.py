@@ -95,7 +95,6 @@ def _refused_case(*shapes):
 
 
 def _grids(*shapes):
-    """Read-only grids of these shapes."""
     return tuple(frozen_array(np.arange(r * c).reshape(r, c) % 5 * 0.5 - 1.0) for r, c in shapes)
 
 

@@ -12,7 +12,7 @@ from .hand import HandExercise
 __all__ = ["EXERCISES"]
 
 
-# --- code: my_attention(query (H, n, d), key (H, m, d), value (H, m, d_v), mask (n, m))
+# --- my_attention
 
 def _attend(query, key, value, mask, scale=None, masked=None, axis=-1, shift=True, top=None,
             blend="value"):
@@ -84,7 +84,7 @@ MY_ATTENTION = CodeExercise(
 )
 
 
-# --- code: previous_token_score(A), one head's (n, n) grid
+# --- previous_token_score
 
 def _score(A, rows=None, at=lambda A, i: A[i][i - 1], mean=True):
     rows = range(1, len(A)) if rows is None else rows(len(A))
@@ -93,7 +93,7 @@ def _score(A, rows=None, at=lambda A, i: A[i][i - 1], mean=True):
 
 
 def _grid(rng, n, peaked=None):
-    """A causal grid of rounded weights whose rows sum to 1."""
+    """A causal grid of rounded weights."""
     rows = []
     for i in range(n):
         w = np.zeros(n)
@@ -142,7 +142,7 @@ PREVIOUS_TOKEN_SCORE = CodeExercise(
 )
 
 
-# --- by hand: the bytes one token adds to SmolLM2-135M's KV cache
+# --- by hand: KV-cache bytes
 
 def _bytes(layers, heads, kv_heads, d_k):
     return 2 * layers * kv_heads * d_k * 4  # K and V, float32: 4 bytes a number

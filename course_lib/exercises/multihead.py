@@ -8,7 +8,7 @@ import numpy as np
 from .. import softmax
 from ._values import frozen_array
 from .engine import CodeExercise
-from .feedback import Slip
+from .feedback import Slip, slip_rows
 from .hand import HandExercise
 
 __all__ = ["EXERCISES"]
@@ -141,8 +141,7 @@ def _bind(run, form):
 
 
 def _shared(run, skip=()):
-    return [Slip(name, hint, gives=tuple(_bind(run, form) for form in forms))
-            for name, hint, forms in _SHARED if name not in skip]
+    return slip_rows([r for r in _SHARED if r[0] not in skip], lambda form: _bind(run, form))
 
 
 def _float_d_k(o):
@@ -202,7 +201,7 @@ def _widths(o):
     return np.shape(w_q)[1], np.shape(w_q)[1] // h, h  # d_model, d_k, h
 
 
-def _merged(merge, **how):  # multi_head with the heads merged by merge(heads, w_o)
+def _merged(merge, **how):
     return lambda *case: _multi_head(*case, merge=merge, **how)
 
 

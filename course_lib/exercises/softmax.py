@@ -18,7 +18,7 @@ def _no():
     raise NoPrediction
 
 
-def _share(values, i=0):  # values[i] / sum(values)
+def _share(values, i=0):
     return values[i] / sum(values) if sum(values) else _no()
 
 
@@ -146,10 +146,10 @@ SLOPE_HAND = HandExercise(
 
 
 def _top(s):
-    return s.max(axis=-1, keepdims=True)  # (n, 1)
+    return s.max(axis=-1, keepdims=True)
 
 
-def _rows(s, shift=0.0, total=None):  # e^(s − shift) ÷ the row's total (or total)
+def _rows(s, shift=0.0, total=None):
     e = np.exp(s - shift)
     return e / (e.sum(axis=-1, keepdims=True) if total is None else total)
 
@@ -175,7 +175,7 @@ def _exp_total(s):
     return np.exp(s).sum(axis=-1, keepdims=True)
 
 
-def _by_row(f):  # (n, 1)
+def _by_row(f):
     return lambda s: f(s, axis=-1, keepdims=True)
 
 

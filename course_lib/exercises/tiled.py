@@ -3,7 +3,7 @@
 import math
 
 from .engine import CodeExercise
-from .feedback import NoPrediction, Slip
+from .feedback import NoPrediction, Slip, slip_rows
 from .hand import HandExercise
 
 __all__ = ["EXERCISES"]
@@ -11,7 +11,7 @@ __all__ = ["EXERCISES"]
 _E = math.exp
 
 
-# --- by hand: l′ = l · e^(M − M′) + Σ e^(s − M′)
+# --- by hand: l′
 
 def _by_hand(formula):
     """formula(l, f = e^(M − M′), the new terms e^(s − M′), M, M′, s) as a function of givens."""
@@ -27,7 +27,7 @@ UPDATE_BY_HAND = HandExercise(
     givens={"M": 2, "l": 1.5, "s": [3, 1]}, tolerance=0.005,
     twins=[Slip("M′ for l′", "{got} is the new max M′; l′ is the new sum.",
                 gives=lambda M, l, s: max(M, *s))],
-    slips=[Slip(name, hint, gives=_by_hand(formula)) for name, hint, formula in [
+    slips=slip_rows(make=_by_hand, rows=[
         ("factor upside down", "the factor is e^(M − M′), old max minus new: at most 1.",
          lambda l, f, t, *_: l / f + sum(t)),
         ("no rescale", "l was summed under the old max: multiply it by e^(M − M′) first.",
@@ -46,11 +46,11 @@ UPDATE_BY_HAND = HandExercise(
          lambda l, f, t, M, top, s: l * f + sum(_E(top - x) for x in s)),
         ("no shift for the new terms", "{got} adds e^s: subtract the new max, e^(s − M′).",
          lambda l, f, t, M, top, s: l * f + sum(_E(x) for x in s)),
-    ]],
+    ]),
 )
 
 
-# --- by hand: the share of tiles above the diagonal
+# --- by hand: the skipped share
 
 def _tiles(formula):
     return lambda n, b: formula(n // b)
@@ -60,7 +60,7 @@ SKIPPED_SHARE_BY_HAND = HandExercise(
     "skipped share by hand", "the share of {b} × {b} tiles a causal mask skips at n = m = {n}",
     answer=_tiles(lambda t: t * (t - 1) / 2 / t**2), givens={"n": 640, "b": 128},
     tolerance=0.001,
-    slips=[Slip(name, hint, gives=_tiles(formula)) for name, hint, formula in [
+    slips=slip_rows(make=_tiles, rows=[
         ("the computed share", "{got} is the share of tiles on or below the diagonal: those "
          "are computed; the question asks for those skipped.",
          lambda t: t * (t + 1) / 2 / t**2),
@@ -77,18 +77,18 @@ SKIPPED_SHARE_BY_HAND = HandExercise(
          lambda t: 1 / t),
         ("one tile fewer a side", "640 / 128 = 5 tiles a side, counted from 0 to 4.",
          lambda t: (t - 2) / (2 * (t - 1))),
-    ]],
+    ]),
 )
 
 
-# --- by hand: a weight from the logsumexp, A = e^(s − L), L = M + ln l
+# --- by hand: A = e^(s − L)
 
 LSE_WEIGHT_BY_HAND = HandExercise(
     "weight from the logsumexp",
     "the weight of a score {s} from LSE, for a row with M = {M} and l = {l}",
     answer=lambda M, l, s: _E(s - M - math.log(l)), givens={"M": 3, "l": 2.5, "s": 1.5},
     tolerance=0.001,
-    slips=[Slip(name, hint, gives=formula) for name, hint, formula in [
+    slips=slip_rows([
         ("the sum left out", "{got} is e^(s − M): L = M + ln l holds the sum too.",
          lambda M, l, s: _E(s - M)),
         ("the max left out", "{got} uses ln l alone: L = M + ln l.",
@@ -106,11 +106,11 @@ LSE_WEIGHT_BY_HAND = HandExercise(
          lambda M, l, s: _E(s - M) * l),
         ("M times ln l", "L = M + ln l, a sum: the weight is e^(s − M − ln l).",
          lambda M, l, s: _E(s - M * math.log(l))),
-    ]],
+    ]),
 )
 
 
-# --- code: the online softmax, one switchable pass
+# --- the online softmax
 
 def _upside(old, new):
     return _E(new - old)
@@ -176,7 +176,7 @@ def _rows(forms_of, rows, nan=True):
             for name, hint, forms in rows]
 
 
-# --- code: running_stats(blocks) -> (M, l)
+# --- running_stats
 
 def _stats(**slip):
     return lambda blocks: _fold(list(blocks), **slip)[:2]
@@ -215,7 +215,7 @@ RUNNING_STATS = CodeExercise(
 
 
 
-# --- code: online_output(scores, values, block_size) -> o / l
+# --- online_output
 
 def _cut(scores, values, b, end=0, whole=False, every=False):
     starts = range(0, len(scores) - (b - 1 if whole else 0), 1 if every else b)

@@ -10,7 +10,7 @@ from .hand import HandExercise
 __all__ = ["EXERCISES"]
 
 
-# --- by hand: S₂₃ = row q₂ · row k₃
+# --- by hand: S₂₃
 
 def _row(grid, i):
     return np.asarray(grid, dtype=float)[i]
@@ -103,7 +103,7 @@ SCORE_HAND = HandExercise(
 )
 
 
-# --- code: the shape rule (r × c) · (c × p) → (r × p)
+# --- the shape rule
 
 def _product_shape(shape_a, shape_b):
     (r, c), (c_b, p) = shape_a, shape_b
@@ -113,7 +113,6 @@ def _product_shape(shape_a, shape_b):
 
 
 def _checked(answer):
-    """A slip in the shape returned, behind the right test."""
     def slip(a, b):
         _product_shape(a, b)
         return answer(a, b)
@@ -170,7 +169,7 @@ PRODUCT_SHAPE = CodeExercise(
 )
 
 
-# --- code: the scores of one sentence, S = (X W_Q)(X W_K)ᵀ
+# --- the scores of one sentence
 
 def _grid(shape, seed, halves=False):
     values = np.random.default_rng(seed).integers(-6 if halves else -3, 7 if halves else 4, shape)

@@ -55,7 +55,6 @@ def _slot(q, i):
 
 
 def _checked_or_not(read):
-    """A slip's two forms: with the check of i, and without it."""
     def checked(q, i):
         return read(q, i) if 1 <= i <= len(q) else _slot(q, i)
     return (checked, read)
@@ -139,7 +138,6 @@ def _rows(value):
 
 
 def _repeats_dropped(o):
-    """Each word's vector once, in any order."""
     sentence, table = o.case.args
     got = _rows(o.value)
     return got is not None and sorted(got) == sorted(table[w] for w in set(sentence))
