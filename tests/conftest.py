@@ -42,6 +42,25 @@ def xp(request):
     return request.param
 
 
+def _model_file_missing(exc):
+    """Skip locally, with the fix in the reason; fail under CI=true (``make model`` ran)."""
+    reason = f"the model tests need the model file: {exc}"
+    if os.environ.get("CI", "").strip().lower() in ("true", "1", "yes"):
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def model_file():
+    """The path of notebook 17's model file, checked by ``model_file.check_model_file``."""
+    from course_lib.model_file import ModelFileError, check_model_file
+
+    try:
+        return check_model_file()
+    except ModelFileError as exc:
+        _model_file_missing(exc)
+
+
 @pytest.fixture(scope="session")
 def smollm():
     """The real model of notebook 17 (``course_lib.model.load_model()``), loaded once per run.
@@ -55,7 +74,4 @@ def smollm():
     try:
         return load_model()
     except ModelFileError as exc:
-        reason = f"the model tests need the model file: {exc}"
-        if os.environ.get("CI", "").strip().lower() in ("true", "1", "yes"):
-            pytest.fail(reason)
-        pytest.skip(reason)
+        _model_file_missing(exc)

@@ -10,13 +10,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import gguf  # a test requirement (requirements-dev.txt): the independent reference
 import numpy as np
 import pytest
 
 from course_lib.model import dequantize
-from course_lib.model_file import ModelFileError, check_model_file, read_gguf
+from course_lib.model_file import read_gguf
 
-gguf = pytest.importorskip("gguf")
 ROOT = Path(__file__).resolve().parents[1]
 
 KINDS = {"F32": gguf.GGMLQuantizationType.F32, "F16": gguf.GGMLQuantizationType.F16,
@@ -91,13 +91,9 @@ def test_a_small_file_reads_as_gguf_reads_it(small_file):
     assert metadata["test.i32"] == -3 and metadata["test.bool"] is True
 
 
-def test_the_real_models_file_reads_bit_for_bit_as_gguf_reads_it():
-    try:
-        path = check_model_file()
-    except ModelFileError as exc:
-        pytest.skip(f"the model tests need the model file: {exc}")
-    assert_same_file(path)
-    kinds = {info.kind for info in read_gguf(path).tensors.values()}
+def test_the_real_models_file_reads_bit_for_bit_as_gguf_reads_it(model_file):
+    assert_same_file(model_file)
+    kinds = {info.kind for info in read_gguf(model_file).tensors.values()}
     assert kinds == {"F32", "Q4_1", "Q8_0"}  # each of dequantize's formulas is used
 
 
@@ -124,11 +120,7 @@ def test_a_damaged_file_is_refused_with_the_reason(small_file, tmp_path, damage,
         read_gguf(broken)
 
 
-def test_loading_the_model_needs_no_gguf_package():
-    try:
-        check_model_file()
-    except ModelFileError as exc:
-        pytest.skip(f"the model tests need the model file: {exc}")
+def test_loading_the_model_needs_no_gguf_package(model_file):
     code = ("import sys; from course_lib.model import load_model; lm = load_model(); "
             "print(lm.config.num_layers, 'gguf' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
