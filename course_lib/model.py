@@ -31,7 +31,7 @@ import numpy as np
 from .attention import attention_formula
 from .kv_memory import ModelShape, kv_cache_bytes
 from .masks import causal_mask
-from .model_file import check_model_file, read_gguf
+from .model_file import TENSOR_TYPES, check_model_file, read_gguf
 from .rotary import rotary_cos_sin, rotate
 from .scaling import check_scale
 from .softmax import softmax
@@ -510,8 +510,7 @@ def dequantize(raw, kind, shape):
     if kind in ("F32", "F16"):
         return raw.view(np.float32 if kind == "F32" else np.float16).astype(np.float32) \
             .reshape(shape)
-    size = {"Q4_1": 20, "Q8_0": 34}[kind]
-    blocks = raw.reshape(-1, size)  # (blocks, bytes per block)
+    blocks = raw.reshape(-1, TENSOR_TYPES[kind][2])  # (blocks, bytes per block)
     d = blocks[:, 0:2].view(np.float16).astype(np.float32)  # (blocks, 1)
     if kind == "Q8_0":
         x = blocks[:, 2:].view(np.int8).astype(np.float32)  # (blocks, 32)

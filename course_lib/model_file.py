@@ -9,6 +9,7 @@ here is the standard library, so that tool runs before the course's packages are
 """
 
 import hashlib
+import math
 import os
 import struct
 from pathlib import Path
@@ -185,11 +186,8 @@ def read_gguf(path):
     tensors = {}
     for name, kind, shape, offset in described:
         numbers, size = BLOCKS[kind]
-        count = 1
-        for dim in shape:
-            count *= dim
         tensors[name] = TensorInfo(TYPE_NAMES[kind], shape, start + offset,
-                                   count // numbers * size)
+                                   math.prod(shape) // numbers * size)
         if start + offset + tensors[name].nbytes > len(data):
             raise ValueError(f"tensor {name} ends past the end of {path}: the file is cut short")
     return GGUFFile(metadata, tensors, data)

@@ -4,7 +4,8 @@ import math
 
 from ._values import numeric, show
 from .engine import Case, CodeExercise
-from .feedback import NoPrediction, Slip
+from .feedback import Slip
+from .feedback import no_prediction as _no
 from .hand import HandExercise
 
 __all__ = ["EXERCISES"]
@@ -17,9 +18,6 @@ def _p(q, k):
 def _dot(q, k):
     return sum(_p(q, k))
 
-
-def _no():
-    raise NoPrediction
 
 
 def _draw_pair(rng):

@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass, field
 
 __all__ = ["FAILED", "MISTAKE", "NOT_ATTEMPTED", "PASSED", "Feedback", "NoPrediction", "Slip",
-           "capital", "fill", "pick", "slip_rows"]
+           "capital", "fill", "no_prediction", "pick", "slip_rows"]
 
 PASSED, NOT_ATTEMPTED, MISTAKE, FAILED = "passed", "not attempted", "mistake", "failed"
 
@@ -31,6 +31,11 @@ class Feedback:
 
 class NoPrediction(Exception):
     """A slip's formula says nothing about this case; any other exception is the slip's own."""
+
+
+def no_prediction():
+    """Raise :class:`NoPrediction`: for a formula written as one expression (``… else``)."""
+    raise NoPrediction
 
 
 @dataclass(frozen=True)

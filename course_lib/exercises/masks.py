@@ -6,7 +6,8 @@ import numpy as np
 
 from .. import softmax as _softmax
 from .engine import CodeExercise
-from .feedback import NoPrediction, Slip
+from .feedback import Slip
+from .feedback import no_prediction as _no
 from .hand import HandExercise
 
 __all__ = ["EXERCISES"]
@@ -59,9 +60,6 @@ def _masked_softmax(scores, allowed):
 def _kept(s, a):
     return [x for x, ok in zip(s, a, strict=True) if ok]  # the allowed scores
 
-
-def _no():
-    raise NoPrediction
 
 
 def _exps(s, a, every=False):

@@ -4,14 +4,12 @@ import numpy as np
 
 from ._values import frozen_array
 from .engine import Case, CodeExercise
-from .feedback import NoPrediction, Slip
+from .feedback import Slip
+from .feedback import no_prediction as _no
 from .hand import HandExercise
 
 __all__ = ["EXERCISES", "missing_key"]
 
-
-def _no():
-    raise NoPrediction
 
 
 def _draw_list(rng):

@@ -12,6 +12,7 @@ import numpy as np
 from .. import softmax
 from ._values import copy_args, numeric, same, show
 from .feedback import NoPrediction
+from .feedback import no_prediction as _no
 
 __all__ = ["CHANGED_INPUT", "PRINTED", "Relation", "for_code", "for_numbers", "refused"]
 
@@ -61,9 +62,6 @@ def _value(outcome):
 def _expected(outcome):
     return numeric(outcome.case.expected)
 
-
-def _no():
-    raise NoPrediction
 
 
 def _t(name, hint, of):

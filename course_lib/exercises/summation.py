@@ -3,7 +3,8 @@
 import math
 
 from .engine import CodeExercise
-from .feedback import NoPrediction, Slip
+from .feedback import Slip
+from .feedback import no_prediction as _no
 from .hand import HandExercise
 
 __all__ = ["EXERCISES"]
@@ -68,9 +69,6 @@ SUM_HAND = HandExercise(
     ],
 )
 
-
-def _no():
-    raise NoPrediction
 
 
 _REPLACED = ("the total is replaced (`total = …`) or reset (`total = 0` in the loop) at every "
