@@ -96,8 +96,7 @@ LSE_WEIGHT_BY_HAND = HandExercise(
         ("no logarithm", "L adds ln l, not l: L = M + ln l.", lambda M, l, s: _E(s - M - l)),
         ("log₁₀ for ln", "L uses the natural logarithm ln, the inverse of e^x.",
          lambda M, l, s: _E(s - M - math.log10(l))),
-        ("L itself", "{got} is L: the weight is e^(s − L).",
-         lambda M, l, s: M + math.log(l)),
+        ("L itself", "{got} is L: the weight is e^(s − L).", lambda M, l, s: M + math.log(l)),
         ("no exponential", "{got} is s − L: the weight is e^(s − L).",
          lambda M, l, s: s - M - math.log(l)),
         ("the exponent upside down", "the weight is e^(s − L), score minus L: at most 1.",
@@ -202,15 +201,15 @@ RUNNING_STATS = CodeExercise(
         [[-1000.0, -1002.0], [-1001.0]], [[-1000.0], [1000.0]], [[-800.0], [0.5], [800.0]]]],
     # the last two: maxima that jump by more than 709, past what e^(s − M) can hold
     solution=_stats(), rtol=1e-9, atol=1e-12,
-    slips=_rows(_stats, _COMMON) + [
-        Slip("returned (l, M)", "the right numbers in the wrong order: `return M, l`.",
-             gives=lambda blocks: _stats()(blocks)[::-1]),
-        Slip("stopped after the first block", "the `return` is inside the loop: one indent less.",
-             gives=lambda blocks: _stats()(blocks[:1])),
-        Slip("new terms under the old max", "e^(s − M) with the OLD max overflows when a block's "
-             "max jumps far above it: shift the new terms by M′ and rescale only the old l.",
-             gives=_rescaled_after),
-    ],
+    slips=_rows(_stats, _COMMON) + slip_rows([
+        ("returned (l, M)", "the right numbers in the wrong order: `return M, l`.",
+         lambda blocks: _stats()(blocks)[::-1]),
+        ("stopped after the first block", "the `return` is inside the loop: one indent less.",
+         lambda blocks: _stats()(blocks[:1])),
+        ("new terms under the old max", "e^(s − M) with the OLD max overflows when a block's "
+         "max jumps far above it: shift the new terms by M′ and rescale only the old l.",
+         _rescaled_after),
+    ]),
 )
 
 
@@ -250,26 +249,26 @@ ONLINE_OUTPUT = CodeExercise(
         ([-800.0, -799.5], [2.0, 4.0], 1)]],
     solution=_output(), rtol=1e-9, atol=1e-12,
     quantities={"m": lambda s, v, b: len(s), "block_size": lambda s, v, b: b},
-    slips=_rows(_output, _COMMON, nan=False) + [
-        Slip("rescaled only l", "o was summed under the old max too: o · e^(M − M′) as well.",
-             gives=_output(rescale_o=False)),
-        Slip("rescaled only o", "l was summed under the old max too: l · e^(M − M′) as well.",
-             gives=_output(rescale_l=False)),
-        Slip("forgot the values", "o adds each weight times its value: e^(s − M′) · v.",
-             gives=_output(weights_only=True)),
-        Slip("the values unweighted", "o adds each value times its weight, e^(s − M′) · v.",
-             gives=_output(plain=True)),
-        Slip("no final division", "{got} is o: return o / l, divided once after the last "
-             "block.", gives=_output(divide=False)),
-        Slip("block ends one short", "the block is scores[start:start + block_size]: a slice "
-             "leaves out its end, so no − 1.", gives=_output({"end": -1})),
-        Slip("a block at every key", "the blocks start block_size apart: range(0, len(scores), "
-             "block_size).", gives=_output({"every": True})),
-        Slip("lost the last partial block", "range(0, len(scores), block_size) starts a block "
-             "below m even when fewer keys are left.", gives=_output({"whole": True})),
-        Slip("stopped after the first block", "the `return` is inside the loop: one indent less.",
-             gives=lambda s, v, b: _output()(s[:b], v[:b], b)),
-    ],
+    slips=_rows(_output, _COMMON, nan=False) + slip_rows([
+        ("rescaled only l", "o was summed under the old max too: o · e^(M − M′) as well.",
+         _output(rescale_o=False)),
+        ("rescaled only o", "l was summed under the old max too: l · e^(M − M′) as well.",
+         _output(rescale_l=False)),
+        ("forgot the values", "o adds each weight times its value: e^(s − M′) · v.",
+         _output(weights_only=True)),
+        ("the values unweighted", "o adds each value times its weight, e^(s − M′) · v.",
+         _output(plain=True)),
+        ("no final division", "{got} is o: return o / l, divided once after the last "
+         "block.", _output(divide=False)),
+        ("block ends one short", "the block is scores[start:start + block_size]: a slice "
+         "leaves out its end, so no − 1.", _output({"end": -1})),
+        ("a block at every key", "the blocks start block_size apart: range(0, len(scores), "
+         "block_size).", _output({"every": True})),
+        ("lost the last partial block", "range(0, len(scores), block_size) starts a block "
+         "below m even when fewer keys are left.", _output({"whole": True})),
+        ("stopped after the first block", "the `return` is inside the loop: one indent less.",
+         lambda s, v, b: _output()(s[:b], v[:b], b)),
+    ]),
 )
 
 EXERCISES = [UPDATE_BY_HAND, SKIPPED_SHARE_BY_HAND, LSE_WEIGHT_BY_HAND, RUNNING_STATS,

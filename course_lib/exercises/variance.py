@@ -7,7 +7,7 @@ import numpy as np
 
 from ._values import frozen_array
 from .engine import CodeExercise
-from .feedback import NoPrediction, Slip
+from .feedback import NoPrediction, Slip, slip_rows
 from .hand import HandExercise
 
 __all__ = ["EXERCISES"]
@@ -186,7 +186,7 @@ DOT_VARIANCE = CodeExercise(
            (4, 5, 12), (16, 8, 13)],
     solution=_dot_variance,
     quantities={"d_k": lambda *case: case[0], "size": lambda *case: case[1]},
-    slips=[
+    slips=slip_rows([
         _scores("the mean, not the variance", "that is the scores' mean.",
                 lambda q, k, s: np.mean(s)),
         _scores("divided by N − 1", "that divides by size − 1 (ddof=1): np.var divides by N.",
@@ -207,12 +207,12 @@ DOT_VARIANCE = CodeExercise(
         Slip("a variance of 0", "no spread: one number only (.sum() adds everything)?",
              when=lambda o: abs(float(o.value)) < 1e-9,
              example=_replay(lambda q, k, s: np.var((q * k).sum()))),
-        Slip("uniform draws", "rng.random draws between 0 and 1: draw rng.standard_normal.",
-             gives=lambda *case: _drawn_by(*case, True)),
+        ("uniform draws", "rng.random draws between 0 and 1: draw rng.standard_normal.",
+         lambda *case: _drawn_by(*case, True)),
         Slip("other draws", "close to d_k, but not the checker's numbers: one "
              "default_rng(seed), then q, then k, each standard_normal((size, d_k)).",
              when=_roughly_d_k, example=_pair_by_pair),
-    ],
+    ]),
 )
 
 
@@ -253,26 +253,26 @@ SCALE_SCORES = CodeExercise(
     cases=_grids(), solution=_over(_root),
     show_args=lambda args: "query {}×{}, key {}×{}".format(*args[0].shape, *args[1].shape),
     quantities={"d_k": _d_k, "n": lambda q, k: q.shape[0], "m": lambda q, k: k.shape[0]},
-    slips=[
-        Slip("scaled by the number of keys", f"you divided by √m, m = len(key): {_D_K}.",
-             gives=_over(lambda q, k: math.sqrt(len(k)))),
-        Slip("scaled by the number of queries", f"you divided by √n, n = len(query): {_D_K}.",
-             gives=_over(lambda q, k: math.sqrt(len(q)))),
-        Slip("** 1/2 without brackets", "`/ d_k ** 1/2` divides by d_k, then by 2: "
-             "math.sqrt(d_k).", gives=_over(lambda q, k: _d_k(q, k) * 2)),
-        Slip("(d_k ** 1/2) is d_k/2", "`d_k ** 1/2` is d_k / 2: math.sqrt(d_k).",
-             gives=_over(lambda q, k: _d_k(q, k) / 2)),
-        Slip("^ for a power", "^ is not a power: write math.sqrt(d_k).",
-             gives=_over(lambda q, k: (_d_k(q, k) ^ 1) / 2)),
-        Slip("the root taken twice", "that divides by √√d_k: take the root once.",
-             gives=_over(lambda q, k: math.sqrt(_root(q, k)))),
-        Slip("√(d_k + 1)", "that divides by √(d_k + 1): the scale is √d_k.",
-             gives=_over(lambda q, k: math.sqrt(_d_k(q, k) + 1))),
-        Slip("Q * K.T elementwise", "`*` multiplies matching entries: query @ key.T.",
-             gives=lambda q, k: q * k.T / _root(q, k)),
-        Slip("Qᵀ K", "query.T @ key is a d_k×d_k grid: transpose K, not Q.",
-             gives=lambda q, k: q.T @ k / _root(q, k)),
-    ],
+    slips=slip_rows([
+        ("scaled by the number of keys", f"you divided by √m, m = len(key): {_D_K}.",
+         _over(lambda q, k: math.sqrt(len(k)))),
+        ("scaled by the number of queries", f"you divided by √n, n = len(query): {_D_K}.",
+         _over(lambda q, k: math.sqrt(len(q)))),
+        ("** 1/2 without brackets", "`/ d_k ** 1/2` divides by d_k, then by 2: "
+         "math.sqrt(d_k).", _over(lambda q, k: _d_k(q, k) * 2)),
+        ("(d_k ** 1/2) is d_k/2", "`d_k ** 1/2` is d_k / 2: math.sqrt(d_k).",
+         _over(lambda q, k: _d_k(q, k) / 2)),
+        ("^ for a power", "^ is not a power: write math.sqrt(d_k).",
+         _over(lambda q, k: (_d_k(q, k) ^ 1) / 2)),
+        ("the root taken twice", "that divides by √√d_k: take the root once.",
+         _over(lambda q, k: math.sqrt(_root(q, k)))),
+        ("√(d_k + 1)", "that divides by √(d_k + 1): the scale is √d_k.",
+         _over(lambda q, k: math.sqrt(_d_k(q, k) + 1))),
+        ("Q * K.T elementwise", "`*` multiplies matching entries: query @ key.T.",
+         lambda q, k: q * k.T / _root(q, k)),
+        ("Qᵀ K", "query.T @ key is a d_k×d_k grid: transpose K, not Q.",
+         lambda q, k: q.T @ k / _root(q, k)),
+    ]),
 )
 
 EXERCISES = [DART_VARIANCE, OVER_SHRUNK, DOT_VARIANCE, SCALE_SCORES]
