@@ -62,17 +62,9 @@ class Outcome:
 
 
 class CodeExercise:
-    """A function the learner writes, checked on hidden cases against a worked solution.
+    """A function the learner writes, checked on hidden cases against a worked solution (the
+    arguments as CONTRIBUTING.md gives them; ``call`` as written, ``"length(q)"``).
 
-    Parameters
-    ----------
-    name : what the notebook checks it by, ``"length"``; call : as written, ``"length(q)"``.
-    cases : tuples of arguments, or :class:`Case` for one that must raise.
-    solution : the worked solution; gives every answer.
-    slips : the slip table, :class:`~course_lib.exercises.feedback.Slip` rows.
-    quantities : named numbers of a case, ``{"d_k": lambda Q, K: Q.shape[-1]}``, that the
-        relations multiply and divide by and a hint may name (``{d_k}``).
-    rtol, atol : the comparison's tolerance; show_args : function(args) -> str, optional.
     loop_only : functions that do the work (``"np.dot"``): a right answer calling one passes,
         with a note that a loop was asked.
     whole : the answers are counts: a right value given as a float (64.0) is named.
