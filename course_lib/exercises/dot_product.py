@@ -53,8 +53,8 @@ DOT_HAND = HandExercise(
     slips=slip_rows([
         ("sign of a product", "{got} gives a product the wrong sign: (+)(−) is negative, "
          "(−)(−) positive.", (lambda q, k: sum(abs(x) for x in _p(q, k)),
-                *(_one_pair(i, lambda a, b: -a * b if a * b > 0 else None)
-                  for i in range(3)))),
+                              *(_one_pair(i, lambda a, b: -a * b if a * b > 0 else None)
+                                for i in range(3)))),
         ("sums without multiplying", "{got} is what adding a pair, qᵢ + kᵢ, for its "
          "product gives: multiply each pair.",
          (lambda q, k: sum(q) + sum(k),

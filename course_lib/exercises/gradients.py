@@ -85,9 +85,9 @@ SOFTMAX_BACKWARD_ROW = CodeExercise(
         ("a term left out of the total", "Σⱼ aⱼgⱼ runs over every j, j = i included.",
          tuple(
              _each(lambda x, y, t, i, a, g, keep=keep: x * (y - sum(
-           a[j] * g[j] for j in range(len(a)) if keep(i, j, len(a)))))
+                 a[j] * g[j] for j in range(len(a)) if keep(i, j, len(a)))))
              for keep in (lambda i, j, m: j < m - 1, lambda i, j, m: j > 0,
-                    lambda i, j, m: j != i))),
+                          lambda i, j, m: j != i))),
         ("a running total", "entry i subtracts the total up to i only: add up the WHOLE "
          "row first.",
          _each(lambda x, y, t, i, a, g: x * (y - _total(a[:i + 1], g[:i + 1])))),
@@ -137,7 +137,7 @@ _Q_ROWS = [  # name, hint, keyword forms of _gradient
     ("no total subtracted", "step 2 is A ⊙ (∂L/∂A − row totals).", [{"total": lambda a, ga: 0.0}]),
     ("an unweighted row total", "row i's total is Σⱼ A_ij ∂L/∂A_ij.",
      [{"total": lambda a, ga: ga.sum(axis=1, keepdims=True)},
-                          {"total": lambda a, ga: ga.mean(axis=1, keepdims=True)}]),
+      {"total": lambda a, ga: ga.mean(axis=1, keepdims=True)}]),
     ("totals down the columns", "each ROW has its own total: sum(axis=1, keepdims=True).",
      [{"total": lambda a, ga: (a * ga).sum(axis=0, keepdims=True)}]),
     ("no keepdims", "the totals (n,) lie along the columns: keepdims=True.",

@@ -99,7 +99,7 @@ def _multi_head(x, w_q, w_k, w_v, w_o, h, values=None, merge=None, **slip):
 _SHARED = [
     ("the full width in the scale", "each head divides by √d_k of its own slice, d_k = "
      "d_model / h.", [{"scale": lambda w, D, h: 1 / math.sqrt(D)},
-                                             {"scale": lambda w, D, h: 1 / D}]),
+                      {"scale": lambda w, D, h: 1 / D}]),
     ("no scale", "divide each head's scores by √d_k, d_k = d_model / h.",
      [{"scale": lambda w, D, h: 1.0}]),
     ("divided by d_k", "the scale is 1/√d_k: the square root of the head's width.",
@@ -231,7 +231,7 @@ MULTI_HEAD = CodeExercise(
          _merged(lambda hs, w_o: w_o @ np.concatenate(hs, axis=1))),
         ("V from the wrong matrix", "V = X W_V, with its own matrix.", tuple(
             lambda x, a, b, c, o, h, i=i: _multi_head(x, a, b, c, o, h, values=(
-            a, b, np.eye(np.shape(a)[0]))[i]) for i in range(3))),
+                a, b, np.eye(np.shape(a)[0]))[i]) for i in range(3))),
         ("one head on the full width", "single-head attention: cut the columns into "
          "num_heads slices, one attention each.", tuple(
              lambda x, a, b, c, o, h, k=k: _multi_head(
