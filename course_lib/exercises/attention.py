@@ -7,7 +7,7 @@ import numpy as np
 from .. import softmax as _softmax
 from ._values import frozen_array
 from .engine import CodeExercise
-from .feedback import NoPrediction, Slip, slip_rows
+from .feedback import NoPrediction, slip_rows
 from .hand import HandExercise
 
 __all__ = ["ATTENTION", "EXERCISES", "OUTPUT_HAND", "SLIPS", "WEIGHTS_HAND",
@@ -113,8 +113,8 @@ SLIPS = slip_rows([
      _divided(lambda q, k, v: math.sqrt(q.size))),
     ("multiplied by √d_k", "divide the scores by √d_k.",
      _divided(lambda q, k, v: 1 / math.sqrt(q.shape[-1]))),
-    *(Slip(f"√{size} for √d_k", f"{size} = {{{size}}} is {what}: " + _ROOT,
-           gives=_divided(lambda q, k, v, f=QUANTITIES[size]: math.sqrt(f(q, k, v))))
+    *((f"√{size} for √d_k", f"{size} = {{{size}}} is {what}: " + _ROOT,
+       _divided(lambda q, k, v, f=QUANTITIES[size]: math.sqrt(f(q, k, v))))
       for size, what in (("n", "the number of queries"), ("m", "the number of keys"),
                          ("d_v", "a value's length"))),
     ("scaled after the softmax", "a row adds up to 1/√d_k: scale the scores, before it.",
@@ -234,7 +234,7 @@ _WEIGHTS = {  # name: (the slip's weights from the givens, hint)
 
 
 WEIGHT_SLIPS = slip_rows([
-    *(Slip(name, hint, gives=f) for name, (f, hint) in _WEIGHTS.items()),
+    *((name, hint, f) for name, (f, hint) in _WEIGHTS.items()),
     ("multiplied by √d_k", "divide the scores by √d_k.",
      lambda Q, K: _weights(Q, K, by=1 / math.sqrt(len(Q[0])))),
     ("the scaled scores", "the weights are their softmax.", _scaled),
@@ -282,8 +282,8 @@ def _left_out(j):
 
 
 OUTPUT_SLIPS = slip_rows([
-    *(Slip(name, "{got} blends the values with the wrong weights: " + hint,
-           gives=lambda Q, K, V, f=f: _blend(f(Q, K), V)) for name, (f, hint) in _WEIGHTS.items()),
+    *((name, "{got} blends the values with the wrong weights: " + hint,
+       lambda Q, K, V, f=f: _blend(f(Q, K), V)) for name, (f, hint) in _WEIGHTS.items()),
     ("the scaled scores as weights", "their softmax is the weights.",
      lambda Q, K, V: _blend(_scaled(Q, K), V)),
     ("equal weights", "{got} is the plain average of the values: use query 1's weights.",
@@ -292,7 +292,7 @@ OUTPUT_SLIPS = slip_rows([
      lambda Q, K, V: np.asarray(V, float)[_best(Q, K)]),
     ("weights rounded to 1 decimal", "keep 3 decimals of the weights.",
      lambda Q, K, V: _blend(np.round(_weights(Q, K), 1), V)),
-    *(Slip(f"left out key {j + 1}", "add all three terms.", gives=_left_out(j)) for j in range(3)),
+    *((f"left out key {j + 1}", "add all three terms.", _left_out(j)) for j in range(3)),
 ])
 
 

@@ -19,7 +19,6 @@ def _dot(q, k):
     return sum(_p(q, k))
 
 
-
 def _draw_pair(rng):
     while True:
         q, k = ([int(x) for x in rng.integers(-5, 6, size=3)] for _ in "qk")
@@ -60,8 +59,8 @@ DOT_HAND = HandExercise(
          (lambda q, k: sum(q) + sum(k),
           *(_one_pair(i, lambda a, b: a + b) for i in range(3)))),
         *_SHARED,
-        *[Slip(f"left out slot {i + 1}", f"{{got}} leaves out slot {i + 1}'s product: add all "
-               "three.", gives=lambda q, k, i=i: _dot(q, k) - q[i] * k[i]) for i in range(3)],
+        *[(f"left out slot {i + 1}", f"{{got}} leaves out slot {i + 1}'s product: add all "
+           "three.", lambda q, k, i=i: _dot(q, k) - q[i] * k[i]) for i in range(3)],
     ]),
     twins=slip_rows([
         ("k read backwards", "{got} pairs q₁ with k's LAST slot: pair slot i with slot i.",
@@ -97,8 +96,7 @@ DOT_LOOP = CodeExercise(
         ("k read backwards", "q₁ was multiplied by k's LAST slot: match slot i with slot i.",
          lambda q, k: _dot(q, k[::-1]) if len(q) > 1 else _no()),
         ("only the last term counts", "the total is replaced or reset (`total = 0` in the "
-         "loop) at each step: set it once, before the loop.",
-         lambda q, k: q[-1] * k[-1]),
+         "loop) at each step: set it once, before the loop.", lambda q, k: q[-1] * k[-1]),
         ("return inside the loop", "only the first product came back: return after the "
          "loop.", lambda q, k: q[0] * k[0]),
         Slip("does not refuse different numbers of slots", "check len(q) != len(k) first "

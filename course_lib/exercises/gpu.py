@@ -79,8 +79,7 @@ def _any_size(d_k, threads, limit):  # the largest whole number of keys, not a p
 
 _BLOCK_SLIPS = slip_rows([
     ("a block that fits exactly refused", "a block of exactly {limit} bytes fits: "
-     "bytes ≤ limit.",
-     _halving(lambda d, b, lim: _bytes(d, b) < lim)),
+     "bytes ≤ limit.", _halving(lambda d, b, lim: _bytes(d, b) < lim)),
     ("returned the bytes", "return the number of keys, not the bytes they take.",
      _unless_none(lambda d, t, lim: _bytes(d, _largest(d, t, lim)))),
     ("the key rows' padding left out", "count the padding number of each key row "

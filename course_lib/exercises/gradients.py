@@ -7,7 +7,7 @@ import numpy as np
 from .. import softmax
 from ._values import frozen_array
 from .engine import CodeExercise
-from .feedback import Slip, slip_rows
+from .feedback import slip_rows
 from .hand import HandExercise
 
 __all__ = ["EXERCISES"]
@@ -42,8 +42,8 @@ SCORE_GRADIENT_HAND = HandExercise(
          _hand(lambda a0, g0, t, a, g: a0 * (g0 + t))),
         ("the total not multiplied by a₀", "{got} is a₀g₀ − Σⱼ aⱼgⱼ: a₀(g₀ − Σⱼ aⱼgⱼ).",
          _hand(lambda a0, g0, t, a, g: a0 * g0 - t)),
-        *[Slip(f"the entry of key {i}", f"{{got}} is ∂L/∂s{'₀₁₂'[i]}: the question asks for "
-               "s₀.", gives=lambda a, g, i=i: a[i] * (g[i] - _total(a, g))) for i in (1, 2)],
+        *[(f"the entry of key {i}", f"{{got}} is ∂L/∂s{'₀₁₂'[i]}: the question asks for "
+           "s₀.", lambda a, g, i=i: a[i] * (g[i] - _total(a, g))) for i in (1, 2)],
     ]),
 )
 
@@ -89,8 +89,7 @@ SOFTMAX_BACKWARD_ROW = CodeExercise(
              for keep in (lambda i, j, m: j < m - 1, lambda i, j, m: j > 0,
                           lambda i, j, m: j != i))),
         ("a running total", "entry i subtracts the total up to i only: add up the WHOLE "
-         "row first.",
-         _each(lambda x, y, t, i, a, g: x * (y - _total(a[:i + 1], g[:i + 1])))),
+         "row first.", _each(lambda x, y, t, i, a, g: x * (y - _total(a[:i + 1], g[:i + 1])))),
     ]),
 )
 

@@ -24,16 +24,13 @@ MASKED_WEIGHT = HandExercise(
                 "0, the others follow e^s.", gives=lambda p, big: 1 / 3)],
     slips=slip_rows([
         ("the blocked key counted", "{got} keeps e^{big} of the blocked key in the total: it "
-         "adds e^(−∞) = 0.",
-         lambda p, big: p / (p + 1 + math.exp(big))),
+         "adds e^(−∞) = 0.", lambda p, big: p / (p + 1 + math.exp(big))),
         ("blocked score set to 0", "{got} gives the blocked key the score 0, and e⁰ = 1 "
          "counts: blocked means −∞.", lambda p, big: p / (p + 2)),
         ("the blocked score added as it is", "{got} adds the blocked score {big} to the "
-         "total: add e^s of the ALLOWED keys.",
-         lambda p, big: p / (p + 1 + big)),
+         "total: add e^s of the ALLOWED keys.", lambda p, big: p / (p + 1 + big)),
         ("key 1 given no weight", "{got} gives key 1 nothing, as if score 0 meant weight 0: "
-         "e⁰ = 1 adds 1 to the total.",
-         lambda p, big: 1.0),
+         "e⁰ = 1 adds 1 to the total.", lambda p, big: 1.0),
         ("key 1's weight", "{got} is key 1's weight: the question asks for key 0's.",
          lambda p, big: 1 / (p + 1)),
         ("ln 3 read as 3", "{got} uses e^{p}: e^(ln {p}) = {p}, as ln undoes eˣ.",
@@ -59,7 +56,6 @@ def _masked_softmax(scores, allowed):
 
 def _kept(s, a):
     return [x for x, ok in zip(s, a, strict=True) if ok]  # the allowed scores
-
 
 
 def _exps(s, a, every=False):
@@ -107,8 +103,7 @@ MASKED_SOFTMAX = CodeExercise(
     quantities={"m": lambda s, a: len(s)},
     slips=slip_rows([
         ("True read as blocked", "your weights sit on the blocked keys: True means MAY "
-         "attend.",
-         lambda s, a: _masked_softmax(s, [not ok for ok in a])),
+         "attend.", lambda s, a: _masked_softmax(s, [not ok for ok in a])),
         ("the mask ignored", "a softmax over every key: put −∞ on the blocked scores.",
          (lambda s, a: _softmax(s),
           lambda s, a: _exps(s, a, True) and _softmax(s))),
@@ -187,8 +182,7 @@ BATCH_MASK = CodeExercise(
          (_grid(_causal, side=lambda left: False),
           _grid(_causal, side=lambda left: True))),
         ("padding on the queries", "you blocked the filler QUERIES (rows): block the filler "
-         "keys (columns).",
-         _grid(lambda i, j, real: j <= i and real(i))),
+         "keys (columns).", _grid(lambda i, j, real: j <= i and real(i))),
         ("padding on queries and keys", "a filler query may attend to the real keys: block "
          "only the filler keys (columns).",
          _grid(lambda i, j, real: j <= i and real(i) and real(j))),

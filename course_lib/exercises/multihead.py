@@ -19,8 +19,7 @@ HEAD_DIVISOR = HandExercise(
     givens={"d_model": 768, "h": 12}, tolerance=0.05,
     twins=slip_rows([
         ("d_model over the divisor", "{got} is d_model divided by the divisor: the "
-         "divisor is √d_k itself.",
-         lambda d_model, h: d_model / math.sqrt(d_model / h))]),
+         "divisor is √d_k itself.", lambda d_model, h: d_model / math.sqrt(d_model / h))]),
     slips=slip_rows([
         ("√d_model", "{got} is √{d_model}, the full width: a head has d_k = d_model / h "
          "slots.", (lambda d_model, h: math.sqrt(d_model),
@@ -32,8 +31,7 @@ HEAD_DIVISOR = HandExercise(
         ("h", "{got} is the number of heads: each head divides by √d_k.",
          lambda d_model, h: float(h)),
         ("halved instead of the root", "{got} is d_k / 2: the divisor is the square ROOT "
-         "of d_k.",
-         lambda d_model, h: d_model / h / 2),
+         "of d_k.", lambda d_model, h: d_model / h / 2),
         ("a root before the division", "{got} takes a root before dividing {d_model} by "
          "{h}.", (
              lambda d_model, h: math.sqrt(d_model) / h,
@@ -238,8 +236,7 @@ MULTI_HEAD = CodeExercise(
                  x, a, b, c, o, 1, scale=lambda w, D, _: (k(h) / D) ** 0.5)
              for k in (lambda h: 1, lambda h: h))),
         ("heads merged by a reshape", "a reshape of (h, n, d_k) to (n, d_model) mixes "
-         "rows: concatenate.",
-         _merged(lambda hs, w_o: np.stack(hs).reshape(len(hs[0]), -1) @ w_o)),
+         "rows: concatenate.", _merged(lambda hs, w_o: np.stack(hs).reshape(len(hs[0]), -1) @ w_o)),
         Slip("heads not laid side by side", "np.concatenate(heads, axis=1) before W_O: a sum "
              "or a mean keeps d_k columns.",
              when=lambda o: _mismatch(o) == _widths(o)[1::-1],

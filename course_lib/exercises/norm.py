@@ -4,6 +4,7 @@ import math
 
 from .engine import CodeExercise
 from .feedback import Slip, slip_rows
+from .feedback import no_prediction as _no
 from .hand import HandExercise
 
 __all__ = ["EXERCISES"]
@@ -97,21 +98,19 @@ LENGTH_HAND = HandExercise(
         ("absolute values under the root", "{got} is √(|q₁| + |q₂| + |q₃|): square each.",
          lambda q: math.sqrt(sum(abs(x) for x in q))),
         ("added the slots first", "{got} starts from the sum q₁ + q₂ + q₃ (its size or "
-         "its square): square each slot first.",
-         (lambda q: abs(sum(q)), lambda q: sum(q) ** 2)),
+         "its square): square each slot first.", (lambda q: abs(sum(q)), lambda q: sum(q) ** 2)),
         ("largest slot", "{got} is the biggest slot's size: every slot adds length.",
          lambda q: max(abs(x) for x in q)),
         ("root of the mean", "{got} is the root of the squares' mean: no division.",
          lambda q: math.sqrt(_squares(q) / len(q))),
         ("minus sign squared away wrong", "{got} takes a negative slot's square as "
-         "negative: (−3)² = +9.",
-         lambda q: _signed_squares_root(q)),
+         "negative: (−3)² = +9.", lambda q: _signed_squares_root(q)),
         ("doubled instead of squared", "{got} doubles each slot: square it.",
          (lambda q: math.sqrt(sum(2 * x for x in q))
                            if sum(q) > 0 else _no(),
                            lambda q: math.sqrt(sum(2 * abs(x) for x in q)))),
-        *[Slip(f"left out slot {i + 1}", f"{{got}} leaves out slot {i + 1}'s square.",
-               gives=lambda q, i=i: math.sqrt(_squares(q) - q[i] ** 2)) for i in range(3)],
+        *[(f"left out slot {i + 1}", f"{{got}} leaves out slot {i + 1}'s square.",
+           lambda q, i=i: math.sqrt(_squares(q) - q[i] ** 2)) for i in range(3)],
     ]),
     twins=[Slip("a square doubled", lambda q, i=i: _doubled(q[i]), gives=lambda q, i=i: math.sqrt(
         _squares(q) - q[i] ** 2 + 2 * abs(q[i])) if abs(q[i]) > 2 else _no()) for i in range(3)],
@@ -121,10 +120,6 @@ LENGTH_HAND = HandExercise(
 def _doubled(x):  # the slot a square doubled was taken on: "(−3)² as 6"
     shown = str(x) if x > 0 else f"({x})"
     return f"{{got}} takes {shown}² as {2 * abs(x)}: it is {x * x}.".replace("-", "−")
-
-
-def _no():
-    raise ValueError("this slip cannot be made on these numbers")
 
 
 def _signed_squares_root(q):

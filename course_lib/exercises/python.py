@@ -11,7 +11,6 @@ from .hand import HandExercise
 __all__ = ["EXERCISES", "missing_key"]
 
 
-
 def _draw_list(rng):
     return {"q": [int(x) for x in rng.choice(np.arange(1, 10), size=int(rng.integers(5, 8)),
                                              replace=False)]}
@@ -134,8 +133,7 @@ COST = CodeExercise(
     show_args=lambda args: f"{args[0]!r}, prices",
     slips=slip_rows([
         ("paid each item once", "an item in the basket twice is paid twice: loop over the "
-         "basket.",
-         lambda b, p: sum(p[i] for i in set(b))),
+         "basket.", lambda b, p: sum(p[i] for i in set(b))),
         ("the whole price list", "that adds every price: add the basket's items.",
          lambda b, p: sum(p.values())),
         ("only the last item counts", "the total is replaced (`total = …`) or reset "

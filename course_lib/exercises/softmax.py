@@ -15,7 +15,6 @@ __all__ = ["EXERCISES"]
 TOLERANCE = 0.002  # as the prompts say
 
 
-
 def _share(values, i=0):
     return values[i] / sum(values) if sum(values) else _no()
 
@@ -69,18 +68,18 @@ _E = "softmax takes eˣ, e ≈ 2.718"
 
 _WEIGHT_SLIPS = slip_rows([
     ("no exponential", "{got} skips eˣ: take eˣ of each score first.", lambda x: _share(x)),
-    *[Slip(f"left out term {j + 1} of the total", "add eˣ of all three (e⁰ = 1 counts too).",
-           gives=lambda x, j=j: _share([math.exp(v) for v in x[:j] + x[j + 1:]]))
+    *[(f"left out term {j + 1} of the total", "add eˣ of all three (e⁰ = 1 counts too).",
+       lambda x, j=j: _share([math.exp(v) for v in x[:j] + x[j + 1:]]))
       for j in (1, 2)],
     *_forms("forgot to divide", "{got} is e^(x₁) alone: divide it by the total.",
             lambda x, e: e(x[0])),
     *_forms("divided by the other terms", "the total includes e^(x₁) too.",
             lambda x, e: e(x[0]) / sum(map(e, x[1:]))),
-    *[Slip(f"weight of key {i + 1}", f"{{got}} is p{' ₂₃'[i]}: p₁ has e^(x₁) on top.",
-           gives=lambda x, i=i: _weight(x, i)) for i in (1, 2)],
+    *[(f"weight of key {i + 1}", f"{{got}} is p{' ₂₃'[i]}: p₁ has e^(x₁) on top.",
+       lambda x, i=i: _weight(x, i)) for i in (1, 2)],
     ("one minus the weight", "{got} is 1 − p₁.", lambda x: 1 - _weight(x)),
-    *[Slip(f"{name} in place of eˣ", f"{{got}} uses {name}: {_E}.",
-           gives=lambda x, f=f: _exp_as(f, x))
+    *[(f"{name} in place of eˣ", f"{{got}} uses {name}: {_E}.",
+       lambda x, f=f: _exp_as(f, x))
       for name, f in (("x²", lambda v: v * v), ("2ˣ", lambda v: 2 ** v), ("3ˣ", lambda v: 3 ** v))],
     ("eˣ as x times e", "e³ = e × e × e ≈ 20.09.", _x_times_e),
     ("e⁰ taken as e", "any number to the power 0 is 1.", _when(0, lambda v: math.e)),
@@ -120,10 +119,9 @@ _SLOPE_SLIPS = slip_rows([
     ("a slope of 0", "p₁ × 1 − p₁ without brackets is 0, and so is p₁ taken as 1: "
      "p₁ × (1 − p₁), p₁ below 1.", lambda x: 0.0),
     ("the slope at [1, 0]", "{got} is the question's slope at [1, 0] (or e⁰ taken as e): "
-     "work out p₁ for [2, 0], e⁰ = 1.",
-     _old(lambda s: s)),
-    *[Slip(f"{word} the slope at [1, 0]", "doubling the scores does not scale the slope: "
-           "work out p₁ first.", gives=_old(lambda s, f=f: f * s))
+     "work out p₁ for [2, 0], e⁰ = 1.", _old(lambda s: s)),
+    *[(f"{word} the slope at [1, 0]", "doubling the scores does not scale the slope: "
+       "work out p₁ first.", _old(lambda s, f=f: f * s))
       for word, f in (("twice", 2), ("half", 0.5))],
     ("2ˣ in place of eˣ", f"{{got}} uses 2ˣ: {_E}.",
      lambda x: _slope(_exp_as(lambda v: 2 ** v, x))),

@@ -40,8 +40,7 @@ SUM_HAND = HandExercise(
                       "a": int(rng.integers(2, 4)), "b": int(rng.integers(4, 6))},
     slips=slip_rows([
         ("counted from 0", "{got} adds Python's positions {a} to {b}: the maths counts from "
-         "1, q₁ is the first number.",
-         lambda q, a, b: sum(q[a:b + 1])),
+         "1, q₁ is the first number.", lambda q, a, b: sum(q[a:b + 1])),
         ("left out the last slot", "{got} stops before slot {b}: both ends are in.", _stops_early),
         ("started one late", "{got} starts after slot {a}: both ends are in.", _starts_late),
         ("added everything", "{got} adds every slot: only i = {a} … {b}.", _everything),
@@ -65,7 +64,6 @@ SUM_HAND = HandExercise(
          lambda q, a, b: sum(q) / len(q)),
     ]),
 )
-
 
 
 _REPLACED = ("the total is replaced (`total = …`) or reset (`total = 0` in the loop) at every "

@@ -213,7 +213,6 @@ RUNNING_STATS = CodeExercise(
 )
 
 
-
 # --- online_output
 
 def _cut(scores, values, b, end=0, whole=False, every=False):

@@ -72,17 +72,15 @@ SCORE_HAND = HandExercise(
         ("key 2 instead of key 3", "{got} is row q₂ · row k₂: S₂₃ pairs query 2 with key "
          "3, the third row of K.", lambda Q, K: _dot(Q, 1, K, 1)),
         ("key 4 instead of key 3", "{got} is row q₂ · row k₄: counted from 1, as in the "
-         "maths, k₃ is the third row of K (K[2] in Python).",
-         lambda Q, K: _dot(Q, 1, K, 3)),
-        *[Slip(f"query {i + 1} instead of query 2", f"{{got}} is row q{'₁₂₃'[i]} · row k₃: the "
-               "first index of S₂₃, 2, picks the query, the second row of Q.",
-               gives=lambda Q, K, i=i: _dot(Q, i, K, 2)) for i in (0, 2)],
+         "maths, k₃ is the third row of K (K[2] in Python).", lambda Q, K: _dot(Q, 1, K, 3)),
+        *[(f"query {i + 1} instead of query 2", f"{{got}} is row q{'₁₂₃'[i]} · row k₃: the "
+           "first index of S₂₃, 2, picks the query, the second row of Q.",
+           lambda Q, K, i=i: _dot(Q, i, K, 2)) for i in (0, 2)],
         ("the indices swapped", "{got} is S₃₂ = row q₃ · row k₂: in S₂₃ the first index "
          "picks the query (a row of Q), the second the key (a row of K).",
          lambda Q, K: _dot(Q, 2, K, 1)),
         ("counted from 0", "{got} is row q₃ · row k₄, Python's Q[2] and K[3]: the maths "
-         "counts rows from 1, so S₂₃ is Q[1] · K[2] in Python.",
-         lambda Q, K: _dot(Q, 2, K, 3)),
+         "counts rows from 1, so S₂₃ is Q[1] · K[2] in Python.", lambda Q, K: _dot(Q, 2, K, 3)),
         ("minus times minus", "{got} takes a negative times a negative as negative: "
          "(−a) × (−b) = +ab.", (_minus_minus(), *map(_minus_minus, range(3)))),
         ("a column of Q", "{got} pairs column 2 of Q with k₃: q₂ is the second ROW of Q.",
@@ -93,11 +91,10 @@ SCORE_HAND = HandExercise(
          "product's sign, a negative times a positive is negative.",
          lambda Q, K: float(np.abs(_products(Q, K)).sum())),
         ("added instead of multiplied", "{got} adds the slots: multiply matching slots, "
-         "then add the three products.",
-         lambda Q, K: float((_row(Q, 1) + _row(K, 2)).sum())),
-        *[Slip(f"left out slot {t + 1}", f"{{got}} adds only two of the three products (slot "
-               f"{t + 1} is missing): d_k = 3, so add all three.",
-               gives=lambda Q, K, t=t: float(_products(Q, K).sum() - _products(Q, K)[t]))
+         "then add the three products.", lambda Q, K: float((_row(Q, 1) + _row(K, 2)).sum())),
+        *[(f"left out slot {t + 1}", f"{{got}} adds only two of the three products (slot "
+           f"{t + 1} is missing): d_k = 3, so add all three.",
+           lambda Q, K, t=t: float(_products(Q, K).sum() - _products(Q, K)[t]))
           for t in range(3)],
     ]),
 )
@@ -143,16 +140,14 @@ PRODUCT_SHAPE = CodeExercise(
         ("the inner sizes", "they must match, and then disappear: keep the outer ones.",
          _checked(lambda a, b: (a[1], b[0]))),
         ("the outer sizes swapped", "the right sizes in the wrong order: rows come from A, "
-         "columns from B, (shape_a[0], shape_b[1]).",
-         _checked(lambda a, b: (b[1], a[0]))),
+         "columns from B, (shape_a[0], shape_b[1]).", _checked(lambda a, b: (b[1], a[0]))),
         ("one of the shapes", "that is one grid's shape: the product keeps A's rows and B's "
          "columns, (shape_a[0], shape_b[1]).",
          (_checked(lambda a, b: tuple(a)), _checked(lambda a, b: tuple(b)))),
         ("kept the inner size", "the inner size is used up by the dot products: the result is "
          "(rows of A, columns of B).", _checked(lambda a, b: (a[0], a[1], b[1]))),
         ("the number of cells", "that is how many cells the result has, rows × columns: "
-         "return its shape, the pair (rows, columns).",
-         _checked(lambda a, b: a[0] * b[1])),
+         "return its shape, the pair (rows, columns).", _checked(lambda a, b: a[0] * b[1])),
         ("compared the outer sizes", "the test compares the outer sizes, shape_a[0] and "
          "shape_b[1], which may differ: compare the INNER ones.",
          _tested(lambda a, b: a[0] != b[1])),
@@ -163,8 +158,7 @@ PRODUCT_SHAPE = CodeExercise(
          "with B's rows (or wants A square); only A's columns and B's rows must match, "
          "shape_a[1] and shape_b[0].", _tested(lambda a, b: a[0] != b[0])),
         ("compared the columns", "the test compares shape_a[1] with shape_b[1], the columns: "
-         "compare A's columns with B's ROWS, shape_b[0].",
-         _tested(lambda a, b: a[1] != b[1])),
+         "compare A's columns with B's ROWS, shape_b[0].", _tested(lambda a, b: a[1] != b[1])),
     ]),
 )
 

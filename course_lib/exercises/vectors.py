@@ -34,8 +34,7 @@ SLOT_HAND = HandExercise(
         ("gave the slot number", "{got} is i itself; qᵢ is the number in that slot.",
          lambda q, i: i),
         ("one slot early", lambda q, i: f"{{got}} is q{_SUB[i - 1]}, the slot before "
-         f"q{_SUB[i]}: count 1, 2, 3, … to slot {i}.",
-         lambda q, i: q[i - 2]),
+         f"q{_SUB[i]}: count 1, 2, 3, … to slot {i}.", lambda q, i: q[i - 2]),
         ("first slot", "{got} is q₁, the first number.", lambda q, i: q[0]),
         ("last slot", "{got} is the last number.", lambda q, i: q[-1]),
         ("gave the number of slots", "{got} is L, how many slots q has.", lambda q, i: len(q)),
@@ -155,14 +154,11 @@ EMBED = CodeExercise(
     show_args=lambda args: f"{args[0]!r}, table",
     slips=slip_rows([
         ("return inside the loop", "only the first word's vector came back: return after "
-         "the loop.",
-         (lambda s, t: [t[s[0]]], lambda s, t: t[s[0]])),
+         "the loop.", (lambda s, t: [t[s[0]]], lambda s, t: t[s[0]])),
         ("= instead of append", "`vectors = table[word]` replaces the list: "
-         "vectors.append(table[word]).",
-         (lambda s, t: t[s[-1]], lambda s, t: [t[s[-1]]])),
+         "vectors.append(table[word]).", (lambda s, t: t[s[-1]], lambda s, t: [t[s[-1]]])),
         ("+= glued the vectors", "`vectors += table[word]` glues the numbers into one "
-         "list: vectors.append(table[word]).",
-         lambda s, t: [x for w in s for x in t[w]]),
+         "list: vectors.append(table[word]).", lambda s, t: [x for w in s for x in t[w]]),
         ("left out the first word", "range(1, len(sentence)) skips position 0.",
          lambda s, t: [t[w] for w in s[1:]]),
         ("left out the last word", "range(len(sentence) - 1) stops one word early.",
