@@ -38,14 +38,17 @@ CACHE_ROWS = [  # the slips of any KV-cache size, as multiples of the answer
     ("8 bytes a float32", "a float32 is 4 bytes (8 is float64).", 2),
 ]
 
+_CACHE_HAND_SLIPS = cache_slips(_kib, CACHE_ROWS + [
+    ("bytes, not KiB", "divide the bytes by 1024.", 1024),
+    ("MiB, not KiB", "divide by 1024 once.", 1 / 1024),
+    ("numbers, not KiB", "times 4 bytes, ÷ 1024.", 256)])
+
+
 CACHE_HAND = HandExercise(
     "cache memory by hand", "the KiB one token adds to the cache ({layers} layers, {heads} query "
     "heads, {kv_heads} key/value heads, d_k = {d_k}, float32)",
     answer=_kib, givens={"layers": 32, "heads": 32, "kv_heads": 8, "d_k": 128},
-    draw=_draw_model, tolerance=0.5, slips=cache_slips(_kib, CACHE_ROWS + [
-        ("bytes, not KiB", "divide the bytes by 1024.", 1024),
-        ("MiB, not KiB", "divide by 1024 once.", 1 / 1024),
-        ("numbers, not KiB", "times 4 bytes, ÷ 1024.", 256)]),
+    draw=_draw_model, tolerance=0.5, slips=_CACHE_HAND_SLIPS,
     twins=cache_slips(_kib, [
         ("2 bytes a number", "a float32 is 4 bytes (2 is float16).", 1 / 2),
         ("one layer, all query heads", "{layers} layers × {kv_heads} key/value heads.",

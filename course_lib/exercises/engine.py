@@ -93,7 +93,6 @@ class CodeExercise:
         return same(got, expected, self.rtol, self.atol)
 
     def run(self, func):
-        """Call ``func`` on every case, quietly, and record what it did."""
         outcomes = []
         for case in self.cases:
             outcome, args, before = Outcome(case), copy_args(case.args), copy_args(case.args)
@@ -148,12 +147,13 @@ class CodeExercise:
         changed = next((o for o in outcomes if o.changed_input), None)
         floated = next((o for o in outcomes if self.whole and o.error is None
                         and isinstance(o.value, (float, np.floating))), None)
-        if all(o.correct for o in outcomes) and changed is None and floated is not None:
+        right = all(o.correct for o in outcomes) and changed is None
+        if right and floated is not None:
             return Feedback(MISTAKE, f"Not yet: {self.call_text(floated.case)} gave "
                             f"{floated.value!r}, a float: the answer is a whole number (a `/` "
                             "where `//` keeps it whole?).", mistake=WHOLE, case=floated.case,
                             outcomes=outcomes)
-        if all(o.correct for o in outcomes) and changed is None:
+        if right:
             used = self._shortcut(func)
             lead = (f"Correct — though this exercise asked you to write the steps yourself: "
                     f"{used}(…) did the work. " if used else "Correct: ")
