@@ -82,9 +82,8 @@ _BLOCK_SLIPS = slip_rows([
      "bytes ≤ limit.", _halving(lambda d, b, lim: _bytes(d, b) < lim)),
     ("returned the bytes", "return the number of keys, not the bytes they take.",
      _unless_none(lambda d, t, lim: _bytes(d, _largest(d, t, lim)))),
-    ("the key rows' padding left out", "count the padding number of each key row "
-     "(d_k + 1) AND the tile of key_block scores.",
-     _halving(lambda d, b, lim: _bytes(d, b, per_key=0) <= lim)),
+    ("the key rows' padding left out", "count the padding number of each key row (d_k + 1) AND "
+     "the tile of key_block scores.", _halving(lambda d, b, lim: _bytes(d, b, per_key=0) <= lim)),
     ("the loop's test turned round", "halve while the block does NOT fit: while block ≥ 1 "
      "and bytes > limit.", _halving(lambda d, b, lim: _bytes(d, b) > lim)),
     ("numbers, not bytes", "a float32 takes 4 bytes.",

@@ -122,9 +122,8 @@ _PREVIOUS_TOKEN_SCORE_SLIPS = slip_rows([
      "token is column i − 1.", lambda A: _score(A, at=lambda A, i: A[i][i])),
     ("the first token", "A[i][0] is the first token (the sink's score): the previous "
      "token is column i − 1.", lambda A: _score(A, at=lambda A, i: A[i][0])),
-    ("row and column swapped", "A[i][j] is query i's weight on key j: the previous "
-     "token of query i is A[i][i − 1], below the diagonal.",
-     lambda A: _score(A, at=lambda A, i: A[i - 1][i])),
+    ("row and column swapped", "A[i][j] is query i's weight on key j: the previous token of query "
+     "i is A[i][i − 1], below the diagonal.", lambda A: _score(A, at=lambda A, i: A[i - 1][i])),
     ("the last row missed", "range(1, n) stops at n − 1, the last row: no − 1.",
      lambda A: _score(A, rows=lambda n: range(1, n - 1))),
     ("the largest, not the mean", "the score is the mean of A[i][i − 1] over the rows.",

@@ -28,8 +28,7 @@ _HEAD_DIVISOR_SLIPS = slip_rows([
      "{h}.", (
          lambda d_model, h: math.sqrt(d_model) / h,
          lambda d_model, h: d_model / math.sqrt(h))),
-    ("multiplied by h", "{got} comes from {d_model} × {h} (or its root): the heads CUT "
-     "the width.",
+    ("multiplied by h", "{got} comes from {d_model} × {h} (or its root): the heads CUT the width.",
      (lambda d_model, h: float(d_model * h),
       lambda d_model, h: math.sqrt(d_model * h))),
 ])
@@ -214,9 +213,8 @@ _MULTI_HEAD_SLIPS = slip_rows([
      _merged(lambda hs, w_o: np.concatenate(hs, axis=1))),
     ("heads summed", "each head keeps its own d_k columns: side by side, "
      "np.concatenate(heads, axis=1) @ w_o.", _merged(lambda hs, w: sum(hs) @ w[:hs[0].shape[1]])),
-    ("heads in reverse order", "head 0's output fills the first d_k columns, then "
-     "head 1's: concatenate them in order.",
-     _merged(lambda hs, w: np.concatenate(hs[::-1], 1) @ w)),
+    ("heads in reverse order", "head 0's output fills the first d_k columns, then head 1's: "
+     "concatenate them in order.", _merged(lambda hs, w: np.concatenate(hs[::-1], 1) @ w)),
     ("every head on all of V, averaged", "each head blends its own d_k columns of V, "
      "and the heads go side by side, not averaged.",
      _merged(lambda hs, w: sum(hs) / len(hs) @ w, whole_v=True)),

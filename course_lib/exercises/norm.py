@@ -51,9 +51,8 @@ _LENGTH_SLIPS = slip_rows([
      lambda q: abs(sum(q))),
     ("return inside the loop", "only the first slot counts: return after the loop.",
      lambda q: abs(q[0])),
-    ("only the last term counts", "the total is replaced (`total = …`) or reset "
-     "(`total = 0` in the loop) at every step: set it once, before the loop.",
-     lambda q: abs(q[-1])),
+    ("only the last term counts", "the total is replaced (`total = …`) or reset (`total = 0` in "
+     "the loop) at every step: set it once, before the loop.", lambda q: abs(q[-1])),
     ("root inside the loop", "take the root once, after the loop.", _root_each_step),
     ("largest slot", "the biggest slot's size: every slot adds length.",
      lambda q: max(abs(x) for x in q)),

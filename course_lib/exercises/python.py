@@ -133,9 +133,8 @@ _COST_SLIPS = slip_rows([
      "basket.", lambda b, p: sum(p[i] for i in set(b))),
     ("the whole price list", "that adds every price: add the basket's items.",
      lambda b, p: sum(p.values())),
-    ("only the last item counts", "the total is replaced (`total = …`) or reset "
-     "(`total = 0` in the loop) each step: set it to 0 once, before the loop.",
-     lambda b, p: p[b[-1]] if b else 0),
+    ("only the last item counts", "the total is replaced (`total = …`) or reset (`total = 0` in "
+     "the loop) each step: set it to 0 once, before the loop.", lambda b, p: p[b[-1]] if b else 0),
     ("return inside the loop", "only the first item was paid: return after the loop.",
      lambda b, p: p[b[0]] if b else 0),
     ("every item at the first price", "each item has its own price, prices[item].",

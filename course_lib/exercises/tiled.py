@@ -200,9 +200,8 @@ _RUNNING_STATS_SLIPS = _rows(_stats, _COMMON) + slip_rows([
      lambda blocks: _stats()(blocks)[::-1]),
     ("stopped after the first block", "the `return` is inside the loop: one indent less.",
      lambda blocks: _stats()(blocks[:1])),
-    ("new terms under the old max", "e^(s − M) with the OLD max overflows when a block's "
-     "max jumps far above it: shift the new terms by M′ and rescale only the old l.",
-     _rescaled_after),
+    ("new terms under the old max", "e^(s − M) with the OLD max overflows when a block's max "
+     "jumps far above it: shift the new terms by M′ and rescale only the old l.", _rescaled_after),
 ])
 
 

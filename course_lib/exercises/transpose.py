@@ -68,9 +68,8 @@ _SCORE_HAND_SLIPS = slip_rows([
     *[(f"query {i + 1} instead of query 2", f"{{got}} is row q{'₁₂₃'[i]} · row k₃: the "
        "first index of S₂₃, 2, picks the query, the second row of Q.",
        lambda Q, K, i=i: _dot(Q, i, K, 2)) for i in (0, 2)],
-    ("the indices swapped", "{got} is S₃₂ = row q₃ · row k₂: in S₂₃ the first index "
-     "picks the query (a row of Q), the second the key (a row of K).",
-     lambda Q, K: _dot(Q, 2, K, 1)),
+    ("the indices swapped", "{got} is S₃₂ = row q₃ · row k₂: in S₂₃ the first index picks the "
+     "query (a row of Q), the second the key (a row of K).", lambda Q, K: _dot(Q, 2, K, 1)),
     ("counted from 0", "{got} is row q₃ · row k₄, Python's Q[2] and K[3]: the maths "
      "counts rows from 1, so S₂₃ is Q[1] · K[2] in Python.", lambda Q, K: _dot(Q, 2, K, 3)),
     ("minus times minus", "{got} takes a negative times a negative as negative: "
@@ -79,9 +78,8 @@ _SCORE_HAND_SLIPS = slip_rows([
      lambda Q, K: float(np.asarray(Q, dtype=float)[:, 1] @ _row(K, 2))),
     ("multiplied the products", "{got} multiplies the three products: add them.",
      lambda Q, K: float(np.prod(_products(Q, K)))),
-    ("dropped the minus signs", "{got} adds every product as positive: keep each "
-     "product's sign, a negative times a positive is negative.",
-     lambda Q, K: float(np.abs(_products(Q, K)).sum())),
+    ("dropped the minus signs", "{got} adds every product as positive: keep each product's sign, "
+     "a negative times a positive is negative.", lambda Q, K: float(np.abs(_products(Q, K)).sum())),
     ("added instead of multiplied", "{got} adds the slots: multiply matching slots, "
      "then add the three products.", lambda Q, K: float((_row(Q, 1) + _row(K, 2)).sum())),
     *[(f"left out slot {t + 1}", f"{{got}} adds only two of the three products (slot "
@@ -200,9 +198,8 @@ _SELF_SCORES_SLIPS = slip_rows([
      "product is `@`: (X @ W_Q) @ (X @ W_K).T.",
      (lambda X, W_Q, W_K: (X @ W_Q) * (X @ W_K),
       lambda X, W_Q, W_K: (X @ W_Q) * (X @ W_K).T)),
-    ("the weights alone", "W_Q @ W_K.T multiplies the two weight grids, d_model×d_model: "
-     "each word's row of X goes in first, (X @ W_Q) @ (X @ W_K).T.",
-     lambda X, W_Q, W_K: W_Q @ W_K.T),
+    ("the weights alone", "W_Q @ W_K.T multiplies the two weight grids, d_model×d_model: each "
+     "word's row of X goes in first, (X @ W_Q) @ (X @ W_K).T.", lambda X, W_Q, W_K: W_Q @ W_K.T),
 ])
 
 
