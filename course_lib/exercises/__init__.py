@@ -1,11 +1,6 @@
-"""Exercises whose feedback names the slip, behind one entry point::
-
-    check("length", length)              # a function the learner wrote
-    check("length by hand", 7)           # a number worked out by hand
-    check("length", length_solution, solution=True)   # a worked solution: says only "passes"
-
-Each table module lists its exercises in ``EXERCISES``; the registry finds them by name.
-"""
+"""Exercises whose feedback names the slip, behind one entry point, ``check(name, answer)``
+(CONTRIBUTING.md shows its three uses). Each table module lists its exercises in
+``EXERCISES``; the registry finds them by name."""
 
 import difflib
 import importlib

@@ -7,7 +7,7 @@ import numpy as np
 from .. import softmax as _softmax
 from ._values import frozen_array
 from .engine import CodeExercise
-from .feedback import NoPrediction, Slip
+from .feedback import NoPrediction, slip_rows
 from .hand import HandExercise
 
 __all__ = ["ATTENTION", "EXERCISES", "OUTPUT_HAND", "SLIPS", "WEIGHTS_HAND",
@@ -93,74 +93,71 @@ QUANTITIES = {"d_k": lambda q, k, v: q.shape[-1], "n": lambda q, k, v: q.shape[0
 _ROOT = "divide by math.sqrt(d_k), d_k = query.shape[-1]."
 _BLEND = "weights @ value."
 
-SLIPS = [
-    Slip("no scaling", "the scores went into the softmax as they are: " + _ROOT,
-         gives=_divided(lambda q, k, v: 1.0)),
-    Slip("divided by d_k", "the divisor was d_k = {d_k} itself; " + _ROOT,
-         gives=_divided(lambda q, k, v: q.shape[-1])),
-    Slip("divided by d_k²", "the divisor was d_k × d_k; " + _ROOT,
-         gives=_divided(lambda q, k, v: q.shape[-1] ** 2)),
-    Slip("d_k / 2 or 2·d_k for √d_k", "`d_k ** 1/2` is d_k / 2, and `/ d_k ** 1/2` divides by "
-         "2·d_k (** comes before /): " + _ROOT,
-         gives=(_divided(lambda q, k, v: 2 * q.shape[-1]),
-                _divided(lambda q, k, v: q.shape[-1] / 2))),
-    Slip("^ for a power", "`^` is XOR in Python (4 ^ 2 is 6): " + _ROOT,
-         gives=(_divided(lambda q, k, v: (q.shape[-1] ^ 1) / 2),
-                _divided(lambda q, k, v: q.shape[-1] ^ 2))),
-    Slip("divided by 2", "√d_k is 2 only when d_k = 4 (here {d_k}): " + _ROOT,
-         gives=_divided(lambda q, k, v: 2.0)),
-    Slip("√(n·d_k) for √d_k", "query.size counts all n × d_k numbers: " + _ROOT,
-         gives=_divided(lambda q, k, v: math.sqrt(q.size))),
-    Slip("multiplied by √d_k", "divide the scores by √d_k.",
-         gives=_divided(lambda q, k, v: 1 / math.sqrt(q.shape[-1]))),
-    *(Slip(f"√{size} for √d_k", f"{size} = {{{size}}} is {what}: " + _ROOT,
-           gives=_divided(lambda q, k, v, f=QUANTITIES[size]: math.sqrt(f(q, k, v))))
+SLIPS = slip_rows([
+    ("no scaling", "the scores went into the softmax as they are: " + _ROOT,
+     _divided(lambda q, k, v: 1.0)),
+    ("divided by d_k", "the divisor was d_k = {d_k} itself; " + _ROOT,
+     _divided(lambda q, k, v: q.shape[-1])),
+    ("divided by d_k²", "the divisor was d_k × d_k; " + _ROOT,
+     _divided(lambda q, k, v: q.shape[-1] ** 2)),
+    ("d_k / 2 or 2·d_k for √d_k", "`d_k ** 1/2` is d_k / 2, and `/ d_k ** 1/2` divides by "
+     "2·d_k (** comes before /): " + _ROOT,
+     (_divided(lambda q, k, v: 2 * q.shape[-1]),
+      _divided(lambda q, k, v: q.shape[-1] / 2))),
+    ("^ for a power", "`^` is XOR in Python (4 ^ 2 is 6): " + _ROOT,
+     (_divided(lambda q, k, v: (q.shape[-1] ^ 1) / 2),
+      _divided(lambda q, k, v: q.shape[-1] ^ 2))),
+    ("divided by 2", "√d_k is 2 only when d_k = 4 (here {d_k}): " + _ROOT,
+     _divided(lambda q, k, v: 2.0)),
+    ("√(n·d_k) for √d_k", "query.size counts all n × d_k numbers: " + _ROOT,
+     _divided(lambda q, k, v: math.sqrt(q.size))),
+    ("multiplied by √d_k", "divide the scores by √d_k.",
+     _divided(lambda q, k, v: 1 / math.sqrt(q.shape[-1]))),
+    *((f"√{size} for √d_k", f"{size} = {{{size}}} is {what}: " + _ROOT,
+       _divided(lambda q, k, v, f=QUANTITIES[size]: math.sqrt(f(q, k, v))))
       for size, what in (("n", "the number of queries"), ("m", "the number of keys"),
                          ("d_v", "a value's length"))),
-    Slip("scaled after the softmax", "a row adds up to 1/√d_k: scale the scores, before it.",
-         gives=lambda q, k, v: _softmax(q @ k.T) / math.sqrt(q.shape[-1]) @ v),
-    Slip("softmax down the columns", "each KEY's column adds up to 1: work along each row, "
-         "axis=-1.", gives=lambda q, k, v: _softmax(_scores(q, k), axis=0) @ v),
-    Slip("the total down the columns", "divide by each row's total, sum(axis=-1, "
-         "keepdims=True).", gives=_shifted(_row_max, lambda e: e.sum(axis=0, keepdims=True))),
-    Slip("max down the columns", "subtract each ROW's max, max(axis=-1, keepdims=True).",
-         gives=_shifted(lambda s: s.max(axis=0))),
-    Slip("the row totals as a row", "the n row totals line up with the COLUMNS: no "
-         "keepdims=True, or a .T?",
-         gives=(_shifted(lambda s: s.max(axis=-1)), _shifted(_row_max, lambda e: e.sum(axis=-1)))),
-    Slip("not normalised", "divide each row by its total.",
-         gives=(_shifted(_row_max, lambda e: 1.0), _shifted(_no_shift, lambda e: 1.0))),
-    Slip("normalised over the whole grid", "all n·m weights add up to 1: divide each row by "
-         "its total.", gives=(_shifted(np.max, np.sum), _shifted(_row_max, np.sum))),
-    Slip("a shift that is not the row's largest", "subtract the row's LARGEST score.",
-         gives=_shifted(lambda s: s.min(axis=-1, keepdims=True))),
-    Slip("one max for the whole grid", "a row far below scores.max() becomes 0 / 0: subtract "
-         "each row's max.", gives=_shifted(np.max)),
-    Slip("softmax overflows", "e^x overflows past x ≈ 709: subtract each row's max first.",
-         gives=(_shifted(_no_shift), _naive_loops)),
-    Slip("no softmax", "the scores were used as weights: take each row's softmax.",
-         gives=(lambda q, k, v: _scores(q, k) @ v, lambda q, k, v: (q @ k.T) @ v)),
-    Slip("returned the weights", "that is A (n × m): blend the values with it, " + _BLEND,
-         gives=_then(lambda a, q, k, v: a)),
-    Slip("weights applied to K", "the content is in the values: " + _BLEND,
-         gives=_then(lambda a, q, k, v: a @ k)),
-    Slip("the keys still in the blend", "keys are for the scores only: " + _BLEND,
-         gives=(_then(lambda a, q, k, v: a @ k @ v), _then(lambda a, q, k, v: a @ k.T))),
-    Slip("blended the queries", "the weights take from each VALUE: " + _BLEND,
-         gives=_then(lambda a, q, k, v: a @ q)),
-    Slip("transposed the weights", "weights.T has one row per KEY: " + _BLEND,
-         gives=_then(lambda a, q, k, v: a.T @ v)),
-    Slip("value transposed", "blend the value rows: " + _BLEND,
-         gives=_then(lambda a, q, k, v: a @ v.T)),
-    Slip("value @ weights", "the wrong way round: " + _BLEND,
-         gives=_then(lambda a, q, k, v: v @ a)),
-    Slip("* for @ in the blend", "`*` multiplies matching entries: " + _BLEND,
-         gives=_then(lambda a, q, k, v: a * v)),
-    Slip("equal weights", "every query got the plain average of the values (weights 1/m).",
-         gives=lambda q, k, v: np.repeat(v.mean(axis=0, keepdims=True), q.shape[0], axis=0)),
-    Slip("no transpose", "query @ key meets the COLUMNS of K: query @ key.T.",
-         gives=lambda q, k, v: _softmax(_scores(q, k.T)) @ v),
-]
+    ("scaled after the softmax", "a row adds up to 1/√d_k: scale the scores, before it.",
+     lambda q, k, v: _softmax(q @ k.T) / math.sqrt(q.shape[-1]) @ v),
+    ("softmax down the columns", "each KEY's column adds up to 1: work along each row, "
+     "axis=-1.", lambda q, k, v: _softmax(_scores(q, k), axis=0) @ v),
+    ("the total down the columns", "divide by each row's total, sum(axis=-1, "
+     "keepdims=True).", _shifted(_row_max, lambda e: e.sum(axis=0, keepdims=True))),
+    ("max down the columns", "subtract each ROW's max, max(axis=-1, keepdims=True).",
+     _shifted(lambda s: s.max(axis=0))),
+    ("the row totals as a row", "the n row totals line up with the COLUMNS: no keepdims=True, or "
+     "a .T?", (_shifted(lambda s: s.max(axis=-1)), _shifted(_row_max, lambda e: e.sum(axis=-1)))),
+    ("not normalised", "divide each row by its total.",
+     (_shifted(_row_max, lambda e: 1.0), _shifted(_no_shift, lambda e: 1.0))),
+    ("normalised over the whole grid", "all n·m weights add up to 1: divide each row by "
+     "its total.", (_shifted(np.max, np.sum), _shifted(_row_max, np.sum))),
+    ("a shift that is not the row's largest", "subtract the row's LARGEST score.",
+     _shifted(lambda s: s.min(axis=-1, keepdims=True))),
+    ("one max for the whole grid", "a row far below scores.max() becomes 0 / 0: subtract "
+     "each row's max.", _shifted(np.max)),
+    ("softmax overflows", "e^x overflows past x ≈ 709: subtract each row's max first.",
+     (_shifted(_no_shift), _naive_loops)),
+    ("no softmax", "the scores were used as weights: take each row's softmax.",
+     (lambda q, k, v: _scores(q, k) @ v, lambda q, k, v: (q @ k.T) @ v)),
+    ("returned the weights", "that is A (n × m): blend the values with it, " + _BLEND,
+     _then(lambda a, q, k, v: a)),
+    ("weights applied to K", "the content is in the values: " + _BLEND,
+     _then(lambda a, q, k, v: a @ k)),
+    ("the keys still in the blend", "keys are for the scores only: " + _BLEND,
+     (_then(lambda a, q, k, v: a @ k @ v), _then(lambda a, q, k, v: a @ k.T))),
+    ("blended the queries", "the weights take from each VALUE: " + _BLEND,
+     _then(lambda a, q, k, v: a @ q)),
+    ("transposed the weights", "weights.T has one row per KEY: " + _BLEND,
+     _then(lambda a, q, k, v: a.T @ v)),
+    ("value transposed", "blend the value rows: " + _BLEND, _then(lambda a, q, k, v: a @ v.T)),
+    ("value @ weights", "the wrong way round: " + _BLEND, _then(lambda a, q, k, v: v @ a)),
+    ("* for @ in the blend", "`*` multiplies matching entries: " + _BLEND,
+     _then(lambda a, q, k, v: a * v)),
+    ("equal weights", "every query got the plain average of the values (weights 1/m).",
+     lambda q, k, v: np.repeat(v.mean(axis=0, keepdims=True), q.shape[0], axis=0)),
+    ("no transpose", "query @ key meets the COLUMNS of K: query @ key.T.",
+     lambda q, k, v: _softmax(_scores(q, k.T)) @ v),
+])
 
 # wrong only on large scores: named only if they explain every wrong case
 _ONLY_LARGE = {"softmax overflows", "one max for the whole grid",
@@ -235,18 +232,16 @@ _WEIGHTS = {  # name: (the slip's weights from the givens, hint)
 }
 
 
-WEIGHT_SLIPS = [
-    *(Slip(name, hint, gives=f) for name, (f, hint) in _WEIGHTS.items()),
-    Slip("multiplied by √d_k", "divide the scores by √d_k.",
-         gives=lambda Q, K: _weights(Q, K, by=1 / math.sqrt(len(Q[0])))),
-    Slip("the scaled scores", "the weights are their softmax.", gives=_scaled),
-    Slip("softmax down the columns", "each COLUMN adds up to 1: the softmax runs along "
-         "query 1's row.", gives=_columns),
-    Slip("equal weights", "work out the scores first.",
-         gives=lambda Q, K: np.full(len(K), 1 / len(K))),
-    Slip("the keys in reverse order", "A₁₁ belongs to 𝐤₁.",
-         gives=lambda Q, K: _weights(Q, K)[::-1]),
-]
+WEIGHT_SLIPS = slip_rows([
+    *((name, hint, f) for name, (f, hint) in _WEIGHTS.items()),
+    ("multiplied by √d_k", "divide the scores by √d_k.",
+     lambda Q, K: _weights(Q, K, by=1 / math.sqrt(len(Q[0])))),
+    ("the scaled scores", "the weights are their softmax.", _scaled),
+    ("softmax down the columns", "each COLUMN adds up to 1: the softmax runs along "
+     "query 1's row.", _columns),
+    ("equal weights", "work out the scores first.", lambda Q, K: np.full(len(K), 1 / len(K))),
+    ("the keys in reverse order", "A₁₁ belongs to 𝐤₁.", lambda Q, K: _weights(Q, K)[::-1]),
+])
 
 
 def _best(Q, K):  # the best-matching key (none when two tie)
@@ -285,19 +280,19 @@ def _left_out(j):
     return lambda Q, K, V: _blend(_weights(Q, K), V) - _weights(Q, K)[j] * np.asarray(V[j])
 
 
-OUTPUT_SLIPS = [
-    *(Slip(name, "{got} blends the values with the wrong weights: " + hint,
-           gives=lambda Q, K, V, f=f: _blend(f(Q, K), V)) for name, (f, hint) in _WEIGHTS.items()),
-    Slip("the scaled scores as weights", "their softmax is the weights.",
-         gives=lambda Q, K, V: _blend(_scaled(Q, K), V)),
-    Slip("equal weights", "{got} is the plain average of the values: use query 1's weights.",
-         gives=lambda Q, K, V: np.mean(np.asarray(V, float), axis=0)),
-    Slip("only the best match", "{got} is the best key's value alone: every key gets weight.",
-         gives=lambda Q, K, V: np.asarray(V, float)[_best(Q, K)]),
-    Slip("weights rounded to 1 decimal", "keep 3 decimals of the weights.",
-         gives=lambda Q, K, V: _blend(np.round(_weights(Q, K), 1), V)),
-    *(Slip(f"left out key {j + 1}", "add all three terms.", gives=_left_out(j)) for j in range(3)),
-]
+OUTPUT_SLIPS = slip_rows([
+    *((name, "{got} blends the values with the wrong weights: " + hint,
+       lambda Q, K, V, f=f: _blend(f(Q, K), V)) for name, (f, hint) in _WEIGHTS.items()),
+    ("the scaled scores as weights", "their softmax is the weights.",
+     lambda Q, K, V: _blend(_scaled(Q, K), V)),
+    ("equal weights", "{got} is the plain average of the values: use query 1's weights.",
+     lambda Q, K, V: np.mean(np.asarray(V, float), axis=0)),
+    ("only the best match", "{got} is the best key's value alone: every key gets weight.",
+     lambda Q, K, V: np.asarray(V, float)[_best(Q, K)]),
+    ("weights rounded to 1 decimal", "keep 3 decimals of the weights.",
+     lambda Q, K, V: _blend(np.round(_weights(Q, K), 1), V)),
+    *((f"left out key {j + 1}", "add all three terms.", _left_out(j)) for j in range(3)),
+])
 
 
 def _draw_qkv(rng):

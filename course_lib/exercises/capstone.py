@@ -4,11 +4,12 @@ import ast
 import inspect
 import math
 import textwrap
+from dataclasses import replace
 
 import numpy as np
 
 from .attention import SLIPS, AttentionExercise
-from .feedback import MISTAKE, NOT_ATTEMPTED, Feedback, Slip
+from .feedback import NOT_ATTEMPTED, Slip, slip_rows
 
 __all__ = ["BUG_HUNTS", "EXERCISES", "BugHunt"]
 
@@ -31,15 +32,13 @@ class BugHunt(AttentionExercise):
             return feedback
         shown = self.frame(next(o for o in feedback.outcomes if o.case is feedback.case))
         if _same_code(func, self.broken):
-            return Feedback(NOT_ATTEMPTED, f"Not attempted yet: {self.function} still does what "
-                            f"it did when it was handed to you: {shown} Find the line that does "
-                            "not do what softmax(QKᵀ/√d_k)V says, fix it, and run the cell "
-                            "again.", mistake=STILL, case=feedback.case,
-                            outcomes=feedback.outcomes)
-        return Feedback(MISTAKE, f"Not yet: {shown} The bug is still there: your edit did not "
-                        f"change what {self.function} gives. Find the line that does not do what "
-                        "softmax(QKᵀ/√d_k)V says.", mistake=STILL, case=feedback.case,
-                        outcomes=feedback.outcomes)
+            return replace(feedback, status=NOT_ATTEMPTED, message="Not attempted yet: "
+                           f"{self.function} still does what it did when it was handed to you: "
+                           f"{shown} Find the line that does not do what softmax(QKᵀ/√d_k)V says, "
+                           "fix it, and run the cell again.")
+        return replace(feedback, message=f"Not yet: {shown} The bug is still there: your edit did "
+                       f"not change what {self.function} gives. Find the line that does not do "
+                       "what softmax(QKᵀ/√d_k)V says.")
 
 
 def _same_code(func, broken):
@@ -88,14 +87,13 @@ def _column_weights(q, k, by=None):
 
 
 BUG_HUNTS = [
-    BugHunt("bug hunt 1", _attention_1, "the total down the columns", extra=[
-        Slip("transposed instead of fixed", "weights.T has rows that add up to 1, but row j "
-             "belongs to KEY j: keep one row per query and divide each by its own total, "
-             "sum(axis=-1, keepdims=True).",
-             gives=lambda q, k, v: _column_weights(q, k).T @ v),
-        Slip("the bug left, a right line changed", "the sum still runs down the columns "
-             "(axis=0), and the scale, which was right, now divides by d_k: undo that, then fix "
-             "the sum.", gives=lambda q, k, v: _column_weights(q, k, q.shape[-1]) @ v)]),
+    BugHunt("bug hunt 1", _attention_1, "the total down the columns", extra=slip_rows([
+        ("transposed instead of fixed", "weights.T has rows that add up to 1, but row j "
+         "belongs to KEY j: keep one row per query and divide each by its own total, "
+         "sum(axis=-1, keepdims=True).", lambda q, k, v: _column_weights(q, k).T @ v),
+        ("the bug left, a right line changed", "the sum still runs down the columns "
+         "(axis=0), and the scale, which was right, now divides by d_k: undo that, then fix "
+         "the sum.", lambda q, k, v: _column_weights(q, k, q.shape[-1]) @ v)])),
     BugHunt("bug hunt 2", _attention_2, "divided by d_k"),
     BugHunt("bug hunt 3", _attention_3, "weights applied to K"),
 ]

@@ -38,14 +38,17 @@ CACHE_ROWS = [  # the slips of any KV-cache size, as multiples of the answer
     ("8 bytes a float32", "a float32 is 4 bytes (8 is float64).", 2),
 ]
 
+_CACHE_HAND_SLIPS = cache_slips(_kib, CACHE_ROWS + [
+    ("bytes, not KiB", "divide the bytes by 1024.", 1024),
+    ("MiB, not KiB", "divide by 1024 once.", 1 / 1024),
+    ("numbers, not KiB", "times 4 bytes, ÷ 1024.", 256)])
+
+
 CACHE_HAND = HandExercise(
     "cache memory by hand", "the KiB one token adds to the cache ({layers} layers, {heads} query "
     "heads, {kv_heads} key/value heads, d_k = {d_k}, float32)",
     answer=_kib, givens={"layers": 32, "heads": 32, "kv_heads": 8, "d_k": 128},
-    draw=_draw_model, tolerance=0.5, slips=cache_slips(_kib, CACHE_ROWS + [
-        ("bytes, not KiB", "divide the bytes by 1024.", 1024),
-        ("MiB, not KiB", "divide by 1024 once.", 1 / 1024),
-        ("numbers, not KiB", "times 4 bytes, ÷ 1024.", 256)]),
+    draw=_draw_model, tolerance=0.5, slips=_CACHE_HAND_SLIPS,
     twins=cache_slips(_kib, [
         ("2 bytes a number", "a float32 is 4 bytes (2 is float16).", 1 / 2),
         ("one layer, all query heads", "{layers} layers × {kv_heads} key/value heads.",
@@ -66,44 +69,42 @@ _T5, _T3 = [7, 2, 9, 4, 6], [3, 0, 5]  # physical block of logical block i
 _BLOCK = "logical block i holds positions i × page_size … (i + 1) × page_size − 1"
 _LEFT = "the offset is what is left, position % page_size."
 
-_SLOT_SLIPS = [
-    Slip("no look-up in the table", "position // page_size is the LOGICAL block: look it up.",
-         gives=lambda p, t, s: (p // s, p % s)),
-    Slip("block and offset swapped", "the physical block comes first, then the offset.",
-         gives=lambda p, t, s: _slot(p, t, s)[::-1]),
-    Slip("the block only", "return the pair (block, offset).", gives=lambda p, t, s: t[p // s]),
-    Slip("the flat slot number", "return the pair (block, offset).",
-         gives=lambda p, t, s: t[p // s] * s + p % s),
-    Slip("// and % swapped", "`//` counts the blocks, `%` what is left.",
-         gives=lambda p, t, s: (t[p % s], p // s)),
+_SLOT_SLIPS = slip_rows([
+    ("no look-up in the table", "position // page_size is the LOGICAL block: look it up.",
+     lambda p, t, s: (p // s, p % s)),
+    ("block and offset swapped", "the physical block comes first, then the offset.",
+     lambda p, t, s: _slot(p, t, s)[::-1]),
+    ("the block only", "return the pair (block, offset).", lambda p, t, s: t[p // s]),
+    ("the flat slot number", "return the pair (block, offset).",
+     lambda p, t, s: t[p // s] * s + p % s),
+    ("// and % swapped", "`//` counts the blocks, `%` what is left.",
+     lambda p, t, s: (t[p % s], p // s)),
     Slip("/ for //", "6 / 4 is 1.5, and a list index is whole: `//`.",
          raises=(TypeError, "indices must be integers"), example=lambda p, t, s: (t[p / s], p % s)),
-    Slip("rounded the division", "round() or ceil() can move to the next block; `//` rounds "
-         "down.", gives=(lambda p, t, s: (t[round(p / s)], p % s),
-                         lambda p, t, s: (t[math.ceil(p / s)], p % s))),
-    Slip("the table read at the position", "block_table has one entry per BLOCK: read it at "
-         "position // page_size.", gives=lambda p, t, s: (t[p] // s, p % s)),
-    Slip("searched the table", "`.index` finds where a block number sits; the table gives the "
-         "block at position // page_size.", gives=lambda p, t, s: (t.index(p // s), p % s)),
-    Slip("ceil(…) − 1", "one block short at a block's first position: `//`.",
-         gives=lambda p, t, s: (t[math.ceil(p / s) - 1], p % s)),
-    Slip("// for the offset", _LEFT, gives=lambda p, t, s: (t[p // s], p // s)),
-    Slip("the next block", f"{_BLOCK}: no + 1 after the `//`.",
-         gives=lambda p, t, s: (t[p // s + 1], p % s)),
-    Slip("the previous block", f"{_BLOCK}: no − 1 after the `//`.",
-         gives=lambda p, t, s: (t[p // s - 1], p % s)),
-    Slip("counted from 1", "position 0 is slot 0 of block 0: no ± 1.",
-         gives=(lambda p, t, s: (t[(p - 1) // s], (p - 1) % s),
-                lambda p, t, s: (t[p // s], p % s + 1))),
-    Slip("offset from the physical block", "count from the LOGICAL block's start: " + _LEFT,
-         gives=lambda p, t, s: (t[p // s], p - t[p // s] * s)),
-    Slip("subtracted one page", "ALL whole blocks come off: " + _LEFT,
-         gives=lambda p, t, s: (t[p // s], p - s)),
-    Slip("the table's length for page_size", "a block holds page_size slots.",
-         gives=(lambda p, t, s: (t[p // len(t)], p % s), lambda p, t, s: (t[p // s], p % len(t)))),
-    Slip("<= at a block's end", f"{_BLOCK}: the test is position < (i + 1) × page_size.",
-         gives=_at_the_end),
-]
+    ("rounded the division", "round() or ceil() can move to the next block; `//` rounds "
+     "down.", (lambda p, t, s: (t[round(p / s)], p % s),
+               lambda p, t, s: (t[math.ceil(p / s)], p % s))),
+    ("the table read at the position", "block_table has one entry per BLOCK: read it at "
+     "position // page_size.", lambda p, t, s: (t[p] // s, p % s)),
+    ("searched the table", "`.index` finds where a block number sits; the table gives the "
+     "block at position // page_size.", lambda p, t, s: (t.index(p // s), p % s)),
+    ("ceil(…) − 1", "one block short at a block's first position: `//`.",
+     lambda p, t, s: (t[math.ceil(p / s) - 1], p % s)),
+    ("// for the offset", _LEFT, lambda p, t, s: (t[p // s], p // s)),
+    ("the next block", f"{_BLOCK}: no + 1 after the `//`.", lambda p, t, s: (t[p // s + 1], p % s)),
+    ("the previous block", f"{_BLOCK}: no − 1 after the `//`.",
+     lambda p, t, s: (t[p // s - 1], p % s)),
+    ("counted from 1", "position 0 is slot 0 of block 0: no ± 1.",
+     (lambda p, t, s: (t[(p - 1) // s], (p - 1) % s),
+      lambda p, t, s: (t[p // s], p % s + 1))),
+    ("offset from the physical block", "count from the LOGICAL block's start: " + _LEFT,
+     lambda p, t, s: (t[p // s], p - t[p // s] * s)),
+    ("subtracted one page", "ALL whole blocks come off: " + _LEFT,
+     lambda p, t, s: (t[p // s], p - s)),
+    ("the table's length for page_size", "a block holds page_size slots.",
+     (lambda p, t, s: (t[p // len(t)], p % s), lambda p, t, s: (t[p // s], p % len(t)))),
+    ("<= at a block's end", f"{_BLOCK}: the test is position < (i + 1) × page_size.", _at_the_end),
+])
 
 SLOT_OF = CodeExercise(
     "slot_of", "slot_of(position, block_table, page_size)",
@@ -142,50 +143,46 @@ def _with(**how):
     return lambda x, p, base: _turn(x, p, base, **how)
 
 
-_ROPE_SLIPS = [
-    Slip("neighbouring pairs", "here pair t is slot t with slot t + d/2.",
-         gives=_with(pairs="next")),
-    Slip("turned the wrong way", "the minus goes on the first slot, a cos φ − b sin φ.",
-         gives=_with(sign=-1.0)),
-    Slip("cos and sin swapped", "a turn by φ keeps a·cos φ in the first slot.",
-         gives=_with(swap=True)),
-    Slip("the sign of b cos φ", "the second slot is a sin φ + b cos φ.", gives=_with(b_sign=-1.0)),
-    Slip("position and t swapped", "pair t turns by position × base^(−2t/d).",
-         gives=_angle(lambda p, t, d, b: t * b ** (-2 * p / d))),
-    Slip("exponent without the minus", "the speed is base^(−2t/d).",
-         gives=_angle(lambda p, t, d, b: p * b ** (2 * t / d))),
-    Slip("exponent t/d", "the exponent is −2t/d, with 2t.",
-         gives=_angle(lambda p, t, d, b: p * b ** (-t / d))),
-    Slip("the exponent without brackets", "`**` binds first: base ** (-2 * t / d).",
-         gives=(_angle(lambda p, t, d, b: p * b ** -2 * t / d),
-                                         _angle(lambda p, t, d, b: p * b ** (-2 * t) / d))),
-    Slip("exponent 4t/d", "divide 2t by d, not d/2.",
-         gives=_angle(lambda p, t, d, b: p * b ** (-4 * t / d))),
-    Slip("// in the exponent", "−2 // 4 is −1: write -2 * t / d.",
-         gives=_angle(lambda p, t, d, b: p * b ** (-2 * t // d))),
-    Slip("position left out", "pair t turns by position × base^(−2t/d).",
-         gives=_angle(lambda p, t, d, b: b ** (-2 * t / d))),
-    Slip("positions counted from 1", "position 0 leaves the row as it is.",
-         gives=_angle(lambda p, t, d, b: (p + 1) * b ** (-2 * t / d))),
-    Slip("pairs counted from 1", "pair 0 turns by the position itself.",
-         gives=_angle(lambda p, t, d, b: p * b ** (-2 * (t + 1) / d))),
-    Slip("degrees and radians", "φ is in radians already: no conversion.",
-         gives=(_angle(lambda p, t, d, b: math.radians(p * b ** (-2 * t / d))),
-                _angle(lambda p, t, d, b: math.degrees(p * b ** (-2 * t / d))))),
-    Slip("only the first slot of each pair", "write slot t AND slot t + d/2; return all d.",
-         gives=(lambda x, p, base: _turn(x, p, base)[:len(x) // 2],
-                lambda x, p, base: _turn(x, p, base)[:len(x) // 2] + x[len(x) // 2:])),
-    Slip("updated a before b", "take a, b = x[t], x[t + d // 2] first; write a new list.",
-         gives=_stale),
-    Slip("the new slots swapped", "the new a goes back in slot t, the new b in slot t + d/2.",
-         gives=lambda x, p, base: (lambda r, h: r[h:] + r[:h])(_turn(x, p, base), len(x) // 2)),
-    Slip("stopped after the first pair", "the `return` is inside the loop: one indent less.",
-         gives=lambda x, p, base: (lambda r, h: [r[0], *x[1:h], r[h], *x[h + 1:]])(
-             _turn(x, p, base), len(x) // 2)),
+_ROPE_SLIPS = slip_rows([
+    ("neighbouring pairs", "here pair t is slot t with slot t + d/2.", _with(pairs="next")),
+    ("turned the wrong way", "the minus goes on the first slot, a cos φ − b sin φ.",
+     _with(sign=-1.0)),
+    ("cos and sin swapped", "a turn by φ keeps a·cos φ in the first slot.", _with(swap=True)),
+    ("the sign of b cos φ", "the second slot is a sin φ + b cos φ.", _with(b_sign=-1.0)),
+    ("position and t swapped", "pair t turns by position × base^(−2t/d).",
+     _angle(lambda p, t, d, b: t * b ** (-2 * p / d))),
+    ("exponent without the minus", "the speed is base^(−2t/d).",
+     _angle(lambda p, t, d, b: p * b ** (2 * t / d))),
+    ("exponent t/d", "the exponent is −2t/d, with 2t.",
+     _angle(lambda p, t, d, b: p * b ** (-t / d))),
+    ("the exponent without brackets", "`**` binds first: base ** (-2 * t / d).",
+     (_angle(lambda p, t, d, b: p * b ** -2 * t / d),
+      _angle(lambda p, t, d, b: p * b ** (-2 * t) / d))),
+    ("exponent 4t/d", "divide 2t by d, not d/2.", _angle(lambda p, t, d, b: p * b ** (-4 * t / d))),
+    ("// in the exponent", "−2 // 4 is −1: write -2 * t / d.",
+     _angle(lambda p, t, d, b: p * b ** (-2 * t // d))),
+    ("position left out", "pair t turns by position × base^(−2t/d).",
+     _angle(lambda p, t, d, b: b ** (-2 * t / d))),
+    ("positions counted from 1", "position 0 leaves the row as it is.",
+     _angle(lambda p, t, d, b: (p + 1) * b ** (-2 * t / d))),
+    ("pairs counted from 1", "pair 0 turns by the position itself.",
+     _angle(lambda p, t, d, b: p * b ** (-2 * (t + 1) / d))),
+    ("degrees and radians", "φ is in radians already: no conversion.",
+     (_angle(lambda p, t, d, b: math.radians(p * b ** (-2 * t / d))),
+      _angle(lambda p, t, d, b: math.degrees(p * b ** (-2 * t / d))))),
+    ("only the first slot of each pair", "write slot t AND slot t + d/2; return all d.",
+     (lambda x, p, base: _turn(x, p, base)[:len(x) // 2],
+      lambda x, p, base: _turn(x, p, base)[:len(x) // 2] + x[len(x) // 2:])),
+    ("updated a before b", "take a, b = x[t], x[t + d // 2] first; write a new list.", _stale),
+    ("the new slots swapped", "the new a goes back in slot t, the new b in slot t + d/2.",
+     lambda x, p, base: (lambda r, h: r[h:] + r[:h])(_turn(x, p, base), len(x) // 2)),
+    ("stopped after the first pair", "the `return` is inside the loop: one indent less.",
+     lambda x, p, base: (lambda r, h: [r[0], *x[1:h], r[h], *x[h + 1:]])(
+         _turn(x, p, base), len(x) // 2)),
     Slip("d / 2 as an index", "an index is whole; 2 / 2 is 1.0: d // 2.",
          raises=(TypeError, "indices must be integers or slices, not float"),
          example=lambda x, p, base: [x[t + len(x) / 2] for t in range(len(x) // 2)]),
-]
+])
 
 ROPE = CodeExercise(
     "rope", "rope(x, position, base)",

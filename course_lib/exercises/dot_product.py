@@ -4,7 +4,7 @@ import math
 
 from ._values import numeric, show
 from .engine import Case, CodeExercise
-from .feedback import Slip
+from .feedback import Slip, slip_rows
 from .feedback import no_prediction as _no
 from .hand import HandExercise
 
@@ -17,7 +17,6 @@ def _p(q, k):
 
 def _dot(q, k):
     return sum(_p(q, k))
-
 
 
 def _draw_pair(rng):
@@ -36,37 +35,40 @@ def _one_pair(i, wrong):
 
 
 # rows of the by-hand and the loop exercise
-_SHARED = [
-    Slip("multiplies the sums", "that is (Σ qᵢ) × (Σ kᵢ): multiply slot by slot, then add.",
-         gives=lambda q, k: sum(q) * sum(k)),
-    Slip("multiplied the products", "the products were multiplied together: add them.",
-         gives=lambda q, k: math.prod(_p(q, k))),
-    Slip("squared the products", "that adds the products' squares: add the products.",
-         gives=lambda q, k: sum(x * x for x in _p(q, k))),
-    Slip("the lengths multiplied", "that is ∥q∥ ∥k∥, q·k only for arrows pointing one way.",
-         gives=lambda q, k: math.sqrt(_dot(q, q) * _dot(k, k))),
-]
+_SHARED = slip_rows([
+    ("multiplies the sums", "that is (Σ qᵢ) × (Σ kᵢ): multiply slot by slot, then add.",
+     lambda q, k: sum(q) * sum(k)),
+    ("multiplied the products", "the products were multiplied together: add them.",
+     lambda q, k: math.prod(_p(q, k))),
+    ("squared the products", "that adds the products' squares: add the products.",
+     lambda q, k: sum(x * x for x in _p(q, k))),
+    ("the lengths multiplied", "that is ∥q∥ ∥k∥, q·k only for arrows pointing one way.",
+     lambda q, k: math.sqrt(_dot(q, q) * _dot(k, k))),
+])
+
+_DOT_HAND_SLIPS = slip_rows([
+    ("sign of a product", "{got} gives a product the wrong sign: (+)(−) is negative, "
+     "(−)(−) positive.", (lambda q, k: sum(abs(x) for x in _p(q, k)),
+                          *(_one_pair(i, lambda a, b: -a * b if a * b > 0 else None)
+                            for i in range(3)))),
+    ("sums without multiplying", "{got} is what adding a pair, qᵢ + kᵢ, for its "
+     "product gives: multiply each pair.",
+     (lambda q, k: sum(q) + sum(k),
+      *(_one_pair(i, lambda a, b: a + b) for i in range(3)))),
+    *_SHARED,
+    *[(f"left out slot {i + 1}", f"{{got}} leaves out slot {i + 1}'s product: add all "
+       "three.", lambda q, k, i=i: _dot(q, k) - q[i] * k[i]) for i in range(3)],
+])
+
 
 DOT_HAND = HandExercise(
     "dot by hand", "{q}·{k}", answer=_dot, givens={"q": [1, -2, 3], "k": [4, 1, 2]},
     draw=_draw_pair,
-    slips=[
-        Slip("sign of a product", "{got} gives a product the wrong sign: (+)(−) is negative, "
-             "(−)(−) positive.", gives=(lambda q, k: sum(abs(x) for x in _p(q, k)),
-                    *(_one_pair(i, lambda a, b: -a * b if a * b > 0 else None)
-                      for i in range(3)))),
-        Slip("sums without multiplying", "{got} is what adding a pair, qᵢ + kᵢ, for its "
-             "product gives: multiply each pair.",
-             gives=(lambda q, k: sum(q) + sum(k),
-                    *(_one_pair(i, lambda a, b: a + b) for i in range(3)))),
-        *_SHARED,
-        *[Slip(f"left out slot {i + 1}", f"{{got}} leaves out slot {i + 1}'s product: add all "
-               "three.", gives=lambda q, k, i=i: _dot(q, k) - q[i] * k[i]) for i in range(3)],
-    ],
-    twins=[Slip("k read backwards", "{got} pairs q₁ with k's LAST slot: pair slot i with slot i.",
-                gives=lambda q, k: _dot(q, k[::-1])),
-           Slip("q with itself", "{got} is q·q: multiply q's slots by k's.",
-                gives=lambda q, k: _dot(q, q))],
+    slips=_DOT_HAND_SLIPS,
+    twins=slip_rows([
+        ("k read backwards", "{got} pairs q₁ with k's LAST slot: pair slot i with slot i.",
+         lambda q, k: _dot(q, k[::-1])),
+        ("q with itself", "{got} is q·q: multiply q's slots by k's.", lambda q, k: _dot(q, q))]),
 )
 
 _PAIRS = [([3.0], [-2.0]), ([1.0, 0.0], [0.0, 1.0]), ([1.0, 2.0, 3.0], [4.0, 5.0, 6.0]),
@@ -82,32 +84,32 @@ def _unrefused(o):
         or (isinstance(o.error, IndexError) and "out of range" in str(o.error)))
 
 
+_DOT_LOOP_SLIPS = slip_rows([
+    ("sums without multiplying", "every slot of both lists was added: multiply matching "
+     "slots.", lambda q, k: sum(q) + sum(k)),
+    *_SHARED,
+    ("one list used twice", "that is q·q or k·k: multiply q's slots by k's.",
+     (lambda q, k: _dot(q, q), lambda q, k: _dot(k, k))),
+    ("returns the products", "the list of products: add them.", _p),
+    ("k read backwards", "q₁ was multiplied by k's LAST slot: match slot i with slot i.",
+     lambda q, k: _dot(q, k[::-1]) if len(q) > 1 else _no()),
+    ("only the last term counts", "the total is replaced or reset (`total = 0` in the "
+     "loop) at each step: set it once, before the loop.", lambda q, k: q[-1] * k[-1]),
+    ("return inside the loop", "only the first product came back: return after the "
+     "loop.", lambda q, k: q[0] * k[0]),
+    Slip("does not refuse different numbers of slots", "check len(q) != len(k) first "
+         "and raise ValueError: a loop alone stops early or runs past the end.",
+         when=_unrefused,
+         example=lambda q, k: sum(a * b for a, b in zip(q, k))),  # noqa: B905
+])
+
+
 DOT_LOOP = CodeExercise(
     "dot_loop", "dot_loop(q, k)",
     cases=_PAIRS + [Case(([1.0, 2.0], [1.0, 2.0, 3.0]), raises=ValueError),
                     Case(([1.0, 2.0, 3.0], [1.0, 2.0]), raises=ValueError)],
     solution=_dot, loop_only=("np.dot", "dot", "np.inner"), quantities={"L": lambda q, k: len(q)},
-    slips=[
-        Slip("sums without multiplying", "every slot of both lists was added: multiply matching "
-             "slots.", gives=lambda q, k: sum(q) + sum(k)),
-        *_SHARED,
-        Slip("one list used twice", "that is q·q or k·k: multiply q's slots by k's.",
-             gives=(lambda q, k: _dot(q, q), lambda q, k: _dot(k, k))),
-        Slip("returns the products", "the list of products: add them.",
-             gives=_p),
-        Slip("k read backwards", "q₁ was multiplied by k's LAST slot: match slot i with slot i.",
-             gives=lambda q, k: _dot(q, k[::-1]) if len(q) > 1 else _no()),
-        Slip("only the last term counts", "the total is replaced or reset (`total = 0` in the "
-             "loop) at each step: set it once, before the loop.",
-             gives=lambda q, k: q[-1] * k[-1]),
-        Slip("return inside the loop", "only the first product came back: return after the "
-             "loop.", gives=lambda q, k: q[0] * k[0]),
-        Slip("does not refuse different numbers of slots", "check len(q) != len(k) first "
-             "and raise ValueError: a loop alone stops early or runs past the end.",
-             when=_unrefused,
-             example=lambda q, k: sum(a * b for a, b in zip(q, k))),  # noqa: B905
-    ],
-)
+    slips=_DOT_LOOP_SLIPS)
 
 
 def _len(q):
@@ -118,35 +120,35 @@ def _cos(q, k):
     return _dot(q, k) / (_len(q) * _len(k))
 
 
+_COSINE_SLIPS = slip_rows([
+    ("one length used twice", "you divided by one length twice: ∥q∥ and ∥k∥.",
+     (lambda q, k: _dot(q, k) / _dot(q, q),
+      lambda q, k: _dot(q, k) / _dot(k, k))),
+    ("took math.cos", "q·k / (∥q∥ ∥k∥) already IS cos θ: no math.cos.",
+     (lambda q, k: math.cos(_cos(q, k)), lambda q, k: math.cos(_dot(q, k)))),
+    ("returned the angle", "that is θ (math.acos): return the cosine.",
+     (lambda q, k: math.acos(_cos(q, k)),
+      lambda q, k: math.degrees(math.acos(_cos(q, k))))),
+    ("not divided", "that is q·k itself: divide by ∥q∥ ∥k∥.", _dot),
+    ("divided by the sum of lengths", "you divided by ∥q∥ + ∥k∥, not their product.",
+     lambda q, k: _dot(q, k) / (_len(q) + _len(k))),
+    ("divided by the squared lengths", "you divided by ∥q∥² ∥k∥²: take the roots.",
+     lambda q, k: _dot(q, k) / (_dot(q, q) * _dot(k, k))),
+    ("divided by the number of slots", "you divided by the number of slots.",
+     lambda q, k: _dot(q, k) / len(q)),
+    ("divided by the sums", "you divided by (Σ qᵢ)(Σ kᵢ), not the lengths.",
+     lambda q, k: _dot(q, k) / (sum(q) * sum(k))),
+    ("returned 1 − cos θ", "return cos θ.", lambda q, k: 1 - _cos(q, k)),
+])
+
+
 COSINE = CodeExercise(
     "cosine", "cosine(q, k)",
     cases=[([1.0, 0.0], [0.0, 1.0]), ([3.0, 4.0], [4.0, 3.0]), ([1.0, 2.0, 2.0], [2.0, 4.0, 4.0]),
            ([2.0, -1.0], [-4.0, 2.0]), ([1.0, 2.0, 3.0], [-1.5, 0.5, 2.0]),
            ([0.5, 1.5, -2.0, 1.0], [2.0, 1.0, 0.5, -3.0])],
     solution=_cos, rtol=1e-7,  # acos near ±1 magnifies the last digit
-    quantities={"∥q∥": lambda q, k: _len(q), "∥k∥": lambda q, k: _len(k)},
-    slips=[
-        Slip("one length used twice", "you divided by one length twice: ∥q∥ and ∥k∥.",
-             gives=(lambda q, k: _dot(q, k) / _dot(q, q),
-                            lambda q, k: _dot(q, k) / _dot(k, k))),
-        Slip("took math.cos", "q·k / (∥q∥ ∥k∥) already IS cos θ: no math.cos.",
-             gives=(lambda q, k: math.cos(_cos(q, k)), lambda q, k: math.cos(_dot(q, k)))),
-        Slip("returned the angle", "that is θ (math.acos): return the cosine.",
-             gives=(lambda q, k: math.acos(_cos(q, k)),
-                              lambda q, k: math.degrees(math.acos(_cos(q, k))))),
-        Slip("not divided", "that is q·k itself: divide by ∥q∥ ∥k∥.", gives=_dot),
-        Slip("divided by the sum of lengths", "you divided by ∥q∥ + ∥k∥, not their product.",
-             gives=lambda q, k: _dot(q, k) / (_len(q) + _len(k))),
-        Slip("divided by the squared lengths", "you divided by ∥q∥² ∥k∥²: take the roots.",
-             gives=lambda q, k: _dot(q, k) / (_dot(q, q) * _dot(k, k))),
-        Slip("divided by the number of slots", "you divided by the number of slots.",
-             gives=lambda q, k: _dot(q, k) / len(q)),
-        Slip("divided by the sums", "you divided by (Σ qᵢ)(Σ kᵢ), not the lengths.",
-             gives=lambda q, k: _dot(q, k) / (sum(q) * sum(k))),
-        Slip("returned 1 − cos θ", "return cos θ.",
-             gives=lambda q, k: 1 - _cos(q, k)),
-    ],
-)
+    quantities={"∥q∥": lambda q, k: _len(q), "∥k∥": lambda q, k: _len(k)}, slips=_COSINE_SLIPS)
 
 
 def _round_cos(angle):
@@ -159,40 +161,41 @@ def _draw_angle(rng):
     return {"a": lengths[0], "b": lengths[1], "angle": int(rng.choice([60, 120, 180]))}
 
 
+_COSINE_HAND_SLIPS = slip_rows([
+    ("forgot cos θ", "{got} is {a} × {b} alone: multiply by cos {angle}°.",
+     lambda a, b, angle: a * b),
+    ("cos θ alone", "{got} is cos {angle}° alone: times both lengths.",
+     lambda a, b, angle: _round_cos(angle)),
+    ("used sin θ", "{got} uses sin {angle}°: q·k uses the cosine.",
+     lambda a, b, angle: a * b * math.sin(math.radians(angle))),
+    ("added the lengths", "{got} adds the lengths, {a} + {b}: multiply them.",
+     (lambda a, b, angle: (a + b) * _round_cos(angle),
+      lambda a, b, angle: a + b)),
+    ("divided by cos θ", "{got} is {a} × {b} ÷ cos {angle}°: multiply by the cosine.",
+     lambda a, b, angle: a * b / _round_cos(angle) if angle != 180 else _no()),
+    ("cos θ divided by the lengths", "{got} is cos {angle}° ÷ ({a} × {b}): multiply.",
+     lambda a, b, angle: _round_cos(angle) / (a * b)),
+    ("left out a length", "{got} uses one length: q·k = ∥q∥ ∥k∥ cos θ.",
+     (lambda a, b, angle: a * _round_cos(angle),
+      lambda a, b, angle: b * _round_cos(angle))),
+    ("squared the lengths", "{got} uses the squared lengths.",
+     lambda a, b, angle: a * a * b * b * _round_cos(angle)),
+    ("multiplied by the angle", "{got} is {a} × {b} × {angle}: multiply by cos "
+     "{angle}°.", lambda a, b, angle: a * b * angle),
+    ("cos 45° for cos θ", "{got} uses 0.707 = cos 45°: cos 60° = 0.5.",
+     lambda a, b, angle: a * b * math.sqrt(0.5)
+     * {60: 1, 120: -1}.get(angle, math.nan)),
+    ("as if at a right angle", "{got} is q·k at a right angle (cos 90° = 0); here θ = "
+     "{angle}°.", lambda a, b, angle: 0.0),
+    ("cos of the angle in radians", "{got} takes cos of {angle} radians: use degrees.",
+     lambda a, b, angle: a * b * math.cos(angle)),
+])
+
+
 COSINE_HAND = HandExercise(
     "cosine by hand", "q·k for ∥q∥ = {a}, ∥k∥ = {b}, θ = {angle}°",
     answer=lambda a, b, angle: a * b * _round_cos(angle),
-    givens={"a": 2, "b": 5, "angle": 60}, draw=_draw_angle,
-    slips=[
-        Slip("forgot cos θ", "{got} is {a} × {b} alone: multiply by cos {angle}°.",
-             gives=lambda a, b, angle: a * b),
-        Slip("cos θ alone", "{got} is cos {angle}° alone: times both lengths.",
-             gives=lambda a, b, angle: _round_cos(angle)),
-        Slip("used sin θ", "{got} uses sin {angle}°: q·k uses the cosine.",
-             gives=lambda a, b, angle: a * b * math.sin(math.radians(angle))),
-        Slip("added the lengths", "{got} adds the lengths, {a} + {b}: multiply them.",
-             gives=(lambda a, b, angle: (a + b) * _round_cos(angle),
-                                    lambda a, b, angle: a + b)),
-        Slip("divided by cos θ", "{got} is {a} × {b} ÷ cos {angle}°: multiply by the cosine.",
-             gives=lambda a, b, angle: a * b / _round_cos(angle) if angle != 180 else _no()),
-        Slip("cos θ divided by the lengths", "{got} is cos {angle}° ÷ ({a} × {b}): multiply.",
-             gives=lambda a, b, angle: _round_cos(angle) / (a * b)),
-        Slip("left out a length", "{got} uses one length: q·k = ∥q∥ ∥k∥ cos θ.",
-             gives=(lambda a, b, angle: a * _round_cos(angle),
-                    lambda a, b, angle: b * _round_cos(angle))),
-        Slip("squared the lengths", "{got} uses the squared lengths.",
-             gives=lambda a, b, angle: a * a * b * b * _round_cos(angle)),
-        Slip("multiplied by the angle", "{got} is {a} × {b} × {angle}: multiply by cos "
-             "{angle}°.", gives=lambda a, b, angle: a * b * angle),
-        Slip("cos 45° for cos θ", "{got} uses 0.707 = cos 45°: cos 60° = 0.5.",
-             gives=lambda a, b, angle: a * b * math.sqrt(0.5)
-             * {60: 1, 120: -1}.get(angle, math.nan)),
-        Slip("as if at a right angle", "{got} is q·k at a right angle (cos 90° = 0); here θ = "
-             "{angle}°.", gives=lambda a, b, angle: 0.0),
-        Slip("cos of the angle in radians", "{got} takes cos of {angle} radians: use degrees.",
-             gives=lambda a, b, angle: a * b * math.cos(angle)),
-    ],
-)
+    givens={"a": 2, "b": 5, "angle": 60}, draw=_draw_angle, slips=_COSINE_HAND_SLIPS)
 
 
 def _turn_left(q):
@@ -221,31 +224,31 @@ def _askew_hint(ex, o):
     return "your arrow is at a right angle to q, but turned to the RIGHT."
 
 
+_PERPENDICULAR_SLIPS = slip_rows([
+    ("swapped without a minus", "[q₂, q₁] is q mirrored: one slot needs a minus.",
+     lambda q: [q[1], q[0]]),
+    ("both slots negated", "[−q₂, −q₁]: only one slot gets the minus, [−q₂, q₁].",
+     lambda q: [-q[1], -q[0]]),
+    ("the opposite arrow", "[−q₁, −q₂] points the opposite way: swap the slots too.",
+     lambda q: [-q[0], -q[1]]),
+    ("one slot negated", "that mirrors q: swap the slots AND negate one.",
+     (lambda q: [-q[0], q[1]], lambda q: [q[0], -q[1]])),
+    ("the same slot twice", "the second slot is q[1] again: it is q[0].", lambda q: [-q[1], q[1]]),
+    ("overwrote a slot", "the second slot copied the new first one: build a new list.",
+     lambda q: [-q[1], -q[1]]),
+    ("made it length 1", "that arrow has length 1: keep q's length.",
+     lambda q: [x / math.hypot(*q) for x in _turn_left(q)]),
+    ("cos or sin of 90 wrong", "cos 90° = 0 and sin 90° = 1 (math.cos takes radians).",
+     (_turned(math.cos(90), math.sin(90)), _turned(1, 1))),
+    Slip("not a quarter turn left", _askew_hint, when=_askew,
+         example=lambda q: [-q[1], q[0] + q[1]]),
+])
+
+
 PERPENDICULAR = CodeExercise(
     "perpendicular", "perpendicular(q)",
     cases=[([3.0, 1.0],), ([1.0, 0.0],), ([0.0, 2.0],), ([-2.0, 5.0],), ([1.5, -2.5],),
            ([-4.0, -3.0],)],
-    solution=_turn_left,
-    slips=[
-        Slip("swapped without a minus", "[q₂, q₁] is q mirrored: one slot needs a minus.",
-             gives=lambda q: [q[1], q[0]]),
-        Slip("both slots negated", "[−q₂, −q₁]: only one slot gets the minus, [−q₂, q₁].",
-             gives=lambda q: [-q[1], -q[0]]),
-        Slip("the opposite arrow", "[−q₁, −q₂] points the opposite way: swap the slots too.",
-             gives=lambda q: [-q[0], -q[1]]),
-        Slip("one slot negated", "that mirrors q: swap the slots AND negate one.",
-             gives=(lambda q: [-q[0], q[1]], lambda q: [q[0], -q[1]])),
-        Slip("the same slot twice", "the second slot is q[1] again: it is q[0].",
-             gives=lambda q: [-q[1], q[1]]),
-        Slip("overwrote a slot", "the second slot copied the new first one: build a new list.",
-             gives=lambda q: [-q[1], -q[1]]),
-        Slip("made it length 1", "that arrow has length 1: keep q's length.",
-             gives=lambda q: [x / math.hypot(*q) for x in _turn_left(q)]),
-        Slip("cos or sin of 90 wrong", "cos 90° = 0 and sin 90° = 1 (math.cos takes radians).",
-             gives=(_turned(math.cos(90), math.sin(90)), _turned(1, 1))),
-        Slip("not a quarter turn left", _askew_hint, when=_askew,
-             example=lambda q: [-q[1], q[0] + q[1]]),
-    ],
-)
+    solution=_turn_left, slips=_PERPENDICULAR_SLIPS)
 
 EXERCISES = [DOT_HAND, DOT_LOOP, COSINE, COSINE_HAND, PERPENDICULAR]

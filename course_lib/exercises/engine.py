@@ -62,17 +62,9 @@ class Outcome:
 
 
 class CodeExercise:
-    """A function the learner writes, checked on hidden cases against a worked solution.
+    """A function the learner writes, checked on hidden cases against a worked solution (the
+    arguments as CONTRIBUTING.md gives them; ``call`` as written, ``"length(q)"``).
 
-    Parameters
-    ----------
-    name : what the notebook checks it by, ``"length"``; call : as written, ``"length(q)"``.
-    cases : tuples of arguments, or :class:`Case` for one that must raise.
-    solution : the worked solution; gives every answer.
-    slips : the slip table, :class:`~course_lib.exercises.feedback.Slip` rows.
-    quantities : named numbers of a case, ``{"d_k": lambda Q, K: Q.shape[-1]}``, that the
-        relations multiply and divide by and a hint may name (``{d_k}``).
-    rtol, atol : the comparison's tolerance; show_args : function(args) -> str, optional.
     loop_only : functions that do the work (``"np.dot"``): a right answer calling one passes,
         with a note that a loop was asked.
     whole : the answers are counts: a right value given as a float (64.0) is named.
@@ -101,7 +93,6 @@ class CodeExercise:
         return same(got, expected, self.rtol, self.atol)
 
     def run(self, func):
-        """Call ``func`` on every case, quietly, and record what it did."""
         outcomes = []
         for case in self.cases:
             outcome, args, before = Outcome(case), copy_args(case.args), copy_args(case.args)
@@ -156,12 +147,13 @@ class CodeExercise:
         changed = next((o for o in outcomes if o.changed_input), None)
         floated = next((o for o in outcomes if self.whole and o.error is None
                         and isinstance(o.value, (float, np.floating))), None)
-        if all(o.correct for o in outcomes) and changed is None and floated is not None:
+        right = all(o.correct for o in outcomes) and changed is None
+        if right and floated is not None:
             return Feedback(MISTAKE, f"Not yet: {self.call_text(floated.case)} gave "
                             f"{floated.value!r}, a float: the answer is a whole number (a `/` "
                             "where `//` keeps it whole?).", mistake=WHOLE, case=floated.case,
                             outcomes=outcomes)
-        if all(o.correct for o in outcomes) and changed is None:
+        if right:
             used = self._shortcut(func)
             lead = (f"Correct — though this exercise asked you to write the steps yourself: "
                     f"{used}(…) did the work. " if used else "Correct: ")

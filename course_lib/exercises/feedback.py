@@ -40,13 +40,8 @@ def no_prediction():
 
 @dataclass(frozen=True)
 class Slip:
-    """One row of a slip table: the name, one way to see it, the hint (after the framing; it
-    may use ``{call}``, ``{got}``, ``{expected}``, quantities and givens).
-
-    ``gives``: the slip's answer, a function of the case's arguments (by hand: the givens), or
-    a tuple of forms; ``raises``: a class or ``(class, "words")``; ``when``: a predicate on an
-    ``Outcome`` that holds on every wrong one. ``example``: a learner's answer (tested).
-    """
+    """One row of a slip table (CONTRIBUTING.md says what each field holds); ``when`` must hold
+    on every wrong outcome, ``example`` is a learner's answer (tested)."""
 
     name: str
     hint: str
@@ -66,10 +61,16 @@ class Slip:
 
 
 def slip_rows(rows, make=lambda form: form):
-    """Slips from rows (name, hint, forms): ``make(form)`` is one function of the case for each
-    of ``forms``, a list or tuple (anything else is a single form)."""
-    return [Slip(name, hint, gives=tuple(map(make, forms)) if isinstance(forms, (list, tuple))
-                 else make(forms)) for name, hint, forms in rows]
+    """Slips from rows (name, hint, forms), a :class:`Slip` row kept as it is: ``make(form)`` is
+    one function of the case for each of ``forms``, a list or tuple (else a single form)."""
+    slips = []
+    for row in rows:
+        if not isinstance(row, Slip):
+            name, hint, forms = row
+            many = isinstance(forms, (list, tuple))
+            row = Slip(name, hint, gives=tuple(map(make, forms)) if many else make(forms))
+        slips.append(row)
+    return slips
 
 
 _SYMBOLS = {"exp", "ln", "log", "np"}  # names that are only symbols (cos, max … are words too)

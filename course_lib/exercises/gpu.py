@@ -3,7 +3,7 @@
 import math
 
 from .engine import CodeExercise
-from .feedback import NoPrediction, Slip, slip_rows
+from .feedback import NoPrediction, slip_rows
 from .hand import HandExercise
 
 __all__ = ["EXERCISES"]
@@ -26,22 +26,22 @@ _SHARED_SLIPS = _rows(_bytes, [
     ("numbers, not bytes", "a float32 takes 4 bytes.", {"size": 1}),
     ("8 bytes a float32", "a float32 is 4 bytes (8 is float64).", {"size": 8}),
     ("2 bytes a float32", "the kernel computes in float32, 4 bytes.", {"size": 2}),
-]) + [
-    Slip("the query row padded", "only the key rows are padded; the query row is d_k numbers.",
-         gives=lambda d_k, key_block: _bytes(d_k, key_block) + 4),
-    Slip("padding counted once", "every key row gets its own padding number: key_block · "
-         "(d_k + 1), with the brackets.", gives=lambda d_k, key_block: _bytes(
-             d_k, key_block, per_key=0) + 4),
-    Slip("d_k and key_block swapped", "there are key_block = {key_block} rows of d_k + 1 = "
-         "{d_k} + 1 numbers.", gives=lambda d_k, key_block: _bytes(key_block, d_k)),
-    Slip("only the key rows", "add the query row (d_k) and the tile (key_block), and pad each "
-         "key row: 4 · (d_k + key_block · (d_k + 1) + key_block).",
-         gives=(lambda d_k, key_block: 4 * key_block * d_k,
-                lambda d_k, key_block: 4 * key_block * (d_k + 1))),
-    Slip("KiB, not bytes", "the question asks for bytes: no ÷ 1024 (or 1000).",
-         gives=(lambda d_k, key_block: _bytes(d_k, key_block) / 1024,
-                lambda d_k, key_block: _bytes(d_k, key_block) / 1000)),
-]
+]) + slip_rows([
+    ("the query row padded", "only the key rows are padded; the query row is d_k numbers.",
+     lambda d_k, key_block: _bytes(d_k, key_block) + 4),
+    ("padding counted once", "every key row gets its own padding number: key_block · "
+     "(d_k + 1), with the brackets.", lambda d_k, key_block: _bytes(
+         d_k, key_block, per_key=0) + 4),
+    ("d_k and key_block swapped", "there are key_block = {key_block} rows of d_k + 1 = "
+     "{d_k} + 1 numbers.", lambda d_k, key_block: _bytes(key_block, d_k)),
+    ("only the key rows", "add the query row (d_k) and the tile (key_block), and pad each "
+     "key row: 4 · (d_k + key_block · (d_k + 1) + key_block).",
+     (lambda d_k, key_block: 4 * key_block * d_k,
+      lambda d_k, key_block: 4 * key_block * (d_k + 1))),
+    ("KiB, not bytes", "the question asks for bytes: no ÷ 1024 (or 1000).",
+     (lambda d_k, key_block: _bytes(d_k, key_block) / 1024,
+      lambda d_k, key_block: _bytes(d_k, key_block) / 1000)),
+])
 
 SHARED_HAND = HandExercise(
     "shared memory by hand", "the bytes of shared memory of one thread block (d_k = {d_k}, "
@@ -77,30 +77,27 @@ def _any_size(d_k, threads, limit):  # the largest whole number of keys, not a p
     return max(0, min(threads, (limit // 4 - d_k) // (d_k + 2)))
 
 
-_BLOCK_SLIPS = [
-    Slip("a block that fits exactly refused", "a block of exactly {limit} bytes fits: "
-         "bytes ≤ limit.",
-         gives=_halving(lambda d, b, lim: _bytes(d, b) < lim)),
-    Slip("returned the bytes", "return the number of keys, not the bytes they take.",
-         gives=_unless_none(lambda d, t, lim: _bytes(d, _largest(d, t, lim)))),
-    Slip("the key rows' padding left out", "count the padding number of each key row "
-         "(d_k + 1) AND the tile of key_block scores.",
-         gives=_halving(lambda d, b, lim: _bytes(d, b, per_key=0) <= lim)),
-    Slip("the loop's test turned round", "halve while the block does NOT fit: while block ≥ 1 "
-         "and bytes > limit.", gives=_halving(lambda d, b, lim: _bytes(d, b) > lim)),
-    Slip("numbers, not bytes", "a float32 takes 4 bytes.",
-         gives=_halving(lambda d, b, lim: _bytes(d, b, size=1) <= lim)),
-    Slip("started at threads / 2", "start at block = threads: a block of {threads} keys may fit.",
-         gives=_halving(lambda d, b, lim: _bytes(d, b) <= lim, first=lambda t: t // 2)),
-    Slip("no cap at threads", "thread t scores key j0 + t: the block has at most {threads} keys.",
-         gives=_halving(lambda d, b, lim: _bytes(d, b) <= lim, first=lambda t: 1024)),
-    Slip("the query row left out", "the scaled query row sits in shared memory too.",
-         gives=_halving(lambda d, b, lim: _bytes(d, b, query=0) <= lim)),
-    Slip("1 when nothing fits", "when not even one key fits, the answer is 0: the loop must be "
-         "able to go past 1.", gives=lambda d, t, lim: max(1, _largest(d, t, lim))),
-    Slip("not a power of two", "the halving max needs a power of two: 1, 2, 4, 8, …",
-         gives=_any_size),
-]
+_BLOCK_SLIPS = slip_rows([
+    ("a block that fits exactly refused", "a block of exactly {limit} bytes fits: "
+     "bytes ≤ limit.", _halving(lambda d, b, lim: _bytes(d, b) < lim)),
+    ("returned the bytes", "return the number of keys, not the bytes they take.",
+     _unless_none(lambda d, t, lim: _bytes(d, _largest(d, t, lim)))),
+    ("the key rows' padding left out", "count the padding number of each key row (d_k + 1) AND "
+     "the tile of key_block scores.", _halving(lambda d, b, lim: _bytes(d, b, per_key=0) <= lim)),
+    ("the loop's test turned round", "halve while the block does NOT fit: while block ≥ 1 "
+     "and bytes > limit.", _halving(lambda d, b, lim: _bytes(d, b) > lim)),
+    ("numbers, not bytes", "a float32 takes 4 bytes.",
+     _halving(lambda d, b, lim: _bytes(d, b, size=1) <= lim)),
+    ("started at threads / 2", "start at block = threads: a block of {threads} keys may fit.",
+     _halving(lambda d, b, lim: _bytes(d, b) <= lim, first=lambda t: t // 2)),
+    ("no cap at threads", "thread t scores key j0 + t: the block has at most {threads} keys.",
+     _halving(lambda d, b, lim: _bytes(d, b) <= lim, first=lambda t: 1024)),
+    ("the query row left out", "the scaled query row sits in shared memory too.",
+     _halving(lambda d, b, lim: _bytes(d, b, query=0) <= lim)),
+    ("1 when nothing fits", "when not even one key fits, the answer is 0: the loop must be "
+     "able to go past 1.", lambda d, t, lim: max(1, _largest(d, t, lim))),
+    ("not a power of two", "the halving max needs a power of two: 1, 2, 4, 8, …", _any_size),
+])
 
 BLOCK = CodeExercise(
     "largest key block", "largest_key_block(d_k, threads, limit)",

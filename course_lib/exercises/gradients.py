@@ -7,7 +7,7 @@ import numpy as np
 from .. import softmax
 from ._values import frozen_array
 from .engine import CodeExercise
-from .feedback import Slip, slip_rows
+from .feedback import slip_rows
 from .hand import HandExercise
 
 __all__ = ["EXERCISES"]
@@ -21,31 +21,33 @@ def _hand(formula):
     return lambda a, g: formula(a[0], g[0], _total(a, g), a, g)
 
 
+_SCORE_GRADIENT_HAND_SLIPS = slip_rows([
+    ("no total subtracted", "{got} is a₀g₀: subtract Σⱼ aⱼgⱼ from g₀ first.",
+     _hand(lambda a0, g0, t, a, g: a0 * g0)),
+    ("the factor a₀ left out", "{got} is g₀ − Σⱼ aⱼgⱼ: now multiply by a₀.",
+     _hand(lambda a0, g0, t, a, g: g0 - t)),
+    ("the plain mean", "{got} subtracts the plain mean: the weights average, Σⱼ aⱼgⱼ.",
+     _hand(lambda a0, g0, t, a, g: a0 * (g0 - sum(g) / len(g)))),
+    ("the plain sum", "{got} subtracts Σⱼ gⱼ: weight each gⱼ by its aⱼ.",
+     _hand(lambda a0, g0, t, a, g: a0 * (g0 - sum(g)))),
+    ("Σ a for the total", "{got} subtracts Σⱼ aⱼ = 1: the total is Σⱼ aⱼgⱼ.",
+     _hand(lambda a0, g0, t, a, g: a0 * (g0 - 1))),
+    ("the diagonal only", "{got} is a₀(1 − a₀)g₀ alone: the terms −a₀aⱼgⱼ count too.",
+     _hand(lambda a0, g0, t, a, g: a0 * (1 - a0) * g0)),
+    ("the total added", "{got} adds the total: subtract it (minus a negative adds).",
+     _hand(lambda a0, g0, t, a, g: a0 * (g0 + t))),
+    ("the total not multiplied by a₀", "{got} is a₀g₀ − Σⱼ aⱼgⱼ: a₀(g₀ − Σⱼ aⱼgⱼ).",
+     _hand(lambda a0, g0, t, a, g: a0 * g0 - t)),
+    *[(f"the entry of key {i}", f"{{got}} is ∂L/∂s{'₀₁₂'[i]}: the question asks for "
+       "s₀.", lambda a, g, i=i: a[i] * (g[i] - _total(a, g))) for i in (1, 2)],
+])
+
+
 SCORE_GRADIENT_HAND = HandExercise(
     "score gradient by hand", "∂L/∂s₀ for a = {a} and ∂L/∂a = {g}",
     answer=_hand(lambda a0, g0, t, a, g: a0 * (g0 - t)),
     givens={"a": [0.5, 0.3, 0.2], "g": [1, -3, -2]}, tolerance=0.01,
-    slips=[
-        Slip("no total subtracted", "{got} is a₀g₀: subtract Σⱼ aⱼgⱼ from g₀ first.",
-             gives=_hand(lambda a0, g0, t, a, g: a0 * g0)),
-        Slip("the factor a₀ left out", "{got} is g₀ − Σⱼ aⱼgⱼ: now multiply by a₀.",
-             gives=_hand(lambda a0, g0, t, a, g: g0 - t)),
-        Slip("the plain mean", "{got} subtracts the plain mean: the weights average, Σⱼ aⱼgⱼ.",
-             gives=_hand(lambda a0, g0, t, a, g: a0 * (g0 - sum(g) / len(g)))),
-        Slip("the plain sum", "{got} subtracts Σⱼ gⱼ: weight each gⱼ by its aⱼ.",
-             gives=_hand(lambda a0, g0, t, a, g: a0 * (g0 - sum(g)))),
-        Slip("Σ a for the total", "{got} subtracts Σⱼ aⱼ = 1: the total is Σⱼ aⱼgⱼ.",
-             gives=_hand(lambda a0, g0, t, a, g: a0 * (g0 - 1))),
-        Slip("the diagonal only", "{got} is a₀(1 − a₀)g₀ alone: the terms −a₀aⱼgⱼ count too.",
-             gives=_hand(lambda a0, g0, t, a, g: a0 * (1 - a0) * g0)),
-        Slip("the total added", "{got} adds the total: subtract it (minus a negative adds).",
-             gives=_hand(lambda a0, g0, t, a, g: a0 * (g0 + t))),
-        Slip("the total not multiplied by a₀", "{got} is a₀g₀ − Σⱼ aⱼgⱼ: a₀(g₀ − Σⱼ aⱼgⱼ).",
-             gives=_hand(lambda a0, g0, t, a, g: a0 * g0 - t)),
-        *[Slip(f"the entry of key {i}", f"{{got}} is ∂L/∂s{'₀₁₂'[i]}: the question asks for "
-               "s₀.", gives=lambda a, g, i=i: a[i] * (g[i] - _total(a, g))) for i in (1, 2)],
-    ],
-)
+    slips=_SCORE_GRADIENT_HAND_SLIPS)
 
 
 def _row(a, g):
@@ -58,41 +60,41 @@ def _each(formula):
                          for i, (x, y) in enumerate(zip(a, g, strict=True))]
 
 
+_SOFTMAX_BACKWARD_ROW_SLIPS = slip_rows([
+    ("no total subtracted", "that is aᵢgᵢ: subtract the row total, aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
+     _each(lambda x, y, t, i, a, g: x * y)),
+    ("the factor aᵢ left out", "that is gᵢ − Σⱼ aⱼgⱼ: multiply by aᵢ.",
+     _each(lambda x, y, t, i, a, g: y - t)),
+    ("the plain mean", "you subtracted the plain mean of g: Σⱼ aⱼgⱼ.",
+     _each(lambda x, y, t, i, a, g: x * (y - sum(g) / len(g)))),
+    ("the plain sum", "you subtracted Σⱼ gⱼ: weight each gⱼ by its aⱼ.",
+     _each(lambda x, y, t, i, a, g: x * (y - sum(g)))),
+    ("Σ a for the total", "you subtracted Σⱼ aⱼ, which is 1: the total is Σⱼ aⱼgⱼ.",
+     _each(lambda x, y, t, i, a, g: x * (y - sum(a)))),
+    ("the diagonal only", "that is aᵢ(1 − aᵢ)gᵢ, the diagonal alone: −aᵢaⱼ count too.",
+     _each(lambda x, y, t, i, a, g: x * (1 - x) * y)),
+    ("the total added", "the row total is subtracted: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
+     _each(lambda x, y, t, i, a, g: x * (y + t))),
+    ("the total not multiplied by aᵢ", "that is aᵢgᵢ − Σⱼ aⱼgⱼ: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
+     _each(lambda x, y, t, i, a, g: x * y - t)),
+    ("a term left out of the total", "Σⱼ aⱼgⱼ runs over every j, j = i included.",
+     tuple(
+         _each(lambda x, y, t, i, a, g, keep=keep: x * (y - sum(
+             a[j] * g[j] for j in range(len(a)) if keep(i, j, len(a)))))
+         for keep in (lambda i, j, m: j < m - 1, lambda i, j, m: j > 0,
+                      lambda i, j, m: j != i))),
+    ("a running total", "entry i subtracts the total up to i only: add up the WHOLE "
+     "row first.", _each(lambda x, y, t, i, a, g: x * (y - _total(a[:i + 1], g[:i + 1])))),
+])
+
+
 SOFTMAX_BACKWARD_ROW = CodeExercise(
     "softmax_backward_row", "softmax_backward_row(a, grad_a)",
     cases=[([0.5, 0.5], [1.0, 0.0]), ([0.2, 0.3, 0.5], [1.0, -2.0, 0.5]),
            ([0.1, 0.6, 0.3], [0.25, 1.5, -1.0]), ([1.0, 0.0, 0.0], [2.0, -1.0, 3.0]),
            ([0.25, 0.25, 0.25, 0.25], [1.0, 2.0, 3.0, 4.0]), ([0.7, 0.2, 0.1], [-0.5, 0.4, 2.2]),
            ([0.05, 0.15, 0.3, 0.4, 0.1], [3.0, -1.0, 0.0, 2.5, -2.0]), ([1.0], [2.5])],
-    solution=_row, quantities={"m": lambda a, g: len(a)},
-    slips=[
-        Slip("no total subtracted", "that is aᵢgᵢ: subtract the row total, aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
-             gives=_each(lambda x, y, t, i, a, g: x * y)),
-        Slip("the factor aᵢ left out", "that is gᵢ − Σⱼ aⱼgⱼ: multiply by aᵢ.",
-             gives=_each(lambda x, y, t, i, a, g: y - t)),
-        Slip("the plain mean", "you subtracted the plain mean of g: Σⱼ aⱼgⱼ.",
-             gives=_each(lambda x, y, t, i, a, g: x * (y - sum(g) / len(g)))),
-        Slip("the plain sum", "you subtracted Σⱼ gⱼ: weight each gⱼ by its aⱼ.",
-             gives=_each(lambda x, y, t, i, a, g: x * (y - sum(g)))),
-        Slip("Σ a for the total", "you subtracted Σⱼ aⱼ, which is 1: the total is Σⱼ aⱼgⱼ.",
-             gives=_each(lambda x, y, t, i, a, g: x * (y - sum(a)))),
-        Slip("the diagonal only", "that is aᵢ(1 − aᵢ)gᵢ, the diagonal alone: −aᵢaⱼ count too.",
-             gives=_each(lambda x, y, t, i, a, g: x * (1 - x) * y)),
-        Slip("the total added", "the row total is subtracted: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
-             gives=_each(lambda x, y, t, i, a, g: x * (y + t))),
-        Slip("the total not multiplied by aᵢ", "that is aᵢgᵢ − Σⱼ aⱼgⱼ: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
-             gives=_each(lambda x, y, t, i, a, g: x * y - t)),
-        Slip("a term left out of the total", "Σⱼ aⱼgⱼ runs over every j, j = i included.",
-             gives=tuple(
-                 _each(lambda x, y, t, i, a, g, keep=keep: x * (y - sum(
-                     a[j] * g[j] for j in range(len(a)) if keep(i, j, len(a)))))
-                 for keep in (lambda i, j, m: j < m - 1, lambda i, j, m: j > 0,
-                              lambda i, j, m: j != i))),
-        Slip("a running total", "entry i subtracts the total up to i only: add up the WHOLE "
-             "row first.",
-             gives=_each(lambda x, y, t, i, a, g: x * (y - _total(a[:i + 1], g[:i + 1])))),
-    ],
-)
+    solution=_row, quantities={"m": lambda a, g: len(a)}, slips=_SOFTMAX_BACKWARD_ROW_SLIPS)
 
 
 def _qkvg(seed, n, m, d_k, d_v):
@@ -137,7 +139,7 @@ _Q_ROWS = [  # name, hint, keyword forms of _gradient
     ("no total subtracted", "step 2 is A ⊙ (∂L/∂A − row totals).", [{"total": lambda a, ga: 0.0}]),
     ("an unweighted row total", "row i's total is Σⱼ A_ij ∂L/∂A_ij.",
      [{"total": lambda a, ga: ga.sum(axis=1, keepdims=True)},
-                          {"total": lambda a, ga: ga.mean(axis=1, keepdims=True)}]),
+      {"total": lambda a, ga: ga.mean(axis=1, keepdims=True)}]),
     ("totals down the columns", "each ROW has its own total: sum(axis=1, keepdims=True).",
      [{"total": lambda a, ga: (a * ga).sum(axis=0, keepdims=True)}]),
     ("no keepdims", "the totals (n,) lie along the columns: keepdims=True.",

@@ -14,17 +14,9 @@ ROUNDED, CLOSE = "rounded too early", "close but off"
 
 
 class HandExercise:
-    """A number (or a tuple of numbers) computed by hand from ``givens``.
-
-    Parameters
-    ----------
-    name : what the notebook checks it by; prompt : with the givens as placeholders,
-        ``"∥q∥ for q = {q}"``.
-    answer : function of the givens (keywords) -> the right number(s).
-    givens : the notebook's numbers, a dict; slips : rows whose ``gives`` takes the givens.
-    draw : function(rng) -> new givens, or None; tolerance : as the prompt announces it.
-    twins : rows that may give another row's number (6² as 12 gives √25 = 2 − 3 + 6): both
-        are named.
+    """A number (or a tuple of numbers) computed by hand from ``givens`` (as CONTRIBUTING.md
+    says); ``twins``: rows that may give another row's number (6² as 12 gives √25 = 2 − 3 + 6):
+    both are named.
 
     >>> from course_lib.exercises.feedback import Slip
     >>> ex = HandExercise("len", "∥{q}∥", lambda q: math.hypot(*q), {"q": [3, 4]},
@@ -202,9 +194,6 @@ class HandExercise:
         decimals = max(0, math.ceil(-math.log10(self.tolerance)) + 1)
         rounded = np.round(value, decimals)
         return _text(rounded.tolist(), digits=12)
-
-    def check(self, value):
-        print(self.evaluate(value))
 
 
 def _close(a, b, within):

@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import softmax as _softmax
 from .engine import CodeExercise
-from .feedback import Slip
+from .feedback import Slip, slip_rows
 from .feedback import no_prediction as _no
 from .hand import HandExercise
 
@@ -17,35 +17,34 @@ def _weight(p, big):
     return p / (p + 1)  # e^(ln p) / (e^(ln p) + e⁰); the blocked key adds 0
 
 
+_MASKED_WEIGHT_SLIPS = slip_rows([
+    ("the blocked key counted", "{got} keeps e^{big} of the blocked key in the total: it "
+     "adds e^(−∞) = 0.", lambda p, big: p / (p + 1 + math.exp(big))),
+    ("blocked score set to 0", "{got} gives the blocked key the score 0, and e⁰ = 1 "
+     "counts: blocked means −∞.", lambda p, big: p / (p + 2)),
+    ("the blocked score added as it is", "{got} adds the blocked score {big} to the "
+     "total: add e^s of the ALLOWED keys.", lambda p, big: p / (p + 1 + big)),
+    ("key 1 given no weight", "{got} gives key 1 nothing, as if score 0 meant weight 0: "
+     "e⁰ = 1 adds 1 to the total.", lambda p, big: 1.0),
+    ("key 1's weight", "{got} is key 1's weight: the question asks for key 0's.",
+     lambda p, big: 1 / (p + 1)),
+    ("ln 3 read as 3", "{got} uses e^{p}: e^(ln {p}) = {p}, as ln undoes eˣ.",
+     lambda p, big: math.exp(p) / (math.exp(p) + 1)),
+    ("no exponential", "{got} divides the scores themselves: the softmax divides e^s.",
+     lambda p, big: math.log(p) / (math.log(p) + big)),
+    ("no division", "{got} is e^(ln {p}) alone: divide by the allowed keys' total.",
+     lambda p, big: float(p)),
+    ("the mask read the other way round", "{got} would mean key 0 is blocked: only key "
+     "2 is (keys count from 0).", lambda p, big: 0.0),
+])
+
+
 MASKED_WEIGHT = HandExercise(
     "masked weight by hand", "a₀ for the scores (ln {p}, 0, {big}) with key 2 blocked",
     answer=_weight, givens={"p": 3, "big": 5}, tolerance=0.005,
     twins=[Slip("an even split", "{got} splits evenly over the three keys: the blocked key gets "
                 "0, the others follow e^s.", gives=lambda p, big: 1 / 3)],
-    slips=[
-        Slip("the blocked key counted", "{got} keeps e^{big} of the blocked key in the total: it "
-             "adds e^(−∞) = 0.",
-             gives=lambda p, big: p / (p + 1 + math.exp(big))),
-        Slip("blocked score set to 0", "{got} gives the blocked key the score 0, and e⁰ = 1 "
-             "counts: blocked means −∞.", gives=lambda p, big: p / (p + 2)),
-        Slip("the blocked score added as it is", "{got} adds the blocked score {big} to the "
-             "total: add e^s of the ALLOWED keys.",
-             gives=lambda p, big: p / (p + 1 + big)),
-        Slip("key 1 given no weight", "{got} gives key 1 nothing, as if score 0 meant weight 0: "
-             "e⁰ = 1 adds 1 to the total.",
-             gives=lambda p, big: 1.0),
-        Slip("key 1's weight", "{got} is key 1's weight: the question asks for key 0's.",
-             gives=lambda p, big: 1 / (p + 1)),
-        Slip("ln 3 read as 3", "{got} uses e^{p}: e^(ln {p}) = {p}, as ln undoes eˣ.",
-             gives=lambda p, big: math.exp(p) / (math.exp(p) + 1)),
-        Slip("no exponential", "{got} divides the scores themselves: the softmax divides e^s.",
-             gives=lambda p, big: math.log(p) / (math.log(p) + big)),
-        Slip("no division", "{got} is e^(ln {p}) alone: divide by the allowed keys' total.",
-             gives=lambda p, big: float(p)),
-        Slip("the mask read the other way round", "{got} would mean key 0 is blocked: only key "
-             "2 is (keys count from 0).", gives=lambda p, big: 0.0),
-    ],
-)
+    slips=_MASKED_WEIGHT_SLIPS)
 
 
 def _masked_softmax(scores, allowed):
@@ -59,7 +58,6 @@ def _masked_softmax(scores, allowed):
 
 def _kept(s, a):
     return [x for x, ok in zip(s, a, strict=True) if ok]  # the allowed scores
-
 
 
 def _exps(s, a, every=False):
@@ -102,53 +100,52 @@ _ROWS = [([1.0, 2.0, 3.0], [True, True, True]),
          ([-400.5, 400.0, 2.0], [True, True, False]),  # shifted by the smallest: e^800.5
          ([1.0, 2.0], [False, False])]  # nothing to attend to
 
+_MASKED_SOFTMAX_SLIPS = slip_rows([
+    ("True read as blocked", "your weights sit on the blocked keys: True means MAY "
+     "attend.", lambda s, a: _masked_softmax(s, [not ok for ok in a])),
+    ("the mask ignored", "a softmax over every key: put −∞ on the blocked scores.",
+     (lambda s, a: _softmax(s),
+      lambda s, a: _exps(s, a, True) and _softmax(s))),
+    ("blocked keys in the total", "the total holds the blocked keys' eˢ: leave them out.",
+     (lambda s, a: _softmax(s) * np.asarray(a),
+      lambda s, a: _exps(s, a, True) and _softmax(s) * np.asarray(a))),
+    ("blocked score set to 0", "a blocked score of 0 still gets e⁰ = 1: a blocked score "
+     "is −∞ (float('-inf')).",
+     (lambda s, a: _softmax(np.where(a, s, 0.0)),
+      lambda s, a: _softmax(np.where(a, s, 0.0)) if any(a) else _no())),
+    ("no division", "those are the eˢ⁻ᵐᵃˣ: divide by their allowed total.", _exps),
+    ("no exponential", "the scores themselves were divided by their total: the softmax "
+     "divides the e^s.",
+     lambda s, a: [x / sum(_kept(s, a)) if ok else 0.0
+                   for x, ok in zip(s, a, strict=True)] if any(a) else _no()),
+    ("only the allowed keys returned", "return one weight per key, 0 for the blocked "
+     "ones.", tuple(lambda s, a, e=e: _softmax(_kept(s, a)) if any(a) else e()
+                    for e in (list, lambda: max([])))),
+    ("a fully blocked row spread evenly", "a fully blocked row got 1/{m} each (what −10⁹ "
+     "for −∞ gives): it should be all 0.", lambda s, a: _no() if any(a) else [1 / len(s)] * len(s)),
+    Slip("0/0 on a fully blocked row", "a fully blocked row's total is 0 (and it has no max): "
+         "check for that row first, return zeros.",
+         when=lambda o: not any(o.case.args[1]) and _broken(o),
+         example=_learner(lambda s, a: not any(a), lambda s, a: [math.nan] * len(s))),
+    ("the largest score was a blocked one", "the shift was a blocked 1000, so every "
+     "allowed e^(s − 1000) underflows: shift by the largest ALLOWED score.",
+     tuple(_max_of_all(g, z) for g in ("raise", "zeros", "nan")
+           for z in (False, True))),
+    Slip("no shift", "e¹⁰⁰⁰ overflows: subtract the largest allowed score first.",
+         when=lambda o: max(o.case.args[0]) > 700 and _broken(o)
+         and not isinstance(o.error, ZeroDivisionError),
+         example=_learner(lambda s, a: any(a) and max(_kept(s, a)) > 700,
+                          lambda s, a: [math.exp(x) for x in s])),
+    Slip("the smallest score subtracted", "the smallest leaves exponents near 800, which "
+         "overflow: subtract the LARGEST.",
+         when=lambda o: _spread(*o.case.args) > 700 and _broken(o),
+         example=_learner(lambda s, a: _spread(s, a) > 700, lambda s, a: [math.nan] * len(s))),
+])
+
+
 MASKED_SOFTMAX = CodeExercise(
     "masked_softmax", "masked_softmax(scores, allowed)", cases=_ROWS, solution=_masked_softmax,
-    quantities={"m": lambda s, a: len(s)},
-    slips=[
-        Slip("True read as blocked", "your weights sit on the blocked keys: True means MAY "
-             "attend.",
-             gives=lambda s, a: _masked_softmax(s, [not ok for ok in a])),
-        Slip("the mask ignored", "a softmax over every key: put −∞ on the blocked scores.",
-             gives=(lambda s, a: _softmax(s),
-                                     lambda s, a: _exps(s, a, True) and _softmax(s))),
-        Slip("blocked keys in the total", "the total holds the blocked keys' eˢ: leave them out.",
-             gives=(lambda s, a: _softmax(s) * np.asarray(a),
-                    lambda s, a: _exps(s, a, True) and _softmax(s) * np.asarray(a))),
-        Slip("blocked score set to 0", "a blocked score of 0 still gets e⁰ = 1: a blocked score "
-             "is −∞ (float('-inf')).",
-             gives=(lambda s, a: _softmax(np.where(a, s, 0.0)),
-                    lambda s, a: _softmax(np.where(a, s, 0.0)) if any(a) else _no())),
-        Slip("no division", "those are the eˢ⁻ᵐᵃˣ: divide by their allowed total.", gives=_exps),
-        Slip("no exponential", "the scores themselves were divided by their total: the softmax "
-             "divides the e^s.",
-             gives=lambda s, a: [x / sum(_kept(s, a)) if ok else 0.0
-                                 for x, ok in zip(s, a, strict=True)] if any(a) else _no()),
-        Slip("only the allowed keys returned", "return one weight per key, 0 for the blocked "
-             "ones.", gives=tuple(lambda s, a, e=e: _softmax(_kept(s, a)) if any(a) else e()
-                                  for e in (list, lambda: max([])))),
-        Slip("a fully blocked row spread evenly", "a fully blocked row got 1/{m} each (what −10⁹ "
-             "for −∞ gives): it should be all 0.",
-             gives=lambda s, a: _no() if any(a) else [1 / len(s)] * len(s)),
-        Slip("0/0 on a fully blocked row", "a fully blocked row's total is 0 (and it has no max): "
-             "check for that row first, return zeros.",
-             when=lambda o: not any(o.case.args[1]) and _broken(o),
-             example=_learner(lambda s, a: not any(a), lambda s, a: [math.nan] * len(s))),
-        Slip("the largest score was a blocked one", "the shift was a blocked 1000, so every "
-             "allowed e^(s − 1000) underflows: shift by the largest ALLOWED score.",
-             gives=tuple(_max_of_all(g, z) for g in ("raise", "zeros", "nan")
-                         for z in (False, True))),
-        Slip("no shift", "e¹⁰⁰⁰ overflows: subtract the largest allowed score first.",
-             when=lambda o: max(o.case.args[0]) > 700 and _broken(o)
-             and not isinstance(o.error, ZeroDivisionError),
-             example=_learner(lambda s, a: any(a) and max(_kept(s, a)) > 700,
-                              lambda s, a: [math.exp(x) for x in s])),
-        Slip("the smallest score subtracted", "the smallest leaves exponents near 800, which "
-             "overflow: subtract the LARGEST.",
-             when=lambda o: _spread(*o.case.args) > 700 and _broken(o),
-             example=_learner(lambda s, a: _spread(s, a) > 700, lambda s, a: [math.nan] * len(s))),
-    ],
-)
+    quantities={"m": lambda s, a: len(s)}, slips=_MASKED_SOFTMAX_SLIPS)
 
 
 def _grid(rule, side=bool, shift=0, filler=False, first=False):
@@ -169,34 +166,33 @@ def _causal(i, j, real):
     return j <= i and real(j)
 
 
+_BATCH_MASK_SLIPS = slip_rows([
+    ("no causal part", "the padding mask alone: AND it with j ≤ i.",
+     _grid(lambda i, j, real: real(j))),
+    ("no padding part", "the causal mask alone: block the filler keys too.",
+     _grid(lambda i, j, real: j <= i)),
+    ("a query cannot see itself", "j < i leaves out the diagonal: j ≤ i.",
+     _grid(lambda i, j, real: j < i and real(j))),
+    ("the causal mask upside down", "j ≥ i lets each query see the FUTURE: j ≤ i.",
+     _grid(lambda i, j, real: j >= i and real(j))),
+    ("left_padded ignored", "right for one side only: with left padding the real tokens "
+     "are the last lengths[b] positions.",
+     (_grid(_causal, side=lambda left: False),
+      _grid(_causal, side=lambda left: True))),
+    ("padding on the queries", "you blocked the filler QUERIES (rows): block the filler "
+     "keys (columns).", _grid(lambda i, j, real: j <= i and real(i))),
+    ("padding on queries and keys", "a filler query may attend to the real keys: block "
+     "only the filler keys (columns).", _grid(lambda i, j, real: j <= i and real(i) and real(j))),
+    ("left padding one off", "with left padding the first real key is "
+     "j = n − lengths[b].", (_grid(_causal, shift=1), _grid(_causal, shift=-1))),
+    ("or for and", "a key must be real AND not later than the query: `and` (or &).",
+     _grid(lambda i, j, real: j <= i or real(j))),
+])
+
+
 BATCH_MASK = CodeExercise(
     "batch_mask", "batch_mask(lengths, n, left_padded)",
     cases=[([3, 5], 5, False), ([3, 5], 5, True), ([1, 4, 2], 4, True), ([2, 0], 2, False)],
-    solution=_grid(_causal),
-    slips=[
-        Slip("no causal part", "the padding mask alone: AND it with j ≤ i.",
-             gives=_grid(lambda i, j, real: real(j))),
-        Slip("no padding part", "the causal mask alone: block the filler keys too.",
-             gives=_grid(lambda i, j, real: j <= i)),
-        Slip("a query cannot see itself", "j < i leaves out the diagonal: j ≤ i.",
-             gives=_grid(lambda i, j, real: j < i and real(j))),
-        Slip("the causal mask upside down", "j ≥ i lets each query see the FUTURE: j ≤ i.",
-             gives=_grid(lambda i, j, real: j >= i and real(j))),
-        Slip("left_padded ignored", "right for one side only: with left padding the real tokens "
-             "are the last lengths[b] positions.",
-             gives=(_grid(_causal, side=lambda left: False),
-                    _grid(_causal, side=lambda left: True))),
-        Slip("padding on the queries", "you blocked the filler QUERIES (rows): block the filler "
-             "keys (columns).",
-             gives=_grid(lambda i, j, real: j <= i and real(i))),
-        Slip("padding on queries and keys", "a filler query may attend to the real keys: block "
-             "only the filler keys (columns).",
-             gives=_grid(lambda i, j, real: j <= i and real(i) and real(j))),
-        Slip("left padding one off", "with left padding the first real key is "
-             "j = n − lengths[b].", gives=(_grid(_causal, shift=1), _grid(_causal, shift=-1))),
-        Slip("or for and", "a key must be real AND not later than the query: `and` (or &).",
-             gives=_grid(lambda i, j, real: j <= i or real(j))),
-    ],
-)
+    solution=_grid(_causal), slips=_BATCH_MASK_SLIPS)
 
 EXERCISES = [MASKED_WEIGHT, MASKED_SOFTMAX, BATCH_MASK]

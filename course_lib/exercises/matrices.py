@@ -7,7 +7,7 @@ import numpy as np
 from . import relations
 from ._values import frozen_array, numeric
 from .engine import Case, CodeExercise
-from .feedback import Slip
+from .feedback import Slip, slip_rows
 from .hand import HandExercise
 
 __all__ = ["EXERCISES"]
@@ -18,39 +18,40 @@ def _draw_sizes(rng):
     return {"n": n, "m": m, "d_k": d_k, "d_v": d_v}
 
 
+_K_ENTRIES_SLIPS = slip_rows([
+    ("K shaped like Q", "{got} = {n} × {d_k} is Q's size; K has m = {m} rows, as V.",
+     lambda n, m, d_k, d_v: n * d_k),
+    ("K shaped like V", "{got} = {m} × {d_v} is V's size; K has Q's width, d_k = {d_k}.",
+     lambda n, m, d_k, d_v: m * d_v),
+    ("rows of Q, width of V", "{got} = {n} × {d_v}; K is m × d_k = {m} × {d_k}.",
+     lambda n, m, d_k, d_v: n * d_v),
+    ("the size of the score grid", "{got} = {n} × {m} is the score grid's size.",
+     lambda n, m, d_k, d_v: n * m),
+    ("the two widths", "{got} = {d_k} × {d_v}; K is m × d_k = {m} × {d_k}.",
+     lambda n, m, d_k, d_v: d_k * d_v),
+    ("counted the keys only", "{got} counts the keys; each holds d_k = {d_k} numbers.",
+     lambda n, m, d_k, d_v: m),
+    ("added rows and columns", "{got} = {m} + {d_k}: a grid holds rows × columns.",
+     lambda n, m, d_k, d_v: m + d_k),
+    ("K as a square", "{got} = {m} × {m}: K's width is Q's width, d_k = {d_k}.",
+     lambda n, m, d_k, d_v: m * m),
+    ("counted Q and V", "{got} counts Q and V; the question is K.",
+     lambda n, m, d_k, d_v: n * d_k + m * d_v),
+    ("three sizes multiplied", "{got} = {m} × {d_k} × {d_v}: K is m × d_k.",
+     lambda n, m, d_k, d_v: m * d_k * d_v),
+    ("added every size", "{got} adds all four sizes: rows × columns.",
+     lambda n, m, d_k, d_v: n + m + d_k + d_v),
+    ("K as d_k × d_k", "{got} = {d_k} × {d_k}: K has V's m = {m} rows.",
+     lambda n, m, d_k, d_v: d_k * d_k),
+    ("K as n × n", "{got} = {n} × {n}: K is m × d_k = {m} × {d_k}.", lambda n, m, d_k, d_v: n * n),
+])
+
+
 K_ENTRIES = HandExercise(
     "numbers in K by hand", "the count of numbers in K when Q is {n}×{d_k} and V is {m}×{d_v}",
     answer=lambda n, m, d_k, d_v: m * d_k,
     givens={"n": 4, "m": 7, "d_k": 6, "d_v": 3}, draw=_draw_sizes, tolerance=0.01,
-    slips=[
-        Slip("K shaped like Q", "{got} = {n} × {d_k} is Q's size; K has m = {m} rows, as V.",
-             gives=lambda n, m, d_k, d_v: n * d_k),
-        Slip("K shaped like V", "{got} = {m} × {d_v} is V's size; K has Q's width, d_k = {d_k}.",
-             gives=lambda n, m, d_k, d_v: m * d_v),
-        Slip("rows of Q, width of V", "{got} = {n} × {d_v}; K is m × d_k = {m} × {d_k}.",
-             gives=lambda n, m, d_k, d_v: n * d_v),
-        Slip("the size of the score grid", "{got} = {n} × {m} is the score grid's size.",
-             gives=lambda n, m, d_k, d_v: n * m),
-        Slip("the two widths", "{got} = {d_k} × {d_v}; K is m × d_k = {m} × {d_k}.",
-             gives=lambda n, m, d_k, d_v: d_k * d_v),
-        Slip("counted the keys only", "{got} counts the keys; each holds d_k = {d_k} numbers.",
-             gives=lambda n, m, d_k, d_v: m),
-        Slip("added rows and columns", "{got} = {m} + {d_k}: a grid holds rows × columns.",
-             gives=lambda n, m, d_k, d_v: m + d_k),
-        Slip("K as a square", "{got} = {m} × {m}: K's width is Q's width, d_k = {d_k}.",
-             gives=lambda n, m, d_k, d_v: m * m),
-        Slip("counted Q and V", "{got} counts Q and V; the question is K.",
-             gives=lambda n, m, d_k, d_v: n * d_k + m * d_v),
-        Slip("three sizes multiplied", "{got} = {m} × {d_k} × {d_v}: K is m × d_k.",
-             gives=lambda n, m, d_k, d_v: m * d_k * d_v),
-        Slip("added every size", "{got} adds all four sizes: rows × columns.",
-             gives=lambda n, m, d_k, d_v: n + m + d_k + d_v),
-        Slip("K as d_k × d_k", "{got} = {d_k} × {d_k}: K has V's m = {m} rows.",
-             gives=lambda n, m, d_k, d_v: d_k * d_k),
-        Slip("K as n × n", "{got} = {n} × {n}: K is m × d_k = {m} × {d_k}.",
-             gives=lambda n, m, d_k, d_v: n * n),
-    ],
-)
+    slips=_K_ENTRIES_SLIPS)
 
 
 def _misfit(Q, K, V):
@@ -111,6 +112,41 @@ class _Sizes(CodeExercise):
         return outcomes
 
 
+_SIZES_SLIPS = slip_rows([
+    ("sizes in another order", "Q's shape then V's: the order is (n, m, d_k, d_v).",
+     _checked(lambda Q, K, V: (*Q.shape, *V.shape))),
+    ("Q's rows as m", "m counts the keys, the rows of K; Q's rows are the n queries.",
+     _checked(lambda Q, K, V: (len(Q), len(Q), Q.shape[1], V.shape[1]))),
+    ("V's width as m", "m counts the keys, the rows of K; V's width is d_v.",
+     _checked(lambda Q, K, V: (len(Q), V.shape[1], Q.shape[1], V.shape[1]))),
+    ("K's width as d_v", "d_v is the width of V; K's width is d_k.",
+     _checked(lambda Q, K, V: (len(Q), len(K), Q.shape[1], K.shape[1]))),
+    ("returned the shapes", "return the four sizes, (n, m, d_k, d_v).",
+     _checked(lambda Q, K, V: (Q.shape, K.shape, V.shape))),
+    Slip("refused n ≠ m", "it refused grids that fit: n and m may differ. Only K's width must "
+         "match Q's, and V's rows K's.",
+         when=_refused(lambda Q, K, V: len(Q) != len(K), answered=lambda Q, K, V:
+                       K.shape[1] == Q.shape[1] and len(V) == len(Q)),
+         example=_refusing(lambda Q, K, V: len(Q) != len(K) or _misfit(Q, K, V))),
+    Slip("refused d_k ≠ d_v", "it refused grids that fit: d_v may differ from d_k.",
+         when=_refused(lambda Q, K, V: Q.shape[1] != V.shape[1]),
+         example=_refusing(lambda Q, K, V: Q.shape[1] != V.shape[1] or _misfit(Q, K, V))),
+    Slip("no check of V's rows", "it accepted a V whose rows differ from K's: raise "
+         "ValueError when they differ (!=, not <).",
+         when=lambda o: o.case.raises is not None and o.error is None
+         and o.case.args[1].shape[1] == o.case.args[0].shape[1],
+         example=_refusing(lambda Q, K, V: K.shape[1] != Q.shape[1])),
+    Slip("no check of K's width", "it accepted a K not as wide as Q: raise ValueError on !=.",
+         when=lambda o: o.case.raises is not None and o.error is None
+         and len(o.case.args[1]) == len(o.case.args[2]),
+         example=_refusing(lambda Q, K, V: len(K) != len(V))),
+    Slip("a message that names no size", "say which sizes differ, like f\"K has width "
+         "{K.shape[1]}, Q has {Q.shape[1]}\".", when=lambda o: o.case.raises is not None
+         and isinstance(o.error, ValueError) and not _says_sizes(str(o.error) or "0"),
+         example=_refusing(_misfit)),
+])
+
+
 SIZES = _Sizes(
     "attention_sizes", "attention_sizes(Q, K, V)",
     cases=[_grids((2, 3), (5, 3), (5, 4)),
@@ -127,40 +163,7 @@ SIZES = _Sizes(
     solution=_sizes,
     show_args=lambda args: ", ".join(f"{name} {a.shape[0]}×{a.shape[1]}"
                                      for name, a in zip("QKV", args, strict=False)),
-    slips=[
-        Slip("sizes in another order", "Q's shape then V's: the order is (n, m, d_k, d_v).",
-             gives=_checked(lambda Q, K, V: (*Q.shape, *V.shape))),
-        Slip("Q's rows as m", "m counts the keys, the rows of K; Q's rows are the n queries.",
-             gives=_checked(lambda Q, K, V: (len(Q), len(Q), Q.shape[1], V.shape[1]))),
-        Slip("V's width as m", "m counts the keys, the rows of K; V's width is d_v.",
-             gives=_checked(lambda Q, K, V: (len(Q), V.shape[1], Q.shape[1], V.shape[1]))),
-        Slip("K's width as d_v", "d_v is the width of V; K's width is d_k.",
-             gives=_checked(lambda Q, K, V: (len(Q), len(K), Q.shape[1], K.shape[1]))),
-        Slip("returned the shapes", "return the four sizes, (n, m, d_k, d_v).",
-             gives=_checked(lambda Q, K, V: (Q.shape, K.shape, V.shape))),
-        Slip("refused n ≠ m", "it refused grids that fit: n and m may differ. Only K's width must "
-             "match Q's, and V's rows K's.",
-             when=_refused(lambda Q, K, V: len(Q) != len(K), answered=lambda Q, K, V:
-                           K.shape[1] == Q.shape[1] and len(V) == len(Q)),
-             example=_refusing(lambda Q, K, V: len(Q) != len(K) or _misfit(Q, K, V))),
-        Slip("refused d_k ≠ d_v", "it refused grids that fit: d_v may differ from d_k.",
-             when=_refused(lambda Q, K, V: Q.shape[1] != V.shape[1]),
-             example=_refusing(lambda Q, K, V: Q.shape[1] != V.shape[1] or _misfit(Q, K, V))),
-        Slip("no check of V's rows", "it accepted a V whose rows differ from K's: raise "
-             "ValueError when they differ (!=, not <).",
-             when=lambda o: o.case.raises is not None and o.error is None
-             and o.case.args[1].shape[1] == o.case.args[0].shape[1],
-             example=_refusing(lambda Q, K, V: K.shape[1] != Q.shape[1])),
-        Slip("no check of K's width", "it accepted a K not as wide as Q: raise ValueError on !=.",
-             when=lambda o: o.case.raises is not None and o.error is None
-             and len(o.case.args[1]) == len(o.case.args[2]),
-             example=_refusing(lambda Q, K, V: len(K) != len(V))),
-        Slip("a message that names no size", "say which sizes differ, like f\"K has width "
-             "{K.shape[1]}, Q has {Q.shape[1]}\".", when=lambda o: o.case.raises is not None
-             and isinstance(o.error, ValueError) and not _says_sizes(str(o.error) or "0"),
-             example=_refusing(_misfit)),
-    ],
-)
+    slips=_SIZES_SLIPS)
 
 
 def _query_scores(q, K):
@@ -184,6 +187,28 @@ def _cosines(q, K):
     return [float(q @ k / (np.sqrt(q @ q) * np.sqrt(k @ k))) for k in K]
 
 
+_QUERY_SCORES_SLIPS = slip_rows([
+    ("the columns of K", "`q @ K` pairs q with the COLUMNS of K; a key is a ROW: q @ K[j].",
+     lambda q, K: q @ K),
+    ("added up the scores", "return one score per key, m numbers.",
+     lambda q, K: sum(_query_scores(q, K))),
+    ("products not added", "add each key's products, q @ k.", lambda q, K: q * K),
+    ("added along the wrong axis", "the products were added down the keys: axis=1.",
+     lambda q, K: (q * K).sum(axis=0)),
+    ("one score per slot", "the loop ran over the slots, range(len(q)): range(len(K)).", _per_slot),
+    ("= instead of append", "only the last score came back: append each.",
+     (lambda q, K: float(q @ K[-1]), lambda q, K: [float(q @ K[-1])])),
+    ("divided by the lengths", "that is the cosine: the score is q · k.", _cosines),
+    ("multiplied the sums", "(q₁ + q₂ + …)(k₁ + k₂ + …): multiply matching slots, then "
+     "add.", lambda q, K: [float(sum(q) * sum(k)) for k in K]),
+    ("q with itself", "every score is q · q: score each row k of K.",
+     lambda q, K: [float(q @ q)] * len(K)),
+    Slip("kept earlier calls' scores", "the right scores and more: a list made outside the "
+         "function keeps every call's.", when=_inside,
+         example=lambda q, K, kept=[]: kept.extend(q @ K.T) or kept),  # noqa: B006
+])
+
+
 QUERY_SCORES = CodeExercise(
     "query_scores", "query_scores(q, K)",
     cases=[tuple(map(frozen_array, c)) for c in [
@@ -193,30 +218,7 @@ QUERY_SCORES = CodeExercise(
         ([1, 2, -1], [[0.5, 1, 1.5], [-1, 0.5, 2], [2, -1.5, 0.5]]),
         ([-0.5, 1.5], [[1, 1], [2, -0.5], [-1.5, 0.5], [0.5, 2.5], [1, -1]])]],
     solution=_query_scores,
-    quantities={"d_k": lambda q, K: len(q), "m": lambda q, K: len(K)},
-    slips=[
-        Slip("the columns of K", "`q @ K` pairs q with the COLUMNS of K; a key is a ROW: q @ K[j].",
-             gives=lambda q, K: q @ K),
-        Slip("added up the scores", "return one score per key, m numbers.",
-             gives=lambda q, K: sum(_query_scores(q, K))),
-        Slip("products not added", "add each key's products, q @ k.",
-             gives=lambda q, K: q * K),
-        Slip("added along the wrong axis", "the products were added down the keys: axis=1.",
-             gives=lambda q, K: (q * K).sum(axis=0)),
-        Slip("one score per slot", "the loop ran over the slots, range(len(q)): range(len(K)).",
-             gives=_per_slot),
-        Slip("= instead of append", "only the last score came back: append each.",
-             gives=(lambda q, K: float(q @ K[-1]), lambda q, K: [float(q @ K[-1])])),
-        Slip("divided by the lengths", "that is the cosine: the score is q · k.", gives=_cosines),
-        Slip("multiplied the sums", "(q₁ + q₂ + …)(k₁ + k₂ + …): multiply matching slots, then "
-             "add.", gives=lambda q, K: [float(sum(q) * sum(k)) for k in K]),
-        Slip("q with itself", "every score is q · q: score each row k of K.",
-             gives=lambda q, K: [float(q @ q)] * len(K)),
-        Slip("kept earlier calls' scores", "the right scores and more: a list made outside the "
-             "function keeps every call's.", when=_inside,
-             example=lambda q, K, kept=[]: kept.extend(q @ K.T) or kept),  # noqa: B006
-    ],
-)
+    quantities={"d_k": lambda q, K: len(q), "m": lambda q, K: len(K)}, slips=_QUERY_SCORES_SLIPS)
 
 
 EXERCISES = [K_ENTRIES, SIZES, QUERY_SCORES]

@@ -6,7 +6,7 @@ import numpy as np
 
 from .decoding import CACHE_ROWS, cache_slips
 from .engine import CodeExercise
-from .feedback import Slip
+from .feedback import slip_rows
 from .hand import HandExercise
 
 __all__ = ["EXERCISES"]
@@ -51,37 +51,37 @@ _ATTEND_CASES = [_case(_RNG, 1, 1, 1, 2, 1), _case(_RNG, 2, 3, 3, 4, 3),
                  _case(_RNG, 3, 4, 4, 2, 3, size=2.0), _case(_RNG, 2, 2, 3, 9, 5),
                  _case(_RNG, 1, 3, 3, 4, 2, size=30.0)]  # scores near 700: e^s overflows
 
+_MY_ATTENTION_SLIPS = slip_rows([
+    ("no √d_k", "the scores are divided by √d_k = √{d_k} before the softmax.",
+     _with(scale=lambda q, v: 1.0)),
+    ("÷ d_k for ÷ √d_k", "divide by the square root of d_k: math.sqrt(d_k).",
+     _with(scale=lambda q, v: 1 / q.shape[-1])),
+    ("the mask ignored", "every query saw every key, the future too: put −∞ on the "
+     "scores where mask is False.", _with(masked=lambda s, mask: s)),
+    ("True read as blocked", "True in mask means MAY attend: np.where(mask, scores, "
+     "-np.inf).", _with(masked=lambda s, mask: np.where(mask, -np.inf, s))),
+    ("blocked score set to 0", "a blocked score of 0 still gets weight e⁰: use −∞ "
+     "(np.where(mask, scores, -np.inf)).", _with(masked=lambda s, mask: s * mask)),
+    ("softmax along another axis", "each query's row of weights sums to 1: the softmax "
+     "runs over the keys, the last axis (axis=-1).",
+     (_with(axis=-2), _with(axis=0), _with(axis=-2, top=-1),
+      _with(axis=0, top=-1))),
+    ("weights @ key", "the weights blend the VALUE rows: weights @ value.", _with(blend="key")),
+    ("the mask added to the scores", "True adds 1 and False 0, so nothing is blocked: "
+     "np.where(mask, scores, -np.inf).", _with(masked=lambda s, mask: s + mask)),
+    ("the max over the heads", "subtract each ROW's largest score, "
+     "max(axis=-1, keepdims=True): a max across heads differs along the row.",
+     (_with(top=0), _with(top=0, masked=lambda s, mask: np.where(mask, s, -1e9)))),
+    ("masked after the softmax", "zeroing the blocked weights afterwards leaves rows "
+     "that do not sum to 1: put −∞ on the scores BEFORE the softmax.",
+     lambda q, k, v, mask: (_weights(q, k, v, np.ones_like(mask)) * mask) @ v),
+])
+
+
 MY_ATTENTION = CodeExercise(
     "my_attention", "my_attention(query, key, value, mask)", cases=_ATTEND_CASES,
     solution=_attend, rtol=1e-6, atol=1e-9,
-    quantities={"d_k": lambda q, k, v, mask: q.shape[-1]},
-    slips=[
-        Slip("no √d_k", "the scores are divided by √d_k = √{d_k} before the softmax.",
-             gives=_with(scale=lambda q, v: 1.0)),
-        Slip("÷ d_k for ÷ √d_k", "divide by the square root of d_k: math.sqrt(d_k).",
-             gives=_with(scale=lambda q, v: 1 / q.shape[-1])),
-        Slip("the mask ignored", "every query saw every key, the future too: put −∞ on the "
-             "scores where mask is False.", gives=_with(masked=lambda s, mask: s)),
-        Slip("True read as blocked", "True in mask means MAY attend: np.where(mask, scores, "
-             "-np.inf).", gives=_with(masked=lambda s, mask: np.where(mask, -np.inf, s))),
-        Slip("blocked score set to 0", "a blocked score of 0 still gets weight e⁰: use −∞ "
-             "(np.where(mask, scores, -np.inf)).", gives=_with(masked=lambda s, mask: s * mask)),
-        Slip("softmax along another axis", "each query's row of weights sums to 1: the softmax "
-             "runs over the keys, the last axis (axis=-1).",
-             gives=(_with(axis=-2), _with(axis=0), _with(axis=-2, top=-1),
-                    _with(axis=0, top=-1))),
-        Slip("weights @ key", "the weights blend the VALUE rows: weights @ value.",
-             gives=_with(blend="key")),
-        Slip("the mask added to the scores", "True adds 1 and False 0, so nothing is blocked: "
-             "np.where(mask, scores, -np.inf).", gives=_with(masked=lambda s, mask: s + mask)),
-        Slip("the max over the heads", "subtract each ROW's largest score, "
-             "max(axis=-1, keepdims=True): a max across heads differs along the row.",
-             gives=(_with(top=0), _with(top=0, masked=lambda s, mask: np.where(mask, s, -1e9)))),
-        Slip("masked after the softmax", "zeroing the blocked weights afterwards leaves rows "
-             "that do not sum to 1: put −∞ on the scores BEFORE the softmax.",
-             gives=lambda q, k, v, mask: (_weights(q, k, v, np.ones_like(mask)) * mask) @ v),
-    ],
-)
+    quantities={"d_k": lambda q, k, v, mask: q.shape[-1]}, slips=_MY_ATTENTION_SLIPS)
 
 
 # --- previous_token_score
@@ -111,35 +111,35 @@ _GRIDS = [_grid(_GRNG, 2), _grid(_GRNG, 3), _grid(_GRNG, 4, peaked=lambda i: i -
           _grid(_GRNG, 5), _grid(_GRNG, 6, peaked=lambda i: 0), _grid(_GRNG, 7),
           [[1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]]  # a perfect previous-token head
 
+_PREVIOUS_TOKEN_SCORE_SLIPS = slip_rows([
+    ("divided by n", "the mean runs over rows 1 … n − 1, n − 1 of them (row 0 has no "
+     "previous token; A[0][-1] is the LAST column): divide by n − 1.",
+     (lambda A: _score(A, rows=range) * (len(A) - 1) / len(A),
+      lambda A: _score(A) * (len(A) - 1) / len(A))),
+    ("the sum, not the mean", "divide the total by the n − 1 rows.",
+     lambda A: _score(A) * (len(A) - 1)),
+    ("the diagonal", "A[i][i] is the weight a token puts on ITSELF: the previous "
+     "token is column i − 1.", lambda A: _score(A, at=lambda A, i: A[i][i])),
+    ("the first token", "A[i][0] is the first token (the sink's score): the previous "
+     "token is column i − 1.", lambda A: _score(A, at=lambda A, i: A[i][0])),
+    ("row and column swapped", "A[i][j] is query i's weight on key j: the previous token of query "
+     "i is A[i][i − 1], below the diagonal.", lambda A: _score(A, at=lambda A, i: A[i - 1][i])),
+    ("the last row missed", "range(1, n) stops at n − 1, the last row: no − 1.",
+     lambda A: _score(A, rows=lambda n: range(1, n - 1))),
+    ("the largest, not the mean", "the score is the mean of A[i][i − 1] over the rows.",
+     lambda A: max(_score(A, mean=False))),
+    ("stopped after the first row", "the `return` is inside the loop: one indent "
+     "less.", lambda A: A[1][0] / (len(A) - 1)),
+    ("the mean of whole rows", "a row of weights sums to 1, so its mean is 1/n: take "
+     "one entry per row, A[i][i − 1].",
+     lambda A: sum(sum(A[i]) / len(A) for i in range(1, len(A))) / (len(A) - 1)),
+])
+
+
 PREVIOUS_TOKEN_SCORE = CodeExercise(
     "previous_token_score", "previous_token_score(A)", cases=[(g,) for g in _GRIDS],
     solution=_score, rtol=1e-9, atol=1e-9,
-    quantities={"n": lambda A: len(A)},
-    slips=[
-        Slip("divided by n", "the mean runs over rows 1 … n − 1, n − 1 of them (row 0 has no "
-             "previous token; A[0][-1] is the LAST column): divide by n − 1.",
-             gives=(lambda A: _score(A, rows=range) * (len(A) - 1) / len(A),
-                    lambda A: _score(A) * (len(A) - 1) / len(A))),
-        Slip("the sum, not the mean", "divide the total by the n − 1 rows.",
-             gives=lambda A: _score(A) * (len(A) - 1)),
-        Slip("the diagonal", "A[i][i] is the weight a token puts on ITSELF: the previous "
-             "token is column i − 1.", gives=lambda A: _score(A, at=lambda A, i: A[i][i])),
-        Slip("the first token", "A[i][0] is the first token (the sink's score): the previous "
-             "token is column i − 1.", gives=lambda A: _score(A, at=lambda A, i: A[i][0])),
-        Slip("row and column swapped", "A[i][j] is query i's weight on key j: the previous "
-             "token of query i is A[i][i − 1], below the diagonal.",
-             gives=lambda A: _score(A, at=lambda A, i: A[i - 1][i])),
-        Slip("the last row missed", "range(1, n) stops at n − 1, the last row: no − 1.",
-             gives=lambda A: _score(A, rows=lambda n: range(1, n - 1))),
-        Slip("the largest, not the mean", "the score is the mean of A[i][i − 1] over the rows.",
-             gives=lambda A: max(_score(A, mean=False))),
-        Slip("stopped after the first row", "the `return` is inside the loop: one indent "
-             "less.", gives=lambda A: A[1][0] / (len(A) - 1)),
-        Slip("the mean of whole rows", "a row of weights sums to 1, so its mean is 1/n: take "
-             "one entry per row, A[i][i − 1].",
-             gives=lambda A: sum(sum(A[i]) / len(A) for i in range(1, len(A))) / (len(A) - 1)),
-    ],
-)
+    quantities={"n": lambda A: len(A)}, slips=_PREVIOUS_TOKEN_SCORE_SLIPS)
 
 
 # --- by hand: KV-cache bytes

@@ -13,36 +13,35 @@ from .hand import HandExercise
 
 __all__ = ["EXERCISES"]
 
+_HEAD_DIVISOR_SLIPS = slip_rows([
+    ("√d_model", "{got} is √{d_model}, the full width: a head has d_k = d_model / h "
+     "slots.", (lambda d_model, h: math.sqrt(d_model),
+                lambda d_model, h: round(math.sqrt(d_model)))),
+    ("d_model", "{got} is d_model: cut it into {h} heads, then take the root.",
+     lambda d_model, h: float(d_model)),
+    ("√h", "{got} is √{h}: take the root of a head's width, d_model / h.",
+     lambda d_model, h: math.sqrt(h)),
+    ("h", "{got} is the number of heads: each head divides by √d_k.", lambda d_model, h: float(h)),
+    ("halved instead of the root", "{got} is d_k / 2: the divisor is the square ROOT "
+     "of d_k.", lambda d_model, h: d_model / h / 2),
+    ("a root before the division", "{got} takes a root before dividing {d_model} by "
+     "{h}.", (
+         lambda d_model, h: math.sqrt(d_model) / h,
+         lambda d_model, h: d_model / math.sqrt(h))),
+    ("multiplied by h", "{got} comes from {d_model} × {h} (or its root): the heads CUT the width.",
+     (lambda d_model, h: float(d_model * h),
+      lambda d_model, h: math.sqrt(d_model * h))),
+])
+
+
 HEAD_DIVISOR = HandExercise(
     "head divisor by hand", "the divisor of each head's scores for d_model = {d_model} and "
     "h = {h}", answer=lambda d_model, h: math.sqrt(d_model / h),
     givens={"d_model": 768, "h": 12}, tolerance=0.05,
-    twins=[Slip("d_model over the divisor", "{got} is d_model divided by the divisor: the "
-                "divisor is √d_k itself.",
-                gives=lambda d_model, h: d_model / math.sqrt(d_model / h))],
-    slips=[
-        Slip("√d_model", "{got} is √{d_model}, the full width: a head has d_k = d_model / h "
-             "slots.", gives=(lambda d_model, h: math.sqrt(d_model),
-                              lambda d_model, h: round(math.sqrt(d_model)))),
-        Slip("d_model", "{got} is d_model: cut it into {h} heads, then take the root.",
-             gives=lambda d_model, h: float(d_model)),
-        Slip("√h", "{got} is √{h}: take the root of a head's width, d_model / h.",
-             gives=lambda d_model, h: math.sqrt(h)),
-        Slip("h", "{got} is the number of heads: each head divides by √d_k.",
-             gives=lambda d_model, h: float(h)),
-        Slip("halved instead of the root", "{got} is d_k / 2: the divisor is the square ROOT "
-             "of d_k.",
-             gives=lambda d_model, h: d_model / h / 2),
-        Slip("a root before the division", "{got} takes a root before dividing {d_model} by "
-             "{h}.", gives=(
-                 lambda d_model, h: math.sqrt(d_model) / h,
-                 lambda d_model, h: d_model / math.sqrt(h))),
-        Slip("multiplied by h", "{got} comes from {d_model} × {h} (or its root): the heads CUT "
-             "the width.",
-             gives=(lambda d_model, h: float(d_model * h),
-                    lambda d_model, h: math.sqrt(d_model * h))),
-    ],
-)
+    twins=slip_rows([
+        ("d_model over the divisor", "{got} is d_model divided by the divisor: the "
+         "divisor is √d_k itself.", lambda d_model, h: d_model / math.sqrt(d_model / h))]),
+    slips=_HEAD_DIVISOR_SLIPS)
 
 
 def _case(seed, n, d_model, h):
@@ -98,7 +97,7 @@ def _multi_head(x, w_q, w_k, w_v, w_o, h, values=None, merge=None, **slip):
 _SHARED = [
     ("the full width in the scale", "each head divides by √d_k of its own slice, d_k = "
      "d_model / h.", [{"scale": lambda w, D, h: 1 / math.sqrt(D)},
-                                             {"scale": lambda w, D, h: 1 / D}]),
+                      {"scale": lambda w, D, h: 1 / D}]),
     ("no scale", "divide each head's scores by √d_k, d_k = d_model / h.",
      [{"scale": lambda w, D, h: 1.0}]),
     ("divided by d_k", "the scale is 1/√d_k: the square root of the head's width.",
@@ -169,21 +168,23 @@ def _reshaped(x, w_q, w_k, h):
 _WHOLE = (lambda x, a, b, h: _weights(x, a, b, 1, scale=lambda w, D, _: (h / D) ** 0.5)[0],
           lambda x, a, b, h: _weights(x, a, b, 1)[0])
 
+_HEAD_WEIGHTS_SLIPS = slip_rows([
+    *_shared(_head_weights),
+    ("every head on all the columns", "each head uses its own d_k columns of Q and "
+     "K.", tuple(
+         lambda x, a, b, h, f=f: np.stack([f(x, a, b, h)] * h) for f in _WHOLE)),
+    ("head axis second", "the head axis comes first, (h, n, n): np.stack(heads).",
+     lambda x, a, b, h: np.stack(_weights(x, a, b, h), axis=1)),
+    ("reshaped to (h, n, d_k)", "it mixes the rows: reshape to (n, h, d_k), then move "
+     "the head axis first.", _reshaped),
+    Slip(*_FLOAT, when=_float_d_k, example=lambda x, a, b, h: np.asarray(x)[
+        :, :np.shape(a)[1] / h])])
+
+
 HEAD_WEIGHTS = CodeExercise(
     "head_weights", "head_weights(x, w_q, w_k, num_heads)",
     cases=[(x, w[0], w[1], h) for x, w, h in _CASES], solution=_head_weights,
-    quantities=_QUANTITIES, show_args=_show,
-    slips=[*_shared(_head_weights),
-           Slip("every head on all the columns", "each head uses its own d_k columns of Q and "
-                "K.", gives=tuple(
-                    lambda x, a, b, h, f=f: np.stack([f(x, a, b, h)] * h) for f in _WHOLE)),
-           Slip("head axis second", "the head axis comes first, (h, n, n): np.stack(heads).",
-                gives=lambda x, a, b, h: np.stack(_weights(x, a, b, h), axis=1)),
-           Slip("reshaped to (h, n, d_k)", "it mixes the rows: reshape to (n, h, d_k), then move "
-                "the head axis first.", gives=_reshaped),
-           Slip(*_FLOAT, when=_float_d_k, example=lambda x, a, b, h: np.asarray(x)[
-               :, :np.shape(a)[1] / h])],
-)
+    quantities=_QUANTITIES, show_args=_show, slips=_HEAD_WEIGHTS_SLIPS)
 
 
 def _mismatch(o):
@@ -205,48 +206,47 @@ def _merged(merge, **how):
     return lambda *case: _multi_head(*case, merge=merge, **how)
 
 
+_MULTI_HEAD_SLIPS = slip_rows([
+    *_shared(_multi_head, skip=("one column short", "one column too many",
+                                "slices one column late")),
+    ("no W_O", "those are the heads side by side: multiply them by W_O.",
+     _merged(lambda hs, w_o: np.concatenate(hs, axis=1))),
+    ("heads summed", "each head keeps its own d_k columns: side by side, "
+     "np.concatenate(heads, axis=1) @ w_o.", _merged(lambda hs, w: sum(hs) @ w[:hs[0].shape[1]])),
+    ("heads in reverse order", "head 0's output fills the first d_k columns, then head 1's: "
+     "concatenate them in order.", _merged(lambda hs, w: np.concatenate(hs[::-1], 1) @ w)),
+    ("every head on all of V, averaged", "each head blends its own d_k columns of V, "
+     "and the heads go side by side, not averaged.",
+     _merged(lambda hs, w: sum(hs) / len(hs) @ w, whole_v=True)),
+    ("W_O transposed", "concat @ w_o, with w_o as given.",
+     lambda x, a, b, c, o, h: _multi_head(x, a, b, c, np.asarray(o).T, h)),
+    ("W_O on the left", "W_O acts on the right: concat @ w_o.",
+     _merged(lambda hs, w_o: w_o @ np.concatenate(hs, axis=1))),
+    ("V from the wrong matrix", "V = X W_V, with its own matrix.", tuple(
+        lambda x, a, b, c, o, h, i=i: _multi_head(x, a, b, c, o, h, values=(
+            a, b, np.eye(np.shape(a)[0]))[i]) for i in range(3))),
+    ("one head on the full width", "single-head attention: cut the columns into "
+     "num_heads slices, one attention each.", tuple(
+         lambda x, a, b, c, o, h, k=k: _multi_head(
+             x, a, b, c, o, 1, scale=lambda w, D, _: (k(h) / D) ** 0.5)
+         for k in (lambda h: 1, lambda h: h))),
+    ("heads merged by a reshape", "a reshape of (h, n, d_k) to (n, d_model) mixes "
+     "rows: concatenate.", _merged(lambda hs, w_o: np.stack(hs).reshape(len(hs[0]), -1) @ w_o)),
+    Slip("heads not laid side by side", "np.concatenate(heads, axis=1) before W_O: a sum "
+         "or a mean keeps d_k columns.",
+         when=lambda o: _mismatch(o) == _widths(o)[1::-1],
+         example=_merged(lambda hs, w_o: sum(hs) @ w_o)),
+    Slip("the whole V for each head", "each head weighs its OWN d_k columns of V, "
+         "v[:, t*d_k:(t+1)*d_k].", when=lambda o: _widths(o)[2] > 1 and _mismatch(o) == (
+             _widths(o)[2] * _widths(o)[0], _widths(o)[0]),
+         example=_merged(None, whole_v=True)),
+    Slip(*_FLOAT, when=_float_d_k, example=lambda x, a, b, c, o, h: np.asarray(x)[
+        :, :np.shape(a)[1] / h])])
+
+
 MULTI_HEAD = CodeExercise(
     "multi_head", "multi_head(x, w_q, w_k, w_v, w_o, num_heads)",
     cases=[(x, *w, h) for x, w, h in _CASES], solution=_multi_head, quantities=_QUANTITIES,
-    show_args=_show,
-    slips=[*_shared(_multi_head, skip=("one column short", "one column too many",
-                                       "slices one column late")),
-           Slip("no W_O", "those are the heads side by side: multiply them by W_O.",
-                gives=_merged(lambda hs, w_o: np.concatenate(hs, axis=1))),
-           Slip("heads summed", "each head keeps its own d_k columns: side by side, "
-                "np.concatenate(heads, axis=1) @ w_o.",
-                gives=_merged(lambda hs, w: sum(hs) @ w[:hs[0].shape[1]])),
-           Slip("heads in reverse order", "head 0's output fills the first d_k columns, then "
-                "head 1's: concatenate them in order.",
-                gives=_merged(lambda hs, w: np.concatenate(hs[::-1], 1) @ w)),
-           Slip("every head on all of V, averaged", "each head blends its own d_k columns of V, "
-                "and the heads go side by side, not averaged.",
-                gives=_merged(lambda hs, w: sum(hs) / len(hs) @ w, whole_v=True)),
-           Slip("W_O transposed", "concat @ w_o, with w_o as given.",
-                gives=lambda x, a, b, c, o, h: _multi_head(x, a, b, c, np.asarray(o).T, h)),
-           Slip("W_O on the left", "W_O acts on the right: concat @ w_o.",
-                gives=_merged(lambda hs, w_o: w_o @ np.concatenate(hs, axis=1))),
-           Slip("V from the wrong matrix", "V = X W_V, with its own matrix.", gives=tuple(
-               lambda x, a, b, c, o, h, i=i: _multi_head(x, a, b, c, o, h, values=(
-                   a, b, np.eye(np.shape(a)[0]))[i]) for i in range(3))),
-           Slip("one head on the full width", "single-head attention: cut the columns into "
-                "num_heads slices, one attention each.", gives=tuple(
-                    lambda x, a, b, c, o, h, k=k: _multi_head(
-                        x, a, b, c, o, 1, scale=lambda w, D, _: (k(h) / D) ** 0.5)
-                    for k in (lambda h: 1, lambda h: h))),
-           Slip("heads merged by a reshape", "a reshape of (h, n, d_k) to (n, d_model) mixes "
-                "rows: concatenate.",
-                gives=_merged(lambda hs, w_o: np.stack(hs).reshape(len(hs[0]), -1) @ w_o)),
-           Slip("heads not laid side by side", "np.concatenate(heads, axis=1) before W_O: a sum "
-                "or a mean keeps d_k columns.",
-                when=lambda o: _mismatch(o) == _widths(o)[1::-1],
-                example=_merged(lambda hs, w_o: sum(hs) @ w_o)),
-           Slip("the whole V for each head", "each head weighs its OWN d_k columns of V, "
-                "v[:, t*d_k:(t+1)*d_k].", when=lambda o: _widths(o)[2] > 1 and _mismatch(o) == (
-                    _widths(o)[2] * _widths(o)[0], _widths(o)[0]),
-                example=_merged(None, whole_v=True)),
-           Slip(*_FLOAT, when=_float_d_k, example=lambda x, a, b, c, o, h: np.asarray(x)[
-               :, :np.shape(a)[1] / h])],
-)
+    show_args=_show, slips=_MULTI_HEAD_SLIPS)
 
 EXERCISES = [HEAD_DIVISOR, HEAD_WEIGHTS, MULTI_HEAD]

@@ -4,12 +4,11 @@ import numpy as np
 
 from ._values import frozen_array
 from .engine import Case, CodeExercise
-from .feedback import Slip
+from .feedback import Slip, slip_rows
 from .feedback import no_prediction as _no
 from .hand import HandExercise
 
 __all__ = ["EXERCISES", "missing_key"]
-
 
 
 def _draw_list(rng):
@@ -17,37 +16,53 @@ def _draw_list(rng):
                                              replace=False)]}
 
 
+_POSITIONS_HAND_SLIPS = slip_rows([
+    ("counted from 1", "{got} adds q[0]: positions count from 0, q[1] is the second.",
+     lambda q: q[0] + q[-1]),
+    ("-1 read as the first", "q[-1] is the last number.", lambda q: q[1] + q[0]),
+    ("-1 read as one before the last", "q[-1] is the last number; q[-2] the one before.",
+     lambda q: q[1] + q[-2]),
+    ("counted from 1 at both ends", "positions count from 0, from the end from −1.",
+     lambda q: q[0] + q[-2]),
+    ("added the positions", "add the numbers at 1 and −1, not 1 + (−1).", lambda q: 0),
+    ("-1 read as a number", "{got} adds −1 itself: q[-1] is the last number.", lambda q: q[1] - 1),
+    ("a minus sign on the last", "the minus belongs to the position.", lambda q: q[1] - q[-1]),
+    ("multiplied", "`+` adds.", lambda q: q[1] * q[-1]),
+    ("the position 1 itself", "q[1] is the number AT position 1.", lambda q: 1 + q[-1]),
+    ("q[1] read as the third", "q[1] is the second number.", lambda q: q[2] + q[-1]),
+    ("a slice", "{got} adds q[1] to the end: q[1] + q[-1] adds two.", lambda q: sum(q[1:])),
+])
+
+
 POSITIONS_HAND = HandExercise(
     "positions by hand", "q[1] + q[-1] for q = {q}",
     answer=lambda q: q[1] + q[-1], givens={"q": [3, 8, 5, 1, 9]}, draw=_draw_list,
-    slips=[
-        Slip("counted from 1", "{got} adds q[0]: positions count from 0, q[1] is the second.",
-             gives=lambda q: q[0] + q[-1]),
-        Slip("-1 read as the first", "q[-1] is the last number.",
-             gives=lambda q: q[1] + q[0]),
-        Slip("-1 read as one before the last", "q[-1] is the last number; q[-2] the one before.",
-             gives=lambda q: q[1] + q[-2]),
-        Slip("counted from 1 at both ends", "positions count from 0, from the end from −1.",
-             gives=lambda q: q[0] + q[-2]),
-        Slip("added the positions", "add the numbers at 1 and −1, not 1 + (−1).",
-             gives=lambda q: 0),
-        Slip("-1 read as a number", "{got} adds −1 itself: q[-1] is the last number.",
-             gives=lambda q: q[1] - 1),
-        Slip("a minus sign on the last", "the minus belongs to the position.",
-             gives=lambda q: q[1] - q[-1]),
-        Slip("multiplied", "`+` adds.", gives=lambda q: q[1] * q[-1]),
-        Slip("the position 1 itself", "q[1] is the number AT position 1.",
-             gives=lambda q: 1 + q[-1]),
-        Slip("q[1] read as the third", "q[1] is the second number.",
-             gives=lambda q: q[2] + q[-1]),
-        Slip("a slice", "{got} adds q[1] to the end: q[1] + q[-1] adds two.",
-             gives=lambda q: sum(q[1:])),
-    ],
-)
+    slips=_POSITIONS_HAND_SLIPS)
 
 
 def _squares(a, b):
     return sum(k * k for k in range(a, b))
+
+
+_LOOP_HAND_SLIPS = slip_rows([
+    ("range includes its end", "range({a}, {b}) stops BEFORE {b}.",
+     lambda a, b: _squares(a, b + 1)),
+    ("range started at 0", "range({a}, {b}) starts at {a}, not at 0 or 1.",
+     lambda a, b: _squares(0, b)),
+    ("left out the start", "{a} ** 2 counts too.", lambda a, b: _squares(a + 1, b)),
+    ("doubled instead of squared", "k ** 2 is k × k, not k × 2.",
+     lambda a, b: sum(2 * k for k in range(a, b))),
+    ("no squares", "{got} adds the k themselves: square each.", lambda a, b: sum(range(a, b))),
+    ("only the last square", "{got} is the last square: `+=` adds at every step.",
+     lambda a, b: (b - 1) ** 2),
+    ("squared the total", "{got} squares the sum: square each k, then add.",
+     lambda a, b: sum(range(a, b)) ** 2),
+    ("counted the steps", "{got} is how many times the loop ran: add up each k ** 2.",
+     lambda a, b: b - a),
+    ("2 ** k for k ** 2", "{got} adds 2 ** k.", lambda a, b: sum(2 ** k for k in range(a, b))),
+    ("started one late, ran one far", "range({a}, {b}) is {a} … {b} − 1.",
+     lambda a, b: _squares(a + 1, b + 1)),
+])
 
 
 LOOP_HAND = HandExercise(
@@ -57,29 +72,7 @@ LOOP_HAND = HandExercise(
                 gives=lambda a, b: _squares(a, b - 1))],
     draw=lambda rng: {"a": (a := int(rng.integers(1, 6))),  # not (2, 5)
                       "b": a + int(rng.choice([2, 4] if a == 2 else [2, 3, 4]))},
-    slips=[
-        Slip("range includes its end", "range({a}, {b}) stops BEFORE {b}.",
-             gives=lambda a, b: _squares(a, b + 1)),
-        Slip("range started at 0", "range({a}, {b}) starts at {a}, not at 0 or 1.",
-             gives=lambda a, b: _squares(0, b)),
-        Slip("left out the start", "{a} ** 2 counts too.",
-             gives=lambda a, b: _squares(a + 1, b)),
-        Slip("doubled instead of squared", "k ** 2 is k × k, not k × 2.",
-             gives=lambda a, b: sum(2 * k for k in range(a, b))),
-        Slip("no squares", "{got} adds the k themselves: square each.",
-             gives=lambda a, b: sum(range(a, b))),
-        Slip("only the last square", "{got} is the last square: `+=` adds at every step.",
-             gives=lambda a, b: (b - 1) ** 2),
-        Slip("squared the total", "{got} squares the sum: square each k, then add.",
-             gives=lambda a, b: sum(range(a, b)) ** 2),
-        Slip("counted the steps", "{got} is how many times the loop ran: add up each k ** 2.",
-             gives=lambda a, b: b - a),
-        Slip("2 ** k for k ** 2", "{got} adds 2 ** k.",
-             gives=lambda a, b: sum(2 ** k for k in range(a, b))),
-        Slip("started one late, ran one far", "range({a}, {b}) is {a} … {b} − 1.",
-             gives=lambda a, b: _squares(a + 1, b + 1)),
-    ],
-)
+    slips=_LOOP_HAND_SLIPS)
 
 
 def _mean(q):
@@ -92,6 +85,25 @@ def _nonempty(func):
     return lambda q: func(q) if q else _no()
 
 
+_MEAN_SLIPS = slip_rows([
+    ("divided by len(q) − 1", "divide by len(q).", _nonempty(lambda q: sum(q) / (len(q) - 1))),
+    ("return inside the loop", "only the first number was added: return after the loop.",
+     (_nonempty(lambda q: q[0] / len(q)), _nonempty(lambda q: q[0]))),
+    ("only the last number counts", "the total is replaced (`total = x`) or reset "
+     "(`total = 0` in the loop) each step: set it to 0 once, before the loop.",
+     (_nonempty(lambda q: q[-1] / len(q)), _nonempty(lambda q: q[-1]))),
+    ("started the total at 1", "start at 0.", _nonempty(lambda q: (1 + sum(q)) / len(q))),
+    ("the first number counted twice", "a total that starts at q[0] adds it again: "
+     "start at 0.", _nonempty(lambda q: (q[0] + sum(q)) / len(q))),
+    ("left out the first number", "range(1, len(q)) skips q[0]: positions start at 0.",
+     _nonempty(lambda q: sum(q[1:]) / len(q))),
+    ("left out the last number", "range(len(q) - 1) stops one early.",
+     _nonempty(lambda q: sum(q[:-1]) / len(q))),
+    ("the middle number", "{got} is the middle number (a median).",
+     (_nonempty(lambda q: sorted(q)[len(q) // 2]), _nonempty(np.median))),
+])
+
+
 MEAN = CodeExercise(
     "mean", "mean(q)",
     cases=[([2.0, 4.0],), ([1.0, 2.0, 4.0],), ([5.5],), ([-1.5, 2.5, 0.5, 3.5],),
@@ -99,27 +111,7 @@ MEAN = CodeExercise(
            ([-2.5, 1.0, -0.25],),
            Case(([],), raises=ValueError)],
     solution=_mean,
-    quantities={"len(q)": len},
-    slips=[
-        Slip("divided by len(q) − 1", "divide by len(q).",
-             gives=_nonempty(lambda q: sum(q) / (len(q) - 1))),
-        Slip("return inside the loop", "only the first number was added: return after the loop.",
-             gives=(_nonempty(lambda q: q[0] / len(q)), _nonempty(lambda q: q[0]))),
-        Slip("only the last number counts", "the total is replaced (`total = x`) or reset "
-             "(`total = 0` in the loop) each step: set it to 0 once, before the loop.",
-             gives=(_nonempty(lambda q: q[-1] / len(q)), _nonempty(lambda q: q[-1]))),
-        Slip("started the total at 1", "start at 0.",
-             gives=_nonempty(lambda q: (1 + sum(q)) / len(q))),
-        Slip("the first number counted twice", "a total that starts at q[0] adds it again: "
-             "start at 0.", gives=_nonempty(lambda q: (q[0] + sum(q)) / len(q))),
-        Slip("left out the first number", "range(1, len(q)) skips q[0]: positions start at 0.",
-             gives=_nonempty(lambda q: sum(q[1:]) / len(q))),
-        Slip("left out the last number", "range(len(q) - 1) stops one early.",
-             gives=_nonempty(lambda q: sum(q[:-1]) / len(q))),
-        Slip("the middle number", "{got} is the middle number (a median).",
-             gives=(_nonempty(lambda q: sorted(q)[len(q) // 2]), _nonempty(np.median))),
-    ],
-)
+    quantities={"len(q)": len}, slips=_MEAN_SLIPS)
 
 
 _PRICES = {"tea": 2.5, "milk": 1.25, "bread": 3.0, "jam": 4.75, "eggs": 2.0}
@@ -136,50 +128,69 @@ def missing_key(outcome, test):
     return key is not None and test(key, outcome.case.args[0])
 
 
+_COST_SLIPS = slip_rows([
+    ("paid each item once", "an item in the basket twice is paid twice: loop over the "
+     "basket.", lambda b, p: sum(p[i] for i in set(b))),
+    ("the whole price list", "that adds every price: add the basket's items.",
+     lambda b, p: sum(p.values())),
+    ("only the last item counts", "the total is replaced (`total = …`) or reset (`total = 0` in "
+     "the loop) each step: set it to 0 once, before the loop.", lambda b, p: p[b[-1]] if b else 0),
+    ("return inside the loop", "only the first item was paid: return after the loop.",
+     lambda b, p: p[b[0]] if b else 0),
+    ("every item at the first price", "each item has its own price, prices[item].",
+     lambda b, p: p[b[0]] * len(b)),
+    ("left out the last item", "range(len(basket) - 1) stops one early.",
+     lambda b, p: _cost(b[:-1], p)),
+    ("multiplied the prices", "add them, from 0.", lambda b, p: float(np.prod([p[i] for i in b]))),
+    ("counted the items", "add up their prices.", lambda b, p: len(b)),
+    ("returned the prices", "add them up into one number.", lambda b, p: [p[i] for i in b]),
+    ("paid repeats over again", "`* basket.count(item)` in the loop pays k × k times.",
+     lambda b, p: sum(p[i] * b.count(i) for i in b)),
+    Slip("refused the empty basket", "an empty basket costs 0: no raise.",
+         when=lambda o: o.case.args[0] == [] and isinstance(o.error, ValueError)),
+    Slip("quoted the name", "`prices[\"item\"]` looks up the text 'item': prices[item].",
+         when=lambda o: missing_key(o, lambda key, b: isinstance(key, str) and key not in b)),
+    Slip("positions as keys", "the keys are names, not positions: prices[basket[i]].",
+         when=lambda o: missing_key(o, lambda key, b: isinstance(key, int))),
+    Slip("round brackets", "`prices(item)` calls the dict: prices[item].",
+         raises=(TypeError, "not callable")),
+])
+
+
 COST = CodeExercise(
     "cost", "cost(basket, prices)",
     cases=[(b, _PRICES) for b in (["tea"], ["milk", "bread"], ["tea", "milk", "tea"],
                                   ["jam", "eggs", "bread", "eggs"], [], ["bread"] * 3,
                                   ["eggs", "jam", "milk", "tea", "bread", "jam"])],
     solution=_cost,
-    show_args=lambda args: f"{args[0]!r}, prices",
-    slips=[
-        Slip("paid each item once", "an item in the basket twice is paid twice: loop over the "
-             "basket.",
-             gives=lambda b, p: sum(p[i] for i in set(b))),
-        Slip("the whole price list", "that adds every price: add the basket's items.",
-             gives=lambda b, p: sum(p.values())),
-        Slip("only the last item counts", "the total is replaced (`total = …`) or reset "
-             "(`total = 0` in the loop) each step: set it to 0 once, before the loop.",
-             gives=lambda b, p: p[b[-1]] if b else 0),
-        Slip("return inside the loop", "only the first item was paid: return after the loop.",
-             gives=lambda b, p: p[b[0]] if b else 0),
-        Slip("every item at the first price", "each item has its own price, prices[item].",
-             gives=lambda b, p: p[b[0]] * len(b)),
-        Slip("left out the last item", "range(len(basket) - 1) stops one early.",
-             gives=lambda b, p: _cost(b[:-1], p)),
-        Slip("multiplied the prices", "add them, from 0.",
-             gives=lambda b, p: float(np.prod([p[i] for i in b]))),
-        Slip("counted the items", "add up their prices.",
-             gives=lambda b, p: len(b)),
-        Slip("returned the prices", "add them up into one number.",
-             gives=lambda b, p: [p[i] for i in b]),
-        Slip("paid repeats over again", "`* basket.count(item)` in the loop pays k × k times.",
-             gives=lambda b, p: sum(p[i] * b.count(i) for i in b)),
-        Slip("refused the empty basket", "an empty basket costs 0: no raise.",
-             when=lambda o: o.case.args[0] == [] and isinstance(o.error, ValueError)),
-        Slip("quoted the name", "`prices[\"item\"]` looks up the text 'item': prices[item].",
-             when=lambda o: missing_key(o, lambda key, b: isinstance(key, str) and key not in b)),
-        Slip("positions as keys", "the keys are names, not positions: prices[basket[i]].",
-             when=lambda o: missing_key(o, lambda key, b: isinstance(key, int))),
-        Slip("round brackets", "`prices(item)` calls the dict: prices[item].",
-             raises=(TypeError, "not callable")),
-    ],
-)
+    show_args=lambda args: f"{args[0]!r}, prices", slips=_COST_SLIPS)
 
 
 def _means(A):
     return A.sum(axis=1) / A.shape[1]
+
+
+_ROW_MEANS_SLIPS = slip_rows([
+    ("added down the columns", "axis=0 goes down each column; a row lies along axis=1.",
+     (lambda A: A.sum(axis=0) / A.shape[0], lambda A: sum(A)
+                       / len(A), lambda A: A.sum(axis=0) / A.shape[1])),
+    ("divided by the number of rows", "len(A) counts the rows; a row holds A.shape[1].",
+     lambda A: A.sum(axis=1) / A.shape[0]),
+    ("divided by every number's count", "A.size counts all of A; a row holds "
+     "A.shape[1].", lambda A: A.sum(axis=1) / A.size),
+    ("the mean of everything", "one mean of the whole grid: one per row.",
+     lambda A: A.sum() / A.size),
+    ("the first row only", "{got} is the first row's mean alone: one mean per row.",
+     (lambda A: A[0].sum() / A.shape[1], lambda A: _means(A)[:1])),
+    ("left out the last row", "range(len(A) - 1) stops one row early.", lambda A: _means(A)[:-1]),
+    ("only two columns", "A[:, 0] + A[:, 1] leaves the rest out: .sum(axis=1).",
+     (lambda A: (A[:, 0] + A[:, 1]) / 2, lambda A: (A[:, 0] + A[:, 1]) / A.shape[1])),
+    ("the middle number", "{got} is each row's middle number (a median).",
+     lambda A: np.median(A, axis=1)),
+    ("the largest number", "{got} is each row's largest number.", lambda A: A.max(axis=1)),
+    Slip("called the shape", "A.shape is a pair, not a function: A.shape[1].",
+         raises=(TypeError, "'tuple' object")),
+])
 
 
 ROW_MEANS = CodeExercise(
@@ -190,29 +201,6 @@ ROW_MEANS = CodeExercise(
         [[-0.5, 2.0, 1.0], [1.0, 1.0, 4.5]], [[-2.5, 1.0], [0.5, -3.0]])],
     solution=_means,
     quantities={"A.shape[1]": lambda A: A.shape[1], "A.shape[0]": lambda A: A.shape[0]},
-    slips=[
-        Slip("added down the columns", "axis=0 goes down each column; a row lies along axis=1.",
-             gives=(lambda A: A.sum(axis=0) / A.shape[0], lambda A: sum(A)
-                                     / len(A), lambda A: A.sum(axis=0) / A.shape[1])),
-        Slip("divided by the number of rows", "len(A) counts the rows; a row holds A.shape[1].",
-             gives=lambda A: A.sum(axis=1) / A.shape[0]),
-        Slip("divided by every number's count", "A.size counts all of A; a row holds "
-             "A.shape[1].", gives=lambda A: A.sum(axis=1) / A.size),
-        Slip("the mean of everything", "one mean of the whole grid: one per row.",
-             gives=lambda A: A.sum() / A.size),
-        Slip("the first row only", "{got} is the first row's mean alone: one mean per row.",
-             gives=(lambda A: A[0].sum() / A.shape[1], lambda A: _means(A)[:1])),
-        Slip("left out the last row", "range(len(A) - 1) stops one row early.",
-             gives=lambda A: _means(A)[:-1]),
-        Slip("only two columns", "A[:, 0] + A[:, 1] leaves the rest out: .sum(axis=1).",
-             gives=(lambda A: (A[:, 0] + A[:, 1]) / 2, lambda A: (A[:, 0] + A[:, 1]) / A.shape[1])),
-        Slip("the middle number", "{got} is each row's middle number (a median).",
-             gives=lambda A: np.median(A, axis=1)),
-        Slip("the largest number", "{got} is each row's largest number.",
-             gives=lambda A: A.max(axis=1)),
-        Slip("called the shape", "A.shape is a pair, not a function: A.shape[1].",
-             raises=(TypeError, "'tuple' object")),
-    ],
-)
+    slips=_ROW_MEANS_SLIPS)
 
 EXERCISES = [POSITIONS_HAND, LOOP_HAND, MEAN, COST, ROW_MEANS]

@@ -63,7 +63,6 @@ def _expected(outcome):
     return numeric(outcome.case.expected)
 
 
-
 def _t(name, hint, of):
     """A relation whose answer is ``of(expected)``."""
     return Relation(name, hint, transform=lambda e, case, ex: of(e))
@@ -106,8 +105,7 @@ TRANSFORMED = [
     _t("transposed", "rows and columns swapped: check the order of a product (A @ B is "
        "not B @ A) and each `.T`.",
        lambda e: np.swapaxes(e, -1, -2) if e.ndim >= 2 else _no()),
-    _t("cut to whole numbers", "the decimals are gone: an int(…), a `//`, or dtype=int?",
-       lambda e: np.trunc(e)),
+    _t("cut to whole numbers", "the decimals are gone: an int(…), a `//`, or dtype=int?", np.trunc),
     _Floored("rounded down", "math.floor or `//` drops the decimals: divide with `/`.",
              transform=lambda e, case, ex: np.floor(e)),
     *[_t(f"rounded to {_decimals(d)}", "round only when you print.",
@@ -295,10 +293,9 @@ def _first_entry(case):
 
 
 SHIFTED = [
-    Relation("one too many", "every answer is the right one plus 1: a total that starts at 1?",
-             transform=lambda e, case, ex: e + 1.0),
-    Relation("one too few", "every answer is the right one minus 1: a − 1 too many?",
-             transform=lambda e, case, ex: e - 1.0),
+    _t("one too many", "every answer is the right one plus 1: a total that starts at 1?",
+       lambda e: e + 1.0),
+    _t("one too few", "every answer is the right one minus 1: a − 1 too many?", lambda e: e - 1.0),
     Relation("the first entry counted twice", "every answer is the right one plus x[0]: a total "
              "that starts at x[0] adds it again.",
              transform=lambda e, case, ex: e + _first_entry(case)),

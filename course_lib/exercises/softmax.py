@@ -6,14 +6,13 @@ from dataclasses import replace
 import numpy as np
 
 from .engine import CodeExercise
-from .feedback import Slip
+from .feedback import Slip, slip_rows
 from .feedback import no_prediction as _no
 from .hand import HandExercise
 
 __all__ = ["EXERCISES"]
 
 TOLERANCE = 0.002  # as the prompts say
-
 
 
 def _share(values, i=0):
@@ -67,30 +66,29 @@ def _draw_scores(rng):
 
 _E = "softmax takes eˣ, e ≈ 2.718"
 
-_WEIGHT_SLIPS = [
-    Slip("no exponential", "{got} skips eˣ: take eˣ of each score first.",
-         gives=lambda x: _share(x)),
-    *[Slip(f"left out term {j + 1} of the total", "add eˣ of all three (e⁰ = 1 counts too).",
-           gives=lambda x, j=j: _share([math.exp(v) for v in x[:j] + x[j + 1:]]))
+_WEIGHT_SLIPS = slip_rows([
+    ("no exponential", "{got} skips eˣ: take eˣ of each score first.", lambda x: _share(x)),
+    *[(f"left out term {j + 1} of the total", "add eˣ of all three (e⁰ = 1 counts too).",
+       lambda x, j=j: _share([math.exp(v) for v in x[:j] + x[j + 1:]]))
       for j in (1, 2)],
     *_forms("forgot to divide", "{got} is e^(x₁) alone: divide it by the total.",
             lambda x, e: e(x[0])),
     *_forms("divided by the other terms", "the total includes e^(x₁) too.",
             lambda x, e: e(x[0]) / sum(map(e, x[1:]))),
-    *[Slip(f"weight of key {i + 1}", f"{{got}} is p{' ₂₃'[i]}: p₁ has e^(x₁) on top.",
-           gives=lambda x, i=i: _weight(x, i)) for i in (1, 2)],
-    Slip("one minus the weight", "{got} is 1 − p₁.", gives=lambda x: 1 - _weight(x)),
-    *[Slip(f"{name} in place of eˣ", f"{{got}} uses {name}: {_E}.",
-           gives=lambda x, f=f: _exp_as(f, x))
+    *[(f"weight of key {i + 1}", f"{{got}} is p{' ₂₃'[i]}: p₁ has e^(x₁) on top.",
+       lambda x, i=i: _weight(x, i)) for i in (1, 2)],
+    ("one minus the weight", "{got} is 1 − p₁.", lambda x: 1 - _weight(x)),
+    *[(f"{name} in place of eˣ", f"{{got}} uses {name}: {_E}.",
+       lambda x, f=f: _exp_as(f, x))
       for name, f in (("x²", lambda v: v * v), ("2ˣ", lambda v: 2 ** v), ("3ˣ", lambda v: 3 ** v))],
-    Slip("eˣ as x times e", "e³ = e × e × e ≈ 20.09.", gives=_x_times_e),
-    Slip("e⁰ taken as e", "any number to the power 0 is 1.", gives=_when(0, lambda v: math.e)),
-    Slip("e¹ taken as 1", "e¹ = e ≈ 2.718; only e⁰ is 1.", gives=_when(1, lambda v: 1.0)),
-    Slip("e to the total of the scores", "{got} is e^(x₁) ÷ e^(x₁ + x₂ + x₃): add the eˣ.",
-         gives=lambda x: math.exp(x[0] - sum(x))),
-    Slip("exponentials rounded to whole numbers", "round only the weight.",
-         gives=lambda x: _exp_as(lambda v: round(math.exp(v)), x)),
-]
+    ("eˣ as x times e", "e³ = e × e × e ≈ 20.09.", _x_times_e),
+    ("e⁰ taken as e", "any number to the power 0 is 1.", _when(0, lambda v: math.e)),
+    ("e¹ taken as 1", "e¹ = e ≈ 2.718; only e⁰ is 1.", _when(1, lambda v: 1.0)),
+    ("e to the total of the scores", "{got} is e^(x₁) ÷ e^(x₁ + x₂ + x₃): add the eˣ.",
+     lambda x: math.exp(x[0] - sum(x))),
+    ("exponentials rounded to whole numbers", "round only the weight.",
+     lambda x: _exp_as(lambda v: round(math.exp(v)), x)),
+])
 
 WEIGHT_HAND = HandExercise(
     "softmax weight by hand", "p₁ of softmax({x})", answer=_weight, givens={"x": [3, 1, 0]},
@@ -115,27 +113,25 @@ def _draw_pair(rng):
             return {"x": x}
 
 
-_SLOPE_SLIPS = [
-    Slip("gave the weight", "multiply p₁ by 1 − p₁.", gives=_weight),
-    Slip("gave one minus the weight", "multiply it by p₁.", gives=lambda x: 1 - _weight(x)),
-    Slip("a slope of 0", "p₁ × 1 − p₁ without brackets is 0, and so is p₁ taken as 1: "
-         "p₁ × (1 − p₁), p₁ below 1.", gives=lambda x: 0.0),
-    Slip("the slope at [1, 0]", "{got} is the question's slope at [1, 0] (or e⁰ taken as e): "
-         "work out p₁ for [2, 0], e⁰ = 1.",
-         gives=_old(lambda s: s)),
-    *[Slip(f"{word} the slope at [1, 0]", "doubling the scores does not scale the slope: "
-           "work out p₁ first.", gives=_old(lambda s, f=f: f * s))
+_SLOPE_SLIPS = slip_rows([
+    ("gave the weight", "multiply p₁ by 1 − p₁.", _weight),
+    ("gave one minus the weight", "multiply it by p₁.", lambda x: 1 - _weight(x)),
+    ("a slope of 0", "p₁ × 1 − p₁ without brackets is 0, and so is p₁ taken as 1: "
+     "p₁ × (1 − p₁), p₁ below 1.", lambda x: 0.0),
+    ("the slope at [1, 0]", "{got} is the question's slope at [1, 0] (or e⁰ taken as e): "
+     "work out p₁ for [2, 0], e⁰ = 1.", _old(lambda s: s)),
+    *[(f"{word} the slope at [1, 0]", "doubling the scores does not scale the slope: "
+       "work out p₁ first.", _old(lambda s, f=f: f * s))
       for word, f in (("twice", 2), ("half", 0.5))],
-    Slip("2ˣ in place of eˣ", f"{{got}} uses 2ˣ: {_E}.",
-         gives=lambda x: _slope(_exp_as(lambda v: 2 ** v, x))),
-    Slip("weight squared", "the second factor is 1 − p₁.", gives=lambda x: _weight(x) ** 2),
-    Slip("one plus the weight", "the slope is p₁(1 − p₁).",
-         gives=lambda x: _weight(x) * (1 + _weight(x))),
+    ("2ˣ in place of eˣ", f"{{got}} uses 2ˣ: {_E}.",
+     lambda x: _slope(_exp_as(lambda v: 2 ** v, x))),
+    ("weight squared", "the second factor is 1 − p₁.", lambda x: _weight(x) ** 2),
+    ("one plus the weight", "the slope is p₁(1 − p₁).", lambda x: _weight(x) * (1 + _weight(x))),
     *_forms("no division", "p₁ is e^(x₁) ÷ (e^(x₁) + e^(x₂)).", lambda x, e: _slope(e(x[0]))),
-    Slip("eˣ as x times e", "e² = e × e ≈ 7.389.", gives=lambda x: _slope(_x_times_e(x))),
-    Slip("weight rounded to 1 decimal", "keep 3 decimals of p₁.",
-         gives=lambda x: _slope(round(_weight(x), 1))),
-]
+    ("eˣ as x times e", "e² = e × e ≈ 7.389.", lambda x: _slope(_x_times_e(x))),
+    ("weight rounded to 1 decimal", "keep 3 decimals of p₁.",
+     lambda x: _slope(round(_weight(x), 1))),
+])
 
 SLOPE_HAND = HandExercise(
     "softmax slope by hand", "the slope p₁(1 − p₁) at x = {x}", answer=_pair_slope,
@@ -177,46 +173,46 @@ def _by_row(f):
     return lambda s: f(s, axis=-1, keepdims=True)
 
 
-_ROWS_SLIPS = [
-    Slip("no shift: e^x overflows", "e^1000 is ∞, e^(−1000) is 0: subtract each row's "
-         "largest score first.", gives=(_rows, _naive_loops)),
-    Slip("a shift that is not the row's largest", "only the row's LARGEST score makes every "
-         "exponent ≤ 0.",
-         gives=[lambda s, f=f: _rows(s, f(s)) for f in (
-             _by_row(np.min), _by_row(np.mean), lambda s: s[:, :1], lambda s: -_top(s))]),
-    Slip("subtracted the grid's largest score", "a row far below it becomes 0/0: subtract "
-         "each row's own.", gives=lambda s: _rows(s, s.max())),
-    Slip("subtracted each column's largest score", "max(axis=0) is each COLUMN's: use axis=-1.",
-         gives=lambda s: _rows(s, s.max(axis=0))),
-    Slip("without keepdims", "shape (n,) lines up with the columns: keepdims=True.",
-         gives=(lambda s: _rows(s, s.max(axis=-1)),
-                lambda s: _rows(s, s.max(axis=-1), np.exp(s - s.max(axis=-1)).sum(axis=-1)),
-                lambda s: _rows(s, _top(s), np.exp(s - _top(s)).sum(axis=-1)),
-                lambda s: _rows(s, 0.0, np.exp(s).sum(axis=-1)))),
-    Slip("shifted the top only", "divide by the total of the SHIFTED exponentials.",
-         gives=(lambda s: _rows(s, _top(s), _exp_total(s)),
-                                   lambda s: _rows(s, s.max(), _exp_total(s)),
-                                   lambda s: _rows(s, _top(s), np.exp(s).sum()))),
-    Slip("no exponential", "take np.exp of the scores first.",
-         gives=(lambda s: s / _by_row(np.sum)(s), lambda s: (d := s - _top(s)) / d.sum(
-             axis=-1, keepdims=True))),
-    Slip("shifted after np.exp", "np.exp(scores) overflows first: np.exp(scores − c).",
-         gives=lambda s: (e := np.exp(s) / np.exp(_top(s))) / e.sum(
-             axis=-1, keepdims=True)),
-    Slip("not divided by the row's total", "e.sum(axis=-1, keepdims=True).",
-         gives=(lambda s: np.exp(s - _top(s)), np.exp,
-                                   lambda s: np.exp(s - _top(s)) / s.shape[-1])),
-    Slip("2ˣ in place of eˣ", "use np.exp.",
-         gives=lambda s: (t := 2.0 ** (s - _top(s))) / t.sum(axis=-1, keepdims=True)),
-    Slip("sigmoid instead of softmax", "softmax shares 1 out over the row.",
-         gives=lambda s: 1 / (1 + np.exp(-s))),
-    Slip("first row only", "a `return` inside the loop? Return after it.",
-         gives=(lambda s: _softmax_rows(s[:1])[0], lambda s: _softmax_rows(s[:1]),
-                _loop(lambda n: range(1))[1])),
+_ROWS_SLIPS = slip_rows([
+    ("no shift: e^x overflows", "e^1000 is ∞, e^(−1000) is 0: subtract each row's "
+     "largest score first.", (_rows, _naive_loops)),
+    ("a shift that is not the row's largest", "only the row's LARGEST score makes every "
+     "exponent ≤ 0.",
+     [lambda s, f=f: _rows(s, f(s)) for f in (
+         _by_row(np.min), _by_row(np.mean), lambda s: s[:, :1], lambda s: -_top(s))]),
+    ("subtracted the grid's largest score", "a row far below it becomes 0/0: subtract "
+     "each row's own.", lambda s: _rows(s, s.max())),
+    ("subtracted each column's largest score", "max(axis=0) is each COLUMN's: use axis=-1.",
+     lambda s: _rows(s, s.max(axis=0))),
+    ("without keepdims", "shape (n,) lines up with the columns: keepdims=True.",
+     (lambda s: _rows(s, s.max(axis=-1)),
+      lambda s: _rows(s, s.max(axis=-1), np.exp(s - s.max(axis=-1)).sum(axis=-1)),
+      lambda s: _rows(s, _top(s), np.exp(s - _top(s)).sum(axis=-1)),
+      lambda s: _rows(s, 0.0, np.exp(s).sum(axis=-1)))),
+    ("shifted the top only", "divide by the total of the SHIFTED exponentials.",
+     (lambda s: _rows(s, _top(s), _exp_total(s)),
+      lambda s: _rows(s, s.max(), _exp_total(s)),
+      lambda s: _rows(s, _top(s), np.exp(s).sum()))),
+    ("no exponential", "take np.exp of the scores first.",
+     (lambda s: s / _by_row(np.sum)(s), lambda s: (d := s - _top(s)) / d.sum(
+         axis=-1, keepdims=True))),
+    ("shifted after np.exp", "np.exp(scores) overflows first: np.exp(scores − c).",
+     lambda s: (e := np.exp(s) / np.exp(_top(s))) / e.sum(
+         axis=-1, keepdims=True)),
+    ("not divided by the row's total", "e.sum(axis=-1, keepdims=True).",
+     (lambda s: np.exp(s - _top(s)), np.exp,
+      lambda s: np.exp(s - _top(s)) / s.shape[-1])),
+    ("2ˣ in place of eˣ", "use np.exp.",
+     lambda s: (t := 2.0 ** (s - _top(s))) / t.sum(axis=-1, keepdims=True)),
+    ("sigmoid instead of softmax", "softmax shares 1 out over the row.",
+     lambda s: 1 / (1 + np.exp(-s))),
+    ("first row only", "a `return` inside the loop? Return after it.",
+     (lambda s: _softmax_rows(s[:1])[0], lambda s: _softmax_rows(s[:1]),
+      _loop(lambda n: range(1))[1])),
     Slip("math.exp on an array", "math.exp takes one number; np.exp an array.",
          raises=(TypeError, "converted to Python scalars"),
          example=lambda s: math.exp(s - _top(s)) / math.exp(s - _top(s)).sum()),
-]
+])
 
 SOFTMAX_ROWS = CodeExercise(
     "softmax rows", "softmax_rows(scores)",

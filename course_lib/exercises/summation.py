@@ -3,8 +3,8 @@
 import math
 
 from .engine import CodeExercise
-from .feedback import Slip
 from .feedback import no_prediction as _no
+from .feedback import slip_rows
 from .hand import HandExercise
 
 __all__ = ["EXERCISES"]
@@ -33,46 +33,69 @@ def _everything(q, a, b):
     return sum(q)
 
 
+_SUM_HAND_SLIPS = slip_rows([
+    ("counted from 0", "{got} adds Python's positions {a} to {b}: the maths counts from "
+     "1, q₁ is the first number.", lambda q, a, b: sum(q[a:b + 1])),
+    ("left out the last slot", "{got} stops before slot {b}: both ends are in.", _stops_early),
+    ("started one late", "{got} starts after slot {a}: both ends are in.", _starts_late),
+    ("added everything", "{got} adds every slot: only i = {a} … {b}.", _everything),
+    ("only the two ends", "{got} adds only slots {a} and {b}: those between count too.",
+     lambda q, a, b: q[a - 1] + q[b - 1] if b - a > 1 else _no()),
+    ("started at slot 1", "{got} starts at q₁: the sum starts at i = {a}.",
+     lambda q, a, b: sum(q[:b])),
+    ("one slot past the end", "{got} goes on past slot {b}: the sum stops there.",
+     lambda q, a, b: sum(q[a - 1:b + 1]) if b < len(q) else _no()),
+    ("multiplied instead of added", "{got} multiplies the terms: Σ adds them.",
+     lambda q, a, b: math.prod(q[a - 1:b])),
+    ("added the slot numbers", "{got} adds the slot numbers i = {a} … {b}.",
+     lambda q, a, b: sum(range(a, b + 1))),
+    ("one slot early at both ends", "{got} starts and stops one slot early.",
+     lambda q, a, b: sum(q[a - 2:b - 1])),
+    ("squared each term", "{got} adds the squares: Σ adds the terms as they are.",
+     lambda q, a, b: sum(x * x for x in q[a - 1:b])),
+    ("the mean of the terms", "{got} is the mean of the terms: Σ only adds.",
+     lambda q, a, b: _sum(q, a, b) / (b - a + 1)),
+    ("the mean of the whole list", "{got} is the mean of every slot: Σ only adds.",
+     lambda q, a, b: sum(q) / len(q)),
+])
+
+
 SUM_HAND = HandExercise(
     "sum by hand", "Σ qᵢ for i from {a} to {b}, with q = {q}",
     answer=_sum, givens={"q": [5, 1, 4, 2, 8], "a": 2, "b": 4},
     draw=lambda rng: {"q": [int(x) for x in rng.integers(1, 10, size=6)],
                       "a": int(rng.integers(2, 4)), "b": int(rng.integers(4, 6))},
-    slips=[
-        Slip("counted from 0", "{got} adds Python's positions {a} to {b}: the maths counts from "
-             "1, q₁ is the first number.",
-             gives=lambda q, a, b: sum(q[a:b + 1])),
-        Slip("left out the last slot", "{got} stops before slot {b}: both ends are in.",
-             gives=_stops_early),
-        Slip("started one late", "{got} starts after slot {a}: both ends are in.",
-             gives=_starts_late),
-        Slip("added everything", "{got} adds every slot: only i = {a} … {b}.",
-             gives=_everything),
-        Slip("only the two ends", "{got} adds only slots {a} and {b}: those between count too.",
-             gives=lambda q, a, b: q[a - 1] + q[b - 1] if b - a > 1 else _no()),
-        Slip("started at slot 1", "{got} starts at q₁: the sum starts at i = {a}.",
-             gives=lambda q, a, b: sum(q[:b])),
-        Slip("one slot past the end", "{got} goes on past slot {b}: the sum stops there.",
-             gives=lambda q, a, b: sum(q[a - 1:b + 1]) if b < len(q) else _no()),
-        Slip("multiplied instead of added", "{got} multiplies the terms: Σ adds them.",
-             gives=lambda q, a, b: math.prod(q[a - 1:b])),
-        Slip("added the slot numbers", "{got} adds the slot numbers i = {a} … {b}.",
-             gives=lambda q, a, b: sum(range(a, b + 1))),
-        Slip("one slot early at both ends", "{got} starts and stops one slot early.",
-             gives=lambda q, a, b: sum(q[a - 2:b - 1])),
-        Slip("squared each term", "{got} adds the squares: Σ adds the terms as they are.",
-             gives=lambda q, a, b: sum(x * x for x in q[a - 1:b])),
-        Slip("the mean of the terms", "{got} is the mean of the terms: Σ only adds.",
-             gives=lambda q, a, b: _sum(q, a, b) / (b - a + 1)),
-        Slip("the mean of the whole list", "{got} is the mean of every slot: Σ only adds.",
-             gives=lambda q, a, b: sum(q) / len(q)),
-    ],
-)
-
+    slips=_SUM_HAND_SLIPS)
 
 
 _REPLACED = ("the total is replaced (`total = …`) or reset (`total = 0` in the loop) at every "
              "step: set it once, before the loop, and add with +=.")
+
+
+_SUM_FROM_TO_SLIPS = slip_rows([
+    ("counted from 0", "every term is one slot too far right: slot i is q[i - 1].",
+     (_from_zero, lambda q, a, b: sum(q[a:b + 1]))),
+    ("left out the last slot", "a range stops BEFORE its end: range(a, b + 1).", _stops_early),
+    ("started one late", "slot a was left out: it sits at q[a - 1].", _starts_late),
+    ("added everything", "the sum of every slot: only slots a to b.", _everything),
+    ("one slot past the end", "the sum goes on to slot b + 1: q[a - 1:b] stops at b.",
+     lambda q, a, b: sum(q[a - 1:b + 1])),
+    ("only the two ends", "q_a + q_b: the slots between count too.",
+     lambda q, a, b: q[a - 1] + q[b - 1] if b - a > 1 else _no()),
+    ("started at slot 1", "the sum starts at slot 1: start at q[a - 1].",
+     lambda q, a, b: sum(q[:b])),
+    ("only the last term counts", _REPLACED,
+     (lambda q, a, b: q[b - 1], lambda q, a, b: q[b - 2] if b > a else 0.0)),
+    ("return inside the loop", "only the first term came back: return after the loop.",
+     lambda q, a, b: q[a - 1]),
+    ("the first term twice", "a total that starts at q[a - 1] adds it again in the loop: "
+     "start at 0.", lambda q, a, b: _sum(q, a, b) + q[a - 1]),
+    ("multiplied instead of added", "the terms were multiplied: Σ adds them.",
+     lambda q, a, b: math.prod(q[a - 1:b])),
+    ("the loop never ran", "0 is the total before any term: range(b, a + 1) is empty "
+     "(write range(a, b + 1)), or the sum was never stored (+=).",
+     lambda q, a, b: 0.0 if a < b else _sum(q, a, b)),
+])
 
 
 SUM_FROM_TO = CodeExercise(
@@ -82,39 +105,28 @@ SUM_FROM_TO = CodeExercise(
            ([3.0, -1.5, 4.0, -1.0, 5.0], 1, 5), ([3.0, 1.0, 4.0, 1.5, 5.0, 9.0], 4, 6),
            ([0.5, 2.5, 1.25, 4.0, 3.0, 0.75, 6.0], 3, 6), ([-2.0, 1.5, -0.5, 3.0], 1, 3)],
     solution=_sum, loop_only=("sigma",),
-    quantities={"the number of terms": lambda q, a, b: b - a + 1},
-    slips=[
-        Slip("counted from 0", "every term is one slot too far right: slot i is q[i - 1].",
-             gives=(_from_zero, lambda q, a, b: sum(q[a:b + 1]))),
-        Slip("left out the last slot", "a range stops BEFORE its end: range(a, b + 1).",
-             gives=_stops_early),
-        Slip("started one late", "slot a was left out: it sits at q[a - 1].",
-             gives=_starts_late),
-        Slip("added everything", "the sum of every slot: only slots a to b.",
-             gives=_everything),
-        Slip("one slot past the end", "the sum goes on to slot b + 1: q[a - 1:b] stops at b.",
-             gives=lambda q, a, b: sum(q[a - 1:b + 1])),
-        Slip("only the two ends", "q_a + q_b: the slots between count too.",
-             gives=lambda q, a, b: q[a - 1] + q[b - 1] if b - a > 1 else _no()),
-        Slip("started at slot 1", "the sum starts at slot 1: start at q[a - 1].",
-             gives=lambda q, a, b: sum(q[:b])),
-        Slip("only the last term counts", _REPLACED,
-             gives=(lambda q, a, b: q[b - 1], lambda q, a, b: q[b - 2] if b > a else 0.0)),
-        Slip("return inside the loop", "only the first term came back: return after the loop.",
-             gives=lambda q, a, b: q[a - 1]),
-        Slip("the first term twice", "a total that starts at q[a - 1] adds it again in the loop: "
-             "start at 0.", gives=lambda q, a, b: _sum(q, a, b) + q[a - 1]),
-        Slip("multiplied instead of added", "the terms were multiplied: Σ adds them.",
-             gives=lambda q, a, b: math.prod(q[a - 1:b])),
-        Slip("the loop never ran", "0 is the total before any term: range(b, a + 1) is empty "
-             "(write range(a, b + 1)), or the sum was never stored (+=).",
-             gives=lambda q, a, b: 0.0 if a < b else _sum(q, a, b)),
-    ],
-)
+    quantities={"the number of terms": lambda q, a, b: b - a + 1}, slips=_SUM_FROM_TO_SLIPS)
 
 
 def _squares(q):
     return sum(x * x for x in q)
+
+
+_SUM_OF_SQUARES_SLIPS = slip_rows([
+    ("forgot to square", "each slot was added as it is: x ** 2.", lambda q: sum(q)),
+    ("doubled instead of squared", "`x * 2` doubles x: `x ** 2`.", lambda q: sum(2 * x for x in q)),
+    ("squared the sum", "the total was squared: square each slot, then add.",
+     lambda q: sum(q) ** 2),
+    ("absolute values", "the sizes |x| were added: square each slot.",
+     lambda q: sum(abs(x) for x in q)),
+    ("return inside the loop", "only the first square came back: return after the "
+     "loop.", lambda q: q[0] ** 2),
+    ("only the last term counts", _REPLACED, lambda q: q[-1] ** 2),
+    ("cubed", "x ** 3 is the cube: x ** 2.", lambda q: sum(x ** 3 for x in q)),
+    ("multiplied instead of added", "the squares were multiplied: Σ adds them.",
+     lambda q: math.prod(x * x for x in q)),
+    ("returned the squares", "the list of squares: add them.", lambda q: [x * x for x in q]),
+])
 
 
 SUM_OF_SQUARES = CodeExercise(
@@ -123,26 +135,6 @@ SUM_OF_SQUARES = CodeExercise(
            ([2.5, -1.5, 1.0, 3.0],), ([1.0, 1.0, 1.0, 1.0, 1.0],), ([-1.25, 2.0, 0.4],),
            ([2.0, -1.0, 2.0],)],
     solution=_squares,
-    quantities={"L": len},
-    slips=[
-        Slip("forgot to square", "each slot was added as it is: x ** 2.",
-             gives=lambda q: sum(q)),
-        Slip("doubled instead of squared", "`x * 2` doubles x: `x ** 2`.",
-             gives=lambda q: sum(2 * x for x in q)),
-        Slip("squared the sum", "the total was squared: square each slot, then add.",
-             gives=lambda q: sum(q) ** 2),
-        Slip("absolute values", "the sizes |x| were added: square each slot.",
-             gives=lambda q: sum(abs(x) for x in q)),
-        Slip("return inside the loop", "only the first square came back: return after the "
-             "loop.", gives=lambda q: q[0] ** 2),
-        Slip("only the last term counts", _REPLACED, gives=lambda q: q[-1] ** 2),
-        Slip("cubed", "x ** 3 is the cube: x ** 2.",
-             gives=lambda q: sum(x ** 3 for x in q)),
-        Slip("multiplied instead of added", "the squares were multiplied: Σ adds them.",
-             gives=lambda q: math.prod(x * x for x in q)),
-        Slip("returned the squares", "the list of squares: add them.",
-             gives=lambda q: [x * x for x in q]),
-    ],
-)
+    quantities={"L": len}, slips=_SUM_OF_SQUARES_SLIPS)
 
 EXERCISES = [SUM_HAND, SUM_FROM_TO, SUM_OF_SQUARES]

@@ -21,33 +21,34 @@ def _by_hand(formula):
     return answer
 
 
+_UPDATE_BY_HAND_SLIPS = slip_rows(make=_by_hand, rows=[
+    ("factor upside down", "the factor is e^(M − M′), old max minus new: at most 1.",
+     lambda l, f, t, *_: l / f + sum(t)),
+    ("no rescale", "l was summed under the old max: multiply it by e^(M − M′) first.",
+     lambda l, f, t, *_: l + sum(t)),
+    ("rescaled the new block", "e^(M − M′) belongs to the old l; the new terms already "
+     "use M′.", lambda l, f, t, *_: l + f * sum(t)),
+    ("rescaled everything", "only the old l gets e^(M − M′); the new terms already use M′.",
+     lambda l, f, t, *_: (l + sum(t)) * f),
+    ("the old max for the new terms", "the new terms are e^(s − M′), with the NEW max.",
+     lambda l, f, t, M, top, s: l * f + sum(_E(x - M) for x in s)),
+    ("e⁰ left out", "the block's largest score gives e^(M′ − M′) = e⁰ = 1, not 0.",
+     lambda l, f, t, *_: l * f + sum(t) - 1),
+    ("the factor added", "multiply l by e^(M − M′); do not add it.",
+     lambda l, f, t, *_: l + f + sum(t)),
+    ("exponent sign flipped", "each term is e^(s − M′), score minus max: at most 1.",
+     lambda l, f, t, M, top, s: l * f + sum(_E(top - x) for x in s)),
+    ("no shift for the new terms", "{got} adds e^s: subtract the new max, e^(s − M′).",
+     lambda l, f, t, M, top, s: l * f + sum(_E(x) for x in s)),
+])
+
+
 UPDATE_BY_HAND = HandExercise(
     "online update by hand", "l′ for M = {M}, l = {l} and a new block of scores {s}",
     answer=_by_hand(lambda l, f, t, *_: l * f + sum(t)),
     givens={"M": 2, "l": 1.5, "s": [3, 1]}, tolerance=0.005,
     twins=[Slip("M′ for l′", "{got} is the new max M′; l′ is the new sum.",
-                gives=lambda M, l, s: max(M, *s))],
-    slips=slip_rows(make=_by_hand, rows=[
-        ("factor upside down", "the factor is e^(M − M′), old max minus new: at most 1.",
-         lambda l, f, t, *_: l / f + sum(t)),
-        ("no rescale", "l was summed under the old max: multiply it by e^(M − M′) first.",
-         lambda l, f, t, *_: l + sum(t)),
-        ("rescaled the new block", "e^(M − M′) belongs to the old l; the new terms already "
-         "use M′.", lambda l, f, t, *_: l + f * sum(t)),
-        ("rescaled everything", "only the old l gets e^(M − M′); the new terms already use M′.",
-         lambda l, f, t, *_: (l + sum(t)) * f),
-        ("the old max for the new terms", "the new terms are e^(s − M′), with the NEW max.",
-         lambda l, f, t, M, top, s: l * f + sum(_E(x - M) for x in s)),
-        ("e⁰ left out", "the block's largest score gives e^(M′ − M′) = e⁰ = 1, not 0.",
-         lambda l, f, t, *_: l * f + sum(t) - 1),
-        ("the factor added", "multiply l by e^(M − M′); do not add it.",
-         lambda l, f, t, *_: l + f + sum(t)),
-        ("exponent sign flipped", "each term is e^(s − M′), score minus max: at most 1.",
-         lambda l, f, t, M, top, s: l * f + sum(_E(top - x) for x in s)),
-        ("no shift for the new terms", "{got} adds e^s: subtract the new max, e^(s − M′).",
-         lambda l, f, t, M, top, s: l * f + sum(_E(x) for x in s)),
-    ]),
-)
+                gives=lambda M, l, s: max(M, *s))], slips=_UPDATE_BY_HAND_SLIPS)
 
 
 # --- by hand: the skipped share
@@ -56,58 +57,59 @@ def _tiles(formula):
     return lambda n, b: formula(n // b)
 
 
+_SKIPPED_SHARE_BY_HAND_SLIPS = slip_rows(make=_tiles, rows=[
+    ("the computed share", "{got} is the share of tiles on or below the diagonal: those "
+     "are computed; the question asks for those skipped.",
+     lambda t: t * (t + 1) / 2 / t**2),
+    ("exactly half", "half is the limit of many small tiles; count the tiles here.",
+     lambda t: 0.5),
+    ("a count, not a share", "{got} counts the skipped tiles: divide by all the tiles.",
+     lambda t: t * (t - 1) / 2),
+    ("the halving forgotten", "T(T − 1) counts both triangles: halve it.",
+     lambda t: t * (t - 1) / t**2),
+    ("skipped over computed", "divide by ALL the tiles, T², not by those computed.",
+     lambda t: (t - 1) / (t + 1)),
+    ("the diagonal's share", "{got} = 1/T is the diagonal's share; above it lie 1 + 2 + … "
+     "+ (T − 1) tiles of the T².",
+     lambda t: 1 / t),
+    ("one tile fewer a side", "640 / 128 = 5 tiles a side, counted from 0 to 4.",
+     lambda t: (t - 2) / (2 * (t - 1))),
+])
+
+
 SKIPPED_SHARE_BY_HAND = HandExercise(
     "skipped share by hand", "the share of {b} × {b} tiles a causal mask skips at n = m = {n}",
     answer=_tiles(lambda t: t * (t - 1) / 2 / t**2), givens={"n": 640, "b": 128},
-    tolerance=0.001,
-    slips=slip_rows(make=_tiles, rows=[
-        ("the computed share", "{got} is the share of tiles on or below the diagonal: those "
-         "are computed; the question asks for those skipped.",
-         lambda t: t * (t + 1) / 2 / t**2),
-        ("exactly half", "half is the limit of many small tiles; count the tiles here.",
-         lambda t: 0.5),
-        ("a count, not a share", "{got} counts the skipped tiles: divide by all the tiles.",
-         lambda t: t * (t - 1) / 2),
-        ("the halving forgotten", "T(T − 1) counts both triangles: halve it.",
-         lambda t: t * (t - 1) / t**2),
-        ("skipped over computed", "divide by ALL the tiles, T², not by those computed.",
-         lambda t: (t - 1) / (t + 1)),
-        ("the diagonal's share", "{got} = 1/T is the diagonal's share; above it lie 1 + 2 + … "
-         "+ (T − 1) tiles of the T².",
-         lambda t: 1 / t),
-        ("one tile fewer a side", "640 / 128 = 5 tiles a side, counted from 0 to 4.",
-         lambda t: (t - 2) / (2 * (t - 1))),
-    ]),
-)
+    tolerance=0.001, slips=_SKIPPED_SHARE_BY_HAND_SLIPS)
 
 
 # --- by hand: A = e^(s − L)
+
+_LSE_WEIGHT_BY_HAND_SLIPS = slip_rows([
+    ("the sum left out", "{got} is e^(s − M): L = M + ln l holds the sum too.",
+     lambda M, l, s: _E(s - M)),
+    ("the max left out", "{got} uses ln l alone: L = M + ln l.",
+     lambda M, l, s: _E(s - math.log(l))),
+    ("no logarithm", "L adds ln l, not l: L = M + ln l.", lambda M, l, s: _E(s - M - l)),
+    ("log₁₀ for ln", "L uses the natural logarithm ln, the inverse of e^x.",
+     lambda M, l, s: _E(s - M - math.log10(l))),
+    ("L itself", "{got} is L: the weight is e^(s − L).", lambda M, l, s: M + math.log(l)),
+    ("no exponential", "{got} is s − L: the weight is e^(s − L).",
+     lambda M, l, s: s - M - math.log(l)),
+    ("the exponent upside down", "the weight is e^(s − L), score minus L: at most 1.",
+     lambda M, l, s: _E(M + math.log(l) - s)),
+    ("multiplied by l", "{got} is e^(s − M) · l: the weight divides by l, e^(s − M) / l.",
+     lambda M, l, s: _E(s - M) * l),
+    ("M times ln l", "L = M + ln l, a sum: the weight is e^(s − M − ln l).",
+     lambda M, l, s: _E(s - M * math.log(l))),
+])
+
 
 LSE_WEIGHT_BY_HAND = HandExercise(
     "weight from the logsumexp",
     "the weight of a score {s} from LSE, for a row with M = {M} and l = {l}",
     answer=lambda M, l, s: _E(s - M - math.log(l)), givens={"M": 3, "l": 2.5, "s": 1.5},
-    tolerance=0.001,
-    slips=slip_rows([
-        ("the sum left out", "{got} is e^(s − M): L = M + ln l holds the sum too.",
-         lambda M, l, s: _E(s - M)),
-        ("the max left out", "{got} uses ln l alone: L = M + ln l.",
-         lambda M, l, s: _E(s - math.log(l))),
-        ("no logarithm", "L adds ln l, not l: L = M + ln l.", lambda M, l, s: _E(s - M - l)),
-        ("log₁₀ for ln", "L uses the natural logarithm ln, the inverse of e^x.",
-         lambda M, l, s: _E(s - M - math.log10(l))),
-        ("L itself", "{got} is L: the weight is e^(s − L).",
-         lambda M, l, s: M + math.log(l)),
-        ("no exponential", "{got} is s − L: the weight is e^(s − L).",
-         lambda M, l, s: s - M - math.log(l)),
-        ("the exponent upside down", "the weight is e^(s − L), score minus L: at most 1.",
-         lambda M, l, s: _E(M + math.log(l) - s)),
-        ("multiplied by l", "{got} is e^(s − M) · l: the weight divides by l, e^(s − M) / l.",
-         lambda M, l, s: _E(s - M) * l),
-        ("M times ln l", "L = M + ln l, a sum: the weight is e^(s − M − ln l).",
-         lambda M, l, s: _E(s - M * math.log(l))),
-    ]),
-)
+    tolerance=0.001, slips=_LSE_WEIGHT_BY_HAND_SLIPS)
 
 
 # --- the online softmax
@@ -193,6 +195,16 @@ def _rescaled_after(blocks):
     return M, l
 
 
+_RUNNING_STATS_SLIPS = _rows(_stats, _COMMON) + slip_rows([
+    ("returned (l, M)", "the right numbers in the wrong order: `return M, l`.",
+     lambda blocks: _stats()(blocks)[::-1]),
+    ("stopped after the first block", "the `return` is inside the loop: one indent less.",
+     lambda blocks: _stats()(blocks[:1])),
+    ("new terms under the old max", "e^(s − M) with the OLD max overflows when a block's max "
+     "jumps far above it: shift the new terms by M′ and rescale only the old l.", _rescaled_after),
+])
+
+
 RUNNING_STATS = CodeExercise(
     "running_stats", "running_stats(blocks)",
     cases=[(tuple(tuple(b) for b in blocks),) for blocks in [
@@ -201,18 +213,7 @@ RUNNING_STATS = CodeExercise(
         [[0.0, 1.5, -0.5], [3.0, 0.25]], [[1000.0, 999.0], [1001.0, 998.5]],
         [[-1000.0, -1002.0], [-1001.0]], [[-1000.0], [1000.0]], [[-800.0], [0.5], [800.0]]]],
     # the last two: maxima that jump by more than 709, past what e^(s − M) can hold
-    solution=_stats(), rtol=1e-9, atol=1e-12,
-    slips=_rows(_stats, _COMMON) + [
-        Slip("returned (l, M)", "the right numbers in the wrong order: `return M, l`.",
-             gives=lambda blocks: _stats()(blocks)[::-1]),
-        Slip("stopped after the first block", "the `return` is inside the loop: one indent less.",
-             gives=lambda blocks: _stats()(blocks[:1])),
-        Slip("new terms under the old max", "e^(s − M) with the OLD max overflows when a block's "
-             "max jumps far above it: shift the new terms by M′ and rescale only the old l.",
-             gives=_rescaled_after),
-    ],
-)
-
+    solution=_stats(), rtol=1e-9, atol=1e-12, slips=_RUNNING_STATS_SLIPS)
 
 
 # --- online_output
@@ -235,6 +236,28 @@ def _output(cut=None, divide=True, **slip):
     return output
 
 
+_ONLINE_OUTPUT_SLIPS = _rows(_output, _COMMON, nan=False) + slip_rows([
+    ("rescaled only l", "o was summed under the old max too: o · e^(M − M′) as well.",
+     _output(rescale_o=False)),
+    ("rescaled only o", "l was summed under the old max too: l · e^(M − M′) as well.",
+     _output(rescale_l=False)),
+    ("forgot the values", "o adds each weight times its value: e^(s − M′) · v.",
+     _output(weights_only=True)),
+    ("the values unweighted", "o adds each value times its weight, e^(s − M′) · v.",
+     _output(plain=True)),
+    ("no final division", "{got} is o: return o / l, divided once after the last "
+     "block.", _output(divide=False)),
+    ("block ends one short", "the block is scores[start:start + block_size]: a slice "
+     "leaves out its end, so no − 1.", _output({"end": -1})),
+    ("a block at every key", "the blocks start block_size apart: range(0, len(scores), "
+     "block_size).", _output({"every": True})),
+    ("lost the last partial block", "range(0, len(scores), block_size) starts a block "
+     "below m even when fewer keys are left.", _output({"whole": True})),
+    ("stopped after the first block", "the `return` is inside the loop: one indent less.",
+     lambda s, v, b: _output()(s[:b], v[:b], b)),
+])
+
+
 ONLINE_OUTPUT = CodeExercise(
     "online_output", "online_output(scores, values, block_size)",
     cases=[(tuple(s), tuple(v), b) for s, v, b in [
@@ -250,27 +273,7 @@ ONLINE_OUTPUT = CodeExercise(
         ([-800.0, -799.5], [2.0, 4.0], 1)]],
     solution=_output(), rtol=1e-9, atol=1e-12,
     quantities={"m": lambda s, v, b: len(s), "block_size": lambda s, v, b: b},
-    slips=_rows(_output, _COMMON, nan=False) + [
-        Slip("rescaled only l", "o was summed under the old max too: o · e^(M − M′) as well.",
-             gives=_output(rescale_o=False)),
-        Slip("rescaled only o", "l was summed under the old max too: l · e^(M − M′) as well.",
-             gives=_output(rescale_l=False)),
-        Slip("forgot the values", "o adds each weight times its value: e^(s − M′) · v.",
-             gives=_output(weights_only=True)),
-        Slip("the values unweighted", "o adds each value times its weight, e^(s − M′) · v.",
-             gives=_output(plain=True)),
-        Slip("no final division", "{got} is o: return o / l, divided once after the last "
-             "block.", gives=_output(divide=False)),
-        Slip("block ends one short", "the block is scores[start:start + block_size]: a slice "
-             "leaves out its end, so no − 1.", gives=_output({"end": -1})),
-        Slip("a block at every key", "the blocks start block_size apart: range(0, len(scores), "
-             "block_size).", gives=_output({"every": True})),
-        Slip("lost the last partial block", "range(0, len(scores), block_size) starts a block "
-             "below m even when fewer keys are left.", gives=_output({"whole": True})),
-        Slip("stopped after the first block", "the `return` is inside the loop: one indent less.",
-             gives=lambda s, v, b: _output()(s[:b], v[:b], b)),
-    ],
-)
+    slips=_ONLINE_OUTPUT_SLIPS)
 
 EXERCISES = [UPDATE_BY_HAND, SKIPPED_SHARE_BY_HAND, LSE_WEIGHT_BY_HAND, RUNNING_STATS,
              ONLINE_OUTPUT]

@@ -4,7 +4,7 @@ import numpy as np
 
 from ._values import frozen_array
 from .engine import Case, CodeExercise
-from .feedback import NoPrediction, Slip
+from .feedback import NoPrediction, Slip, slip_rows
 from .hand import HandExercise
 
 __all__ = ["EXERCISES"]
@@ -60,6 +60,35 @@ def _one_minus(t):
     return gives
 
 
+_SCORE_HAND_SLIPS = slip_rows([
+    ("key 2 instead of key 3", "{got} is row q₂ · row k₂: S₂₃ pairs query 2 with key "
+     "3, the third row of K.", lambda Q, K: _dot(Q, 1, K, 1)),
+    ("key 4 instead of key 3", "{got} is row q₂ · row k₄: counted from 1, as in the "
+     "maths, k₃ is the third row of K (K[2] in Python).", lambda Q, K: _dot(Q, 1, K, 3)),
+    *[(f"query {i + 1} instead of query 2", f"{{got}} is row q{'₁₂₃'[i]} · row k₃: the "
+       "first index of S₂₃, 2, picks the query, the second row of Q.",
+       lambda Q, K, i=i: _dot(Q, i, K, 2)) for i in (0, 2)],
+    ("the indices swapped", "{got} is S₃₂ = row q₃ · row k₂: in S₂₃ the first index picks the "
+     "query (a row of Q), the second the key (a row of K).", lambda Q, K: _dot(Q, 2, K, 1)),
+    ("counted from 0", "{got} is row q₃ · row k₄, Python's Q[2] and K[3]: the maths "
+     "counts rows from 1, so S₂₃ is Q[1] · K[2] in Python.", lambda Q, K: _dot(Q, 2, K, 3)),
+    ("minus times minus", "{got} takes a negative times a negative as negative: "
+     "(−a) × (−b) = +ab.", (_minus_minus(), *map(_minus_minus, range(3)))),
+    ("a column of Q", "{got} pairs column 2 of Q with k₃: q₂ is the second ROW of Q.",
+     lambda Q, K: float(np.asarray(Q, dtype=float)[:, 1] @ _row(K, 2))),
+    ("multiplied the products", "{got} multiplies the three products: add them.",
+     lambda Q, K: float(np.prod(_products(Q, K)))),
+    ("dropped the minus signs", "{got} adds every product as positive: keep each product's sign, "
+     "a negative times a positive is negative.", lambda Q, K: float(np.abs(_products(Q, K)).sum())),
+    ("added instead of multiplied", "{got} adds the slots: multiply matching slots, "
+     "then add the three products.", lambda Q, K: float((_row(Q, 1) + _row(K, 2)).sum())),
+    *[(f"left out slot {t + 1}", f"{{got}} adds only two of the three products (slot "
+       f"{t + 1} is missing): d_k = 3, so add all three.",
+       lambda Q, K, t=t: float(_products(Q, K).sum() - _products(Q, K)[t]))
+      for t in range(3)],
+])
+
+
 SCORE_HAND = HandExercise(
     "score by hand", "S₂₃ for Q = {Q} and K = {K}",
     answer=_score,
@@ -68,39 +97,7 @@ SCORE_HAND = HandExercise(
     draw=_draw_grids, tolerance=0.01,
     twins=[Slip("one minus times minus", "{got} takes one negative times a negative as negative: "
                 "(−)(−) is positive.", gives=tuple(map(_one_minus, range(3))))],
-    slips=[
-        Slip("key 2 instead of key 3", "{got} is row q₂ · row k₂: S₂₃ pairs query 2 with key "
-             "3, the third row of K.", gives=lambda Q, K: _dot(Q, 1, K, 1)),
-        Slip("key 4 instead of key 3", "{got} is row q₂ · row k₄: counted from 1, as in the "
-             "maths, k₃ is the third row of K (K[2] in Python).",
-             gives=lambda Q, K: _dot(Q, 1, K, 3)),
-        *[Slip(f"query {i + 1} instead of query 2", f"{{got}} is row q{'₁₂₃'[i]} · row k₃: the "
-               "first index of S₂₃, 2, picks the query, the second row of Q.",
-               gives=lambda Q, K, i=i: _dot(Q, i, K, 2)) for i in (0, 2)],
-        Slip("the indices swapped", "{got} is S₃₂ = row q₃ · row k₂: in S₂₃ the first index "
-             "picks the query (a row of Q), the second the key (a row of K).",
-             gives=lambda Q, K: _dot(Q, 2, K, 1)),
-        Slip("counted from 0", "{got} is row q₃ · row k₄, Python's Q[2] and K[3]: the maths "
-             "counts rows from 1, so S₂₃ is Q[1] · K[2] in Python.",
-             gives=lambda Q, K: _dot(Q, 2, K, 3)),
-        Slip("minus times minus", "{got} takes a negative times a negative as negative: "
-             "(−a) × (−b) = +ab.", gives=(_minus_minus(), *map(_minus_minus, range(3)))),
-        Slip("a column of Q", "{got} pairs column 2 of Q with k₃: q₂ is the second ROW of Q.",
-             gives=lambda Q, K: float(np.asarray(Q, dtype=float)[:, 1] @ _row(K, 2))),
-        Slip("multiplied the products", "{got} multiplies the three products: add them.",
-             gives=lambda Q, K: float(np.prod(_products(Q, K)))),
-        Slip("dropped the minus signs", "{got} adds every product as positive: keep each "
-             "product's sign, a negative times a positive is negative.",
-             gives=lambda Q, K: float(np.abs(_products(Q, K)).sum())),
-        Slip("added instead of multiplied", "{got} adds the slots: multiply matching slots, "
-             "then add the three products.",
-             gives=lambda Q, K: float((_row(Q, 1) + _row(K, 2)).sum())),
-        *[Slip(f"left out slot {t + 1}", f"{{got}} adds only two of the three products (slot "
-               f"{t + 1} is missing): d_k = 3, so add all three.",
-               gives=lambda Q, K, t=t: float(_products(Q, K).sum() - _products(Q, K)[t]))
-          for t in range(3)],
-    ],
-)
+    slips=_SCORE_HAND_SLIPS)
 
 
 # --- the shape rule
@@ -132,41 +129,38 @@ def _tested(refuse):
     return (alone, besides)
 
 
+_PRODUCT_SHAPE_SLIPS = slip_rows([
+    ("the inner sizes", "they must match, and then disappear: keep the outer ones.",
+     _checked(lambda a, b: (a[1], b[0]))),
+    ("the outer sizes swapped", "the right sizes in the wrong order: rows come from A, "
+     "columns from B, (shape_a[0], shape_b[1]).", _checked(lambda a, b: (b[1], a[0]))),
+    ("one of the shapes", "that is one grid's shape: the product keeps A's rows and B's "
+     "columns, (shape_a[0], shape_b[1]).",
+     (_checked(lambda a, b: tuple(a)), _checked(lambda a, b: tuple(b)))),
+    ("kept the inner size", "the inner size is used up by the dot products: the result is "
+     "(rows of A, columns of B).", _checked(lambda a, b: (a[0], a[1], b[1]))),
+    ("the number of cells", "that is how many cells the result has, rows × columns: "
+     "return its shape, the pair (rows, columns).", _checked(lambda a, b: a[0] * b[1])),
+    ("compared the outer sizes", "the test compares the outer sizes, shape_a[0] and "
+     "shape_b[1], which may differ: compare the INNER ones.", _tested(lambda a, b: a[0] != b[1])),
+    ("a one-sided test", "`>` or `<` lets through inner sizes that differ the other "
+     "way: refuse when shape_a[1] != shape_b[0].",
+     (_tested(lambda a, b: a[1] > b[0])[0], _tested(lambda a, b: a[1] < b[0])[0])),
+    ("compared the rows", "it refused a product that exists: the test compares A's rows "
+     "with B's rows (or wants A square); only A's columns and B's rows must match, "
+     "shape_a[1] and shape_b[0].", _tested(lambda a, b: a[0] != b[0])),
+    ("compared the columns", "the test compares shape_a[1] with shape_b[1], the columns: "
+     "compare A's columns with B's ROWS, shape_b[0].", _tested(lambda a, b: a[1] != b[1])),
+])
+
+
 PRODUCT_SHAPE = CodeExercise(
     "product_shape", "product_shape(shape_a, shape_b)",
     cases=[((2, 3), (3, 4)), ((3, 2), (2, 5)), ((1, 4), (4, 1)), ((4, 4), (4, 2)),
            ((2, 5), (5, 2)), ((3, 4), (4, 4)),
            Case(((2, 3), (2, 3)), raises=ValueError), Case(((3, 4), (2, 3)), raises=ValueError),
            Case(((2, 3), (4, 2)), raises=ValueError), Case(((2, 3), (4, 5)), raises=ValueError)],
-    solution=_product_shape,
-    slips=[
-        Slip("the inner sizes", "they must match, and then disappear: keep the outer ones.",
-             gives=_checked(lambda a, b: (a[1], b[0]))),
-        Slip("the outer sizes swapped", "the right sizes in the wrong order: rows come from A, "
-             "columns from B, (shape_a[0], shape_b[1]).",
-             gives=_checked(lambda a, b: (b[1], a[0]))),
-        Slip("one of the shapes", "that is one grid's shape: the product keeps A's rows and B's "
-             "columns, (shape_a[0], shape_b[1]).",
-             gives=(_checked(lambda a, b: tuple(a)), _checked(lambda a, b: tuple(b)))),
-        Slip("kept the inner size", "the inner size is used up by the dot products: the result is "
-             "(rows of A, columns of B).", gives=_checked(lambda a, b: (a[0], a[1], b[1]))),
-        Slip("the number of cells", "that is how many cells the result has, rows × columns: "
-             "return its shape, the pair (rows, columns).",
-             gives=_checked(lambda a, b: a[0] * b[1])),
-        Slip("compared the outer sizes", "the test compares the outer sizes, shape_a[0] and "
-             "shape_b[1], which may differ: compare the INNER ones.",
-             gives=_tested(lambda a, b: a[0] != b[1])),
-        Slip("a one-sided test", "`>` or `<` lets through inner sizes that differ the other "
-             "way: refuse when shape_a[1] != shape_b[0].",
-             gives=(_tested(lambda a, b: a[1] > b[0])[0], _tested(lambda a, b: a[1] < b[0])[0])),
-        Slip("compared the rows", "it refused a product that exists: the test compares A's rows "
-             "with B's rows (or wants A square); only A's columns and B's rows must match, "
-             "shape_a[1] and shape_b[0].", gives=_tested(lambda a, b: a[0] != b[0])),
-        Slip("compared the columns", "the test compares shape_a[1] with shape_b[1], the columns: "
-             "compare A's columns with B's ROWS, shape_b[0].",
-             gives=_tested(lambda a, b: a[1] != b[1])),
-    ],
-)
+    solution=_product_shape, slips=_PRODUCT_SHAPE_SLIPS)
 
 
 # --- the scores of one sentence
@@ -192,6 +186,23 @@ def _self_scores(X, W_Q, W_K):
     return (X @ W_Q) @ (X @ W_K).T  # (n, d_k) @ (d_k, n) -> (n, n)
 
 
+_SELF_SCORES_SLIPS = slip_rows([
+    ("Qᵀ K instead of Q Kᵀ", "(X @ W_Q).T @ (X @ W_K) pairs columns with columns, a "
+     "d_k×d_k grid: transpose the keys instead, (X @ W_Q) @ (X @ W_K).T.",
+     lambda X, W_Q, W_K: (X @ W_Q).T @ (X @ W_K)),
+    ("W_Q used twice", "both sides are made with W_Q: the keys are K = X @ W_K.",
+     lambda X, W_Q, W_K: (X @ W_Q) @ (X @ W_Q).T),
+    ("no weights", "that is X @ X.T, the words scored directly: make Q = X @ W_Q and "
+     "K = X @ W_K first.", lambda X, W_Q, W_K: X @ X.T),
+    ("element-wise product", "`*` multiplies matching cells one by one; the matrix "
+     "product is `@`: (X @ W_Q) @ (X @ W_K).T.",
+     (lambda X, W_Q, W_K: (X @ W_Q) * (X @ W_K),
+      lambda X, W_Q, W_K: (X @ W_Q) * (X @ W_K).T)),
+    ("the weights alone", "W_Q @ W_K.T multiplies the two weight grids, d_model×d_model: each "
+     "word's row of X goes in first, (X @ W_Q) @ (X @ W_K).T.", lambda X, W_Q, W_K: W_Q @ W_K.T),
+])
+
+
 SELF_SCORES = CodeExercise(
     "self_scores", "self_scores(X, W_Q, W_K)",
     cases=[_case(i, *sizes) for i, sizes in enumerate(_SIZES)],
@@ -199,23 +210,6 @@ SELF_SCORES = CodeExercise(
     show_args=lambda args: ", ".join(f"{name} {a.shape[0]}×{a.shape[1]}"
                                      for name, a in zip(("X", "W_Q", "W_K"), args, strict=True)),
     quantities={"d_k": lambda X, W_Q, W_K: W_Q.shape[1], "n": lambda X, W_Q, W_K: X.shape[0],
-                "d_model": lambda X, W_Q, W_K: X.shape[1]},
-    slips=[
-        Slip("Qᵀ K instead of Q Kᵀ", "(X @ W_Q).T @ (X @ W_K) pairs columns with columns, a "
-             "d_k×d_k grid: transpose the keys instead, (X @ W_Q) @ (X @ W_K).T.",
-             gives=lambda X, W_Q, W_K: (X @ W_Q).T @ (X @ W_K)),
-        Slip("W_Q used twice", "both sides are made with W_Q: the keys are K = X @ W_K.",
-             gives=lambda X, W_Q, W_K: (X @ W_Q) @ (X @ W_Q).T),
-        Slip("no weights", "that is X @ X.T, the words scored directly: make Q = X @ W_Q and "
-             "K = X @ W_K first.", gives=lambda X, W_Q, W_K: X @ X.T),
-        Slip("element-wise product", "`*` multiplies matching cells one by one; the matrix "
-             "product is `@`: (X @ W_Q) @ (X @ W_K).T.",
-             gives=(lambda X, W_Q, W_K: (X @ W_Q) * (X @ W_K),
-                    lambda X, W_Q, W_K: (X @ W_Q) * (X @ W_K).T)),
-        Slip("the weights alone", "W_Q @ W_K.T multiplies the two weight grids, d_model×d_model: "
-             "each word's row of X goes in first, (X @ W_Q) @ (X @ W_K).T.",
-             gives=lambda X, W_Q, W_K: W_Q @ W_K.T),
-    ],
-)
+                "d_model": lambda X, W_Q, W_K: X.shape[1]}, slips=_SELF_SCORES_SLIPS)
 
 EXERCISES = [SCORE_HAND, PRODUCT_SHAPE, SELF_SCORES]

@@ -7,7 +7,7 @@ import numpy as np
 
 from ._values import frozen_array
 from .engine import CodeExercise
-from .feedback import NoPrediction, Slip
+from .feedback import NoPrediction, Slip, slip_rows
 from .hand import HandExercise
 
 __all__ = ["EXERCISES"]
@@ -63,38 +63,40 @@ def _draw_darts(rng):
             return {"darts": darts}
 
 
+_DART_VARIANCE_SLIPS = [
+    _hand("forgot the mean", "is the mean of the squares x²: square the distances from x̄.",
+          lambda x: _mean([v * v for v in x])),
+    _hand("divided by N − 1", "divides by N − 1: the notebook divides by N.",
+          lambda x: _squares(x) / (len(x) - 1)),
+    _hand("forgot to square", "is the mean distance |xᵢ − x̄|, and what a square taken as "
+          "negative can give: average the SQUARED distances, each ≥ 0.",
+          _distance),
+    _hand("squared the mean distance", "is the mean distance squared: square each first.",
+          lambda x: _distance(x) ** 2),
+    _hand("signed distances", "is what xᵢ − x̄ always add up to: square each first.",
+          lambda x: 0.0),
+    _hand("forgot to divide", "is the sum of the squared distances: divide it by N.",
+          _squares),
+    _hand("gave the mean", "is the mean x̄, the first step only.",
+          _mean),
+    _hand("mean over N − 1", "uses x̄ = sum / (N − 1): the mean divides by N.",
+          lambda x: _squares(x, sum(x) / (len(x) - 1)) / len(x)),
+    _hand("forgot to square the mean", "is the mean of the squares minus x̄: subtract x̄².",
+          lambda x: _mean([v * v for v in x]) - _mean(x)),
+    _hand("the median as the mean", "measures from the median: measure from the mean x̄.",
+          lambda x: _apart(_from_median(x), _var(x))),
+    _hand("^ for a square", "is what Python's ^ gives: a square is d ** 2.",
+          _xor),
+]
+
+
 DART_VARIANCE = HandExercise(
     "variance by hand", "the variance of the darts {darts}",
     answer=lambda darts: _var(darts), givens={"darts": _DARTS}, draw=_draw_darts,
     tolerance=0.01, twins=[_hand("doubled instead of squared", "is the mean of 2·|xᵢ − x̄|: "
                                  "square each distance.",
                                  lambda x: _mean([2 * abs(v - _mean(x)) for v in x]))],
-    slips=[
-        _hand("forgot the mean", "is the mean of the squares x²: square the distances from x̄.",
-              lambda x: _mean([v * v for v in x])),
-        _hand("divided by N − 1", "divides by N − 1: the notebook divides by N.",
-              lambda x: _squares(x) / (len(x) - 1)),
-        _hand("forgot to square", "is the mean distance |xᵢ − x̄|, and what a square taken as "
-              "negative can give: average the SQUARED distances, each ≥ 0.",
-              _distance),
-        _hand("squared the mean distance", "is the mean distance squared: square each first.",
-              lambda x: _distance(x) ** 2),
-        _hand("signed distances", "is what xᵢ − x̄ always add up to: square each first.",
-              lambda x: 0.0),
-        _hand("forgot to divide", "is the sum of the squared distances: divide it by N.",
-              _squares),
-        _hand("gave the mean", "is the mean x̄, the first step only.",
-              _mean),
-        _hand("mean over N − 1", "uses x̄ = sum / (N − 1): the mean divides by N.",
-              lambda x: _squares(x, sum(x) / (len(x) - 1)) / len(x)),
-        _hand("forgot to square the mean", "is the mean of the squares minus x̄: subtract x̄².",
-              lambda x: _mean([v * v for v in x]) - _mean(x)),
-        _hand("the median as the mean", "measures from the median: measure from the mean x̄.",
-              lambda x: _apart(_from_median(x), _var(x))),
-        _hand("^ for a square", "is what Python's ^ gives: a square is d ** 2.",
-              _xor),
-    ],
-)
+    slips=_DART_VARIANCE_SLIPS)
 
 
 def _draw_width(rng):
@@ -104,28 +106,30 @@ def _draw_width(rng):
             return {"d_k": d_k}
 
 
+_OVER_SHRUNK_SLIPS = [
+    _hand("divided by c, not c²", "divides the variance by c = {d_k} once: ÷ c².",
+          lambda d_k: 1),
+    _hand("no scaling", "is the raw variance (or the answer upside down): it is ÷ {d_k}².",
+          lambda d_k: d_k),
+    _hand("gave c²", "is c² itself: divide the raw variance {d_k} by it.",
+          lambda d_k: d_k ** 2),
+    _hand("divided by √d_k", "divides the variance by √d_k: ÷ c², c = {d_k}.",
+          lambda d_k: d_k ** 0.5),
+    _hand("multiplied by √d_k", "multiplies the variance by √d_k: ÷ c², c = {d_k}.",
+          lambda d_k: d_k ** 1.5),
+    _hand("doubled instead of squared", "divides the variance by 2c: the rule squares c.",
+          lambda d_k: 0.5),
+    _hand("started from variance 1", "starts from ONE product's variance 1: q·k has "
+          "{d_k}.", lambda d_k: d_k ** -2.0),
+]
+
+
 OVER_SHRUNK = HandExercise(
     "over-shrunk by hand", "Var(q·k / {d_k}) when Var(q·k) = {d_k}",
     answer=lambda d_k: 1 / d_k, givens={"d_k": 16}, tolerance=0.0005,
     draw=_draw_width, twins=[_hand("one division too many", "divides by {d_k} three times: "
                                    "÷ c² is two.", lambda d_k: 1 / d_k ** 2)],
-    slips=[
-        _hand("divided by c, not c²", "divides the variance by c = {d_k} once: ÷ c².",
-              lambda d_k: 1),
-        _hand("no scaling", "is the raw variance (or the answer upside down): it is ÷ {d_k}².",
-              lambda d_k: d_k),
-        _hand("gave c²", "is c² itself: divide the raw variance {d_k} by it.",
-              lambda d_k: d_k ** 2),
-        _hand("divided by √d_k", "divides the variance by √d_k: ÷ c², c = {d_k}.",
-              lambda d_k: d_k ** 0.5),
-        _hand("multiplied by √d_k", "multiplies the variance by √d_k: ÷ c², c = {d_k}.",
-              lambda d_k: d_k ** 1.5),
-        _hand("doubled instead of squared", "divides the variance by 2c: the rule squares c.",
-              lambda d_k: 0.5),
-        _hand("started from variance 1", "starts from ONE product's variance 1: q·k has "
-              "{d_k}.", lambda d_k: d_k ** -2.0),
-    ],
-)
+    slips=_OVER_SHRUNK_SLIPS)
 
 
 def _dot_variance(d_k, size, seed):
@@ -179,6 +183,35 @@ def _scores(slip, hint, form):
     return Slip(slip, hint, gives=_replay(form))
 
 
+_DOT_VARIANCE_SLIPS = slip_rows([
+    _scores("the mean, not the variance", "that is the scores' mean.",
+            lambda q, k, s: np.mean(s)),
+    _scores("divided by N − 1", "that divides by size − 1 (ddof=1): np.var divides by N.",
+            lambda q, k, s: np.var(s, ddof=1)),
+    _scores("forgot the mean", "that averages s²: average (s − s̄)².",
+            lambda q, k, s: np.mean(s * s)),
+    _scores("products not added", "that is the products' variance: add each row first, "
+            "(q * k).sum(axis=1).", lambda q, k, s: np.var(q * k)),
+    _scores("added down the columns", "the products were added over the pairs: axis=1.",
+            lambda q, k, s: np.var((q * k).sum(axis=0))),
+    _scores("every query with every key", "q @ k.T makes the whole grid: pair row i with "
+            "row i only.", lambda q, k, s: np.var(q @ k.T)),
+    _scores("every query with key 1", "every query was scored against k[0]: pair row i with "
+            "row i.", lambda q, k, s: np.var(q @ k[0])),
+    _scores("the same draws for q and k", "two generators from one seed draw the same "
+            "numbers: ONE rng.",
+            lambda q, k, s: np.var((q * q).sum(axis=1))),
+    Slip("a variance of 0", "no spread: one number only (.sum() adds everything)?",
+         when=lambda o: abs(float(o.value)) < 1e-9,
+         example=_replay(lambda q, k, s: np.var((q * k).sum()))),
+    ("uniform draws", "rng.random draws between 0 and 1: draw rng.standard_normal.",
+     lambda *case: _drawn_by(*case, True)),
+    Slip("other draws", "close to d_k, but not the checker's numbers: one "
+         "default_rng(seed), then q, then k, each standard_normal((size, d_k)).",
+         when=_roughly_d_k, example=_pair_by_pair),
+])
+
+
 DOT_VARIANCE = CodeExercise(
     "dot_variance", "dot_variance(d_k, size, seed)",
     # big cases first: a message shows the first case the answer gets wrong
@@ -186,34 +219,7 @@ DOT_VARIANCE = CodeExercise(
            (4, 5, 12), (16, 8, 13)],
     solution=_dot_variance,
     quantities={"d_k": lambda *case: case[0], "size": lambda *case: case[1]},
-    slips=[
-        _scores("the mean, not the variance", "that is the scores' mean.",
-                lambda q, k, s: np.mean(s)),
-        _scores("divided by N − 1", "that divides by size − 1 (ddof=1): np.var divides by N.",
-                lambda q, k, s: np.var(s, ddof=1)),
-        _scores("forgot the mean", "that averages s²: average (s − s̄)².",
-                lambda q, k, s: np.mean(s * s)),
-        _scores("products not added", "that is the products' variance: add each row first, "
-                "(q * k).sum(axis=1).", lambda q, k, s: np.var(q * k)),
-        _scores("added down the columns", "the products were added over the pairs: axis=1.",
-                lambda q, k, s: np.var((q * k).sum(axis=0))),
-        _scores("every query with every key", "q @ k.T makes the whole grid: pair row i with "
-                "row i only.", lambda q, k, s: np.var(q @ k.T)),
-        _scores("every query with key 1", "every query was scored against k[0]: pair row i with "
-                "row i.", lambda q, k, s: np.var(q @ k[0])),
-        _scores("the same draws for q and k", "two generators from one seed draw the same "
-                "numbers: ONE rng.",
-                lambda q, k, s: np.var((q * q).sum(axis=1))),
-        Slip("a variance of 0", "no spread: one number only (.sum() adds everything)?",
-             when=lambda o: abs(float(o.value)) < 1e-9,
-             example=_replay(lambda q, k, s: np.var((q * k).sum()))),
-        Slip("uniform draws", "rng.random draws between 0 and 1: draw rng.standard_normal.",
-             gives=lambda *case: _drawn_by(*case, True)),
-        Slip("other draws", "close to d_k, but not the checker's numbers: one "
-             "default_rng(seed), then q, then k, each standard_normal((size, d_k)).",
-             when=_roughly_d_k, example=_pair_by_pair),
-    ],
-)
+    slips=_DOT_VARIANCE_SLIPS)
 
 
 def _grids(seed=8):
@@ -248,31 +254,33 @@ def _root(q, k):
 
 _D_K = "d_k = query.shape[-1]"
 
+_SCALE_SCORES_SLIPS = slip_rows([
+    ("scaled by the number of keys", f"you divided by √m, m = len(key): {_D_K}.",
+     _over(lambda q, k: math.sqrt(len(k)))),
+    ("scaled by the number of queries", f"you divided by √n, n = len(query): {_D_K}.",
+     _over(lambda q, k: math.sqrt(len(q)))),
+    ("** 1/2 without brackets", "`/ d_k ** 1/2` divides by d_k, then by 2: "
+     "math.sqrt(d_k).", _over(lambda q, k: _d_k(q, k) * 2)),
+    ("(d_k ** 1/2) is d_k/2", "`d_k ** 1/2` is d_k / 2: math.sqrt(d_k).",
+     _over(lambda q, k: _d_k(q, k) / 2)),
+    ("^ for a power", "^ is not a power: write math.sqrt(d_k).",
+     _over(lambda q, k: (_d_k(q, k) ^ 1) / 2)),
+    ("the root taken twice", "that divides by √√d_k: take the root once.",
+     _over(lambda q, k: math.sqrt(_root(q, k)))),
+    ("√(d_k + 1)", "that divides by √(d_k + 1): the scale is √d_k.",
+     _over(lambda q, k: math.sqrt(_d_k(q, k) + 1))),
+    ("Q * K.T elementwise", "`*` multiplies matching entries: query @ key.T.",
+     lambda q, k: q * k.T / _root(q, k)),
+    ("Qᵀ K", "query.T @ key is a d_k×d_k grid: transpose K, not Q.",
+     lambda q, k: q.T @ k / _root(q, k)),
+])
+
+
 SCALE_SCORES = CodeExercise(
     "scale_scores", "scale_scores(query, key)",
     cases=_grids(), solution=_over(_root),
     show_args=lambda args: "query {}×{}, key {}×{}".format(*args[0].shape, *args[1].shape),
     quantities={"d_k": _d_k, "n": lambda q, k: q.shape[0], "m": lambda q, k: k.shape[0]},
-    slips=[
-        Slip("scaled by the number of keys", f"you divided by √m, m = len(key): {_D_K}.",
-             gives=_over(lambda q, k: math.sqrt(len(k)))),
-        Slip("scaled by the number of queries", f"you divided by √n, n = len(query): {_D_K}.",
-             gives=_over(lambda q, k: math.sqrt(len(q)))),
-        Slip("** 1/2 without brackets", "`/ d_k ** 1/2` divides by d_k, then by 2: "
-             "math.sqrt(d_k).", gives=_over(lambda q, k: _d_k(q, k) * 2)),
-        Slip("(d_k ** 1/2) is d_k/2", "`d_k ** 1/2` is d_k / 2: math.sqrt(d_k).",
-             gives=_over(lambda q, k: _d_k(q, k) / 2)),
-        Slip("^ for a power", "^ is not a power: write math.sqrt(d_k).",
-             gives=_over(lambda q, k: (_d_k(q, k) ^ 1) / 2)),
-        Slip("the root taken twice", "that divides by √√d_k: take the root once.",
-             gives=_over(lambda q, k: math.sqrt(_root(q, k)))),
-        Slip("√(d_k + 1)", "that divides by √(d_k + 1): the scale is √d_k.",
-             gives=_over(lambda q, k: math.sqrt(_d_k(q, k) + 1))),
-        Slip("Q * K.T elementwise", "`*` multiplies matching entries: query @ key.T.",
-             gives=lambda q, k: q * k.T / _root(q, k)),
-        Slip("Qᵀ K", "query.T @ key is a d_k×d_k grid: transpose K, not Q.",
-             gives=lambda q, k: q.T @ k / _root(q, k)),
-    ],
-)
+    slips=_SCALE_SCORES_SLIPS)
 
 EXERCISES = [DART_VARIANCE, OVER_SHRUNK, DOT_VARIANCE, SCALE_SCORES]

@@ -3,7 +3,7 @@
 import numpy as np
 
 from .engine import Case, CodeExercise
-from .feedback import Slip
+from .feedback import Slip, slip_rows
 from .hand import HandExercise
 from .python import missing_key
 
@@ -23,24 +23,24 @@ def _draw_slot(rng):  # 6 to 9 slots: with one length, most i make two slips giv
     return {"q": q, "i": int(rng.integers(2, 7))}
 
 
+_SLOT_HAND_SLIPS = slip_rows([
+    ("counted from 0", "{got} is q[{i}] in Python, one slot to the right: slot {i} is "
+     "q[{i} − 1].", lambda q, i: q[i]),
+    ("counted from the end", "{got} is number {i} from the right: count from the left.",
+     lambda q, i: q[-i]),
+    ("gave the slot number", "{got} is i itself; qᵢ is the number in that slot.", lambda q, i: i),
+    ("one slot early", lambda q, i: f"{{got}} is q{_SUB[i - 1]}, the slot before "
+     f"q{_SUB[i]}: count 1, 2, 3, … to slot {i}.", lambda q, i: q[i - 2]),
+    ("first slot", "{got} is q₁, the first number.", lambda q, i: q[0]),
+    ("last slot", "{got} is the last number.", lambda q, i: q[-1]),
+    ("gave the number of slots", "{got} is L, how many slots q has.", lambda q, i: len(q)),
+])
+
+
 SLOT_HAND = HandExercise(
     "slot by hand", "qᵢ for i = {i} and q = {q}",
     answer=lambda q, i: q[i - 1], givens={"q": [4, -1, 6, 2, 8, 5, 9], "i": 3}, draw=_draw_slot,
-    slips=[
-        Slip("counted from 0", "{got} is q[{i}] in Python, one slot to the right: slot {i} is "
-             "q[{i} − 1].", gives=lambda q, i: q[i]),
-        Slip("counted from the end", "{got} is number {i} from the right: count from the left.",
-             gives=lambda q, i: q[-i]),
-        Slip("gave the slot number", "{got} is i itself; qᵢ is the number in that slot.",
-             gives=lambda q, i: i),
-        Slip("one slot early", lambda q, i: f"{{got}} is q{_SUB[i - 1]}, the slot before "
-             f"q{_SUB[i]}: count 1, 2, 3, … to slot {i}.",
-             gives=lambda q, i: q[i - 2]),
-        Slip("first slot", "{got} is q₁, the first number.", gives=lambda q, i: q[0]),
-        Slip("last slot", "{got} is the last number.", gives=lambda q, i: q[-1]),
-        Slip("gave the number of slots", "{got} is L, how many slots q has.",
-             gives=lambda q, i: len(q)),
-    ],
+    slips=_SLOT_HAND_SLIPS,
     twins=[Slip("added the slots up to i", "{got} is q₁ + … + qᵢ: the answer is the one number "
                 "in slot {i}.", gives=lambda q, i: sum(q[:i]))],
 )
@@ -90,41 +90,42 @@ class _Slot(CodeExercise):
                 if (both or e[2] != _POSITIONS) and (wrapped or e[2] != _WRAPS)]
 
 
+_SLOT_SLIPS = slip_rows([
+    ("two positions on", "q[i + 1] is slot i + 2: slot i is q[i - 1].",
+     _checked_or_not(lambda q, i: q[i + 1])),
+    ("no shift by one", "q[i] is slot i + 1: slot i is q[i - 1].",
+     _checked_or_not(lambda q, i: q[i])),
+    ("counted from the end", "q[-i] counts from the end: slot i is q[i - 1].",
+     _checked_or_not(lambda q, i: q[-i])),
+    Slip(_WRAPS, "q[i - 1] for i < 1 counts from the END (q[-1] is the last slot) and "
+         "Python says nothing: if i is not in 1 … len(q), raise IndexError (a print does "
+         "not stop the function).",
+         when=lambda o: o.case.raises is not None and (
+             _wrapped(o) and o.value == o.case.args[0][o.case.args[1] - 1]
+             or isinstance(o.error, IndexError) and o.case.args[1] > 0)),
+    Slip("refused a slot that exists", "slots run from 1 to len(q), both ends in: raise "
+         "only when i < 1 or i > len(q).",
+         when=lambda o: isinstance(o.error, IndexError) and o.case.raises is None
+         and "out of range" not in str(o.error)),
+    Slip(_POSITIONS, "it lets slot 0 through and refuses slot len(q): it checks the "
+         "positions 0 … len(q) − 1 (range(len(q))), not the slots 1 … len(q).",
+         when=lambda o: _answered_0(o) or _refused_last(o)),
+    Slip("no slots named in the message", "its message must say which slots exist, "
+         "like f\"q has slots 1 to {len(q)}\".",
+         when=lambda o: isinstance(o.error, IndexError) and o.case.raises is not None
+         and str(o.error).strip() and not _numbered(str(o.error)),
+         example=lambda q, i: q[i - 1] if i >= 1 else _no_slot()),
+    Slip("round brackets", "`q(i)` calls the list: q[i - 1].",
+         raises=(TypeError, "not callable")),
+])
+
+
 SLOT = _Slot(
     "slot", "slot(q, i)",
     cases=[(_Q, i) for i in (1, 3, 5, 7)] + [([9.5, -2.0], 2), ([7.5], 1), ([0.5, 1.5, 2.5], 2)]
     + [Case((_Q, i), raises=IndexError, says=_numbered) for i in (0, 8, -2)]
     + [Case(([7.5], 0), raises=IndexError, says=_numbered)],
-    solution=_slot,
-    slips=[
-        Slip("two positions on", "q[i + 1] is slot i + 2: slot i is q[i - 1].",
-             gives=_checked_or_not(lambda q, i: q[i + 1])),
-        Slip("no shift by one", "q[i] is slot i + 1: slot i is q[i - 1].",
-             gives=_checked_or_not(lambda q, i: q[i])),
-        Slip("counted from the end", "q[-i] counts from the end: slot i is q[i - 1].",
-             gives=_checked_or_not(lambda q, i: q[-i])),
-        Slip(_WRAPS, "q[i - 1] for i < 1 counts from the END (q[-1] is the last slot) and "
-             "Python says nothing: if i is not in 1 … len(q), raise IndexError (a print does "
-             "not stop the function).",
-             when=lambda o: o.case.raises is not None and (
-                 _wrapped(o) and o.value == o.case.args[0][o.case.args[1] - 1]
-                 or isinstance(o.error, IndexError) and o.case.args[1] > 0)),
-        Slip("refused a slot that exists", "slots run from 1 to len(q), both ends in: raise "
-             "only when i < 1 or i > len(q).",
-             when=lambda o: isinstance(o.error, IndexError) and o.case.raises is None
-             and "out of range" not in str(o.error)),
-        Slip(_POSITIONS, "it lets slot 0 through and refuses slot len(q): it checks the "
-             "positions 0 … len(q) − 1 (range(len(q))), not the slots 1 … len(q).",
-             when=lambda o: _answered_0(o) or _refused_last(o)),
-        Slip("no slots named in the message", "its message must say which slots exist, "
-             "like f\"q has slots 1 to {len(q)}\".",
-             when=lambda o: isinstance(o.error, IndexError) and o.case.raises is not None
-             and str(o.error).strip() and not _numbered(str(o.error)),
-             example=lambda q, i: q[i - 1] if i >= 1 else _no_slot()),
-        Slip("round brackets", "`q(i)` calls the list: q[i - 1].",
-             raises=(TypeError, "not callable")),
-    ],
-)
+    solution=_slot, slips=_SLOT_SLIPS)
 
 _TABLE = {"the": [0.5, -1.0], "cat": [2.25, 1.5], "sat": [-1.0, 0.5], "on": [0.0, -2.0],
           "mat": [1.5, 2.75]}
@@ -148,53 +149,47 @@ def _each(o, test):
     return isinstance(v, (list, tuple)) and len(v) > 0 and all(test(x) for x in v)
 
 
+_EMBED_SLIPS = slip_rows([
+    ("return inside the loop", "only the first word's vector came back: return after "
+     "the loop.", (lambda s, t: [t[s[0]]], lambda s, t: t[s[0]])),
+    ("= instead of append", "`vectors = table[word]` replaces the list: "
+     "vectors.append(table[word]).", (lambda s, t: t[s[-1]], lambda s, t: [t[s[-1]]])),
+    ("+= glued the vectors", "`vectors += table[word]` glues the numbers into one "
+     "list: vectors.append(table[word]).", lambda s, t: [x for w in s for x in t[w]]),
+    ("left out the first word", "range(1, len(sentence)) skips position 0.",
+     lambda s, t: [t[w] for w in s[1:]]),
+    ("left out the last word", "range(len(sentence) - 1) stops one word early.",
+     lambda s, t: [t[w] for w in s[:-1]]),
+    ("first word every time", "table[word], for each word.", lambda s, t: [t[s[0]] for _ in s]),
+    ("the whole table", "look up the sentence's words only.", lambda s, t: list(t.values())),
+    ("table order", "loop over the sentence.", lambda s, t: [v for w, v in t.items() if w in s]),
+    ("sorted the words", "keep the sentence's order.", lambda s, t: [t[w] for w in sorted(s)]),
+    Slip("each word once", "a set(…) keeps each word once and may change their order: loop "
+         "over the sentence itself.", when=_repeats_dropped),
+    Slip("quoted the variable", "`table[\"word\"]` looks up the text 'word': table[word].",
+         when=lambda o: missing_key(o, lambda k, s: isinstance(k, str) and len(k) > 1
+                                    and k.lower().strip() not in s)),
+    Slip("looked up letters", "a loop over a string gives letters: `for word in sentence`.",
+         when=lambda o: missing_key(o, lambda k, s: isinstance(k, str) and len(k) == 1)),
+    Slip("round brackets", "`table(word)` calls the table: table[word].",
+         raises=(TypeError, "not callable")),
+    Slip("split a list", "the sentence is already a list of words: no .split().",
+         raises=(AttributeError, "split")),
+    Slip("returned a dict", "a dict keeps each word once: return a list, one vector per "
+         "word.", when=lambda o: isinstance(o.value, dict)),
+    Slip("returned the words", "return their vectors.",
+         when=lambda o: _each(o, lambda x: isinstance(x, str))),
+    Slip("one number per word", "a word's vector is a list: keep table[word] whole.",
+         when=lambda o: len(o.value) == len(o.case.args[0])
+         and _each(o, lambda x: isinstance(x, (int, float)))),
+])
+
+
 EMBED = CodeExercise(
     "embed", "embed(sentence, table)",
     cases=[(s, _TABLE) for s in (["cat"], ["the", "cat"], ["cat", "the"], ["mat", "on", "sat"],
                                  ["the", "cat", "sat", "on", "the", "mat"], ["on", "on"])],
     solution=lambda sentence, table: [table[word] for word in sentence],
-    show_args=lambda args: f"{args[0]!r}, table",
-    slips=[
-        Slip("return inside the loop", "only the first word's vector came back: return after "
-             "the loop.",
-             gives=(lambda s, t: [t[s[0]]], lambda s, t: t[s[0]])),
-        Slip("= instead of append", "`vectors = table[word]` replaces the list: "
-             "vectors.append(table[word]).",
-             gives=(lambda s, t: t[s[-1]], lambda s, t: [t[s[-1]]])),
-        Slip("+= glued the vectors", "`vectors += table[word]` glues the numbers into one "
-             "list: vectors.append(table[word]).",
-             gives=lambda s, t: [x for w in s for x in t[w]]),
-        Slip("left out the first word", "range(1, len(sentence)) skips position 0.",
-             gives=lambda s, t: [t[w] for w in s[1:]]),
-        Slip("left out the last word", "range(len(sentence) - 1) stops one word early.",
-             gives=lambda s, t: [t[w] for w in s[:-1]]),
-        Slip("first word every time", "table[word], for each word.",
-             gives=lambda s, t: [t[s[0]] for _ in s]),
-        Slip("the whole table", "look up the sentence's words only.",
-             gives=lambda s, t: list(t.values())),
-        Slip("table order", "loop over the sentence.",
-             gives=lambda s, t: [v for w, v in t.items() if w in s]),
-        Slip("sorted the words", "keep the sentence's order.",
-             gives=lambda s, t: [t[w] for w in sorted(s)]),
-        Slip("each word once", "a set(…) keeps each word once and may change their order: loop "
-             "over the sentence itself.", when=_repeats_dropped),
-        Slip("quoted the variable", "`table[\"word\"]` looks up the text 'word': table[word].",
-             when=lambda o: missing_key(o, lambda k, s: isinstance(k, str) and len(k) > 1
-                                        and k.lower().strip() not in s)),
-        Slip("looked up letters", "a loop over a string gives letters: `for word in sentence`.",
-             when=lambda o: missing_key(o, lambda k, s: isinstance(k, str) and len(k) == 1)),
-        Slip("round brackets", "`table(word)` calls the table: table[word].",
-             raises=(TypeError, "not callable")),
-        Slip("split a list", "the sentence is already a list of words: no .split().",
-             raises=(AttributeError, "split")),
-        Slip("returned a dict", "a dict keeps each word once: return a list, one vector per "
-             "word.", when=lambda o: isinstance(o.value, dict)),
-        Slip("returned the words", "return their vectors.",
-             when=lambda o: _each(o, lambda x: isinstance(x, str))),
-        Slip("one number per word", "a word's vector is a list: keep table[word] whole.",
-             when=lambda o: len(o.value) == len(o.case.args[0])
-             and _each(o, lambda x: isinstance(x, (int, float)))),
-    ],
-)
+    show_args=lambda args: f"{args[0]!r}, table", slips=_EMBED_SLIPS)
 
 EXERCISES = [SLOT_HAND, SLOT, EMBED]
