@@ -232,3 +232,31 @@ def test_rope_slips():
         "the wrong shape": [lambda x, p, b: (rope_loop(x, p, b)[:len(x) // 2],
                                              rope_loop(x, p, b)[len(x) // 2:])],
     })
+
+
+# --- merged chunks by hand: split-KV's merge, o = Σ_c e^(LSE_c − LSE) o_c -------------------
+
+
+def test_merged_chunks_by_hand_slips():
+    assert_named("merged chunks by hand", {
+        "the plain mean": [4.5], "not divided by the total": [20, "20"],
+        "the weights swapped": [5], "divided by the number of chunks": [10],
+        "one chunk only": [2, 7], "one term only": [1.2, 2.8],
+        "the logsumexps as weights": [3.93], "added the outputs": [9],
+    })
+
+
+def test_merged_chunks_by_hand_is_the_merge_of_split_kv():
+    # the by-hand answer is what serving.merge_splits computes from the same two chunks
+    from course_lib.serving import merge_splits
+
+    ex = exercise("merged chunks by hand")
+    g = ex.givens
+    outputs = [np.array([[float(g["o1"])]]), np.array([[float(g["o2"])]])]  # (n, d_v) = (1, 1)
+    lse = [np.log([float(g["a"])]), np.log([float(g["b"])])]  # (n,)
+    merged, _ = merge_splits(outputs, lse)
+    assert np.isclose(float(merged[0, 0]), float(ex.answer))
+    assert evaluate("merged chunks by hand", float(ex.answer)).passed
+    for seed in range(1, 6):
+        variant = ex.variant(seed)
+        assert variant.evaluate(variant.answer.tolist()).passed

@@ -2,6 +2,8 @@
 
 import math
 
+import numpy as np
+
 from .engine import CodeExercise
 from .feedback import NoPrediction, Slip, slip_rows
 from .hand import HandExercise
@@ -193,4 +195,38 @@ ROPE = CodeExercise(
            ([2.0, -1.0, 0.5, 1.5], 100, 10000.0), ([0.5, -1.0, 2.0, 0.0, 1.5, -0.5], 2, 10.0)],
     solution=_turn, slips=_ROPE_SLIPS)
 
-EXERCISES = [CACHE_HAND, SLOT_OF, ROPE]
+def _merged(o1, a, o2, b):  # chunk c's weight is e^LSE_c: a and b
+    return (a * o1 + b * o2) / (a + b)
+
+
+def _draw_chunks(rng):
+    o1, o2 = (int(x) for x in rng.choice(np.r_[-5:0, 1:10], size=2, replace=False))
+    a, b = (int(x) for x in rng.choice(np.arange(2, 7), size=2, replace=False))
+    return {"o1": o1, "a": a, "o2": o2, "b": b}
+
+
+_TOTAL = "divide by e^LSE = {a} + {b}, the sum of the two weights."
+
+MERGE_HAND = HandExercise(
+    "merged chunks by hand", "o merged from chunk 1 (o₁ = {o1}, LSE₁ = ln {a}) and chunk 2 "
+    "(o₂ = {o2}, LSE₂ = ln {b})",
+    answer=_merged, givens={"o1": 2, "a": 3, "o2": 7, "b": 2}, draw=_draw_chunks,
+    slips=slip_rows([
+        ("the plain mean", "chunk c weighs e^LSE_c, not ½.", lambda o1, a, o2, b: (o1 + o2) / 2),
+        ("not divided by the total", "{got} is e^LSE₁ o₁ + e^LSE₂ o₂: " + _TOTAL,
+         lambda o1, a, o2, b: a * o1 + b * o2),
+        ("the weights swapped", "o₁ goes with its own chunk's weight, e^LSE₁ = {a}.",
+         lambda o1, a, o2, b: _merged(o1, b, o2, a)),
+        ("divided by the number of chunks", "{got} divides by 2: " + _TOTAL,
+         lambda o1, a, o2, b: (a * o1 + b * o2) / 2),
+        ("one chunk only", "the keys of both chunks count.",
+         (lambda o1, a, o2, b: o1, lambda o1, a, o2, b: o2)),
+        ("one term only", "{got} is one chunk's term: add the other's.",
+         (lambda o1, a, o2, b: a * o1 / (a + b), lambda o1, a, o2, b: b * o2 / (a + b))),
+        ("the logsumexps as weights", "a chunk weighs e^LSE_c = {a} and {b}, not LSE_c.",
+         lambda o1, a, o2, b: _merged(o1, math.log(a), o2, math.log(b))),
+        ("added the outputs", "o is a weighted MEAN of o₁ and o₂.",
+         lambda o1, a, o2, b: o1 + o2),
+    ]))
+
+EXERCISES = [CACHE_HAND, MERGE_HAND, SLOT_OF, ROPE]
