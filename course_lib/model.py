@@ -15,10 +15,10 @@ causal mask over a KV cache (:func:`course_lib.causal_mask`) and softmax(QKáµ€/â
 (:func:`course_lib.attention.attention_formula`). ``load_model(attention=f)`` runs it on a
 learner's own function instead.
 
-The weights come from the GGUF file that ``make model`` downloads, read by
-:func:`course_lib.model_file.read_gguf` and dequantized here (:func:`dequantize`); the tokenizer
-is built from the same file with ``tokenizers``, imported inside :func:`load_model`, so
-``import course_lib`` still needs NumPy only.
+The weights come from the GGUF file that ``make model`` downloads, read (and checked) once by
+:func:`course_lib.model_file.read_model_file` and dequantized here (:func:`dequantize`); the
+tokenizer is built from the same file with ``tokenizers``, imported inside :func:`load_model`,
+so ``import course_lib`` still needs NumPy only.
 """
 
 import functools
@@ -31,7 +31,7 @@ import numpy as np
 from .attention import attention_formula
 from .kv_memory import ModelShape, kv_cache_bytes
 from .masks import causal_mask
-from .model_file import TENSOR_TYPES, check_model_file, read_gguf
+from .model_file import TENSOR_TYPES, read_model_file
 from .rotary import rotary_cos_sin, rotate
 from .scaling import check_scale
 from .softmax import softmax
@@ -450,7 +450,7 @@ def load_model(path=None, *, attention=None):
     The weights are dequantized to float32 (about 540 MB), W_Q and W_K un-permuted
     (:func:`unpermute_rows`).
     """
-    file = read_gguf(check_model_file(path))
+    file = read_model_file(path)
     fields = file.metadata
 
     def raw(name):
