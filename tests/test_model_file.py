@@ -42,6 +42,19 @@ def test_a_missing_or_damaged_file_says_how_to_get_it(tmp_path):
         check_model_file(damaged)
     with pytest.raises(FileNotFoundError, match="make model"):  # ModelFileError is one
         load_model(damaged)
+    with pytest.raises(ModelFileError, match="make model"):  # load_model's one read
+        model_file.read_model_file(tmp_path / "absent.gguf")
+    with pytest.raises(ModelFileError, match="damaged.*make model"):
+        model_file.read_model_file(damaged)
+
+
+def test_the_one_read_checks_the_bytes_it_parses(tmp_path, monkeypatch):
+    path = tmp_path / "small.gguf"
+    path.write_bytes(b"GGUF" + bytes(60))  # right size and hash (below), not a GGUF v3 file
+    monkeypatch.setattr(model_file, "MODEL_BYTES", 64)
+    monkeypatch.setattr(model_file, "MODEL_SHA256", hashlib.sha256(path.read_bytes()).hexdigest())
+    with pytest.raises(ValueError, match="version 0"):  # checked, then parsed
+        model_file.read_model_file(path)
 
 
 def test_the_hash_check_reads_the_whole_file(tmp_path):
