@@ -21,8 +21,15 @@ def test_cache_memory_by_hand_slips():
         "MiB, not KiB": [0.25], "queries cached too": [384],
         "one key/value head": [32], "numbers, not KiB": [65536], "d_k left out": [2],
         "sign turned round": [-256], "decimal point moved": [25.6, 2560],
-        "8 bytes a float32": [512],
+        "8 bytes a float32": [512], "the width for d_k": [8192],
     })
+
+
+def test_a_number_two_slips_give_names_both():
+    assert evaluate("cache memory by hand", 512).mistake == (
+        "8 bytes a float32 / all query heads, keys only")
+    assert evaluate("model cache by hand", 69120).mistake == (
+        "queries cached too / all query heads, keys only")
 
 
 def test_cache_memory_by_hand_accepts_the_answer_in_any_form():
@@ -83,7 +90,9 @@ def test_slot_of_slips():
                                     lambda p, table, size: np.array([p // size, p % size])],
         "block and offset swapped": [lambda p, table, size: (p % size, table[p // size])],
         "the block only": [lambda p, table, size: table[p // size]],
-        "the flat slot number": [lambda p, table, size: table[p // size] * size + p % size],
+        "the flat slot number": [lambda p, table, size: table[p // size] * size + p % size,
+                                 lambda p, t, size: (t[p // size], t[p // size] * size + p % size)],
+        "page_size − 1 slots a block": [lambda p, t, size: (t[p // (size - 1)], p % size)],
         "// and % swapped": [lambda p, table, size: (table[p % size], p // size)],
         "/ for //": [lambda p, table, size: (table[p / size], p % size)],
         "rounded the division": [lambda p, table, size: (table[round(p / size)], p % size)],

@@ -136,7 +136,8 @@ def test_barriers_by_hand_slips():
     assert_named("barriers by hand", {
         "(a) left out": [88], "tiles rounded down": [78],
         "a barrier missing from each tile": [81, "81"],
-        "one halving round too many": [97], "no halving rounds": [33], "one tile": [12],
+        "a barrier too many in each tile": [97], "tiles as a fraction": [87, 86.94],
+        "the halving rounds once a row": [40], "no halving rounds": [33], "one tile": [12],
         "(d) once a tile": [41],
     })
 

@@ -139,7 +139,8 @@ def test_batch_mask_slips():
             lambda L, n, left: mask_loops(L, n, left, lambda i, j, real: j <= i or real)],
         "the wrong shape": [lambda L, n, left: np.asarray(mask_numpy(L, n, left))[:, 0]],
         "left_padded ignored": [lambda L, n, left: cl.padding_mask(L, n)[:, None]
-                                & cl.causal_mask(n), lambda L, n, left: mask_numpy(L, n, not left)],
+                                & cl.causal_mask(n), lambda L, n, left: mask_numpy(L, n, True)],
+        "left and right padding swapped": [lambda L, n, left: mask_numpy(L, n, not left)],
         "the causal mask upside down": [
             lambda L, n, left: mask_loops(L, n, left, lambda i, j, real: j >= i and real)],
     })
@@ -160,6 +161,8 @@ def test_masked_weight_by_hand_slips():
         "key 1's weight": [0.25, "1/4"],
         "the mask read the other way round": [0],
         "ln 3 read as 3": [0.9526],
+        "e^(ln 3) read as ln 3": [1.0986 / 2.0986, 0.5235],
+        "an even split": [0.5, "1/2"],
         "a percentage": [75],
     })
 

@@ -86,7 +86,8 @@ def test_my_attention_slips():
         "masked after the softmax": [attend_mask_after],
         "sizes that do not fit a product": [attend_no_transpose, attend_dot_T],
         "not a finite number": [attend_with(shift=False)],
-        "the wrong shape": [attend_with(weights_only=True), attend_tokens_first],
+        "the wrong shape": [attend_tokens_first],
+        "the weights returned": [attend_with(weights_only=True)],
     })
 
 
@@ -158,7 +159,8 @@ def test_previous_token_score_slips():
             lambda A: sum(A[i][i - 1] for i in range(1, len(A))) // (len(A) - 1)],
         "the diagonal": [score_diagonal],
         "the first token": [score_first_token],
-        "row and column swapped": [score_swapped, score_next_token],
+        "above the diagonal": [score_swapped, score_next_token,
+                               lambda A: sum(A[i][i + 1] for i in range(1, len(A))) / (len(A) - 1)],
         "the last row missed": [score_last_row_missed],
         "the largest, not the mean": [score_largest],
         "the wrong shape": [score_list],
@@ -177,6 +179,8 @@ def test_model_cache_by_hand_slips():
         "one layer only": [1536], "bytes per number left out": [11520],
         "bits, not bytes": [368640], "one key/value head": [15360],
         "KiB, not bytes": [45, "45"], "d_k left out": [720], "8 bytes a float32": [92160],
+        "1000 tokens": [46080000], "the width for d_k": [414720],
+        "the 2 and the 4 bytes left out": [30 * 3 * 64], "the 2 and the layers left out": [768],
     })
 
 

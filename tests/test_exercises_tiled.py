@@ -41,6 +41,30 @@ def early_return(blocks):
         return M, l
 
 
+def divided_at_the_end(blocks):
+    scores = [s for b in blocks for s in b]
+    return max(scores), sum(E(s) for s in scores) / E(max(scores))
+
+
+def own_block_max(blocks):
+    M, l = -math.inf, 0.0
+    for block in blocks:
+        M_new = max(M, max(block))
+        l = l * E(M - M_new) + sum(E(s - max(block)) for s in block)
+        M = M_new
+    return M, l
+
+
+def rescaled_everything(blocks):
+    M, l = -math.inf, 0.0
+    for block in blocks:
+        M_new = max(M, max(block))
+        terms = sum(E(s - M_new) for s in block)
+        l = terms if math.isinf(M) else (l + terms) * E(M - M_new)
+        M = M_new
+    return M, l
+
+
 def test_running_stats_slips():
     assert_named("running_stats", {
         "rescale factor upside down": [stats(factor="new - old")],
@@ -51,7 +75,10 @@ def test_running_stats_slips():
         "block max instead of running max": [stats(block_max=True)],
         "started the max at 0": [stats(start=0.0)],
         "no shift by the max": [lambda blocks: (max(max(b) for b in blocks),
-                                                sum(E(s) for b in blocks for s in b))],
+                                                sum(E(s) for b in blocks for s in b)),
+                                divided_at_the_end],
+        "the block's own max for its terms": [own_block_max],
+        "rescaled everything": [rescaled_everything],
         "not a finite number": [stats(update=False)],
         "returned (l, M)": [lambda blocks: stats()(blocks)[::-1]],
         "skipped position 0": [stats(skip=lambda b: b[1:])],
@@ -136,6 +163,8 @@ def test_update_by_hand_slips():
         "the old max for the new terms": [round(1.5 * f + E(1) + E(-1), 3)],
         "e⁰ left out": [round(1.5 * f + E(-2), 3)],
         "exponent sign flipped": [round(1.5 * f + 1 + E(2), 3)],
+        "the sum kept under the old max": [round(1.5 + E(1) + E(-1), 3)],
+        "the scores added as they are": [round(1.5 * f + 3 + 1, 3)],
     })
 
 
@@ -153,6 +182,8 @@ def test_weight_from_the_logsumexp_slips():
     assert_named("weight from the logsumexp", {
         "the sum left out": [0.223], "no logarithm": [0.018], "L itself": [3.916],
         "no exponential": [-2.416], "log₁₀ for ln": [0.150], "the max left out": [1.793],
+        "L as a product": [E(1.5 - 7.5), E(1.5 - 3 * math.log(2.5))],
+        "divided where L is subtracted": [1.5 / 3.916, E(1.5) / 3.916, E(-1.5) / math.log(2.5)],
     })
 
 

@@ -27,6 +27,11 @@ def cache_slips(answer, rows):
     return slip_rows(rows, lambda f: lambda **g: answer(**g) * (f(g) if callable(f) else f))
 
 
+CACHE_TWINS = [
+    ("all query heads, keys only", "only the {kv_heads} key/value heads are cached, a key AND a "
+     "value row each.", lambda g: g["heads"] / g["kv_heads"] / 2),
+    ("the width for d_k", "d_k = {d_k} is one head's width.", lambda g: g["heads"])]
+
 CACHE_ROWS = [  # the slips of any KV-cache size, as multiples of the answer
     ("keys only", "a token caches a key row AND a value row (the 2).", 1 / 2),
     ("queries cached too", "{got} counts Q, K and V: only K and V are cached.", 3 / 2),
@@ -51,7 +56,7 @@ CACHE_HAND = HandExercise(
     "heads, {kv_heads} key/value heads, d_k = {d_k}, float32)",
     answer=_kib, givens={"layers": 32, "heads": 32, "kv_heads": 8, "d_k": 128},
     draw=_draw_model, tolerance=0.5, slips=_CACHE_HAND_SLIPS,
-    twins=cache_slips(_kib, [
+    twins=cache_slips(_kib, CACHE_TWINS + [
         ("2 bytes a number", "a float32 is 4 bytes (2 is float16).", 1 / 2),
         ("one layer, all query heads", "{layers} layers × {kv_heads} key/value heads.",
          lambda g: g["heads"] / g["kv_heads"] / g["layers"])]))
@@ -77,8 +82,10 @@ _SLOT_SLIPS = slip_rows([
     ("block and offset swapped", "the physical block comes first, then the offset.",
      lambda p, t, s: _slot(p, t, s)[::-1]),
     ("the block only", "return the pair (block, offset).", lambda p, t, s: t[p // s]),
-    ("the flat slot number", "return the pair (block, offset).",
-     lambda p, t, s: t[p // s] * s + p % s),
+    ("the flat slot number", "that is the flat slot: return the block and position % page_size.",
+     (lambda p, t, s: t[p // s] * s + p % s, lambda p, t, s: (t[p // s], t[p // s] * s + p % s))),
+    ("page_size − 1 slots a block", "a block holds page_size slots.",
+     lambda p, t, s: (t[p // (s - 1)], p % s)),
     ("// and % swapped", "`//` counts the blocks, `%` what is left.",
      lambda p, t, s: (t[p % s], p // s)),
     Slip("/ for //", "6 / 4 is 1.5, and a list index is whole: `//`.",

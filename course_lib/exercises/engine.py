@@ -251,10 +251,10 @@ class CodeExercise:
 
     def follows(self, predict, outcomes, errors_count=True, key=None):
         """The wrong outcomes equal to ``predict(case)``, if the answer equals it on EVERY case
-        where it differs from the right answer ([] otherwise). Where the formula raises, an
-        answer that raised the same kind follows it (``errors_count``; not for a relation);
-        :class:`NoPrediction`: nothing said about that case. With a ``key`` (the formula) a
-        prediction is computed once per case: it does not depend on the answer."""
+        where it differs from the right answer, and is wrong on fewer where it does not ([]
+        otherwise). Where it raises, an answer that raised the same kind follows it
+        (``errors_count``; not for a relation); :class:`NoPrediction`: nothing said there. With
+        a ``key`` (the formula) a prediction is computed once per case."""
         telling, unexplained = [], 0
         for outcome in outcomes:
             case = outcome.case
@@ -264,20 +264,21 @@ class CodeExercise:
             if kind is NoPrediction:
                 continue
             if kind is not None:  # the slip raises here: so may the learner's function
+                unexplained += outcome.correct
                 if (errors_count and not outcome.correct and outcome.error is not None
                         and type(outcome.error) is kind):
                     telling.append(outcome)
                 continue
             if case.raises is None and self.same(wrong_answer, case.expected):
-                unexplained += not outcome.correct and outcome.error is None
+                unexplained += not outcome.correct
                 continue  # the slip does not show on this case
             if numeric(wrong_answer) is None:
                 continue
             if outcome.error is not None or not self.same(outcome.value, wrong_answer):
                 return []
             telling.append(outcome)
-        if unexplained > len(telling) and all(o.error is None for o in telling):
-            return []  # wrong more often where the slip is right
+        if telling and unexplained >= len(telling):
+            return []  # as often wrong where it is right
         return telling if any(o.error is None for o in telling) or len(telling) > 1 else []
 
     def _prediction(self, predict, case, key):

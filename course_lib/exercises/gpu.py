@@ -115,6 +115,8 @@ def _barriers(m, key_block, tiles=math.ceil, rounds=math.log2, per_tile=4, per_r
     return per_row + tiles(m / key_block) * (per_tile + rounds(key_block))
 
 
+_TILE = "a tile waits at (b), (c), (e), (f) and once per halving round: log₂ {key_block} rounds."
+_ROUND = "barrier (d) is inside the halving loop: once per round."
 _BARRIER_SLIPS = _rows(_barriers, [
     ("(a) left out", "the query row is written first: barrier (a) before the first tile.",
      {"per_row": 0}),
@@ -122,19 +124,25 @@ _BARRIER_SLIPS = _rows(_barriers, [
      {"per_row": 0, "per_tile": 5}),
     ("tiles rounded down", "the last tile is short but still runs: ⌈{m} / {key_block}⌉.",
      {"tiles": math.floor}),
-    ("a barrier missing from each tile", "a tile waits at (b), (c), (e), (f) and once per "
-     "halving round: log₂ {key_block} rounds.",
+    ("a barrier missing from each tile", _TILE,
      ({"per_tile": 3}, {"rounds": lambda b: math.log2(b) - 1})),
-    ("one halving round too many", "half runs key_block / 2, …, 2, 1: log₂ {key_block} rounds.",
-     {"rounds": lambda b: math.log2(b) + 1}),
-    ("no halving rounds", "barrier (d) is inside the halving loop: once per round.",
+    ("a barrier too many in each tile", _TILE,
+     ({"per_tile": 5}, {"rounds": lambda b: math.log2(b) + 1})),
+    ("no halving rounds", _ROUND,
      {"rounds": lambda b: 0}),
-    ("(d) once a tile", "barrier (d) is inside the halving loop: once per round.",
+    ("(d) once a tile", _ROUND,
      {"rounds": lambda b: 1}),
     ("halving rounds counted as keys", "half is halved each round: log₂ {key_block} rounds.",
      ({"rounds": lambda b: b / 2}, {"rounds": lambda b: b})),
     ("one tile", "the threads walk all {m} keys, {key_block} at a time.",
      {"tiles": lambda x: 1}),
+])
+
+_BARRIER_SLIPS += slip_rows([
+    ("tiles as a fraction", "the short last tile runs whole: ⌈{m} / {key_block}⌉ tiles.",
+     (lambda **g: _barriers(**g, tiles=float), lambda **g: round(_barriers(**g, tiles=float)))),
+    ("the halving rounds once a row", "(d) waits in every tile.",
+     lambda **g: _barriers(**g, rounds=lambda b: 0) + math.log2(g["key_block"])),
 ])
 
 BARRIER_HAND = HandExercise(

@@ -30,6 +30,8 @@ _MASKED_WEIGHT_SLIPS = slip_rows([
      lambda p, big: 1 / (p + 1)),
     ("ln 3 read as 3", "{got} uses e^{p}: e^(ln {p}) = {p}, as ln undoes eˣ.",
      lambda p, big: math.exp(p) / (math.exp(p) + 1)),
+    ("e^(ln 3) read as ln 3", "{got} uses ln {p} for e^(ln {p}) = {p}.",
+     lambda p, big: math.log(p) / (math.log(p) + 1)),
     ("no exponential", "{got} divides the scores themselves: the softmax divides e^s.",
      lambda p, big: math.log(p) / (math.log(p) + big)),
     ("no division", "{got} is e^(ln {p}) alone: divide by the allowed keys' total.",
@@ -42,8 +44,8 @@ _MASKED_WEIGHT_SLIPS = slip_rows([
 MASKED_WEIGHT = HandExercise(
     "masked weight by hand", "a₀ for the scores (ln {p}, 0, {big}) with key 2 blocked",
     answer=_weight, givens={"p": 3, "big": 5}, tolerance=0.005,
-    twins=[Slip("an even split", "{got} splits evenly over the three keys: the blocked key gets "
-                "0, the others follow e^s.", gives=lambda p, big: 1 / 3)],
+    twins=[Slip("an even split", "{got} splits evenly: the blocked key gets 0, the others "
+                "follow e^s.", gives=(lambda p, big: 1 / 3, lambda p, big: 1 / 2))],
     slips=_MASKED_WEIGHT_SLIPS)
 
 
@@ -127,8 +129,8 @@ _MASKED_SOFTMAX_SLIPS = slip_rows([
          "check for that row first, return zeros.",
          when=lambda o: not any(o.case.args[1]) and _broken(o),
          example=_learner(lambda s, a: not any(a), lambda s, a: [math.nan] * len(s))),
-    ("the largest score was a blocked one", "the shift was a blocked 1000, so every "
-     "allowed e^(s − 1000) underflows: shift by the largest ALLOWED score.",
+    ("the largest score was a blocked one", "the shift was a blocked score, so the allowed "
+     "e^(s − max) underflow: leave the blocked keys out BEFORE eˣ, shift by the largest ALLOWED.",
      tuple(_max_of_all(g, z) for g in ("raise", "zeros", "nan")
            for z in (False, True))),
     Slip("no shift", "e¹⁰⁰⁰ overflows: subtract the largest allowed score first.",
@@ -179,6 +181,8 @@ _BATCH_MASK_SLIPS = slip_rows([
      "are the last lengths[b] positions.",
      (_grid(_causal, side=lambda left: False),
       _grid(_causal, side=lambda left: True))),
+    ("left and right padding swapped", "left_padded=True puts the real tokens LAST, "
+     "False puts them first.", _grid(_causal, side=lambda left: not left)),
     ("padding on the queries", "you blocked the filler QUERIES (rows): block the filler "
      "keys (columns).", _grid(lambda i, j, real: j <= i and real(i))),
     ("padding on queries and keys", "a filler query may attend to the real keys: block "

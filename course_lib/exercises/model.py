@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from .decoding import CACHE_ROWS, cache_slips
+from .decoding import CACHE_ROWS, CACHE_TWINS, cache_slips
 from .engine import CodeExercise
 from .feedback import slip_rows
 from .hand import HandExercise
@@ -72,6 +72,7 @@ _MY_ATTENTION_SLIPS = slip_rows([
     ("the max over the heads", "subtract each ROW's largest score, "
      "max(axis=-1, keepdims=True): a max across heads differs along the row.",
      (_with(top=0), _with(top=0, masked=lambda s, mask: np.where(mask, s, -1e9)))),
+    ("the weights returned", "blend the values with them: weights @ value.", _weights),
     ("masked after the softmax", "zeroing the blocked weights afterwards leaves rows "
      "that do not sum to 1: put −∞ on the scores BEFORE the softmax.",
      lambda q, k, v, mask: (_weights(q, k, v, np.ones_like(mask)) * mask) @ v),
@@ -122,8 +123,10 @@ _PREVIOUS_TOKEN_SCORE_SLIPS = slip_rows([
      "token is column i − 1.", lambda A: _score(A, at=lambda A, i: A[i][i])),
     ("the first token", "A[i][0] is the first token (the sink's score): the previous "
      "token is column i − 1.", lambda A: _score(A, at=lambda A, i: A[i][0])),
-    ("row and column swapped", "A[i][j] is query i's weight on key j: the previous token of query "
-     "i is A[i][i − 1], below the diagonal.", lambda A: _score(A, at=lambda A, i: A[i - 1][i])),
+    ("above the diagonal", "A[i][j] is query i's weight on key j: A[i][i + 1] is the NEXT "
+     "token (or row and column swapped); the previous one is A[i][i − 1].",
+     (lambda A: _score(A, at=lambda A, i: A[i - 1][i]),
+      lambda A: _score(A, at=lambda A, i: A[i][i + 1]))),
     ("the last row missed", "range(1, n) stops at n − 1, the last row: no − 1.",
      lambda A: _score(A, rows=lambda n: range(1, n - 1))),
     ("the largest, not the mean", "the score is the mean of A[i][i − 1] over the rows.",
@@ -148,14 +151,20 @@ def _bytes(layers, heads, kv_heads, d_k):
     return 2 * layers * kv_heads * d_k * 4  # K and V, float32: 4 bytes a number
 
 
+_FACTORS = [("the 2", 2), ("the 4 bytes", 4), ("the layers", 30), ("the key/value heads", 3),
+            ("d_k", 64)]
+_PAIRS = [(f"{a} and {b} left out", "both count.", 1 / x / y)
+          for i, (a, x) in enumerate(_FACTORS) for b, y in _FACTORS[i + 1:]]
+
 MODEL_CACHE = HandExercise(
     "model cache by hand", "the bytes one token adds to the model's KV cache ({layers} layers, "
     "{heads} query heads, {kv_heads} key/value heads, d_k = {d_k}, float32)",
     answer=_bytes, givens={"layers": 30, "heads": 9, "kv_heads": 3, "d_k": 64}, tolerance=0.5,
     slips=cache_slips(_bytes, CACHE_ROWS + [
-        ("KiB, not bytes", "the question asks for bytes: no ÷ 1024.", 1 / 1024)]),
-    twins=cache_slips(_bytes, [("query heads counted, no 2", "only the {kv_heads} key/value "
-                                "heads are cached, a key AND a value row each (the 2).",
-                                lambda g: (g["heads"] + g["kv_heads"]) / g["kv_heads"] / 2)]))
+        ("KiB, not bytes", "the question asks for bytes: no ÷ 1024.", 1 / 1024),
+        ("1000 tokens", "{got} is 1000 tokens' worth: one token here.", 1000)]),
+    twins=cache_slips(_bytes, CACHE_TWINS + _PAIRS + [(
+        "query heads counted, no 2", CACHE_TWINS[0][1],
+        lambda g: (g["heads"] + g["kv_heads"]) / g["kv_heads"] / 2)]))
 
 EXERCISES = [MY_ATTENTION, PREVIOUS_TOKEN_SCORE, MODEL_CACHE]

@@ -9,6 +9,8 @@ from .hand import HandExercise
 __all__ = ["EXERCISES"]
 
 _E = math.exp
+_RET = "the `return` is inside the loop: one indent less."
+_NEW = "the new terms are e^(s − M′), with the NEW max."
 
 
 # --- by hand: l′
@@ -30,7 +32,7 @@ _UPDATE_BY_HAND_SLIPS = slip_rows(make=_by_hand, rows=[
      "use M′.", lambda l, f, t, *_: l + f * sum(t)),
     ("rescaled everything", "only the old l gets e^(M − M′); the new terms already use M′.",
      lambda l, f, t, *_: (l + sum(t)) * f),
-    ("the old max for the new terms", "the new terms are e^(s − M′), with the NEW max.",
+    ("the old max for the new terms", _NEW,
      lambda l, f, t, M, top, s: l * f + sum(_E(x - M) for x in s)),
     ("e⁰ left out", "the block's largest score gives e^(M′ − M′) = e⁰ = 1, not 0.",
      lambda l, f, t, *_: l * f + sum(t) - 1),
@@ -40,6 +42,10 @@ _UPDATE_BY_HAND_SLIPS = slip_rows(make=_by_hand, rows=[
      lambda l, f, t, M, top, s: l * f + sum(_E(top - x) for x in s)),
     ("no shift for the new terms", "{got} adds e^s: subtract the new max, e^(s − M′).",
      lambda l, f, t, M, top, s: l * f + sum(_E(x) for x in s)),
+    ("the sum kept under the old max", "{got} is the sum under M: l′ is e^(M − M′) · l + "
+     "Σ e^(s − M′).", lambda l, f, t, M, top, s: l + sum(_E(x - M) for x in s)),
+    ("the scores added as they are", "add e^(s − M′), not s.",
+     lambda l, f, t, M, top, s: l * f + sum(s)),
 ])
 
 
@@ -100,8 +106,11 @@ _LSE_WEIGHT_BY_HAND_SLIPS = slip_rows([
      lambda M, l, s: _E(M + math.log(l) - s)),
     ("multiplied by l", "{got} is e^(s − M) · l: the weight divides by l, e^(s − M) / l.",
      lambda M, l, s: _E(s - M) * l),
-    ("M times ln l", "L = M + ln l, a sum: the weight is e^(s − M − ln l).",
-     lambda M, l, s: _E(s - M * math.log(l))),
+    ("L as a product", "L = M + ln l, a sum: the weight is e^(s − M − ln l).",
+     (lambda M, l, s: _E(s - M * math.log(l)), lambda M, l, s: _E(s - M * l))),
+    ("divided where L is subtracted", "the weight is e^(s − L) = e^(s − M) / l.",
+     (lambda M, l, s: s / (M + math.log(l)), lambda M, l, s: _E(s) / (M + math.log(l)),
+      lambda M, l, s: _E(s - M) / math.log(l))),
 ])
 
 
@@ -120,7 +129,7 @@ def _upside(old, new):
 
 def _fold(blocks, values=None, *, start=-math.inf, factor=None, shift="new", block_max=False,
           sign=1, on_new=False, added=False, rescale_o=True, weights_only=False,
-          multiplied=False, from_first=False, rescale_l=True, plain=False):
+          multiplied=False, from_first=False, rescale_l=True, plain=False, both=False, last=0):
     """The running max M, sum l and output o after the blocks; each keyword is one slip."""
     values = values or [[0.0] * len(b) for b in blocks]
     M, l, o = start, 0.0, 0.0
@@ -129,7 +138,7 @@ def _fold(blocks, values=None, *, start=-math.inf, factor=None, shift="new", blo
         blocks, values = blocks[1:], values[1:]
     for block, vals in zip(blocks, values, strict=True):
         top = max(block) if block_max else max(M, max(block))
-        base = {"new": top, "old": M, "zero": 0.0}[shift]
+        base = {"new": top, "old": M, "zero": 0.0, "block": max(block)}[shift]
         w = [_E(sign * (s - base)) for s in block]
         f = (factor or (lambda old, new: _E(old - new)))(M, top)
         wv = sum(w) * sum(vals) if multiplied else sum(vals) if plain else sum(
@@ -138,11 +147,14 @@ def _fold(blocks, values=None, *, start=-math.inf, factor=None, shift="new", blo
             l, o = l + f * sum(w), o + f * wv
         elif added:
             l, o = l + f + sum(w), o + f + wv
+        elif both:
+            f = 1 if math.isinf(M) else f
+            l, o = (l + sum(w)) * f, (o + wv) * f
         else:
             l = (l * f if rescale_l else l) + sum(w)
             o = (o * f if rescale_o else o) + wv
         M = top
-    return M, l, o
+    return (M, l / _E(M), o / _E(M)) if last else (M, l, o)  # e^s ÷ e^M at the end
 
 
 def _one(old, new):
@@ -157,7 +169,7 @@ _COMMON = [  # name, hint, forms (keywords of _fold)
      "before M is overwritten).", [{"factor": _one}]),
     ("rescaled the new block", "e^(M − M′) belongs to the OLD sums; the new terms e^(s − M′) "
      "already use the new max.", [{"on_new": True}]),
-    ("the old max for the new block", "the new terms are e^(s − M′), with the NEW max.",
+    ("the old max for the new block", _NEW,
      [{"shift": "old", "nan": True}, {"shift": "old", "from_first": True}]),
     ("exponent sign flipped", "each term is e^(s − M), score minus max: at most 1.",
      [{"sign": -1}]),
@@ -166,8 +178,11 @@ _COMMON = [  # name, hint, forms (keywords of _fold)
     ("started the max at 0", "start M at −∞ (`-math.inf`): with scores far below 0, e^(s − 0) "
      "underflows to 0.", [{"start": 0.0}]),
     ("no shift by the max", "e^s overflows past s ≈ 709: subtract the running max, e^(s − M).",
-     [{"shift": "zero", "factor": _one}]),
+     [{"shift": "zero", "factor": _one}, {"shift": "zero", "factor": _one, "last": 1}]),
     ("the factor added", "multiply by e^(M − M′); do not add it.", [{"added": True}]),
+    ("the block's own max for its terms", "the new terms are e^(s − M′), M′ = max(M, "
+     "max(block)).", [{"shift": "block"}]),
+    ("rescaled everything", "only the old sums get e^(M − M′).", [{"both": True}]),
 ]
 
 
@@ -198,7 +213,7 @@ def _rescaled_after(blocks):
 _RUNNING_STATS_SLIPS = _rows(_stats, _COMMON) + slip_rows([
     ("returned (l, M)", "the right numbers in the wrong order: `return M, l`.",
      lambda blocks: _stats()(blocks)[::-1]),
-    ("stopped after the first block", "the `return` is inside the loop: one indent less.",
+    ("stopped after the first block", _RET,
      lambda blocks: _stats()(blocks[:1])),
     ("new terms under the old max", "e^(s − M) with the OLD max overflows when a block's max "
      "jumps far above it: shift the new terms by M′ and rescale only the old l.", _rescaled_after),
@@ -253,7 +268,7 @@ _ONLINE_OUTPUT_SLIPS = _rows(_output, _COMMON, nan=False) + slip_rows([
      "block_size).", _output({"every": True})),
     ("lost the last partial block", "range(0, len(scores), block_size) starts a block "
      "below m even when fewer keys are left.", _output({"whole": True})),
-    ("stopped after the first block", "the `return` is inside the loop: one indent less.",
+    ("stopped after the first block", _RET,
      lambda s, v, b: _output()(s[:b], v[:b], b)),
 ])
 
