@@ -122,7 +122,15 @@ def test_largest_key_block_slips():
         "1 when nothing fits": [stops_at_one],
         "not a power of two": [any_size], "started at threads / 2": [from_half],
         "the input given back": [limit_in_kib],
+        "d_k and key_block swapped": [sizes_swapped],
     })
+
+
+def sizes_swapped(d_k, threads, limit):  # d_k rows of key_block + 1 numbers
+    block = threads
+    while block >= 1 and 4 * (d_k + d_k * (block + 1) + block) > limit:
+        block //= 2
+    return block
 
 
 def test_largest_key_block_right_answers_in_other_styles_pass():

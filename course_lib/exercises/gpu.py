@@ -97,6 +97,8 @@ _BLOCK_SLIPS = slip_rows([
     ("1 when nothing fits", "when not even one key fits, the answer is 0: the loop must be "
      "able to go past 1.", lambda d, t, lim: max(1, _largest(d, t, lim))),
     ("not a power of two", "the halving max needs a power of two: 1, 2, 4, 8, …", _any_size),
+    ("d_k and key_block swapped", "key_block rows of d_k + 1 numbers: key_block × (d_k + 1).",
+     _halving(lambda d, b, lim: 4 * (d + d * (b + 1) + b) <= lim)),
 ])
 
 BLOCK = CodeExercise(
@@ -104,7 +106,7 @@ BLOCK = CodeExercise(
     cases=[(64, 64, 49152), (64, 1024, 49152), (128, 256, 49152), (512, 64, 49152),
            (64, 64, 17152), (96, 512, 65536), (8000, 64, 49152), (32, 32, 232448),
            (256, 1024, 101376), (16, 128, 1000), (128, 32, 17100), (128, 32, 16800),
-           (128, 32, 17026), (256, 64, 16896), (64, 64, 17154)],
+           (128, 32, 17026), (256, 64, 16896), (64, 64, 17154), (128, 64, 34000)],
     solution=_largest, slips=_BLOCK_SLIPS, whole=True,
     quantities={"threads": lambda d_k, threads, limit: threads,
                 "limit": lambda d_k, threads, limit: limit})
