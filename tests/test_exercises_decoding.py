@@ -22,6 +22,7 @@ def test_cache_memory_by_hand_slips():
         "one key/value head": [32], "numbers, not KiB": [65536], "d_k left out": [2],
         "sign turned round": [-256], "decimal point moved": [25.6, 2560],
         "8 bytes a float32": [512], "the width for d_k": [8192],
+        "query heads × key/value heads": [8192],
     })
 
 
@@ -104,7 +105,8 @@ def test_slot_of_slips():
         "subtracted one page": [lambda p, table, size: (table[p // size], p - size)],
         "the table's length for page_size": [
             lambda p, table, size: (table[p // len(table)], p % size),
-            lambda p, table, size: (table[p // size], p % len(table))],
+            lambda p, table, size: (table[p // size], p % len(table)),
+            lambda p, table, size: (table[p // len(table)], p % len(table))],
         "<= at a block's end": [slot_loop_le],
         "ceil(…) − 1": [lambda p, table, size: (table[math.ceil(p / size) - 1], p % size)],
         "// for the offset": [lambda p, table, size: (table[p // size], p // size)],

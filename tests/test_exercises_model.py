@@ -181,6 +181,7 @@ def test_model_cache_by_hand_slips():
         "KiB, not bytes": [45, "45"], "d_k left out": [720], "8 bytes a float32": [92160],
         "1000 tokens": [46080000], "the width for d_k": [414720],
         "the 2 and the 4 bytes left out": [30 * 3 * 64], "the 2 and the layers left out": [768],
+        "one layer, all query heads": [4608],
     })
 
 

@@ -6,9 +6,9 @@ __all__ = ["CARDS"]
 
 CARDS: tuple[Card, ...] = (
     Card("What does a KV cache keep, and what does one decoding step compute with it?",
-         "The key and value rows of every token so far, per layer and key/value head. A step "
-         "computes the new token's rows, appends its key and value, and attends with its one "
-         "query row over the whole cache; the outputs equal causal attention's.", 16),
+         "Every token's key and value rows, per layer and key/value head. A step appends the "
+         "new token's key and value, then attends with its one query row over the whole cache: "
+         "causal attention's outputs, exactly.", 16),
     Card("Three new queries attend to a cache of $m = 5$ keys (the last three positions). "
          "With the bottom-right causal mask, which keys does each query see? And with "
          "`is_causal=True` (top-left)?",
@@ -30,7 +30,7 @@ CARDS: tuple[Card, ...] = (
          "that is of the physical block `block_table[2]`.", 16, computes=True),
     Card("Why does the score of a rotated query at position $i$ and a rotated key at "
          "position $j$ depend only on $i - j$?",
-         "Each pair of slots turns by an angle proportional to the position, and a dot product "
-         "sees only the two arrows' lengths and the angle between them, which changes by "
-         "$(j - i)\\,\\theta_t$ per pair.", 16),
+         "Each pair turns by an angle proportional to the position, and a dot product sees "
+         "only the arrows' lengths and the angle between them: it changes by "
+         "$(j - i)\\,\\theta_t$.", 16),
 )

@@ -30,7 +30,11 @@ def cache_slips(answer, rows):
 CACHE_TWINS = [
     ("all query heads, keys only", "only the {kv_heads} key/value heads are cached, a key AND a "
      "value row each.", lambda g: g["heads"] / g["kv_heads"] / 2),
-    ("the width for d_k", "d_k = {d_k} is one head's width.", lambda g: g["heads"])]
+    ("the width for d_k", "d_k = {d_k} is one head's width.", lambda g: g["heads"]),
+    ("query heads × key/value heads", "only the {kv_heads} key/value heads count.",
+     lambda g: g["heads"]),
+    ("one layer, all query heads", "{layers} layers × {kv_heads} key/value heads.",
+     lambda g: g["heads"] / g["kv_heads"] / g["layers"])]
 
 CACHE_ROWS = [  # the slips of any KV-cache size, as multiples of the answer
     ("keys only", "a token caches a key row AND a value row (the 2).", 1 / 2),
@@ -57,9 +61,7 @@ CACHE_HAND = HandExercise(
     answer=_kib, givens={"layers": 32, "heads": 32, "kv_heads": 8, "d_k": 128},
     draw=_draw_model, tolerance=0.5, slips=_CACHE_HAND_SLIPS,
     twins=cache_slips(_kib, CACHE_TWINS + [
-        ("2 bytes a number", "a float32 is 4 bytes (2 is float16).", 1 / 2),
-        ("one layer, all query heads", "{layers} layers × {kv_heads} key/value heads.",
-         lambda g: g["heads"] / g["kv_heads"] / g["layers"])]))
+        ("2 bytes a number", "a float32 is 4 bytes (2 is float16).", 1 / 2)]))
 
 
 def _slot(position, block_table, page_size):
@@ -111,7 +113,8 @@ _SLOT_SLIPS = slip_rows([
     ("subtracted one page", "ALL whole blocks come off: " + _LEFT,
      lambda p, t, s: (t[p // s], p - s)),
     ("the table's length for page_size", "a block holds page_size slots.",
-     (lambda p, t, s: (t[p // len(t)], p % s), lambda p, t, s: (t[p // s], p % len(t)))),
+     (lambda p, t, s: (t[p // len(t)], p % s), lambda p, t, s: (t[p // s], p % len(t)),
+      lambda p, t, s: (t[p // len(t)], p % len(t)))),
     ("<= at a block's end", f"{_BLOCK}: the test is position < (i + 1) × page_size.", _at_the_end),
 ])
 
