@@ -103,8 +103,6 @@ def test_widget_modules_compute_no_maths_themselves():
 
 
 def test_a_kept_frame_is_the_picture_a_fresh_render_draws():
-    from course_lib.widgets.tiled import tiled_dashboard
-
     dash = tiled_dashboard()
     dash.controls["query_index"].value = 2
     dash.controls["blocks_seen"].value = 3
@@ -114,3 +112,22 @@ def test_a_kept_frame_is_the_picture_a_fresh_render_draws():
     dash.controls["blocks_seen"].value = 3  # back: the kept frame is sent
     assert dash.image.value == first == dash.renderer.render()
     assert dash.readout_text().startswith("query 2, block 3 of")
+
+
+def test_kept_frames_drawn_ahead_are_the_pictures_a_move_draws():
+    """draw_ahead (run by a kernel's event loop while it waits) keeps, nearest values first,
+    the very picture a move to those values draws, and leaves the artists as shown."""
+    dash = tiled_dashboard()
+    shown = dash.image.value
+    assert dash.draw_ahead()
+    assert len(dash._frames) == 2  # the picture shown and its nearest neighbour
+    assert dash.renderer.render() == shown  # the artists are back where the picture says
+    while dash.draw_ahead():
+        pass
+    assert len(dash._frames) == 4 * 6  # every query × every number of blocks
+    ahead = dict(dash._frames)
+    dash._frames.clear()
+    for key in [(("blocks_seen", 3), ("query_index", 2)), (("blocks_seen", 6), ("query_index", 0))]:
+        for name, value in key:
+            dash.controls[name].value = value  # each move draws its picture afresh
+        assert dash.image.value == ahead[key]

@@ -11,6 +11,9 @@ Tests drive a dashboard without a browser: set ``dash.controls["name"].value`` (
 fire at once) and read ``dash.readout.value``, ``dash.image.value`` and the artists.
 """
 
+import asyncio
+import itertools
+
 import ipywidgets as widgets
 
 from ..plots.fast_render import FastRenderer
@@ -55,7 +58,10 @@ class Dashboard(widgets.VBox):
         (see :class:`course_lib.plots.fast_render.FastRenderer`); tests inspect them.
     keep_frames : for a dashboard with few combinations of values and a picture that
         depends on the values alone: each picture is drawn the first time, and a move back to
-        it only sends it again (the callback still runs and moves the artists).
+        it only sends it again (the callback still runs and moves the artists). In a kernel
+        (a running event loop) the pictures of the other values are drawn ahead while the
+        kernel waits, one per turn of its loop, nearest values first (see
+        :meth:`draw_ahead`): a learner's move then only sends its picture.
     """
 
     def __init__(self, figure, controls, callback, description, artists=None,
@@ -82,6 +88,8 @@ class Dashboard(widgets.VBox):
         for control in self.controls.values():
             control.observe(self._on_change, names="value")
         self.refresh()
+        if self._frames is not None:
+            self._draw_ahead_later()
 
     def values(self):
         """The controls' current values, as the callback's keyword arguments."""
@@ -101,6 +109,57 @@ class Dashboard(widgets.VBox):
             self._frames[key] = self.renderer.render()
         self.image.value = self._frames[key]
 
+    def draw_ahead(self):
+        """Draw one kept picture not drawn yet, the nearest to the current values; return
+        False when every one is kept (or the controls' values cannot be listed). The artists
+        are moved back to the current values afterwards."""
+        if self._frames is None:
+            return False
+        missing = [combo for combo in self._combinations()
+                   if tuple(sorted(combo.items())) not in self._frames]
+        if not missing:
+            return False
+        now = self.values()
+        combo = min(missing, key=lambda c: sum(self._distance(name, value, now[name])
+                                               for name, value in c.items()))
+        self.callback(**combo)
+        self._frames[tuple(sorted(combo.items()))] = self.renderer.render()
+        self.callback(**now)  # the artists as the picture shown says
+        return True
+
+    def _combinations(self):
+        """Every combination of the controls' values (dicts), or [] if one cannot be listed."""
+        choices = []
+        for control in self.controls.values():
+            values = _control_values(control)
+            if values is None:
+                return []
+            choices.append(values)
+        return [dict(zip(self.controls, combo, strict=True))
+                for combo in itertools.product(*choices)]
+
+    def _distance(self, name, value, now):
+        values = _control_values(self.controls[name])
+        return abs(values.index(value) - values.index(now)) if now in values else 0
+
+    def _draw_ahead_later(self, delay=0.5):
+        """Where an event loop runs (a kernel), draw the kept pictures ahead, one per turn
+        of the loop; elsewhere (tests, scripts) pictures are drawn at the move."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+
+        def step():
+            try:
+                more = self.draw_ahead()
+            except Exception:  # the same error shows at the move that needs this picture
+                return
+            if more:
+                loop.call_later(0.02, step)
+
+        loop.call_later(delay, step)
+
     def readout_text(self):
         """The readout as plain text (what the callback returned last)."""
         return _unescape(self.readout.value.split(">", 1)[1].rsplit("<", 1)[0])
@@ -111,6 +170,19 @@ class Dashboard(widgets.VBox):
     def __repr__(self):
         # The plain-text form shown where widgets cannot render (and compared by nbval).
         return self.description
+
+
+def _control_values(control):
+    """The values a control can take, in order, or None where they cannot be listed."""
+    if isinstance(control, widgets.IntSlider):
+        return list(range(control.min, control.max + 1, control.step))
+    if isinstance(control, widgets.FloatSlider):
+        count = round((control.max - control.min) / control.step)
+        return [round(control.min + k * control.step, 12) for k in range(count + 1)]
+    if isinstance(control.value, bool):
+        return [False, True]
+    options = getattr(control, "_options_values", None)
+    return list(options) if options is not None else None
 
 
 def _escape(text):
