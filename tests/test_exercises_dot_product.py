@@ -208,7 +208,7 @@ def test_perpendicular_slips():
         "swapped without a minus": [lambda q: [q[1], q[0]], lambda q: q[::-1]],
         "the opposite arrow": [lambda q: [-x for x in q]],
         "one slot negated": [lambda q: [-q[0], q[1]], lambda q: [q[0], -q[1]]],
-        "all zeros": [lambda q: [0, 0]],
+        "the zero vector": [lambda q: [0, 0]],
         "the input given back": [lambda q: q],
         "the wrong shape": [lambda q: -q[1]],
         "both slots negated": [lambda q: [-q[1], -q[0]]],

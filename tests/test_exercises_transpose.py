@@ -26,14 +26,15 @@ def test_self_scores_slips():
                          lambda X, W_Q, W_K: (X @ W_Q) @ (X @ W_K)],
         "Qᵀ K instead of Q Kᵀ": [lambda X, W_Q, W_K: (X @ W_Q).T @ (X @ W_K),
                                  lambda X, W_Q, W_K: W_Q.T @ X.T @ X @ W_K],
-        "W_Q used twice": [lambda X, W_Q, W_K: (X @ W_Q) @ (X @ W_Q).T],
+        "one weight used twice": [lambda X, W_Q, W_K: (X @ W_Q) @ (X @ W_Q).T,
+                                  lambda X, W_Q, W_K: (X @ W_K) @ (X @ W_K).T],
         "transposed": [lambda X, W_Q, W_K: (X @ W_K) @ (X @ W_Q).T],
         "no weights": [lambda X, W_Q, W_K: X @ X.T],
         "element-wise product": [lambda X, W_Q, W_K: (X @ W_Q) * (X @ W_K)],
         "√d_k times too small": [lambda X, W_Q, W_K: X @ W_Q @ (X @ W_K).T / np.sqrt(W_Q.shape[1])],
         "the weights alone": [lambda X, W_Q, W_K: W_Q @ W_K.T],
-        "the wrong shape": [lambda X, W_Q, W_K: X @ W_Q @ W_K.T,
-                            lambda X, W_Q, W_K: float(np.sum(X @ W_Q @ (X @ W_K).T))],
+        "the wrong shape": [lambda X, W_Q, W_K: float(np.sum(X @ W_Q @ (X @ W_K).T))],
+        "X used once": [lambda X, W_Q, W_K: X @ W_Q @ W_K.T],
     })
 
 

@@ -6,11 +6,17 @@ import numpy as np
 
 from . import relations
 from ._values import WRONG_COUNT, as_numbers, show
-from .feedback import FAILED, MISTAKE, NOT_ATTEMPTED, PASSED, Feedback, capital, fill, pick
+from .feedback import FAILED, MISTAKE, NOT_ATTEMPTED, PASSED, Feedback, Slip, capital, fill, pick
 
-__all__ = ["CLOSE", "HandExercise", "ROUNDED"]
+__all__ = ["CLOSE", "HandExercise", "ROUNDED", "one_off"]
 
 ROUNDED, CLOSE = "rounded too early", "close but off"
+
+
+def one_off(answer):
+    """A twin: a whole-number answer 1 off, a slip in one step of its arithmetic."""
+    return Slip("a step 1 off", "{got} is 1 from the answer: redo each step's arithmetic.",
+                gives=(lambda **g: answer(**g) + 1, lambda **g: answer(**g) - 1))
 
 
 class HandExercise:

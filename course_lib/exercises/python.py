@@ -6,9 +6,12 @@ from ._values import frozen_array
 from .engine import Case, CodeExercise
 from .feedback import Slip, slip_rows
 from .feedback import no_prediction as _no
-from .hand import HandExercise
+from .hand import HandExercise, one_off
 
-__all__ = ["EXERCISES", "missing_key"]
+__all__ = ["EXERCISES", "REPLACED", "missing_key"]
+
+REPLACED = ("the total is replaced (`total = …`) or reset (`total = 0` in the loop) each step: "
+            "set it to 0 once, before the loop.")
 
 
 def _draw_list(rng):
@@ -31,13 +34,23 @@ _POSITIONS_HAND_SLIPS = slip_rows([
     ("the position 1 itself", "q[1] is the number AT position 1.", lambda q: 1 + q[-1]),
     ("q[1] read as the third", "q[1] is the second number.", lambda q: q[2] + q[-1]),
     ("a slice", "{got} adds q[1] to the end: q[1] + q[-1] adds two.", lambda q: sum(q[1:])),
+    ("glued the digits", "{got} writes the two side by side: + adds them.",
+     lambda q: int(f"{q[1]}{q[-1]}")),
 ])
+
+
+def _ends(q):
+    return q[1] + q[-1]
 
 
 POSITIONS_HAND = HandExercise(
     "positions by hand", "q[1] + q[-1] for q = {q}",
-    answer=lambda q: q[1] + q[-1], givens={"q": [3, 8, 5, 1, 9]}, draw=_draw_list,
-    slips=_POSITIONS_HAND_SLIPS)
+    answer=_ends, givens={"q": [3, 8, 5, 1, 9]}, draw=_draw_list,
+    slips=_POSITIONS_HAND_SLIPS, twins=[one_off(_ends), *slip_rows([
+        ("only one of the two", "{got} is one number: add q[1] and q[-1].",
+         (lambda q: q[1], lambda q: q[-1])),
+        ("the last two", "{got} is q[-2] + q[-1]: q[1] counts from the front.",
+         lambda q: q[-2] + q[-1])])])
 
 
 def _squares(a, b):
@@ -62,6 +75,8 @@ _LOOP_HAND_SLIPS = slip_rows([
     ("2 ** k for k ** 2", "{got} adds 2 ** k.", lambda a, b: sum(2 ** k for k in range(a, b))),
     ("started one late, ran one far", "range({a}, {b}) is {a} … {b} − 1.",
      lambda a, b: _squares(a + 1, b + 1)),
+    ("multiplied the squares", "{got} is their product: `+=` adds.",
+     lambda a, b: np.prod([k * k for k in range(a, b)])),
 ])
 
 
@@ -69,7 +84,7 @@ LOOP_HAND = HandExercise(
     "loop by hand", "the total after `for k in range({a}, {b}): total += k ** 2`",
     answer=_squares, givens={"a": 2, "b": 5},
     twins=[Slip("left out the end", "{b} − 1 counts: range stops just before {b}.",
-                gives=lambda a, b: _squares(a, b - 1))],
+                gives=lambda a, b: _squares(a, b - 1)), one_off(_squares)],
     draw=lambda rng: {"a": (a := int(rng.integers(1, 6))),  # not (2, 5)
                       "b": a + int(rng.choice([2, 4] if a == 2 else [2, 3, 4]))},
     slips=_LOOP_HAND_SLIPS)
@@ -89,8 +104,7 @@ _MEAN_SLIPS = slip_rows([
     ("divided by len(q) − 1", "divide by len(q).", _nonempty(lambda q: sum(q) / (len(q) - 1))),
     ("return inside the loop", "only the first number was added: return after the loop.",
      (_nonempty(lambda q: q[0] / len(q)), _nonempty(lambda q: q[0]))),
-    ("only the last number counts", "the total is replaced (`total = x`) or reset "
-     "(`total = 0` in the loop) each step: set it to 0 once, before the loop.",
+    ("only the last number counts", REPLACED,
      (_nonempty(lambda q: q[-1] / len(q)), _nonempty(lambda q: q[-1]))),
     ("started the total at 1", "start at 0.", _nonempty(lambda q: (1 + sum(q)) / len(q))),
     ("the first number counted twice", "a total that starts at q[0] adds it again: "
@@ -133,8 +147,7 @@ _COST_SLIPS = slip_rows([
      "basket.", lambda b, p: sum(p[i] for i in set(b))),
     ("the whole price list", "that adds every price: add the basket's items.",
      lambda b, p: sum(p.values())),
-    ("only the last item counts", "the total is replaced (`total = …`) or reset (`total = 0` in "
-     "the loop) each step: set it to 0 once, before the loop.", lambda b, p: p[b[-1]] if b else 0),
+    ("only the last item counts", REPLACED, lambda b, p: p[b[-1]] if b else 0),
     ("return inside the loop", "only the first item was paid: return after the loop.",
      lambda b, p: p[b[0]] if b else 0),
     ("every item at the first price", "each item has its own price, prices[item].",

@@ -190,14 +190,16 @@ _SELF_SCORES_SLIPS = slip_rows([
     ("Qᵀ K instead of Q Kᵀ", "(X @ W_Q).T @ (X @ W_K) pairs columns with columns, a "
      "d_k×d_k grid: transpose the keys instead, (X @ W_Q) @ (X @ W_K).T.",
      lambda X, W_Q, W_K: (X @ W_Q).T @ (X @ W_K)),
-    ("W_Q used twice", "both sides are made with W_Q: the keys are K = X @ W_K.",
-     lambda X, W_Q, W_K: (X @ W_Q) @ (X @ W_Q).T),
+    ("one weight used twice", "both sides are made with one weight: Q = X @ W_Q, K = X @ W_K.",
+     (lambda X, W_Q, W_K: (X @ W_Q) @ (X @ W_Q).T, lambda X, W_Q, W_K: (X @ W_K) @ (X @ W_K).T)),
+    ("X used once", "X @ W_Q @ W_K.T has no X for the keys: Q @ K.T, with K = X @ W_K.",
+     lambda X, W_Q, W_K: X @ W_Q @ W_K.T),
     ("no weights", "that is X @ X.T, the words scored directly: make Q = X @ W_Q and "
      "K = X @ W_K first.", lambda X, W_Q, W_K: X @ X.T),
     ("element-wise product", "`*` multiplies matching cells one by one; the matrix "
      "product is `@`: (X @ W_Q) @ (X @ W_K).T.",
      (lambda X, W_Q, W_K: (X @ W_Q) * (X @ W_K),
-      lambda X, W_Q, W_K: (X @ W_Q) * (X @ W_K).T)),
+      lambda X, W_Q, W_K: (X @ W_Q) * (X @ W_K).T, lambda X, W_Q, W_K: X @ (W_Q * W_K) @ X.T)),
     ("the weights alone", "W_Q @ W_K.T multiplies the two weight grids, d_model×d_model: each "
      "word's row of X goes in first, (X @ W_Q) @ (X @ W_K).T.", lambda X, W_Q, W_K: W_Q @ W_K.T),
 ])
