@@ -171,7 +171,7 @@ def test_embed_slips():
     assert_named("embed", {
         "only the first word": [embed_return_in_loop, embed_return_the_vector,
                                 lambda s, t: t[s[0]], lambda s, t: [t[s[0]]]],
-        "added the vectors": [lambda s, t: [sum(x) for x in zip(*[t[w] for w in s])]],
+        "added the vectors": [lambda s, t: [sum(x) for x in zip(*[t[w] for w in s], strict=True)]],
         "= instead of append": [embed_replaces_list],
         "+= glued the vectors": [embed_glues, lambda s, t: sum((t[w] for w in s), [])],
         "the wrong shape": [lambda s, t: [[t[w]] for w in s]],

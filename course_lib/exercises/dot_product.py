@@ -67,18 +67,14 @@ DOT_HAND = HandExercise(
     draw=_draw_pair,
     slips=_DOT_HAND_SLIPS,
     twins=[one_off(_dot), *slip_rows([
-        ("slots paired out of line", "{got} pairs q₁ with another slot of k: pair slot i with "
-         "slot i.", [lambda q, k, j=j: _dot(q, k[j:] + k[:j]) for j in (1, 2)]
-         + [lambda q, k: _dot(q, k[::-1])]),
+        ("slots paired out of line", "pair slot i with slot i.", [lambda q, k, j=j: _dot(
+            q, k[j:] + k[:j]) for j in (1, 2)] + [lambda q, k: _dot(q, k[::-1])]),
         ("q with itself", "{got} is q·q: multiply q's slots by k's.", lambda q, k: _dot(q, q)),
-        ("one product alone", "{got} is one product qᵢkᵢ: add all three.",
-         [lambda q, k, i=i: q[i] * k[i] for i in range(3)]),
-        ("left out the negative product", "{got} drops the products below 0: add every "
-         "product, with its sign.", lambda q, k: sum(x for x in _p(q, k) if x > 0)),
-        ("as if at a right angle", "{got} is q·k for arrows at a right angle: work the "
-         "products out.", lambda q, k: 0),
-        ("the cosine", "{got} is q·k / (∥q∥ ∥k∥), cos θ: q·k is the sum alone.",
-         lambda q, k: _dot(q, k) / math.sqrt(_dot(q, q) * _dot(k, k)))])],
+        ("one product alone", "add all three.", [lambda q, k, i=i: _p(q, k)[i] for i in (0, 1, 2)]),
+        ("left out the negative product", "keep the signs.",
+         lambda q, k: sum(x for x in _p(q, k) if x > 0)),
+        ("as if at a right angle", "{got} is q·k at a right angle: work it out.",
+         lambda q, k: 0)])],
 )
 
 _PAIRS = [([3.0], [-2.0]), ([1.0, 0.0], [0.0, 1.0]), ([1.0, 2.0, 3.0], [4.0, 5.0, 6.0]),
@@ -205,7 +201,7 @@ COSINE_HAND = HandExercise(
     "cosine by hand", "q·k for ∥q∥ = {a}, ∥k∥ = {b}, θ = {angle}°",
     answer=lambda a, b, angle: a * b * _round_cos(angle),
     givens={"a": 2, "b": 5, "angle": 60}, draw=_draw_angle, slips=_COSINE_HAND_SLIPS,
-    twins=slip_rows([("squared one length", "{got} squares one length: q·k = ∥q∥ ∥k∥ cos θ.",
+    twins=slip_rows([("squared one length", "q·k = ∥q∥ ∥k∥ cos θ.",
                       [lambda a, b, angle, n=n: a * b * (a, b)[n] * _round_cos(angle)
                        for n in (0, 1)])]))
 
@@ -252,8 +248,7 @@ _PERPENDICULAR_SLIPS = slip_rows([
      lambda q: [x / math.hypot(*q) for x in _turn_left(q)]),
     ("cos or sin of 90 wrong", "cos 90° = 0 and sin 90° = 1 (math.cos takes radians).",
      (_turned(math.cos(90), math.sin(90)), _turned(1, 1))),
-    ("the zero vector", "[0, 0] scores 0 against q but points nowhere: turn q.",
-     lambda q: [0, 0]),
+    ("the zero vector", "[0, 0] points nowhere: turn q.", lambda q: [0, 0]),
     Slip("not a quarter turn left", _askew_hint, when=_askew,
          example=lambda q: [-q[1], q[0] + q[1]]),
 ])

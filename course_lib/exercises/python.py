@@ -34,8 +34,6 @@ _POSITIONS_HAND_SLIPS = slip_rows([
     ("the position 1 itself", "q[1] is the number AT position 1.", lambda q: 1 + q[-1]),
     ("q[1] read as the third", "q[1] is the second number.", lambda q: q[2] + q[-1]),
     ("a slice", "{got} adds q[1] to the end: q[1] + q[-1] adds two.", lambda q: sum(q[1:])),
-    ("glued the digits", "{got} writes the two side by side: + adds them.",
-     lambda q: int(f"{q[1]}{q[-1]}")),
 ])
 
 
@@ -47,10 +45,8 @@ POSITIONS_HAND = HandExercise(
     "positions by hand", "q[1] + q[-1] for q = {q}",
     answer=_ends, givens={"q": [3, 8, 5, 1, 9]}, draw=_draw_list,
     slips=_POSITIONS_HAND_SLIPS, twins=[one_off(_ends), *slip_rows([
-        ("only one of the two", "{got} is one number: add q[1] and q[-1].",
-         (lambda q: q[1], lambda q: q[-1])),
-        ("the last two", "{got} is q[-2] + q[-1]: q[1] counts from the front.",
-         lambda q: q[-2] + q[-1])])])
+        ("only one of the two", "add both.", (lambda q: q[1], lambda q: q[-1])),
+        ("the last two", "{got} is q[-2] + q[-1].", lambda q: q[-2] + q[-1])])])
 
 
 def _squares(a, b):
@@ -75,8 +71,6 @@ _LOOP_HAND_SLIPS = slip_rows([
     ("2 ** k for k ** 2", "{got} adds 2 ** k.", lambda a, b: sum(2 ** k for k in range(a, b))),
     ("started one late, ran one far", "range({a}, {b}) is {a} … {b} − 1.",
      lambda a, b: _squares(a + 1, b + 1)),
-    ("multiplied the squares", "{got} is their product: `+=` adds.",
-     lambda a, b: np.prod([k * k for k in range(a, b)])),
 ])
 
 
@@ -152,6 +146,8 @@ _COST_SLIPS = slip_rows([
      lambda b, p: p[b[0]] if b else 0),
     ("every item at the first price", "each item has its own price, prices[item].",
      lambda b, p: p[b[0]] * len(b)),
+    ("left out the first item", "range(1, …) skips position 0.",
+     lambda b, p: _cost(b[1:], p)),
     ("left out the last item", "range(len(basket) - 1) stops one early.",
      lambda b, p: _cost(b[:-1], p)),
     ("multiplied the prices", "add them, from 0.", lambda b, p: float(np.prod([p[i] for i in b]))),
@@ -196,6 +192,8 @@ _ROW_MEANS_SLIPS = slip_rows([
     ("the first row only", "{got} is the first row's mean alone: one mean per row.",
      (lambda A: A[0].sum() / A.shape[1], lambda A: _means(A)[:1])),
     ("left out the last row", "range(len(A) - 1) stops one row early.", lambda A: _means(A)[:-1]),
+    ("only the last number counts", REPLACED,
+     (lambda A: A[:, -1] / A.shape[1], lambda A: A[:, -1])),
     ("only two columns", "A[:, 0] + A[:, 1] leaves the rest out: .sum(axis=1).",
      (lambda A: (A[:, 0] + A[:, 1]) / 2, lambda A: (A[:, 0] + A[:, 1]) / A.shape[1])),
     ("the middle number", "{got} is each row's middle number (a median).",

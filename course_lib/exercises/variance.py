@@ -111,7 +111,6 @@ _OVER_SHRUNK_SLIPS = [
           lambda d_k: 1),
     _hand("no scaling", "is the raw variance (or the answer upside down): it is ÷ {d_k}².",
           lambda d_k: d_k),
-    _hand("multiplied by c²", "multiplies by c² = {d_k}²: it divides.", lambda d_k: d_k ** 3),
     _hand("gave c²", "is c² itself: divide the raw variance {d_k} by it.",
           lambda d_k: d_k ** 2),
     _hand("divided by √d_k", "divides the variance by √d_k: ÷ c², c = {d_k}.",
@@ -130,9 +129,8 @@ OVER_SHRUNK = HandExercise(
     answer=lambda d_k: 1 / d_k, givens={"d_k": 16}, tolerance=0.0005,
     draw=_draw_width, twins=[_hand("one division too many", "divides by {d_k} three times: "
                                    "÷ c² is two.", lambda d_k: 1 / d_k ** 2),
-                             _hand("0 for a small variance", "is 0: ÷ c² shrinks it, never to 0. "
-                                   "Did it seem to vanish, or a // cut the fraction?",
-                                   lambda d_k: 0)],
+                             _hand("0 for a small variance", "vanishes? ÷ c² never gives 0 (a // "
+                                   "does).", lambda d_k: 0)],
     slips=_OVER_SHRUNK_SLIPS)
 
 
@@ -208,8 +206,6 @@ _DOT_VARIANCE_SLIPS = slip_rows([
     Slip("a variance of 0", "no spread: one number only (.sum() adds everything)?",
          when=lambda o: abs(float(o.value)) < 1e-9,
          example=_replay(lambda q, k, s: np.var((q * k).sum()))),
-    _scores("multiplied the sums", "that multiplies each row's sums: add the products "
-            "(q * k).sum(axis=1).", lambda q, k, s: np.var(q.sum(axis=1) * k.sum(axis=1))),
     ("uniform draws", "rng.random draws between 0 and 1: draw rng.standard_normal.",
      lambda *case: _drawn_by(*case, True)),
     Slip("other draws", "close to d_k, but not the checker's numbers: one "
@@ -277,8 +273,6 @@ _SCALE_SCORES_SLIPS = slip_rows([
      _over(lambda q, k: math.sqrt(_d_k(q, k) + 1))),
     ("Q * K.T elementwise", "`*` multiplies matching entries: query @ key.T.",
      lambda q, k: q * k.T / _root(q, k)),
-    ("√(d_k − 1)", "that divides by √(d_k − 1): the scale is √d_k.",
-     _over(lambda q, k: math.sqrt(_d_k(q, k) - 1))),
     ("Qᵀ K", "query.T @ key is a d_k×d_k grid: transpose K, not Q.",
      lambda q, k: q.T @ k / _root(q, k)),
 ])

@@ -99,9 +99,8 @@ _SLOT_SLIPS = slip_rows([
      _checked_or_not(lambda q, i: q[i])),
     ("counted from the end", "q[-i] counts from the end: slot i is q[i - 1].",
      _checked_or_not(lambda q, i: q[-i])),
-    Slip(_WRAPS, "q[i - 1] for i < 1 counts from the END (q[-1] is the last slot) and "
-         "Python says nothing: if i is not in 1 … len(q), raise IndexError (a print does "
-         "not stop the function).",
+    Slip(_WRAPS, "q[i - 1] for i < 1 counts from the END, and Python says nothing: raise "
+         "IndexError unless 1 ≤ i ≤ len(q) (a print does not stop the function).",
          when=lambda o: o.case.raises is not None and (
              _wrapped(o) and o.value == o.case.args[0][o.case.args[1] - 1]
              or isinstance(o.error, IndexError) and o.case.args[1] > 0)),
@@ -112,9 +111,9 @@ _SLOT_SLIPS = slip_rows([
     Slip(_POSITIONS, "it lets slot 0 through and refuses slot len(q): it checks the "
          "positions 0 … len(q) − 1 (range(len(q))), not the slots 1 … len(q).",
          when=lambda o: _answered_0(o) or _refused_last(o)),
-    Slip(_PAST, "slot len(q) + 1 got past the check, to Python's own IndexError: refuse "
-         "i > len(q).", when=lambda o: o.case.raises is not None and "out of range" in str(
-             o.error) and o.case.args[1] == len(o.case.args[0]) + 1),
+    Slip(_PAST, "Python raised, not your check: refuse i > len(q).",
+         when=lambda o: o.case.raises and "of range" in str(o.error)
+         and o.case.args[1] == len(o.case.args[0]) + 1),
     Slip(_UNNAMED, "its message must say which slots exist, "
          "like f\"q has slots 1 to {len(q)}\".",
          when=lambda o: isinstance(o.error, IndexError) and o.case.raises is not None
@@ -149,7 +148,7 @@ def _repeats_dropped(o):
     return got is not None and sorted(got) == sorted(table[w] for w in set(sentence))
 
 
-def _letter(k, s):  # a letter of a sentence word
+def _letter(k, s):  # a word's letter
     return isinstance(k, str) and len(k) == 1 and any(k in w for w in s)
 
 
@@ -159,10 +158,10 @@ def _each(o, test):
 
 
 _EMBED_SLIPS = slip_rows([
-    ("only the first word", "only its vector came back: a return inside the loop, or no "
-     "loop? Return after a loop over every word.", (lambda s, t: [t[s[0]]], lambda s, t: t[s[0]])),
-    ("added the vectors", "the vectors were added into one: keep one vector per word.",
-     lambda s, t: [sum(x) for x in zip(*(t[w] for w in s))]),
+    ("only the first word", "a return inside the loop, or no loop? Loop over each word.",
+     (lambda s, t: [t[s[0]]], lambda s, t: t[s[0]])),
+    ("added the vectors", "one vector per word.",
+     lambda s, t: np.sum([t[w] for w in s], 0).tolist()),
     ("= instead of append", "`vectors = table[word]` replaces the list: "
      "vectors.append(table[word]).", (lambda s, t: t[s[-1]], lambda s, t: [t[s[-1]]])),
     ("+= glued the vectors", "`vectors += table[word]` glues the numbers into one "
