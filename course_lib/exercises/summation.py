@@ -67,7 +67,7 @@ SUM_HAND = HandExercise(
     draw=lambda rng: {"q": [int(x) for x in rng.integers(1, 10, size=6)],
                       "a": int(rng.integers(2, 4)), "b": int(rng.integers(4, 6))},
     slips=_SUM_HAND_SLIPS, twins=[one_off(_sum), *slip_rows([
-        ("counted the terms", "add the terms up.", lambda q, a, b: b - a + 1),
+        ("counted the terms", "add them up.", lambda q, a, b: b - a + 1),
         ("one term alone", "Σ adds slots {a} to {b}.",
          [lambda q, a, b, j=j: q[a - 1 + j] if a + j <= b else _no() for j in range(4)])])])
 

@@ -146,8 +146,9 @@ _PRODUCT_SHAPE_SLIPS = slip_rows([
     ("a one-sided test", "`>` or `<` lets through inner sizes that differ the other "
      "way: refuse when shape_a[1] != shape_b[0].",
      (_tested(lambda a, b: a[1] > b[0])[0], _tested(lambda a, b: a[1] < b[0])[0])),
-    ("compared the rows", "it refused a product that exists: only A's columns and B's rows "
-     "must match, shape_a[1] and shape_b[0].", _tested(lambda a, b: a[0] != b[0])),
+    ("compared the rows", "it refused a product that exists (rows compared, or A square?): "
+     "only A's columns and B's rows must match, shape_a[1] and shape_b[0].",
+     _tested(lambda a, b: a[0] != b[0])),
     ("compared the columns", "the test compares shape_a[1] with shape_b[1], the columns: "
      "compare A's columns with B's ROWS, shape_b[0].", _tested(lambda a, b: a[1] != b[1])),
 ])
@@ -189,7 +190,7 @@ _SELF_SCORES_SLIPS = slip_rows([
     ("Qᵀ K instead of Q Kᵀ", "(X @ W_Q).T @ (X @ W_K) pairs columns with columns, a "
      "d_k×d_k grid: transpose the keys instead, (X @ W_Q) @ (X @ W_K).T.",
      lambda X, W_Q, W_K: (X @ W_Q).T @ (X @ W_K)),
-    ("one weight used twice", "Q = X @ W_Q, but K = X @ W_K.",
+    ("one weight used twice", "Q = X @ W_Q, K = X @ W_K.",
      (lambda X, W_Q, W_K: (X @ W_Q) @ (X @ W_Q).T, lambda X, W_Q, W_K: (X @ W_K) @ (X @ W_K).T)),
     ("X used once", "the keys need X too: K = X @ W_K.",
      lambda X, W_Q, W_K: X @ W_Q @ W_K.T),

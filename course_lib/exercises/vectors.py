@@ -148,7 +148,7 @@ def _repeats_dropped(o):
     return got is not None and sorted(got) == sorted(table[w] for w in set(sentence))
 
 
-def _letter(k, s):  # a word's letter
+def _letter(k, s):
     return isinstance(k, str) and len(k) == 1 and any(k in w for w in s)
 
 
