@@ -15,7 +15,7 @@ ROUNDED, CLOSE = "rounded too early", "close but off"
 
 def one_off(answer):
     """A twin: the answer ± 1, a slip of 1."""
-    return Slip("a step 1 off", "{got} is 1 from the answer: redo each step's arithmetic.",
+    return Slip("a step 1 off", "{got} is 1 off: redo each step's arithmetic.",
                 gives=(lambda **g: answer(**g) + 1, lambda **g: answer(**g) - 1))
 
 

@@ -146,7 +146,7 @@ _COST_SLIPS = slip_rows([
      lambda b, p: p[b[0]] if b else 0),
     ("every item at the first price", "each item has its own price, prices[item].",
      lambda b, p: p[b[0]] * len(b)),
-    ("left out the first item", "range(1, …) skips position 0.",
+    ("left out the first item", "range(1, …) skips item 0.",
      lambda b, p: _cost(b[1:], p)),
     ("left out the last item", "range(len(basket) - 1) stops one early.",
      lambda b, p: _cost(b[:-1], p)),

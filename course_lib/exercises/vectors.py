@@ -158,7 +158,7 @@ def _each(o, test):
 
 
 _EMBED_SLIPS = slip_rows([
-    ("only the first word", "a return inside the loop, or no loop? Loop over each word.",
+    ("only the first word", "a return in the loop, or no loop? Loop over each word.",
      (lambda s, t: [t[s[0]]], lambda s, t: t[s[0]])),
     ("added the vectors", "one vector per word.",
      lambda s, t: np.sum([t[w] for w in s], 0).tolist()),
