@@ -192,12 +192,14 @@ def test_by_hand_slips():
         "multiplies the sums": [14], "left out slot 3": [2], "left out slot 1": [4],
         "multiplied the products": [-48], "sign turned round": [-8], "left out slot 2": [10],
         "the lengths multiplied": [17.15, 17.146], "squared the products": [56],
+        "one product alone": [-2, 6], "slots paired out of line": [-3],  # q₁k₃ + q₂k₁ + q₃k₂
     })
     assert_named("cosine by hand", {
         "forgot cos θ": [10, "10"], "used sin θ": [8.66, 8.660], "added the lengths": [3.5, 7],
         "cos of the angle in radians": [-9.52, -9.524],
         "multiplied by the angle": [600], "cos 45° for cos θ": [7.07, 7.071],
         "cos θ divided by the lengths": [0.05], "as if at a right angle": [0],
+        "squared one length": [25],  # 2 × 5² × 0.5
         "sign turned round": [-5], "squared the lengths": [50], "cos θ alone": [0.5],
         "divided by cos θ": [20], "left out a length": [2.5, 1.0],
     })
@@ -208,7 +210,7 @@ def test_perpendicular_slips():
         "swapped without a minus": [lambda q: [q[1], q[0]], lambda q: q[::-1]],
         "the opposite arrow": [lambda q: [-x for x in q]],
         "one slot negated": [lambda q: [-q[0], q[1]], lambda q: [q[0], -q[1]]],
-        "all zeros": [lambda q: [0, 0]],
+        "the zero vector": [lambda q: [0, 0]],
         "the input given back": [lambda q: q],
         "the wrong shape": [lambda q: -q[1]],
         "both slots negated": [lambda q: [-q[1], -q[0]]],

@@ -166,9 +166,9 @@ def test_query_scores_accepts_other_right_answers():
 def test_numbers_in_k_by_hand_slips():
     assert_named("numbers in K by hand", {
         "K shaped like Q": [24, "24"], "K shaped like V": [21], "rows of Q, width of V": [12],
-        "the size of the score grid": [28], "the two widths": [18], "counted the keys only": [7],
+        "the size of the score grid": [28], "the two widths": [18], "one size alone": [7, 6],
         "added rows and columns": [13], "counted Q and V": [45],
-        "K as a square": [49], "sign turned round": [-42], "three sizes multiplied": [126],
+        "K as a square": [49], "sign turned round": [-42], "three sizes multiplied": [126, 168],
         "added every size": [20], "K as d_k × d_k": [36], "K as n × n": [16],
     })
     assert evaluate("numbers in K by hand", 42).passed

@@ -11,7 +11,7 @@ def test_positions_by_hand_slips():  # q = [3, 8, 5, 1, 9]: q[1] + q[-1] = 8 + 9
         "counted from 1": [12, "12"], "-1 read as the first": [11],
         "-1 read as one before the last": [9], "counted from 1 at both ends": [4],
         "added the positions": [0], "-1 read as a number": [7], "a minus sign on the last": [-1],
-        "sign turned round": [-17],
+        "sign turned round": [-17], "a step 1 off": [16, 18], "only one of the two": [8],
     })
 
 
@@ -190,6 +190,7 @@ def test_cost_slips():
         "left out the last item": [cost_skips_last],
         "multiplied the prices": [cost_product],
         "refused the empty basket": [cost_refuses_empty],
+        "left out the first item": [lambda b, p: sum(p[b[i]] for i in range(1, len(b)))],
     })
 
 
@@ -217,6 +218,15 @@ def row_means_return_in_loop(A):
         return np.array(means)
 
 
+def row_means_replaces_total(A):
+    means = []
+    for row in A:
+        for x in row:
+            total = x
+        means.append(total / len(row))
+    return np.array(means)
+
+
 def test_row_means_slips():
     assert_named("row means", {
         "added down the columns": [lambda A: A.sum(axis=0) / A.shape[0], lambda A: sum(A) / len(A)],
@@ -232,6 +242,7 @@ def test_row_means_slips():
         "cut to whole numbers": [row_means_int],
         "in reverse order": [lambda A: (A.sum(axis=1) / A.shape[1])[::-1]],
         "the wrong shape": [lambda A: A.sum(axis=1, keepdims=True) / A.shape[1]],
+        "only the last number counts": [row_means_replaces_total],
     })
 
 

@@ -159,7 +159,7 @@ def test_sum_by_hand_slips():
         "added the slot numbers": [9],
         "sign turned round": [-7], "one slot early at both ends": [10],
         "squared each term": [21], "the mean of the terms": [2.33, "7/3"],
-        "the mean of the whole list": [4],
+        "the mean of the whole list": [4], "one term alone": [1, 2],
     })
 
 

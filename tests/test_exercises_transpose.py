@@ -26,14 +26,16 @@ def test_self_scores_slips():
                          lambda X, W_Q, W_K: (X @ W_Q) @ (X @ W_K)],
         "Qᵀ K instead of Q Kᵀ": [lambda X, W_Q, W_K: (X @ W_Q).T @ (X @ W_K),
                                  lambda X, W_Q, W_K: W_Q.T @ X.T @ X @ W_K],
-        "W_Q used twice": [lambda X, W_Q, W_K: (X @ W_Q) @ (X @ W_Q).T],
+        "one weight used twice": [lambda X, W_Q, W_K: (X @ W_Q) @ (X @ W_Q).T,
+                                  lambda X, W_Q, W_K: (X @ W_K) @ (X @ W_K).T],
         "transposed": [lambda X, W_Q, W_K: (X @ W_K) @ (X @ W_Q).T],
         "no weights": [lambda X, W_Q, W_K: X @ X.T],
-        "element-wise product": [lambda X, W_Q, W_K: (X @ W_Q) * (X @ W_K)],
+        "element-wise product": [lambda X, W_Q, W_K: (X @ W_Q) * (X @ W_K),
+                                 lambda X, W_Q, W_K: X @ (W_Q * W_K) @ X.T],
         "√d_k times too small": [lambda X, W_Q, W_K: X @ W_Q @ (X @ W_K).T / np.sqrt(W_Q.shape[1])],
         "the weights alone": [lambda X, W_Q, W_K: W_Q @ W_K.T],
-        "the wrong shape": [lambda X, W_Q, W_K: X @ W_Q @ W_K.T,
-                            lambda X, W_Q, W_K: float(np.sum(X @ W_Q @ (X @ W_K).T))],
+        "the wrong shape": [lambda X, W_Q, W_K: float(np.sum(X @ W_Q @ (X @ W_K).T))],
+        "X used once": [lambda X, W_Q, W_K: X @ W_Q @ W_K.T],
     })
 
 
@@ -122,6 +124,6 @@ def test_score_by_hand_slips():
         "query 1 instead of query 2": [float(Q[0] @ K[2])], "the indices swapped": [4],
         "counted from 0": [float(Q[2] @ K[3])], "minus times minus": [-10, -4],
         "dropped the minus signs": [10, "10"], "added instead of multiplied": [-9],
-        "left out slot 3": [2], "sign turned round": [-8],
+        "left out slot 3": [2], "sign turned round": [-8], "a step 1 off": [7],
         "a column of Q": [-16], "multiplied the products": [-18],
     })

@@ -155,7 +155,7 @@ def test_the_median_as_the_mean_is_named_on_the_notebooks_darts():
 def test_over_shrunk_by_hand_slips():
     assert_named("over-shrunk by hand", {
         "divided by c, not c²": [1, "1"], "square-rooted": [0.25], "no scaling": [16],
-        "gave c²": [256], "divided by √d_k": [4],
+        "gave c²": [256], "divided by √d_k": [4], "0 for a small variance": [0],
         "doubled instead of squared": [0.5], "started from variance 1": [0.0039, "1/256"],
         "multiplied by √d_k": [64],
         "decimal point moved": [0.625], "rounded too early": [0.06],

@@ -24,6 +24,12 @@ def slot_lets_python_raise(q, i):
     return q[i - 1]
 
 
+def slot_past_the_end(q, i):  # slot len(q) + 1 gets past the check
+    if i < 1 or i > len(q) + 1:
+        raise IndexError(f"slots 1 to {len(q)}")
+    return q[i - 1]
+
+
 def slot_vague(q, i):
     if i < 1 or i > len(q):
         raise IndexError("bad slot")
@@ -104,7 +110,8 @@ def test_slot_slips():
         "cut to whole numbers": [lambda q, i: int(slot_ok(q, i))],
         "returned text": [lambda q, i: str(slot_ok(q, i))],
         "changed its input": [slot_pops],
-        "no slots named in the message": [slot_lets_python_raise, slot_vague],
+        "no slots named in the message": [slot_vague],
+        "slot len(q) + 1 let through": [slot_lets_python_raise, slot_past_the_end],
     })
 
 
@@ -162,7 +169,9 @@ def embed_pops(sentence, table):
 
 def test_embed_slips():
     assert_named("embed", {
-        "return inside the loop": [embed_return_in_loop, embed_return_the_vector],
+        "only the first word": [embed_return_in_loop, embed_return_the_vector,
+                                lambda s, t: t[s[0]], lambda s, t: [t[s[0]]]],
+        "added the vectors": [lambda s, t: [sum(x) for x in zip(*[t[w] for w in s], strict=True)]],
         "= instead of append": [embed_replaces_list],
         "+= glued the vectors": [embed_glues, lambda s, t: sum((t[w] for w in s), [])],
         "the wrong shape": [lambda s, t: [[t[w]] for w in s]],
@@ -171,7 +180,8 @@ def test_embed_slips():
         "each word once": [lambda s, t: [t[w] for w in dict.fromkeys(s)],
                             lambda s, t: [t[w] for w in set(s)]],
         "the whole table": [lambda s, t: list(t.values())],
-        "quoted the variable": [lambda s, t: [t["word"] for word in s]],
+        "quoted the variable": [lambda s, t: [t["word"] for word in s],
+                                lambda s, t: [t["w"] for w in s]],
         "looked up letters": [lambda s, t: [t[c] for w in s for c in w]],
         "round brackets": [lambda s, t: [t(w) for w in s]],
         "split a list": [lambda s, t: [t[w] for w in s.split()]],

@@ -6,7 +6,8 @@ from ._values import numeric, show
 from .engine import Case, CodeExercise
 from .feedback import Slip, slip_rows
 from .feedback import no_prediction as _no
-from .hand import HandExercise
+from .hand import HandExercise, one_off
+from .python import REPLACED
 
 __all__ = ["EXERCISES"]
 
@@ -65,10 +66,15 @@ DOT_HAND = HandExercise(
     "dot by hand", "{q}·{k}", answer=_dot, givens={"q": [1, -2, 3], "k": [4, 1, 2]},
     draw=_draw_pair,
     slips=_DOT_HAND_SLIPS,
-    twins=slip_rows([
-        ("k read backwards", "{got} pairs q₁ with k's LAST slot: pair slot i with slot i.",
-         lambda q, k: _dot(q, k[::-1])),
-        ("q with itself", "{got} is q·q: multiply q's slots by k's.", lambda q, k: _dot(q, q))]),
+    twins=[one_off(_dot), *slip_rows([
+        ("slots paired out of line", "pair slot i with slot i.", [lambda q, k, j=j: _dot(
+            q, k[j:] + k[:j]) for j in (1, 2)] + [lambda q, k: _dot(q, k[::-1])]),
+        ("q with itself", "{got} is q·q: multiply q's slots by k's.", lambda q, k: _dot(q, q)),
+        ("one product alone", "add all three.", [lambda q, k, i=i: _p(q, k)[i] for i in (0, 1, 2)]),
+        ("left out the negative product", "keep the signs.",
+         lambda q, k: sum(x for x in _p(q, k) if x > 0)),
+        ("as if at a right angle", "{got} is q·k at a right angle: work it out.",
+         lambda q, k: 0)])],
 )
 
 _PAIRS = [([3.0], [-2.0]), ([1.0, 0.0], [0.0, 1.0]), ([1.0, 2.0, 3.0], [4.0, 5.0, 6.0]),
@@ -93,8 +99,7 @@ _DOT_LOOP_SLIPS = slip_rows([
     ("returns the products", "the list of products: add them.", _p),
     ("k read backwards", "q₁ was multiplied by k's LAST slot: match slot i with slot i.",
      lambda q, k: _dot(q, k[::-1]) if len(q) > 1 else _no()),
-    ("only the last term counts", "the total is replaced or reset (`total = 0` in the "
-     "loop) at each step: set it once, before the loop.", lambda q, k: q[-1] * k[-1]),
+    ("only the last term counts", REPLACED, lambda q, k: q[-1] * k[-1]),
     ("return inside the loop", "only the first product came back: return after the "
      "loop.", lambda q, k: q[0] * k[0]),
     Slip("does not refuse different numbers of slots", "check len(q) != len(k) first "
@@ -195,7 +200,10 @@ _COSINE_HAND_SLIPS = slip_rows([
 COSINE_HAND = HandExercise(
     "cosine by hand", "q·k for ∥q∥ = {a}, ∥k∥ = {b}, θ = {angle}°",
     answer=lambda a, b, angle: a * b * _round_cos(angle),
-    givens={"a": 2, "b": 5, "angle": 60}, draw=_draw_angle, slips=_COSINE_HAND_SLIPS)
+    givens={"a": 2, "b": 5, "angle": 60}, draw=_draw_angle, slips=_COSINE_HAND_SLIPS,
+    twins=slip_rows([("squared one length", "q·k = ∥q∥ ∥k∥ cos θ.",
+                      [lambda a, b, angle, n=n: a * b * (a, b)[n] * _round_cos(angle)
+                       for n in (0, 1)])]))
 
 
 def _turn_left(q):
@@ -240,6 +248,7 @@ _PERPENDICULAR_SLIPS = slip_rows([
      lambda q: [x / math.hypot(*q) for x in _turn_left(q)]),
     ("cos or sin of 90 wrong", "cos 90° = 0 and sin 90° = 1 (math.cos takes radians).",
      (_turned(math.cos(90), math.sin(90)), _turned(1, 1))),
+    ("the zero vector", "[0, 0] points nowhere: turn q.", lambda q: [0, 0]),
     Slip("not a quarter turn left", _askew_hint, when=_askew,
          example=lambda q: [-q[1], q[0] + q[1]]),
 ])

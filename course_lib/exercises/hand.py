@@ -6,11 +6,17 @@ import numpy as np
 
 from . import relations
 from ._values import WRONG_COUNT, as_numbers, show
-from .feedback import FAILED, MISTAKE, NOT_ATTEMPTED, PASSED, Feedback, capital, fill, pick
+from .feedback import FAILED, MISTAKE, NOT_ATTEMPTED, PASSED, Feedback, Slip, capital, fill, pick
 
-__all__ = ["CLOSE", "HandExercise", "ROUNDED"]
+__all__ = ["CLOSE", "HandExercise", "ROUNDED", "one_off"]
 
 ROUNDED, CLOSE = "rounded too early", "close but off"
+
+
+def one_off(answer):
+    """A twin: the answer ± 1, a slip of 1."""
+    return Slip("a step 1 off", "{got} is 1 off: redo each step's arithmetic.",
+                gives=(lambda **g: answer(**g) + 1, lambda **g: answer(**g) - 1))
 
 
 class HandExercise:

@@ -6,6 +6,7 @@ from .engine import CodeExercise
 from .feedback import Slip, slip_rows
 from .feedback import no_prediction as _no
 from .hand import HandExercise
+from .python import REPLACED
 
 __all__ = ["EXERCISES"]
 
@@ -51,8 +52,7 @@ _LENGTH_SLIPS = slip_rows([
      lambda q: abs(sum(q))),
     ("return inside the loop", "only the first slot counts: return after the loop.",
      lambda q: abs(q[0])),
-    ("only the last term counts", "the total is replaced (`total = …`) or reset (`total = 0` in "
-     "the loop) at every step: set it once, before the loop.", lambda q: abs(q[-1])),
+    ("only the last term counts", REPLACED, lambda q: abs(q[-1])),
     ("root inside the loop", "take the root once, after the loop.", _root_each_step),
     ("largest slot", "the biggest slot's size: every slot adds length.",
      lambda q: max(abs(x) for x in q)),

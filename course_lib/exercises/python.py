@@ -6,9 +6,12 @@ from ._values import frozen_array
 from .engine import Case, CodeExercise
 from .feedback import Slip, slip_rows
 from .feedback import no_prediction as _no
-from .hand import HandExercise
+from .hand import HandExercise, one_off
 
-__all__ = ["EXERCISES", "missing_key"]
+__all__ = ["EXERCISES", "REPLACED", "missing_key"]
+
+REPLACED = ("the total is replaced (`total = …`) or reset (`total = 0` in the loop) each step: "
+            "set it to 0 once, before the loop.")
 
 
 def _draw_list(rng):
@@ -34,10 +37,16 @@ _POSITIONS_HAND_SLIPS = slip_rows([
 ])
 
 
+def _ends(q):
+    return q[1] + q[-1]
+
+
 POSITIONS_HAND = HandExercise(
     "positions by hand", "q[1] + q[-1] for q = {q}",
-    answer=lambda q: q[1] + q[-1], givens={"q": [3, 8, 5, 1, 9]}, draw=_draw_list,
-    slips=_POSITIONS_HAND_SLIPS)
+    answer=_ends, givens={"q": [3, 8, 5, 1, 9]}, draw=_draw_list,
+    slips=_POSITIONS_HAND_SLIPS, twins=[one_off(_ends), *slip_rows([
+        ("only one of the two", "add both.", (lambda q: q[1], lambda q: q[-1])),
+        ("the last two", "{got} is q[-2] + q[-1].", lambda q: q[-2] + q[-1])])])
 
 
 def _squares(a, b):
@@ -69,7 +78,7 @@ LOOP_HAND = HandExercise(
     "loop by hand", "the total after `for k in range({a}, {b}): total += k ** 2`",
     answer=_squares, givens={"a": 2, "b": 5},
     twins=[Slip("left out the end", "{b} − 1 counts: range stops just before {b}.",
-                gives=lambda a, b: _squares(a, b - 1))],
+                gives=lambda a, b: _squares(a, b - 1)), one_off(_squares)],
     draw=lambda rng: {"a": (a := int(rng.integers(1, 6))),  # not (2, 5)
                       "b": a + int(rng.choice([2, 4] if a == 2 else [2, 3, 4]))},
     slips=_LOOP_HAND_SLIPS)
@@ -89,8 +98,7 @@ _MEAN_SLIPS = slip_rows([
     ("divided by len(q) − 1", "divide by len(q).", _nonempty(lambda q: sum(q) / (len(q) - 1))),
     ("return inside the loop", "only the first number was added: return after the loop.",
      (_nonempty(lambda q: q[0] / len(q)), _nonempty(lambda q: q[0]))),
-    ("only the last number counts", "the total is replaced (`total = x`) or reset "
-     "(`total = 0` in the loop) each step: set it to 0 once, before the loop.",
+    ("only the last number counts", REPLACED,
      (_nonempty(lambda q: q[-1] / len(q)), _nonempty(lambda q: q[-1]))),
     ("started the total at 1", "start at 0.", _nonempty(lambda q: (1 + sum(q)) / len(q))),
     ("the first number counted twice", "a total that starts at q[0] adds it again: "
@@ -133,12 +141,13 @@ _COST_SLIPS = slip_rows([
      "basket.", lambda b, p: sum(p[i] for i in set(b))),
     ("the whole price list", "that adds every price: add the basket's items.",
      lambda b, p: sum(p.values())),
-    ("only the last item counts", "the total is replaced (`total = …`) or reset (`total = 0` in "
-     "the loop) each step: set it to 0 once, before the loop.", lambda b, p: p[b[-1]] if b else 0),
+    ("only the last item counts", REPLACED, lambda b, p: p[b[-1]] if b else 0),
     ("return inside the loop", "only the first item was paid: return after the loop.",
      lambda b, p: p[b[0]] if b else 0),
     ("every item at the first price", "each item has its own price, prices[item].",
      lambda b, p: p[b[0]] * len(b)),
+    ("left out the first item", "range(1, …) skips item 0.",
+     lambda b, p: _cost(b[1:], p)),
     ("left out the last item", "range(len(basket) - 1) stops one early.",
      lambda b, p: _cost(b[:-1], p)),
     ("multiplied the prices", "add them, from 0.", lambda b, p: float(np.prod([p[i] for i in b]))),
@@ -183,6 +192,8 @@ _ROW_MEANS_SLIPS = slip_rows([
     ("the first row only", "{got} is the first row's mean alone: one mean per row.",
      (lambda A: A[0].sum() / A.shape[1], lambda A: _means(A)[:1])),
     ("left out the last row", "range(len(A) - 1) stops one row early.", lambda A: _means(A)[:-1]),
+    ("only the last number counts", REPLACED,
+     (lambda A: A[:, -1] / A.shape[1], lambda A: A[:, -1])),
     ("only two columns", "A[:, 0] + A[:, 1] leaves the rest out: .sum(axis=1).",
      (lambda A: (A[:, 0] + A[:, 1]) / 2, lambda A: (A[:, 0] + A[:, 1]) / A.shape[1])),
     ("the middle number", "{got} is each row's middle number (a median).",

@@ -209,17 +209,15 @@ def _input_dropped(axis, which, all_args):
 
 
 def _dropped(axis, which, all_args):
-    thing = "slot or row" if axis == 0 else "column"
-    where = "of every input" if all_args else "of the input"
-    if axis == 0:
-        name = "skipped position 0" if which == "first" else "stopped one early"
-    else:
-        name = "skipped the first column" if which == "first" else "stopped one column early"
-    name += (" of every input" if which == "first" else " in every input") if all_args else ""
-    cause = ("a loop from 1 skips position 0" if which == "first"
-             else "range(len(x) - 1) leaves the last one out")
-    return Relation(name, f"your answer is what you get without the {which} {thing} {where}: "
-                    f"{cause}.", transform=_input_dropped(axis, which, all_args))
+    first = which == "first"
+    name = (("stopped one early", "skipped position 0"),
+            ("stopped one column early", "skipped the first column"))[axis != 0][first]
+    name += (" of every input" if first else " in every input") if all_args else ""
+    cause = ("a loop from 1 skips position 0" if first else
+             "range(len(x) - 1) leaves the last one out")
+    return Relation(name, f"your answer is what you get without the {which} "
+                    f"{'column' if axis else 'slot or row'} of {'every' if all_args else 'the'} "
+                    f"input: {cause}.", transform=_input_dropped(axis, which, all_args))
 
 
 def _one_input(index, change):

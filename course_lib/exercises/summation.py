@@ -5,7 +5,8 @@ import math
 from .engine import CodeExercise
 from .feedback import no_prediction as _no
 from .feedback import slip_rows
-from .hand import HandExercise
+from .hand import HandExercise, one_off
+from .python import REPLACED
 
 __all__ = ["EXERCISES"]
 
@@ -65,11 +66,10 @@ SUM_HAND = HandExercise(
     answer=_sum, givens={"q": [5, 1, 4, 2, 8], "a": 2, "b": 4},
     draw=lambda rng: {"q": [int(x) for x in rng.integers(1, 10, size=6)],
                       "a": int(rng.integers(2, 4)), "b": int(rng.integers(4, 6))},
-    slips=_SUM_HAND_SLIPS)
-
-
-_REPLACED = ("the total is replaced (`total = …`) or reset (`total = 0` in the loop) at every "
-             "step: set it once, before the loop, and add with +=.")
+    slips=_SUM_HAND_SLIPS, twins=[one_off(_sum), *slip_rows([
+        ("counted the terms", "add them up.", lambda q, a, b: b - a + 1),
+        ("one term alone", "Σ adds slots {a} to {b}.",
+         [lambda q, a, b, j=j: q[a - 1 + j] if a + j <= b else _no() for j in range(4)])])])
 
 
 _SUM_FROM_TO_SLIPS = slip_rows([
@@ -84,7 +84,7 @@ _SUM_FROM_TO_SLIPS = slip_rows([
      lambda q, a, b: q[a - 1] + q[b - 1] if b - a > 1 else _no()),
     ("started at slot 1", "the sum starts at slot 1: start at q[a - 1].",
      lambda q, a, b: sum(q[:b])),
-    ("only the last term counts", _REPLACED,
+    ("only the last term counts", REPLACED,
      (lambda q, a, b: q[b - 1], lambda q, a, b: q[b - 2] if b > a else 0.0)),
     ("return inside the loop", "only the first term came back: return after the loop.",
      lambda q, a, b: q[a - 1]),
@@ -121,7 +121,7 @@ _SUM_OF_SQUARES_SLIPS = slip_rows([
      lambda q: sum(abs(x) for x in q)),
     ("return inside the loop", "only the first square came back: return after the "
      "loop.", lambda q: q[0] ** 2),
-    ("only the last term counts", _REPLACED, lambda q: q[-1] ** 2),
+    ("only the last term counts", REPLACED, lambda q: q[-1] ** 2),
     ("cubed", "x ** 3 is the cube: x ** 2.", lambda q: sum(x ** 3 for x in q)),
     ("multiplied instead of added", "the squares were multiplied: Σ adds them.",
      lambda q: math.prod(x * x for x in q)),

@@ -5,7 +5,7 @@ import numpy as np
 from ._values import frozen_array
 from .engine import Case, CodeExercise
 from .feedback import NoPrediction, Slip, slip_rows
-from .hand import HandExercise
+from .hand import HandExercise, one_off
 
 __all__ = ["EXERCISES"]
 
@@ -96,7 +96,7 @@ SCORE_HAND = HandExercise(
             "K": [[1, 3, 0], [3, -2, -2], [-3, 1, -3], [-2, 1, 0]]},
     draw=_draw_grids, tolerance=0.01,
     twins=[Slip("one minus times minus", "{got} takes one negative times a negative as negative: "
-                "(−)(−) is positive.", gives=tuple(map(_one_minus, range(3))))],
+                "(−)(−) is positive.", gives=tuple(map(_one_minus, range(3)))), one_off(_score)],
     slips=_SCORE_HAND_SLIPS)
 
 
@@ -146,9 +146,9 @@ _PRODUCT_SHAPE_SLIPS = slip_rows([
     ("a one-sided test", "`>` or `<` lets through inner sizes that differ the other "
      "way: refuse when shape_a[1] != shape_b[0].",
      (_tested(lambda a, b: a[1] > b[0])[0], _tested(lambda a, b: a[1] < b[0])[0])),
-    ("compared the rows", "it refused a product that exists: the test compares A's rows "
-     "with B's rows (or wants A square); only A's columns and B's rows must match, "
-     "shape_a[1] and shape_b[0].", _tested(lambda a, b: a[0] != b[0])),
+    ("compared the rows", "it refused a product that exists (rows compared, or A square?): "
+     "only A's columns and B's rows must match, shape_a[1] and shape_b[0].",
+     _tested(lambda a, b: a[0] != b[0])),
     ("compared the columns", "the test compares shape_a[1] with shape_b[1], the columns: "
      "compare A's columns with B's ROWS, shape_b[0].", _tested(lambda a, b: a[1] != b[1])),
 ])
@@ -190,16 +190,18 @@ _SELF_SCORES_SLIPS = slip_rows([
     ("Qᵀ K instead of Q Kᵀ", "(X @ W_Q).T @ (X @ W_K) pairs columns with columns, a "
      "d_k×d_k grid: transpose the keys instead, (X @ W_Q) @ (X @ W_K).T.",
      lambda X, W_Q, W_K: (X @ W_Q).T @ (X @ W_K)),
-    ("W_Q used twice", "both sides are made with W_Q: the keys are K = X @ W_K.",
-     lambda X, W_Q, W_K: (X @ W_Q) @ (X @ W_Q).T),
+    ("one weight used twice", "Q = X @ W_Q, K = X @ W_K.",
+     (lambda X, W_Q, W_K: (X @ W_Q) @ (X @ W_Q).T, lambda X, W_Q, W_K: (X @ W_K) @ (X @ W_K).T)),
+    ("X used once", "the keys need X too: K = X @ W_K.",
+     lambda X, W_Q, W_K: X @ W_Q @ W_K.T),
     ("no weights", "that is X @ X.T, the words scored directly: make Q = X @ W_Q and "
      "K = X @ W_K first.", lambda X, W_Q, W_K: X @ X.T),
     ("element-wise product", "`*` multiplies matching cells one by one; the matrix "
      "product is `@`: (X @ W_Q) @ (X @ W_K).T.",
      (lambda X, W_Q, W_K: (X @ W_Q) * (X @ W_K),
-      lambda X, W_Q, W_K: (X @ W_Q) * (X @ W_K).T)),
-    ("the weights alone", "W_Q @ W_K.T multiplies the two weight grids, d_model×d_model: each "
-     "word's row of X goes in first, (X @ W_Q) @ (X @ W_K).T.", lambda X, W_Q, W_K: W_Q @ W_K.T),
+      lambda X, W_Q, W_K: (X @ W_Q) * (X @ W_K).T, lambda X, W_Q, W_K: X @ (W_Q * W_K) @ X.T)),
+    ("the weights alone", "W_Q @ W_K.T leaves out the words: (X @ W_Q) @ (X @ W_K).T.",
+     lambda X, W_Q, W_K: W_Q @ W_K.T),
 ])
 
 

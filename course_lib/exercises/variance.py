@@ -128,7 +128,9 @@ OVER_SHRUNK = HandExercise(
     "over-shrunk by hand", "Var(q·k / {d_k}) when Var(q·k) = {d_k}",
     answer=lambda d_k: 1 / d_k, givens={"d_k": 16}, tolerance=0.0005,
     draw=_draw_width, twins=[_hand("one division too many", "divides by {d_k} three times: "
-                                   "÷ c² is two.", lambda d_k: 1 / d_k ** 2)],
+                                   "÷ c² is two.", lambda d_k: 1 / d_k ** 2),
+                             _hand("0 for a small variance", "is not what ÷ c² gives (a // is): it "
+                                   "shrinks, never vanishes.", lambda d_k: 0)],
     slips=_OVER_SHRUNK_SLIPS)
 
 

@@ -61,6 +61,7 @@ def _checked_or_not(read):
 
 
 _POSITIONS, _WRAPS = "tested Python positions", "a slot below 1 wraps round"
+_PAST, _UNNAMED = "slot len(q) + 1 let through", "no slots named in the message"
 
 
 def _answered_0(o):
@@ -85,9 +86,10 @@ class _Slot(CodeExercise):
 
     def explanations(self, outcomes):
         both = any(map(_answered_0, outcomes)) and any(map(_refused_last, outcomes))
-        wrapped = any(map(_wrapped, outcomes))
-        return [e for e in super().explanations(outcomes)
-                if (both or e[2] != _POSITIONS) and (wrapped or e[2] != _WRAPS)]
+        wrapped, found = any(map(_wrapped, outcomes)), super().explanations(outcomes)
+        past = any(e[2] == _PAST for e in found)
+        return [e for e in found if (both or e[2] != _POSITIONS) and (wrapped or e[2] != _WRAPS)
+                and not (past and e[2] == _UNNAMED)]
 
 
 _SLOT_SLIPS = slip_rows([
@@ -97,9 +99,8 @@ _SLOT_SLIPS = slip_rows([
      _checked_or_not(lambda q, i: q[i])),
     ("counted from the end", "q[-i] counts from the end: slot i is q[i - 1].",
      _checked_or_not(lambda q, i: q[-i])),
-    Slip(_WRAPS, "q[i - 1] for i < 1 counts from the END (q[-1] is the last slot) and "
-         "Python says nothing: if i is not in 1 … len(q), raise IndexError (a print does "
-         "not stop the function).",
+    Slip(_WRAPS, "q[i - 1] for i < 1 counts from the END, and Python says nothing: raise "
+         "IndexError unless 1 ≤ i ≤ len(q) (a print does not stop the function).",
          when=lambda o: o.case.raises is not None and (
              _wrapped(o) and o.value == o.case.args[0][o.case.args[1] - 1]
              or isinstance(o.error, IndexError) and o.case.args[1] > 0)),
@@ -110,7 +111,10 @@ _SLOT_SLIPS = slip_rows([
     Slip(_POSITIONS, "it lets slot 0 through and refuses slot len(q): it checks the "
          "positions 0 … len(q) − 1 (range(len(q))), not the slots 1 … len(q).",
          when=lambda o: _answered_0(o) or _refused_last(o)),
-    Slip("no slots named in the message", "its message must say which slots exist, "
+    Slip(_PAST, "Python raised, not your check: refuse i > len(q).",
+         when=lambda o: o.case.raises and "of range" in str(o.error)
+         and o.case.args[1] == len(o.case.args[0]) + 1),
+    Slip(_UNNAMED, "its message must say which slots exist, "
          "like f\"q has slots 1 to {len(q)}\".",
          when=lambda o: isinstance(o.error, IndexError) and o.case.raises is not None
          and str(o.error).strip() and not _numbered(str(o.error)),
@@ -144,14 +148,20 @@ def _repeats_dropped(o):
     return got is not None and sorted(got) == sorted(table[w] for w in set(sentence))
 
 
+def _letter(k, s):
+    return isinstance(k, str) and len(k) == 1 and any(k in w for w in s)
+
+
 def _each(o, test):
     v = o.value
     return isinstance(v, (list, tuple)) and len(v) > 0 and all(test(x) for x in v)
 
 
 _EMBED_SLIPS = slip_rows([
-    ("return inside the loop", "only the first word's vector came back: return after "
-     "the loop.", (lambda s, t: [t[s[0]]], lambda s, t: t[s[0]])),
+    ("only the first word", "a return in the loop, or no loop? Loop over each word.",
+     (lambda s, t: [t[s[0]]], lambda s, t: t[s[0]])),
+    ("added the vectors", "one vector per word.",
+     lambda s, t: np.sum([t[w] for w in s], 0).tolist()),
     ("= instead of append", "`vectors = table[word]` replaces the list: "
      "vectors.append(table[word]).", (lambda s, t: t[s[-1]], lambda s, t: [t[s[-1]]])),
     ("+= glued the vectors", "`vectors += table[word]` glues the numbers into one "
@@ -166,11 +176,11 @@ _EMBED_SLIPS = slip_rows([
     ("sorted the words", "keep the sentence's order.", lambda s, t: [t[w] for w in sorted(s)]),
     Slip("each word once", "a set(…) keeps each word once and may change their order: loop "
          "over the sentence itself.", when=_repeats_dropped),
-    Slip("quoted the variable", "`table[\"word\"]` looks up the text 'word': table[word].",
-         when=lambda o: missing_key(o, lambda k, s: isinstance(k, str) and len(k) > 1
+    Slip("quoted the variable", "`table[\"word\"]` looks up the quoted text: table[word].",
+         when=lambda o: missing_key(o, lambda k, s: isinstance(k, str) and not _letter(k, s)
                                     and k.lower().strip() not in s)),
     Slip("looked up letters", "a loop over a string gives letters: `for word in sentence`.",
-         when=lambda o: missing_key(o, lambda k, s: isinstance(k, str) and len(k) == 1)),
+         when=lambda o: missing_key(o, _letter)),
     Slip("round brackets", "`table(word)` calls the table: table[word].",
          raises=(TypeError, "not callable")),
     Slip("split a list", "the sentence is already a list of words: no .split().",
