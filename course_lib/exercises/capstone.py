@@ -88,12 +88,12 @@ def _column_weights(q, k, by=None):
 
 BUG_HUNTS = [
     BugHunt("bug hunt 1", _attention_1, "the total down the columns", extra=slip_rows([
-        ("transposed instead of fixed", "weights.T has rows that add up to 1, but row j "
-         "belongs to KEY j: keep one row per query and divide each by its own total, "
-         "sum(axis=-1, keepdims=True).", lambda q, k, v: _column_weights(q, k).T @ v),
-        ("the bug left, a right line changed", "the sum still runs down the columns "
-         "(axis=0), and the scale, which was right, now divides by d_k: undo that, then fix "
-         "the sum.", lambda q, k, v: _column_weights(q, k, q.shape[-1]) @ v)])),
+        ("transposed instead of fixed", "weights.T's rows add up to 1, but row j is KEY j's: keep "
+         "a row per query and divide it by its own total, sum(axis=-1, "
+         "keepdims=True).", lambda q, k, v: _column_weights(q, k).T @ v),
+        ("the bug left, a right line changed", "the sum still runs down the columns (axis=0), and "
+         "the scale, which was right, now divides by d_k: undo that, fix the "
+         "sum.", lambda q, k, v: _column_weights(q, k, q.shape[-1]) @ v)])),
     BugHunt("bug hunt 2", _attention_2, "divided by d_k"),
     BugHunt("bug hunt 3", _attention_3, "weights applied to K"),
 ]

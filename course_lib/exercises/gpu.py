@@ -34,8 +34,8 @@ _SHARED_SLIPS = _rows(_bytes, [
          d_k, key_block, per_key=0) + 4),
     ("d_k and key_block swapped", "there are key_block = {key_block} rows of d_k + 1 = "
      "{d_k} + 1 numbers.", lambda d_k, key_block: _bytes(key_block, d_k)),
-    ("only the key rows", "add the query row (d_k) and the tile (key_block), and pad each "
-     "key row: 4 · (d_k + key_block · (d_k + 1) + key_block).",
+    ("only the key rows", "add the query row and the tile, and pad each key row: 4 · (d_k + "
+     "key_block · (d_k + 1) + key_block).",
      (lambda d_k, key_block: 4 * key_block * d_k,
       lambda d_k, key_block: 4 * key_block * (d_k + 1))),
     ("KiB, not bytes", "the question asks for bytes: no ÷ 1024 (or 1000).",

@@ -168,7 +168,7 @@ class HandExercise:
         if self.base is not None and _close(got, self.base.answer, near) \
                 and not _close(self.base.answer, self.answer, 2 * self.tolerance):
             found.append((1, 1, "the notebook's numbers", "{got} is the answer for the notebook's "
-                          "own numbers; this one has new numbers: work it again with them."))
+                          "own numbers: work it again with these new ones."))
         return found
 
     def _echo(self, got):

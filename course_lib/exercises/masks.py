@@ -129,8 +129,8 @@ _MASKED_SOFTMAX_SLIPS = slip_rows([
          "check for that row first, return zeros.",
          when=lambda o: not any(o.case.args[1]) and _broken(o),
          example=_learner(lambda s, a: not any(a), lambda s, a: [math.nan] * len(s))),
-    ("the largest score was a blocked one", "the shift was a blocked score, so the allowed "
-     "e^(s − max) underflow: leave the blocked keys out BEFORE eˣ, shift by the largest ALLOWED.",
+    ("the largest score was a blocked one", "the shift was a blocked score, so the allowed e^(s − "
+     "max) underflow: drop the blocked keys BEFORE eˣ, shift by the largest ALLOWED.",
      tuple(_max_of_all(g, z) for g in ("raise", "zeros", "nan")
            for z in (False, True))),
     Slip("no shift", "e¹⁰⁰⁰ overflows: subtract the largest allowed score first.",

@@ -69,12 +69,12 @@ _MY_ATTENTION_SLIPS = slip_rows([
     ("weights @ key", "the weights blend the VALUE rows: weights @ value.", _with(blend="key")),
     ("the mask added to the scores", "True adds 1 and False 0, so nothing is blocked: "
      "np.where(mask, scores, -np.inf).", _with(masked=lambda s, mask: s + mask)),
-    ("the max over the heads", "subtract each ROW's largest score, "
-     "max(axis=-1, keepdims=True): a max across heads differs along the row.",
+    ("the max over the heads", "subtract each ROW's largest score, max(axis=-1, keepdims=True), "
+     "not a max across heads.",
      (_with(top=0), _with(top=0, masked=lambda s, mask: np.where(mask, s, -1e9)))),
     ("the weights returned", "blend the values with them: weights @ value.", _weights),
-    ("masked after the softmax", "zeroing the blocked weights afterwards leaves rows "
-     "that do not sum to 1: put −∞ on the scores BEFORE the softmax.",
+    ("masked after the softmax", "zeroed weights leave rows that do not sum to 1: put −∞ on the "
+     "scores BEFORE the softmax.",
      lambda q, k, v, mask: (_weights(q, k, v, np.ones_like(mask)) * mask) @ v),
 ])
 
@@ -113,8 +113,8 @@ _GRIDS = [_grid(_GRNG, 2), _grid(_GRNG, 3), _grid(_GRNG, 4, peaked=lambda i: i -
           [[1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]]  # a perfect previous-token head
 
 _PREVIOUS_TOKEN_SCORE_SLIPS = slip_rows([
-    ("divided by n", "the mean runs over rows 1 … n − 1, n − 1 of them (row 0 has no "
-     "previous token; A[0][-1] is the LAST column): divide by n − 1.",
+    ("divided by n", "the mean runs over the n − 1 rows 1 … n − 1 (row 0 has no previous token; "
+     "A[0][-1] is the LAST column).",
      (lambda A: _score(A, rows=range) * (len(A) - 1) / len(A),
       lambda A: _score(A) * (len(A) - 1) / len(A))),
     ("the sum, not the mean", "divide the total by the n − 1 rows.",

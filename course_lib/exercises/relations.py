@@ -136,11 +136,11 @@ TRANSFORMED = [
       for axis, what, of_rows in ((0, "entry", ""), (1, "column", " over the columns"))
       for end, why in (("first", f"the loop{of_rows} starts at 1"),
                        ("last", f"the loop{of_rows} stops one early"))],
-    _t("only the first row", "your answer is the first row of the right one: a `return` "
-       "inside the loop over the rows (put it after the loop, level with the `for`).",
+    _t("only the first row", "your answer is the right one's first row: a `return` inside the loop "
+       "over the rows (put it after the loop, level with the `for`).",
        lambda e: e[0] if e.ndim >= 2 and e.shape[0] > 1 else _no()),
-    _t("only the last row", "your answer is the last row of the right one: each pass overwrote "
-       "the result instead of storing its row (write into row i, or append).",
+    _t("only the last row", "your answer is the right one's last row: each pass overwrote the "
+       "result instead of storing its row (write row i, or append).",
        lambda e: e[-1] if e.ndim >= 2 and e.shape[0] > 1 else _no()),
     _t("running totals", "each number is the sum of the right ones up to it: a total "
        "never set back to 0?", lambda e: np.cumsum(e, -1) if e.ndim and e.shape[-1] > 1 else _no()),
@@ -332,8 +332,8 @@ INPUT_SIDE = [
                         _each_input(lambda a: a[:1] if len(a) > 1 else _no()))),
     Relation("inputs cut to whole numbers", "it is what the inputs give without their "
              "decimals: an int(…) on each?", transform=_cut_inputs, least=2),
-    Relation("the signs dropped", "it is what the sizes |x| of the numbers give: an abs(…) "
-             "(or a square and a root) lost the minus signs.", transform=_each_input(np.abs),
+    Relation("the signs dropped", "it is what the sizes |x| give: an abs(…) (or a square and a "
+             "root) lost the minus signs.", transform=_each_input(np.abs),
              least=2),
     Relation("repeated numbers counted once", "it is what each value once gives: a set(…) "
              "drops repeats: loop over every slot.", transform=_each_input(_once), least=2),
@@ -421,21 +421,21 @@ def _kind_hint(exercise, outcome):
 
 SEEN_IN_ONE = [
     Relation("a name never defined", _name_hint, test=lambda o, ex: isinstance(o.error, NameError)),
-    Relation("^ for a power", "in Python `^` is not a power (it works on the bits): write x ** 2 "
-             "for a square, x ** 0.5 for a root.", test=_error(TypeError, "^", "bitwise_xor")),
+    Relation("^ for a power", "in Python `^` works on the bits, not a power: x ** 2 for a square, "
+             "x ** 0.5 for a root.", test=_error(TypeError, "^", "bitwise_xor")),
     Relation("arithmetic on lists", "lists do no arithmetic (`a + b` glues them): "
              "np.asarray(a), or number by number.",
              test=_error(TypeError, "'list'", "can't multiply sequence", "can only concatenate")),
     Relation("divided by zero", "here the number you divide by is 0: what is it made of?",
              test=_error(ZeroDivisionError, "")),
-    Relation("a position past the end", "an index went past the end of a list (its "
-             "positions run from 0 to its length − 1): check each index and each range.",
+    Relation("a position past the end", "an index went past the end of a list (positions run from "
+             "0 to its length − 1): check each index and range.",
              test=_error(IndexError, "out of range", "out of bounds")),
     Relation("sizes that do not fit a product", "A @ B needs as many columns in A as rows in "
              "B: check each .T (one missing, or one too many?).",
              test=_error(ValueError, "matmul", "not aligned", "core dimension")),
-    Relation("shapes that do not line up", "the two sides of one +, −, × or ÷ do not pair "
-             "up: print their .shape (a row total needs keepdims=True).",
+    Relation("shapes that do not line up", "the two sides of a +, −, × or ÷ do not pair up: print "
+             "their .shape (a row total needs keepdims=True).",
              test=_error(ValueError, "could not be broadcast")),
     Relation("an empty input", "an empty input must give {expected}: start from 0, not x[0] "
              "or max(x).",
@@ -583,8 +583,8 @@ def _never_filled_hint(exercise, outcome):
 
 class _ChangedInput:
     name = "changed its input"
-    hint = ("`x[i] = …`, `x += …` and `x.sort()` write into the caller's list: build a new "
-            "result, or work on a copy (`x = list(x)`; an array: `x = x.copy()`).")
+    hint = ("`x[i] = …`, `x += …` and `x.sort()` write into the caller's list: build a new result, "
+            "or work on a copy (`list(x)`, `x.copy()`).")
 
     def seen(self, exercise, outcomes, wrong):
         return [o for o in outcomes if o.changed_input]

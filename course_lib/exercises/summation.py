@@ -92,8 +92,8 @@ _SUM_FROM_TO_SLIPS = slip_rows([
      "start at 0.", lambda q, a, b: _sum(q, a, b) + q[a - 1]),
     ("multiplied instead of added", "the terms were multiplied: Σ adds them.",
      lambda q, a, b: math.prod(q[a - 1:b])),
-    ("the loop never ran", "0 is the total before any term: range(b, a + 1) is empty "
-     "(write range(a, b + 1)), or the sum was never stored (+=).",
+    ("the loop never ran", "0 is the total before any term: range(b, a + 1) is empty (range(a, b + "
+     "1)), or the sum was never stored (+=).",
      lambda q, a, b: 0.0 if a < b else _sum(q, a, b)),
 ])
 

@@ -64,8 +64,8 @@ def _tiles(formula):
 
 
 _SKIPPED_SHARE_BY_HAND_SLIPS = slip_rows(make=_tiles, rows=[
-    ("the computed share", "{got} is the share of tiles on or below the diagonal: those "
-     "are computed; the question asks for those skipped.",
+    ("the computed share", "{got} is the share of tiles on or below the diagonal, those computed: "
+     "the question asks for those skipped.",
      lambda t: t * (t + 1) / 2 / t**2),
     ("exactly half", "half is the limit of many small tiles; count the tiles here.",
      lambda t: 0.5),
@@ -215,8 +215,8 @@ _RUNNING_STATS_SLIPS = _rows(_stats, _COMMON) + slip_rows([
      lambda blocks: _stats()(blocks)[::-1]),
     ("stopped after the first block", _RET,
      lambda blocks: _stats()(blocks[:1])),
-    ("new terms under the old max", "e^(s − M) with the OLD max overflows when a block's max "
-     "jumps far above it: shift the new terms by M′ and rescale only the old l.", _rescaled_after),
+    ("new terms under the old max", "e^(s − M) with the OLD max overflows when a block's max jumps "
+     "far above it: shift new terms by M′, rescale only the old l.", _rescaled_after),
 ])
 
 

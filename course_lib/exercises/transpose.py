@@ -63,8 +63,8 @@ def _one_minus(t):
 _SCORE_HAND_SLIPS = slip_rows([
     ("key 2 instead of key 3", "{got} is row q₂ · row k₂: S₂₃ pairs query 2 with key "
      "3, the third row of K.", lambda Q, K: _dot(Q, 1, K, 1)),
-    ("key 4 instead of key 3", "{got} is row q₂ · row k₄: counted from 1, as in the "
-     "maths, k₃ is the third row of K (K[2] in Python).", lambda Q, K: _dot(Q, 1, K, 3)),
+    ("key 4 instead of key 3", "{got} is row q₂ · row k₄: counting from 1, as the maths does, k₃ "
+     "is K[2] in Python.", lambda Q, K: _dot(Q, 1, K, 3)),
     *[(f"query {i + 1} instead of query 2", f"{{got}} is row q{'₁₂₃'[i]} · row k₃: the "
        "first index of S₂₃, 2, picks the query, the second row of Q.",
        lambda Q, K, i=i: _dot(Q, i, K, 2)) for i in (0, 2)],
@@ -78,8 +78,8 @@ _SCORE_HAND_SLIPS = slip_rows([
      lambda Q, K: float(np.asarray(Q, dtype=float)[:, 1] @ _row(K, 2))),
     ("multiplied the products", "{got} multiplies the three products: add them.",
      lambda Q, K: float(np.prod(_products(Q, K)))),
-    ("dropped the minus signs", "{got} adds every product as positive: keep each product's sign, "
-     "a negative times a positive is negative.", lambda Q, K: float(np.abs(_products(Q, K)).sum())),
+    ("dropped the minus signs", "{got} adds every product as positive: a negative times a positive "
+     "is negative.", lambda Q, K: float(np.abs(_products(Q, K)).sum())),
     ("added instead of multiplied", "{got} adds the slots: multiply matching slots, "
      "then add the three products.", lambda Q, K: float((_row(Q, 1) + _row(K, 2)).sum())),
     *[(f"left out slot {t + 1}", f"{{got}} adds only two of the three products (slot "
@@ -141,16 +141,16 @@ _PRODUCT_SHAPE_SLIPS = slip_rows([
      "(rows of A, columns of B).", _checked(lambda a, b: (a[0], a[1], b[1]))),
     ("the number of cells", "that is how many cells the result has, rows × columns: "
      "return its shape, the pair (rows, columns).", _checked(lambda a, b: a[0] * b[1])),
-    ("compared the outer sizes", "the test compares the outer sizes, shape_a[0] and "
-     "shape_b[1], which may differ: compare the INNER ones.", _tested(lambda a, b: a[0] != b[1])),
-    ("a one-sided test", "`>` or `<` lets through inner sizes that differ the other "
-     "way: refuse when shape_a[1] != shape_b[0].",
+    ("compared the outer sizes", "it compares the outer sizes, shape_a[0] and shape_b[1], which "
+     "may differ: compare the INNER ones.", _tested(lambda a, b: a[0] != b[1])),
+    ("a one-sided test", "`>` or `<` lets unequal inner sizes through: refuse when shape_a[1] != "
+     "shape_b[0].",
      (_tested(lambda a, b: a[1] > b[0])[0], _tested(lambda a, b: a[1] < b[0])[0])),
-    ("compared the rows", "it refused a product that exists (rows compared, or A square?): "
-     "only A's columns and B's rows must match, shape_a[1] and shape_b[0].",
+    ("compared the rows", "it refused a product that exists (rows compared, or A square?): only "
+     "shape_a[1] and shape_b[0] must match.",
      _tested(lambda a, b: a[0] != b[0])),
-    ("compared the columns", "the test compares shape_a[1] with shape_b[1], the columns: "
-     "compare A's columns with B's ROWS, shape_b[0].", _tested(lambda a, b: a[1] != b[1])),
+    ("compared the columns", "it compares shape_a[1] with shape_b[1], the columns: compare A's "
+     "columns with B's ROWS, shape_b[0].", _tested(lambda a, b: a[1] != b[1])),
 ])
 
 
@@ -187,8 +187,8 @@ def _self_scores(X, W_Q, W_K):
 
 
 _SELF_SCORES_SLIPS = slip_rows([
-    ("Qᵀ K instead of Q Kᵀ", "(X @ W_Q).T @ (X @ W_K) pairs columns with columns, a "
-     "d_k×d_k grid: transpose the keys instead, (X @ W_Q) @ (X @ W_K).T.",
+    ("Qᵀ K instead of Q Kᵀ", "(X @ W_Q).T @ (X @ W_K) pairs columns with columns, a d_k×d_k grid: "
+     "(X @ W_Q) @ (X @ W_K).T.",
      lambda X, W_Q, W_K: (X @ W_Q).T @ (X @ W_K)),
     ("one weight used twice", "Q = X @ W_Q, K = X @ W_K.",
      (lambda X, W_Q, W_K: (X @ W_Q) @ (X @ W_Q).T, lambda X, W_Q, W_K: (X @ W_K) @ (X @ W_K).T)),

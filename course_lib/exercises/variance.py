@@ -208,8 +208,8 @@ _DOT_VARIANCE_SLIPS = slip_rows([
          example=_replay(lambda q, k, s: np.var((q * k).sum()))),
     ("uniform draws", "rng.random draws between 0 and 1: draw rng.standard_normal.",
      lambda *case: _drawn_by(*case, True)),
-    Slip("other draws", "close to d_k, but not the checker's numbers: one "
-         "default_rng(seed), then q, then k, each standard_normal((size, d_k)).",
+    Slip("other draws", "close to d_k, but not the checker's draws: one default_rng(seed), then q, "
+         "then k, each standard_normal((size, d_k)).",
          when=_roughly_d_k, example=_pair_by_pair),
 ])
 

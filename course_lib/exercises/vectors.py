@@ -99,8 +99,8 @@ _SLOT_SLIPS = slip_rows([
      _checked_or_not(lambda q, i: q[i])),
     ("counted from the end", "q[-i] counts from the end: slot i is q[i - 1].",
      _checked_or_not(lambda q, i: q[-i])),
-    Slip(_WRAPS, "q[i - 1] for i < 1 counts from the END, and Python says nothing: raise "
-         "IndexError unless 1 ≤ i ≤ len(q) (a print does not stop the function).",
+    Slip(_WRAPS, "q[i - 1] for i < 1 counts from the END, silently: raise IndexError unless 1 ≤ i "
+         "≤ len(q) (a print does not stop the function).",
          when=lambda o: o.case.raises is not None and (
              _wrapped(o) and o.value == o.case.args[0][o.case.args[1] - 1]
              or isinstance(o.error, IndexError) and o.case.args[1] > 0)),
@@ -108,8 +108,8 @@ _SLOT_SLIPS = slip_rows([
          "only when i < 1 or i > len(q).",
          when=lambda o: isinstance(o.error, IndexError) and o.case.raises is None
          and "out of range" not in str(o.error)),
-    Slip(_POSITIONS, "it lets slot 0 through and refuses slot len(q): it checks the "
-         "positions 0 … len(q) − 1 (range(len(q))), not the slots 1 … len(q).",
+    Slip(_POSITIONS, "it lets slot 0 through and refuses slot len(q): it checks the positions 0 … "
+         "len(q) − 1, not the slots 1 … len(q).",
          when=lambda o: _answered_0(o) or _refused_last(o)),
     Slip(_PAST, "Python raised, not your check: refuse i > len(q).",
          when=lambda o: o.case.raises and "of range" in str(o.error)
