@@ -100,8 +100,8 @@ SLIPS = slip_rows([
      _divided(lambda q, k, v: q.shape[-1])),
     ("divided by d_k²", "the divisor was d_k × d_k; " + _ROOT,
      _divided(lambda q, k, v: q.shape[-1] ** 2)),
-    ("d_k / 2 or 2·d_k for √d_k", "`d_k ** 1/2` is d_k / 2, and `/ d_k ** 1/2` divides by "
-     "2·d_k (** comes before /): " + _ROOT,
+    ("d_k / 2 or 2·d_k for √d_k", "`d_k ** 1/2` is d_k / 2, so `/ d_k ** 1/2` divides by 2·d_k (** "
+     "before /): " + _ROOT,
      (_divided(lambda q, k, v: 2 * q.shape[-1]),
       _divided(lambda q, k, v: q.shape[-1] / 2))),
     ("^ for a power", "`^` is XOR in Python (4 ^ 2 is 6): " + _ROOT,
@@ -125,16 +125,16 @@ SLIPS = slip_rows([
      "keepdims=True).", _shifted(_row_max, lambda e: e.sum(axis=0, keepdims=True))),
     ("max down the columns", "subtract each ROW's max, max(axis=-1, keepdims=True).",
      _shifted(lambda s: s.max(axis=0))),
-    ("the row totals as a row", "the n row totals line up with the COLUMNS: no keepdims=True, or "
-     "a .T?", (_shifted(lambda s: s.max(axis=-1)), _shifted(_row_max, lambda e: e.sum(axis=-1)))),
+    ("the row totals as a row", "the n row totals line up with the COLUMNS: no keepdims=True, or a "
+     ".T?", (_shifted(lambda s: s.max(axis=-1)), _shifted(_row_max, lambda e: e.sum(axis=-1)))),
     ("not normalised", "divide each row by its total.",
      (_shifted(_row_max, lambda e: 1.0), _shifted(_no_shift, lambda e: 1.0))),
     ("normalised over the whole grid", "all n·m weights add up to 1: divide each row by "
      "its total.", (_shifted(np.max, np.sum), _shifted(_row_max, np.sum))),
     ("a shift that is not the row's largest", "subtract the row's LARGEST score.",
      _shifted(lambda s: s.min(axis=-1, keepdims=True))),
-    ("one max for the whole grid", "a row far below scores.max() becomes 0 / 0: subtract "
-     "each row's max.", _shifted(np.max)),
+    ("one max for the whole grid", "a row far below scores.max() becomes 0 / 0: subtract each "
+     "row's max.", _shifted(np.max)),
     ("softmax overflows", "e^x overflows past x ≈ 709: subtract each row's max first.",
      (_shifted(_no_shift), _naive_loops)),
     ("no softmax", "the scores were used as weights: take each row's softmax.",

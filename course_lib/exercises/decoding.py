@@ -95,8 +95,8 @@ _SLOT_SLIPS = slip_rows([
     ("rounded the division", "round() or ceil() can move to the next block; `//` rounds "
      "down.", (lambda p, t, s: (t[round(p / s)], p % s),
                lambda p, t, s: (t[math.ceil(p / s)], p % s))),
-    ("the table read at the position", "block_table has one entry per BLOCK: read it at "
-     "position // page_size.", lambda p, t, s: (t[p] // s, p % s)),
+    ("the table read at the position", "block_table has one entry per BLOCK: read it at position "
+     "// page_size.", lambda p, t, s: (t[p] // s, p % s)),
     ("searched the table", "`.index` finds where a block number sits; the table gives the "
      "block at position // page_size.", lambda p, t, s: (t.index(p // s), p % s)),
     ("ceil(…) − 1", "one block short at a block's first position: `//`.",

@@ -52,8 +52,8 @@ _DOT_HAND_SLIPS = slip_rows([
      "(−)(−) positive.", (lambda q, k: sum(abs(x) for x in _p(q, k)),
                           *(_one_pair(i, lambda a, b: -a * b if a * b > 0 else None)
                             for i in range(3)))),
-    ("sums without multiplying", "{got} is what adding a pair, qᵢ + kᵢ, for its "
-     "product gives: multiply each pair.",
+    ("sums without multiplying", "{got} adds each pair, qᵢ + kᵢ, for its product: multiply each "
+     "pair.",
      (lambda q, k: sum(q) + sum(k),
       *(_one_pair(i, lambda a, b: a + b) for i in range(3)))),
     *_SHARED,
@@ -102,8 +102,8 @@ _DOT_LOOP_SLIPS = slip_rows([
     ("only the last term counts", REPLACED, lambda q, k: q[-1] * k[-1]),
     ("return inside the loop", "only the first product came back: return after the "
      "loop.", lambda q, k: q[0] * k[0]),
-    Slip("does not refuse different numbers of slots", "check len(q) != len(k) first "
-         "and raise ValueError: a loop alone stops early or runs past the end.",
+    Slip("does not refuse different numbers of slots", "raise ValueError if len(q) != len(k), "
+         "first: a loop alone stops early or runs past the end.",
          when=_unrefused,
          example=lambda q, k: sum(a * b for a, b in zip(q, k))),  # noqa: B905
 ])

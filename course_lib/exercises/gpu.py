@@ -19,8 +19,8 @@ def _rows(formula, rows):  # each form: the keywords of formula that make the sl
 
 
 _SHARED_SLIPS = _rows(_bytes, [
-    ("the key rows' padding left out", "count the padding number of each key row (d_k + 1) "
-     "AND the tile of {key_block} scores.", {"per_key": 0}),
+    ("the key rows' padding left out", "count each key row's padding number (d_k + 1) AND the tile "
+     "of {key_block} scores.", {"per_key": 0}),
     ("the query row left out", "the scaled query row sits in shared memory too (d_k numbers).",
      {"query": 0}),
     ("numbers, not bytes", "a float32 takes 4 bytes.", {"size": 1}),
@@ -29,8 +29,8 @@ _SHARED_SLIPS = _rows(_bytes, [
 ]) + slip_rows([
     ("the query row padded", "only the key rows are padded; the query row is d_k numbers.",
      lambda d_k, key_block: _bytes(d_k, key_block) + 4),
-    ("padding counted once", "every key row gets its own padding number: key_block · "
-     "(d_k + 1), with the brackets.", lambda d_k, key_block: _bytes(
+    ("padding counted once", "each key row gets its own padding number: key_block · (d_k + 1), "
+     "brackets included.", lambda d_k, key_block: _bytes(
          d_k, key_block, per_key=0) + 4),
     ("d_k and key_block swapped", "there are key_block = {key_block} rows of d_k + 1 = "
      "{d_k} + 1 numbers.", lambda d_k, key_block: _bytes(key_block, d_k)),
@@ -82,8 +82,8 @@ _BLOCK_SLIPS = slip_rows([
      "bytes ≤ limit.", _halving(lambda d, b, lim: _bytes(d, b) < lim)),
     ("returned the bytes", "return the number of keys, not the bytes they take.",
      _unless_none(lambda d, t, lim: _bytes(d, _largest(d, t, lim)))),
-    ("the key rows' padding left out", "count the padding number of each key row (d_k + 1) AND "
-     "the tile of key_block scores.", _halving(lambda d, b, lim: _bytes(d, b, per_key=0) <= lim)),
+    ("the key rows' padding left out", "count each key row's padding number (d_k + 1) AND the tile "
+     "of key_block scores.", _halving(lambda d, b, lim: _bytes(d, b, per_key=0) <= lim)),
     ("the loop's test turned round", "halve while the block does NOT fit: while block ≥ 1 "
      "and bytes > limit.", _halving(lambda d, b, lim: _bytes(d, b) > lim)),
     ("numbers, not bytes", "a float32 takes 4 bytes.",
@@ -94,8 +94,8 @@ _BLOCK_SLIPS = slip_rows([
      _halving(lambda d, b, lim: _bytes(d, b) <= lim, first=lambda t: 1024)),
     ("the query row left out", "the scaled query row sits in shared memory too.",
      _halving(lambda d, b, lim: _bytes(d, b, query=0) <= lim)),
-    ("1 when nothing fits", "when not even one key fits, the answer is 0: the loop must be "
-     "able to go past 1.", lambda d, t, lim: max(1, _largest(d, t, lim))),
+    ("1 when nothing fits", "when not one key fits, the answer is 0: the loop must be able to go "
+     "past 1.", lambda d, t, lim: max(1, _largest(d, t, lim))),
     ("not a power of two", "the halving max needs a power of two: 1, 2, 4, 8, …", _any_size),
     ("d_k and key_block swapped", "key_block rows of d_k + 1 numbers: key_block × (d_k + 1).",
      _halving(lambda d, b, lim: 4 * (d + d * (b + 1) + b) <= lim)),

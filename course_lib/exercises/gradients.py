@@ -83,8 +83,8 @@ _SOFTMAX_BACKWARD_ROW_SLIPS = slip_rows([
              a[j] * g[j] for j in range(len(a)) if keep(i, j, len(a)))))
          for keep in (lambda i, j, m: j < m - 1, lambda i, j, m: j > 0,
                       lambda i, j, m: j != i))),
-    ("a running total", "entry i subtracts the total up to i only: add up the WHOLE "
-     "row first.", _each(lambda x, y, t, i, a, g: x * (y - _total(a[:i + 1], g[:i + 1])))),
+    ("a running total", "entry i subtracts the total up to i only: sum the WHOLE row "
+     "first.", _each(lambda x, y, t, i, a, g: x * (y - _total(a[:i + 1], g[:i + 1])))),
 ])
 
 

@@ -20,12 +20,12 @@ def _weight(p, big):
 _MASKED_WEIGHT_SLIPS = slip_rows([
     ("the blocked key counted", "{got} keeps e^{big} of the blocked key in the total: it "
      "adds e^(−∞) = 0.", lambda p, big: p / (p + 1 + math.exp(big))),
-    ("blocked score set to 0", "{got} gives the blocked key the score 0, and e⁰ = 1 "
-     "counts: blocked means −∞.", lambda p, big: p / (p + 2)),
-    ("the blocked score added as it is", "{got} adds the blocked score {big} to the "
-     "total: add e^s of the ALLOWED keys.", lambda p, big: p / (p + 1 + big)),
-    ("key 1 given no weight", "{got} gives key 1 nothing, as if score 0 meant weight 0: "
-     "e⁰ = 1 adds 1 to the total.", lambda p, big: 1.0),
+    ("blocked score set to 0", "{got} gives the blocked key the score 0, and e⁰ = 1 counts: "
+     "blocked is −∞.", lambda p, big: p / (p + 2)),
+    ("the blocked score added as it is", "{got} adds the blocked score {big} to the total: add e^s "
+     "of the ALLOWED keys.", lambda p, big: p / (p + 1 + big)),
+    ("key 1 given no weight", "{got} gives key 1 nothing, as if score 0 meant weight 0: e⁰ = 1 "
+     "adds 1 to the total.", lambda p, big: 1.0),
     ("key 1's weight", "{got} is key 1's weight: the question asks for key 0's.",
      lambda p, big: 1 / (p + 1)),
     ("ln 3 read as 3", "{got} uses e^{p}: e^(ln {p}) = {p}, as ln undoes eˣ.",
@@ -44,8 +44,8 @@ _MASKED_WEIGHT_SLIPS = slip_rows([
 MASKED_WEIGHT = HandExercise(
     "masked weight by hand", "a₀ for the scores (ln {p}, 0, {big}) with key 2 blocked",
     answer=_weight, givens={"p": 3, "big": 5}, tolerance=0.005,
-    twins=[Slip("an even split", "{got} splits evenly: the blocked key gets 0, the others "
-                "follow e^s.", gives=(lambda p, big: 1 / 3, lambda p, big: 1 / 2))],
+    twins=[Slip("an even split", "{got} splits evenly: the blocked key gets 0, the others follow "
+                "e^s.", gives=(lambda p, big: 1 / 3, lambda p, big: 1 / 2))],
     slips=_MASKED_WEIGHT_SLIPS)
 
 
@@ -111,22 +111,22 @@ _MASKED_SOFTMAX_SLIPS = slip_rows([
     ("blocked keys in the total", "the total holds the blocked keys' eˢ: leave them out.",
      (lambda s, a: _softmax(s) * np.asarray(a),
       lambda s, a: _exps(s, a, True) and _softmax(s) * np.asarray(a))),
-    ("blocked score set to 0", "a blocked score of 0 still gets e⁰ = 1: a blocked score "
-     "is −∞ (float('-inf')).",
+    ("blocked score set to 0", "a blocked score of 0 still gets e⁰ = 1: make it −∞ "
+     "(float('-inf')).",
      (lambda s, a: _softmax(np.where(a, s, 0.0)),
       lambda s, a: _softmax(np.where(a, s, 0.0)) if any(a) else _no())),
     ("no division", "those are the eˢ⁻ᵐᵃˣ: divide by their allowed total.", _exps),
-    ("no exponential", "the scores themselves were divided by their total: the softmax "
-     "divides the e^s.",
+    ("no exponential", "the scores themselves were divided by their total: softmax divides the "
+     "e^s.",
      lambda s, a: [x / sum(_kept(s, a)) if ok else 0.0
                    for x, ok in zip(s, a, strict=True)] if any(a) else _no()),
     ("only the allowed keys returned", "return one weight per key, 0 for the blocked "
      "ones.", tuple(lambda s, a, e=e: _softmax(_kept(s, a)) if any(a) else e()
                     for e in (list, lambda: max([])))),
-    ("a fully blocked row spread evenly", "a fully blocked row got 1/{m} each (what −10⁹ "
-     "for −∞ gives): it should be all 0.", lambda s, a: _no() if any(a) else [1 / len(s)] * len(s)),
-    Slip("0/0 on a fully blocked row", "a fully blocked row's total is 0 (and it has no max): "
-         "check for that row first, return zeros.",
+    ("a fully blocked row spread evenly", "a fully blocked row got 1/{m} each (what −10⁹ for −∞ "
+     "gives): it should be all 0.", lambda s, a: _no() if any(a) else [1 / len(s)] * len(s)),
+    Slip("0/0 on a fully blocked row", "a fully blocked row has total 0 and no max: check for it "
+         "first, return zeros.",
          when=lambda o: not any(o.case.args[1]) and _broken(o),
          example=_learner(lambda s, a: not any(a), lambda s, a: [math.nan] * len(s))),
     ("the largest score was a blocked one", "the shift was a blocked score, so the allowed e^(s − "
@@ -138,8 +138,8 @@ _MASKED_SOFTMAX_SLIPS = slip_rows([
          and not isinstance(o.error, ZeroDivisionError),
          example=_learner(lambda s, a: any(a) and max(_kept(s, a)) > 700,
                           lambda s, a: [math.exp(x) for x in s])),
-    Slip("the smallest score subtracted", "the smallest leaves exponents near 800, which "
-         "overflow: subtract the LARGEST.",
+    Slip("the smallest score subtracted", "the smallest leaves exponents near 800, which overflow: "
+         "subtract the LARGEST.",
          when=lambda o: _spread(*o.case.args) > 700 and _broken(o),
          example=_learner(lambda s, a: _spread(s, a) > 700, lambda s, a: [math.nan] * len(s))),
 ])
@@ -177,16 +177,16 @@ _BATCH_MASK_SLIPS = slip_rows([
      _grid(lambda i, j, real: j < i and real(j))),
     ("the causal mask upside down", "j ≥ i lets each query see the FUTURE: j ≤ i.",
      _grid(lambda i, j, real: j >= i and real(j))),
-    ("left_padded ignored", "right for one side only: with left padding the real tokens "
-     "are the last lengths[b] positions.",
+    ("left_padded ignored", "right for one side only: with left padding the real tokens are the "
+     "last lengths[b].",
      (_grid(_causal, side=lambda left: False),
       _grid(_causal, side=lambda left: True))),
     ("left and right padding swapped", "left_padded=True puts the real tokens LAST, "
      "False puts them first.", _grid(_causal, side=lambda left: not left)),
-    ("padding on the queries", "you blocked the filler QUERIES (rows): block the filler "
-     "keys (columns).", _grid(lambda i, j, real: j <= i and real(i))),
-    ("padding on queries and keys", "a filler query may attend to the real keys: block "
-     "only the filler keys (columns).", _grid(lambda i, j, real: j <= i and real(i) and real(j))),
+    ("padding on the queries", "you blocked the filler QUERIES (rows): block the filler keys "
+     "(columns).", _grid(lambda i, j, real: j <= i and real(i))),
+    ("padding on queries and keys", "a filler query may attend to real keys: block only the filler "
+     "keys (columns).", _grid(lambda i, j, real: j <= i and real(i) and real(j))),
     ("left padding one off", "with left padding the first real key is "
      "j = n − lengths[b].", (_grid(_causal, shift=1), _grid(_causal, shift=-1))),
     ("or for and", "a key must be real AND not later than the query: `and` (or &).",

@@ -131,8 +131,8 @@ _SIZES_SLIPS = slip_rows([
     Slip("refused d_k ≠ d_v", "it refused grids that fit: d_v may differ from d_k.",
          when=_refused(lambda Q, K, V: Q.shape[1] != V.shape[1]),
          example=_refusing(lambda Q, K, V: Q.shape[1] != V.shape[1] or _misfit(Q, K, V))),
-    Slip("no check of V's rows", "it accepted a V whose rows differ from K's: raise "
-         "ValueError when they differ (!=, not <).",
+    Slip("no check of V's rows", "it accepted a V whose rows differ from K's: raise ValueError "
+         "when they do (!=, not <).",
          when=lambda o: o.case.raises is not None and o.error is None
          and o.case.args[1].shape[1] == o.case.args[0].shape[1],
          example=_refusing(lambda Q, K, V: K.shape[1] != Q.shape[1])),

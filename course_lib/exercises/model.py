@@ -56,14 +56,14 @@ _MY_ATTENTION_SLIPS = slip_rows([
      _with(scale=lambda q, v: 1.0)),
     ("÷ d_k for ÷ √d_k", "divide by the square root of d_k: math.sqrt(d_k).",
      _with(scale=lambda q, v: 1 / q.shape[-1])),
-    ("the mask ignored", "every query saw every key, the future too: put −∞ on the "
-     "scores where mask is False.", _with(masked=lambda s, mask: s)),
+    ("the mask ignored", "every query saw every key, future too: put −∞ on the scores where mask "
+     "is False.", _with(masked=lambda s, mask: s)),
     ("True read as blocked", "True in mask means MAY attend: np.where(mask, scores, "
      "-np.inf).", _with(masked=lambda s, mask: np.where(mask, -np.inf, s))),
     ("blocked score set to 0", "a blocked score of 0 still gets weight e⁰: use −∞ "
      "(np.where(mask, scores, -np.inf)).", _with(masked=lambda s, mask: s * mask)),
-    ("softmax along another axis", "each query's row of weights sums to 1: the softmax "
-     "runs over the keys, the last axis (axis=-1).",
+    ("softmax along another axis", "each query's row of weights sums to 1: the softmax runs over "
+     "the keys, axis=-1.",
      (_with(axis=-2), _with(axis=0), _with(axis=-2, top=-1),
       _with(axis=0, top=-1))),
     ("weights @ key", "the weights blend the VALUE rows: weights @ value.", _with(blend="key")),
@@ -119,12 +119,12 @@ _PREVIOUS_TOKEN_SCORE_SLIPS = slip_rows([
       lambda A: _score(A) * (len(A) - 1) / len(A))),
     ("the sum, not the mean", "divide the total by the n − 1 rows.",
      lambda A: _score(A) * (len(A) - 1)),
-    ("the diagonal", "A[i][i] is the weight a token puts on ITSELF: the previous "
-     "token is column i − 1.", lambda A: _score(A, at=lambda A, i: A[i][i])),
-    ("the first token", "A[i][0] is the first token (the sink's score): the previous "
-     "token is column i − 1.", lambda A: _score(A, at=lambda A, i: A[i][0])),
-    ("above the diagonal", "A[i][j] is query i's weight on key j: A[i][i + 1] is the NEXT "
-     "token (or row and column swapped); the previous one is A[i][i − 1].",
+    ("the diagonal", "A[i][i] is a token's weight on ITSELF: the previous token is column i − "
+     "1.", lambda A: _score(A, at=lambda A, i: A[i][i])),
+    ("the first token", "A[i][0] is the first token (the sink's score): the previous is column i − "
+     "1.", lambda A: _score(A, at=lambda A, i: A[i][0])),
+    ("above the diagonal", "A[i][j] is query i's weight on key j: A[i][i + 1] is the NEXT token "
+     "(or rows and columns swapped); the previous is A[i][i − 1].",
      (lambda A: _score(A, at=lambda A, i: A[i - 1][i]),
       lambda A: _score(A, at=lambda A, i: A[i][i + 1]))),
     ("the last row missed", "range(1, n) stops at n − 1, the last row: no − 1.",
@@ -133,8 +133,8 @@ _PREVIOUS_TOKEN_SCORE_SLIPS = slip_rows([
      lambda A: max(_score(A, mean=False))),
     ("stopped after the first row", "the `return` is inside the loop: one indent "
      "less.", lambda A: A[1][0] / (len(A) - 1)),
-    ("the mean of whole rows", "a row of weights sums to 1, so its mean is 1/n: take "
-     "one entry per row, A[i][i − 1].",
+    ("the mean of whole rows", "a row of weights sums to 1, so its mean is 1/n: take one entry per "
+     "row, A[i][i − 1].",
      lambda A: sum(sum(A[i]) / len(A) for i in range(1, len(A))) / (len(A) - 1)),
 ])
 

@@ -104,8 +104,8 @@ _SHARED = [
      [{"scale": lambda w, D, h: h / D}]),
     ("** 1/2", "`d_k ** 1/2` is (d_k ** 1) / 2: write d_k ** 0.5.",
      [{"scale": lambda w, D, h: 2 * h / D}, {"scale": lambda w, D, h: h / D / 2}]),
-    ("interleaved columns", "head t got columns t, t + h, …: it owns the d_k NEIGHBOURING "
-     "columns from t·d_k.", [{"cols": lambda t, d, h: slice(t, None, h)}]),
+    ("interleaved columns", "head t got columns t, t + h, …: it owns the d_k NEIGHBOURING columns "
+     "from t·d_k.", [{"cols": lambda t, d, h: slice(t, None, h)}]),
     ("one column too many", "a slice stops BEFORE its end: [t*d_k:(t+1)*d_k] needs no + 1.",
      [{"cols": lambda t, d, h: slice(t * d, (t + 1) * d + 1), "scale": s}
       for s in (_root, lambda w, D, h: 1 / math.sqrt(w))]),
@@ -121,8 +121,8 @@ _SHARED = [
     ("K Qᵀ for the scores", "row i of the scores is query i against every key: Q_t K_tᵀ.",
      [{"swap": True}]),
     ("softmax down the columns", "each query's ROW sums to 1: axis=-1.", [{"axis": 0}]),
-    ("head 0 for every head", "head t's columns are t·d_k … (t + 1)·d_k − 1: the slice moves "
-     "with t.", [{"cols": lambda t, d, h: slice(0, d)}]),
+    ("head 0 for every head", "head t's columns are t·d_k … (t + 1)·d_k − 1: the slice moves with "
+     "t.", [{"cols": lambda t, d, h: slice(0, d)}]),
     ("no projections", "the queries are x @ w_q and the keys x @ w_k: project x first.",
      [{"queries": "eye", "keys": "eye"}]),
     ("no softmax", "those are the scaled scores: take each row's softmax.",
@@ -175,8 +175,8 @@ _HEAD_WEIGHTS_SLIPS = slip_rows([
          lambda x, a, b, h, f=f: np.stack([f(x, a, b, h)] * h) for f in _WHOLE)),
     ("head axis second", "the head axis comes first, (h, n, n): np.stack(heads).",
      lambda x, a, b, h: np.stack(_weights(x, a, b, h), axis=1)),
-    ("reshaped to (h, n, d_k)", "it mixes the rows: reshape to (n, h, d_k), then move "
-     "the head axis first.", _reshaped),
+    ("reshaped to (h, n, d_k)", "it mixes the rows: reshape to (n, h, d_k), then move the head "
+     "axis first.", _reshaped),
     Slip(*_FLOAT, when=_float_d_k, example=lambda x, a, b, h: np.asarray(x)[
         :, :np.shape(a)[1] / h])])
 
@@ -214,9 +214,9 @@ _MULTI_HEAD_SLIPS = slip_rows([
     ("heads summed", "each head keeps its own d_k columns: side by side, "
      "np.concatenate(heads, axis=1) @ w_o.", _merged(lambda hs, w: sum(hs) @ w[:hs[0].shape[1]])),
     ("heads in reverse order", "head 0's output fills the first d_k columns, then head 1's: "
-     "concatenate them in order.", _merged(lambda hs, w: np.concatenate(hs[::-1], 1) @ w)),
-    ("every head on all of V, averaged", "each head blends its own d_k columns of V, "
-     "and the heads go side by side, not averaged.",
+     "concatenate in order.", _merged(lambda hs, w: np.concatenate(hs[::-1], 1) @ w)),
+    ("every head on all of V, averaged", "each head blends its own d_k columns of V; the heads go "
+     "side by side, not averaged.",
      _merged(lambda hs, w: sum(hs) / len(hs) @ w, whole_v=True)),
     ("W_O transposed", "concat @ w_o, with w_o as given.",
      lambda x, a, b, c, o, h: _multi_head(x, a, b, c, np.asarray(o).T, h)),
@@ -232,8 +232,8 @@ _MULTI_HEAD_SLIPS = slip_rows([
          for k in (lambda h: 1, lambda h: h))),
     ("heads merged by a reshape", "a reshape of (h, n, d_k) to (n, d_model) mixes "
      "rows: concatenate.", _merged(lambda hs, w_o: np.stack(hs).reshape(len(hs[0]), -1) @ w_o)),
-    Slip("heads not laid side by side", "np.concatenate(heads, axis=1) before W_O: a sum "
-         "or a mean keeps d_k columns.",
+    Slip("heads not laid side by side", "np.concatenate(heads, axis=1) before W_O: a sum or mean "
+         "keeps d_k columns.",
          when=lambda o: _mismatch(o) == _widths(o)[1::-1],
          example=_merged(lambda hs, w_o: sum(hs) @ w_o)),
     Slip("the whole V for each head", "each head weighs its OWN d_k columns of V, "

@@ -44,8 +44,8 @@ _LENGTH_SLIPS = slip_rows([
       lambda q: math.sqrt(q[0] + _squares(q[1:])))),
     ("no squares", "the slots were added as they are: square each first.",
      lambda q: math.sqrt(sum(q))),
-    ("absolute values", "that adds the sizes |q₁| + |q₂| + … (√(x²) is |x|): square, "
-     "add, then one root.",
+    ("absolute values", "that adds the sizes |q₁| + |q₂| + … (√(x²) is |x|): square, add, then one "
+     "root.",
      (lambda q: sum(abs(x) for x in q),
       lambda q: math.sqrt(sum(abs(x) for x in q)))),
     ("squared the sum", "the slots were added first: (3 + 4)² = 49, 3² + 4² = 25.",
@@ -58,8 +58,8 @@ _LENGTH_SLIPS = slip_rows([
      lambda q: max(abs(x) for x in q)),
     ("a fixed number of slots", "only the first few slots were used: loop over all L.",
      (_first_slots(2), _first_slots(3))),
-    Slip("started from q[0]", "an empty list has no q[0]; its length is 0: start the "
-         "total at 0 and loop over every slot.",
+    Slip("started from q[0]", "an empty list (length 0) has no q[0]: start the total at 0, loop "
+         "over every slot.",
          when=lambda o: not o.case.args[0] and isinstance(o.error, IndexError),
          example=lambda q: math.sqrt(q[0] ** 2 + _squares(q[1:]))),
 ])
@@ -94,8 +94,8 @@ _LENGTH_HAND_SLIPS = slip_rows([
      lambda q: sum(abs(x) for x in q)),
     ("absolute values under the root", "{got} is √(|q₁| + |q₂| + |q₃|): square each.",
      lambda q: math.sqrt(sum(abs(x) for x in q))),
-    ("added the slots first", "{got} starts from the sum q₁ + q₂ + q₃ (its size or "
-     "its square): square each slot first.", (lambda q: abs(sum(q)), lambda q: sum(q) ** 2)),
+    ("added the slots first", "{got} starts from q₁ + q₂ + q₃ (its size or square): square each "
+     "slot first.", (lambda q: abs(sum(q)), lambda q: sum(q) ** 2)),
     ("largest slot", "{got} is the biggest slot's size: every slot adds length.",
      lambda q: max(abs(x) for x in q)),
     ("root of the mean", "{got} is the root of the squares' mean: no division.",

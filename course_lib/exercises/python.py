@@ -10,8 +10,8 @@ from .hand import HandExercise, one_off
 
 __all__ = ["EXERCISES", "REPLACED", "missing_key"]
 
-REPLACED = ("the total is replaced (`total = …`) or reset (`total = 0` in the loop) each step: "
-            "set it to 0 once, before the loop.")
+REPLACED = ("the total is replaced (`total = …`) or reset (`total = 0`) in the loop: set it to 0 "
+            "once, before the loop.")
 
 
 def _draw_list(rng):

@@ -99,11 +99,11 @@ def _decimals(d):
 _AXES = {0: "the first axis", 1: "the second axis"}
 
 TRANSFORMED = [
-    _t("sign turned round", "the right sizes with the wrong sign: a subtraction the wrong "
-       "way round, or a minus too many?", lambda e: -e),
+    _t("sign turned round", "right sizes, wrong sign: a subtraction the wrong way round, or a "
+       "minus too many?", lambda e: -e),
     _t("the sign dropped", "an abs(…), or a square and a root, lost a sign.", np.abs),
-    _t("transposed", "rows and columns swapped: check the order of a product (A @ B is "
-       "not B @ A) and each `.T`.",
+    _t("transposed", "rows and columns swapped: check each product's order (A @ B is not B @ A) "
+       "and each `.T`.",
        lambda e: np.swapaxes(e, -1, -2) if e.ndim >= 2 else _no()),
     _t("cut to whole numbers", "the decimals are gone: an int(…), a `//`, or dtype=int?", np.trunc),
     _Floored("rounded down", "math.floor or `//` drops the decimals: divide with `/`.",
@@ -142,8 +142,8 @@ TRANSFORMED = [
     _t("only the last row", "your answer is the right one's last row: each pass overwrote the "
        "result instead of storing its row (write row i, or append).",
        lambda e: e[-1] if e.ndim >= 2 and e.shape[0] > 1 else _no()),
-    _t("running totals", "each number is the sum of the right ones up to it: a total "
-       "never set back to 0?", lambda e: np.cumsum(e, -1) if e.ndim and e.shape[-1] > 1 else _no()),
+    _t("running totals", "each number is the sum of the right ones up to it: a total never reset "
+       "to 0?", lambda e: np.cumsum(e, -1) if e.ndim and e.shape[-1] > 1 else _no()),
 ]
 
 
@@ -295,7 +295,7 @@ SHIFTED = [
        lambda e: e + 1.0),
     _t("one too few", "every answer is the right one minus 1: a − 1 too many?", lambda e: e - 1.0),
     Relation("the first entry counted twice", "every answer is the right one plus x[0]: a total "
-             "that starts at x[0] adds it again.",
+             "starting at x[0] adds it again.",
              transform=lambda e, case, ex: e + _first_entry(case)),
 ]
 
@@ -318,30 +318,30 @@ INPUT_SIDE = [
     Relation("two inputs exchanged", "it is what two inputs exchanged give: f(k, q) for "
              "f(q, k)?",
              transform=tuple(_swapped(i, j) for i, j in itertools.combinations(range(4), 2))),
-    Relation("the first row every time", "it is what one input's first row for all its rows "
-             "gives: K[0] written for K[j]?",
+    Relation("the first row every time", "it is what one input's first row for all rows gives: "
+             "K[0] written for K[j]?",
              transform=tuple(_first_row_everywhere(i) for i in range(3))),
     Relation("used the positions, not the numbers", "it is what the positions 0, 1, 2, … give: "
              "`range(len(q))` gives positions; the number is q[i].",
              transform=(_positions(0), _positions(1))),
     *[_dropped(axis, which, all_args) for axis in (0, -1) for which in ("first", "last")
       for all_args in (False, True)],
-    Relation("stopped after one pass", "it is what the first entry (row) alone gives: a "
-             "`return` inside the loop?",
+    Relation("stopped after one pass", "it is what the first entry (row) alone gives: a `return` "
+             "in the loop?",
              transform=(*(_one_input(i, lambda a: a[:1]) for i in range(3)),
                         _each_input(lambda a: a[:1] if len(a) > 1 else _no()))),
-    Relation("inputs cut to whole numbers", "it is what the inputs give without their "
-             "decimals: an int(…) on each?", transform=_cut_inputs, least=2),
+    Relation("inputs cut to whole numbers", "it is what the inputs give without decimals: an "
+             "int(…) on each?", transform=_cut_inputs, least=2),
     Relation("the signs dropped", "it is what the sizes |x| give: an abs(…) (or a square and a "
              "root) lost the minus signs.", transform=_each_input(np.abs),
              least=2),
-    Relation("repeated numbers counted once", "it is what each value once gives: a set(…) "
-             "drops repeats: loop over every slot.", transform=_each_input(_once), least=2),
-    Relation("only the first two slots", "it is what the first two slots alone give: loop "
-             "over all of them.",
+    Relation("repeated numbers counted once", "it is what each value once gives: a set(…) drops "
+             "repeats: loop over every slot.", transform=_each_input(_once), least=2),
+    Relation("only the first two slots", "it is what the first two slots alone give: loop over all "
+             "of them.",
              transform=_each_input(lambda a: a[:2] if len(a) > 2 else _no()), least=2),
-    Relation("an input read one position off", "it is what an input read one position off "
-             "gives (x[i ± 1] for x[i]).",
+    Relation("an input read one position off", "it is what an input read one position off gives "
+             "(x[i ± 1] for x[i]).",
              transform=tuple(_one_input(i, lambda a, s=step: np.roll(a, s, axis=0))
                              for i in range(3) for step in (1, -1))),
 ]
@@ -423,22 +423,22 @@ SEEN_IN_ONE = [
     Relation("a name never defined", _name_hint, test=lambda o, ex: isinstance(o.error, NameError)),
     Relation("^ for a power", "in Python `^` works on the bits, not a power: x ** 2 for a square, "
              "x ** 0.5 for a root.", test=_error(TypeError, "^", "bitwise_xor")),
-    Relation("arithmetic on lists", "lists do no arithmetic (`a + b` glues them): "
-             "np.asarray(a), or number by number.",
+    Relation("arithmetic on lists", "lists do no arithmetic (`a + b` glues them): np.asarray(a), "
+             "or number by number.",
              test=_error(TypeError, "'list'", "can't multiply sequence", "can only concatenate")),
     Relation("divided by zero", "here the number you divide by is 0: what is it made of?",
              test=_error(ZeroDivisionError, "")),
     Relation("a position past the end", "an index went past the end of a list (positions run from "
              "0 to its length − 1): check each index and range.",
              test=_error(IndexError, "out of range", "out of bounds")),
-    Relation("sizes that do not fit a product", "A @ B needs as many columns in A as rows in "
-             "B: check each .T (one missing, or one too many?).",
+    Relation("sizes that do not fit a product", "A @ B needs as many columns in A as rows in B: "
+             "check each .T (one missing or too many?).",
              test=_error(ValueError, "matmul", "not aligned", "core dimension")),
     Relation("shapes that do not line up", "the two sides of a +, −, × or ÷ do not pair up: print "
              "their .shape (a row total needs keepdims=True).",
              test=_error(ValueError, "could not be broadcast")),
-    Relation("an empty input", "an empty input must give {expected}: start from 0, not x[0] "
-             "or max(x).",
+    Relation("an empty input", "an empty input must give {expected}: start from 0, not x[0] or "
+             "max(x).",
              test=lambda o, ex: o.error is not None and o.case.raises is None
              and any(len(a) == 0 for a in o.case.args if isinstance(a, (list, tuple)))),
     Relation("returned text", "return the numbers themselves (str(…) and f-strings are for "
@@ -447,20 +447,20 @@ SEEN_IN_ONE = [
     Relation("returned a generator", "collect it: [… for …] or list(…).",
              test=lambda o, ex: o.error is None and isinstance(
                  o.value, (types.GeneratorType, map, filter, range, zip))),
-    Relation("no return on some path", "it returned None here: some path ends without `return` "
-             "(an `if` without an `else`?).",
+    Relation("no return on some path", "it returned None here: a path ends without `return` (an "
+             "`if` with no `else`?).",
              test=lambda o, ex: o.error is None and o.value is None and o.case.raises is None),
-    Relation("returned more than the answer", "it returned several things, one of them the "
-             "answer: return only that one.", test=_pair),
+    Relation("returned more than the answer", "it returned several things, the answer among them: "
+             "return only that one.", test=_pair),
     Relation("not a finite number", "nan or ∞: an overflow (e^x past x ≈ 709) or 0 / 0?",
              test=_not_finite),
-    _OnEveryWrong("all zeros", "every number is 0, not the answer's: decimals cut off (int(…), "
-                  "`//`, dtype=int?), terms that cancel out, or a result never filled?",
+    _OnEveryWrong("all zeros", "every number is 0: decimals cut off (int(…), `//`, dtype=int?), "
+                  "terms that cancel, or a result never filled?",
                   test=lambda o, ex: np.allclose(_value(o), 0, rtol=0, atol=1e-12)
                   and np.any(_expected(o))
                   and _value(o).shape == _expected(o).shape),
-    Relation("normalised along the other axis", "your COLUMNS add up to 1; each ROW should "
-             "(along the last axis, axis=-1).", test=_normalised(lambda v: v.sum(-2))),
+    Relation("normalised along the other axis", "your COLUMNS add up to 1; each ROW should (the "
+             "last axis, axis=-1).", test=_normalised(lambda v: v.sum(-2))),
     Relation("normalised over the whole grid", "all your numbers together add up to 1; each row "
              "should, on its own.", test=_normalised(lambda v: v.sum())),
     Relation("returned instead of raising", lambda ex, o: "these arguments must be refused: "
@@ -514,8 +514,8 @@ def _shape_hint(v, e):
     said = f"the answer is {_describe(e)}; yours is {_describe(v)}."
     if e.ndim >= 1 and 0 < v.size < e.size and v.ndim == e.ndim \
             and np.allclose(v.ravel(), e.ravel()[:v.size]):
-        said += (" It is the answer without its last entry: a range that stops one early, or a "
-                 "`return` inside the loop?" if v.size == e.size - 1 else " It starts as the "
+        said += ("It is the answer without its last entry: a range that stops early, or a `return` "
+                 "in the loop?" if v.size == e.size - 1 else " It starts as the "
                  "answer does: a `return` inside the loop stops it early?")
     return said
 
@@ -571,7 +571,7 @@ def _never_filled_hint(exercise, outcome):
     v, e = numeric(outcome.value), numeric(outcome.case.expected)
     blank = (v == 0) & (e != 0)
     if blank.ndim == 2 and blank[1:].all() and not blank[0].any():
-        where = "every row after the first is still 0 (a return inside the outer loop?)"
+        where = "every row after the first is still 0 (a return in the outer loop?)"
     elif blank.ndim == 2 and blank[:, -1].all() and not blank[:, :-1].any():
         where = "the last column is still 0 (a range that stops one early?)"
     elif blank.ndim == 1 and blank[-1] and not blank[:-1].any():
@@ -621,9 +621,8 @@ class _Refusal:
     def hint(self, exercise, outcome):
         kind = next(c.raises for c in exercise.cases if c.raises is not None).__name__
         if self.answered:
-            return (f"it raised {kind} where it should answer, and answered where it should "
-                    "refuse: the test before `raise` is turned round (`==` for `!=`?) or "
-                    "compares the wrong things.")
+            return ("where it should answer, and answered where it should refuse: the `raise` test "
+                    "is reversed (`==` for `!=`?) or compares the wrong things.")
         return f"check what the test before `raise {kind}` compares, on this case."
 
 
@@ -690,13 +689,13 @@ STATEMENTS = [
              "many?", test=_fractions_for_whole),
     _OnEveryWrong("every entry the same", "each row of yours repeats one number; the "
                   "answer's do not: an index that never moves?", test=_all_equal),
-    _OnEveryWrong("not 0 where the answer is 0", "right except where the answer is 0 (False): "
-                  "a masked or skipped place kept a value.", test=_kept_zeros),
+    _OnEveryWrong("not 0 where the answer is 0", "right except where the answer is 0 (False): a "
+                  "masked or skipped place kept a value.", test=_kept_zeros),
     _OnEveryWrong("a size read from the wrong place", "each wrong number is another size of the "
-                  "inputs: which input and axis hold this one?", test=_other_size),
+                  "inputs: which input and axis hold it?", test=_other_size),
     _OnEveryWrong("entries never filled", _never_filled_hint, test=_never_filled),
-    _OnEveryWrong("the answer of another case", "it gave another case's answer: a variable from "
-                  "an earlier cell used for an argument?", test=_another_case),
+    _OnEveryWrong("the answer of another case", "it gave another case's answer: an earlier cell's "
+                  "variable used for an argument?", test=_another_case),
     _Factor("the input times a fixed number", lambda o: numeric(o.case.args[0]), "on every "
             "case it is the input times {}: work the factor out from the input.", 2, (0.0, 1.0),
             1e-5),
@@ -705,8 +704,8 @@ STATEMENTS = [
                                                           numeric(o.case.expected)),
              test=_shape_wrong),
     Relation("not numbers", "return a number, a list of numbers or an array.", test=_not_numbers),
-    _Factor("off by a constant factor", _expected, "every wrong number is the right one times "
-            "{}: one factor is wrong.", 1, (0.0, 1.0), 1e-6),
+    _Factor("off by a constant factor", _expected, "every wrong number is the right one times {}: "
+            "a factor is wrong.", 1, (0.0, 1.0), 1e-6),
     _Refusal("the test before raise turned round", answered=True),
     _Refusal("refused every case", answered=False),
     _Reordered(),
@@ -736,8 +735,8 @@ def for_numbers(answer, tolerance):
                        100, "100 times"), (0.1, "a tenth of"), (0.01, "a hundredth of"))]
     if a.ndim == 0:
         if abs(a - round(float(a))) > 2 * tolerance and round(float(a)) != 0:
-            found.append(("rounded to a whole number", np.round(a), "{got} is the answer "
-                          "rounded to a whole number: keep the decimals asked for."))
+            found.append(("rounded to a whole number", np.round(a), "{got} is the answer rounded "
+                          "to a whole number: keep the decimals asked for."))
         if 0 < abs(a) < 1:
             found.append(("a whole-number division", np.zeros(()), "{got} is what // or int(…) "
                           "makes of a fraction."))

@@ -174,8 +174,8 @@ def _by_row(f):
 
 
 _ROWS_SLIPS = slip_rows([
-    ("no shift: e^x overflows", "e^1000 is ∞, e^(−1000) is 0: subtract each row's "
-     "largest score first.", (_rows, _naive_loops)),
+    ("no shift: e^x overflows", "e^1000 is ∞, e^(−1000) is 0: subtract each row's largest score "
+     "first.", (_rows, _naive_loops)),
     ("a shift that is not the row's largest", "only the row's LARGEST score makes every "
      "exponent ≤ 0.",
      [lambda s, f=f: _rows(s, f(s)) for f in (

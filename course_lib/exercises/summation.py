@@ -35,8 +35,8 @@ def _everything(q, a, b):
 
 
 _SUM_HAND_SLIPS = slip_rows([
-    ("counted from 0", "{got} adds Python's positions {a} to {b}: the maths counts from "
-     "1, q₁ is the first number.", lambda q, a, b: sum(q[a:b + 1])),
+    ("counted from 0", "{got} adds Python's positions {a} to {b}: the maths counts from 1, q₁ is "
+     "the first.", lambda q, a, b: sum(q[a:b + 1])),
     ("left out the last slot", "{got} stops before slot {b}: both ends are in.", _stops_early),
     ("started one late", "{got} starts after slot {a}: both ends are in.", _starts_late),
     ("added everything", "{got} adds every slot: only i = {a} … {b}.", _everything),
@@ -88,8 +88,8 @@ _SUM_FROM_TO_SLIPS = slip_rows([
      (lambda q, a, b: q[b - 1], lambda q, a, b: q[b - 2] if b > a else 0.0)),
     ("return inside the loop", "only the first term came back: return after the loop.",
      lambda q, a, b: q[a - 1]),
-    ("the first term twice", "a total that starts at q[a - 1] adds it again in the loop: "
-     "start at 0.", lambda q, a, b: _sum(q, a, b) + q[a - 1]),
+    ("the first term twice", "a total starting at q[a - 1] adds it again in the loop: start at "
+     "0.", lambda q, a, b: _sum(q, a, b) + q[a - 1]),
     ("multiplied instead of added", "the terms were multiplied: Σ adds them.",
      lambda q, a, b: math.prod(q[a - 1:b])),
     ("the loop never ran", "0 is the total before any term: range(b, a + 1) is empty (range(a, b + "

@@ -162,11 +162,11 @@ def _one(old, new):
 
 
 _COMMON = [  # name, hint, forms (keywords of _fold)
-    ("rescale factor upside down", "the factor is e^(M − M′), old max minus new, at most 1 "
-     "(on block 0, e^(M′ − (−∞)) = ∞ and 0 · ∞ is NaN).",
+    ("rescale factor upside down", "the factor is e^(M − M′), old max minus new, ≤ 1 (on block 0, "
+     "e^(M′ − (−∞)) = ∞ and 0 · ∞ is NaN).",
      [{"factor": _upside, "nan": True}, {"factor": _upside, "from_first": True}]),
-    ("forgot to rescale", "when the max rises, what was summed under M gets e^(M − M′) (computed "
-     "before M is overwritten).", [{"factor": _one}]),
+    ("forgot to rescale", "when the max rises, the sum under M gets e^(M − M′), computed before M "
+     "is overwritten.", [{"factor": _one}]),
     ("rescaled the new block", "e^(M − M′) belongs to the OLD sums; the new terms e^(s − M′) "
      "already use the new max.", [{"on_new": True}]),
     ("the old max for the new block", _NEW,
@@ -175,7 +175,7 @@ _COMMON = [  # name, hint, forms (keywords of _fold)
      [{"sign": -1}]),
     ("block max instead of running max", "keep the largest score of ANY block so far: "
      "M′ = max(M, max(block)).", [{"block_max": True}]),
-    ("started the max at 0", "start M at −∞ (`-math.inf`): with scores far below 0, e^(s − 0) "
+    ("started the max at 0", "start M at −∞ (`-math.inf`): for scores far below 0, e^(s − 0) "
      "underflows to 0.", [{"start": 0.0}]),
     ("no shift by the max", "e^s overflows past s ≈ 709: subtract the running max, e^(s − M).",
      [{"shift": "zero", "factor": _one}, {"shift": "zero", "factor": _one, "last": 1}]),
@@ -266,8 +266,8 @@ _ONLINE_OUTPUT_SLIPS = _rows(_output, _COMMON, nan=False) + slip_rows([
      "leaves out its end, so no − 1.", _output({"end": -1})),
     ("a block at every key", "the blocks start block_size apart: range(0, len(scores), "
      "block_size).", _output({"every": True})),
-    ("lost the last partial block", "range(0, len(scores), block_size) starts a block "
-     "below m even when fewer keys are left.", _output({"whole": True})),
+    ("lost the last partial block", "range(0, len(scores), block_size) starts a block below m even "
+     "with fewer keys left.", _output({"whole": True})),
     ("stopped after the first block", _RET,
      lambda s, v, b: _output()(s[:b], v[:b], b)),
 ])

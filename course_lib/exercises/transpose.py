@@ -68,10 +68,10 @@ _SCORE_HAND_SLIPS = slip_rows([
     *[(f"query {i + 1} instead of query 2", f"{{got}} is row q{'₁₂₃'[i]} · row k₃: the "
        "first index of S₂₃, 2, picks the query, the second row of Q.",
        lambda Q, K, i=i: _dot(Q, i, K, 2)) for i in (0, 2)],
-    ("the indices swapped", "{got} is S₃₂ = row q₃ · row k₂: in S₂₃ the first index picks the "
-     "query (a row of Q), the second the key (a row of K).", lambda Q, K: _dot(Q, 2, K, 1)),
-    ("counted from 0", "{got} is row q₃ · row k₄, Python's Q[2] and K[3]: the maths "
-     "counts rows from 1, so S₂₃ is Q[1] · K[2] in Python.", lambda Q, K: _dot(Q, 2, K, 3)),
+    ("the indices swapped", "{got} is S₃₂ = q₃ · k₂: in S₂₃ the first index picks the query, a row "
+     "of Q, the second the key, a row of K.", lambda Q, K: _dot(Q, 2, K, 1)),
+    ("counted from 0", "{got} is q₃ · k₄, Python's Q[2] and K[3]: the maths counts rows from 1, so "
+     "S₂₃ is Q[1] · K[2].", lambda Q, K: _dot(Q, 2, K, 3)),
     ("minus times minus", "{got} takes a negative times a negative as negative: "
      "(−a) × (−b) = +ab.", (_minus_minus(), *map(_minus_minus, range(3)))),
     ("a column of Q", "{got} pairs column 2 of Q with k₃: q₂ is the second ROW of Q.",
@@ -80,8 +80,8 @@ _SCORE_HAND_SLIPS = slip_rows([
      lambda Q, K: float(np.prod(_products(Q, K)))),
     ("dropped the minus signs", "{got} adds every product as positive: a negative times a positive "
      "is negative.", lambda Q, K: float(np.abs(_products(Q, K)).sum())),
-    ("added instead of multiplied", "{got} adds the slots: multiply matching slots, "
-     "then add the three products.", lambda Q, K: float((_row(Q, 1) + _row(K, 2)).sum())),
+    ("added instead of multiplied", "{got} adds the slots: multiply matching slots, then add the "
+     "three products.", lambda Q, K: float((_row(Q, 1) + _row(K, 2)).sum())),
     *[(f"left out slot {t + 1}", f"{{got}} adds only two of the three products (slot "
        f"{t + 1} is missing): d_k = 3, so add all three.",
        lambda Q, K, t=t: float(_products(Q, K).sum() - _products(Q, K)[t]))
@@ -95,7 +95,7 @@ SCORE_HAND = HandExercise(
     givens={"Q": [[-1, 3, -2], [-1, -1, -2], [2, 2, -1]],
             "K": [[1, 3, 0], [3, -2, -2], [-3, 1, -3], [-2, 1, 0]]},
     draw=_draw_grids, tolerance=0.01,
-    twins=[Slip("one minus times minus", "{got} takes one negative times a negative as negative: "
+    twins=[Slip("one minus times minus", "{got} takes a negative times a negative as negative: "
                 "(−)(−) is positive.", gives=tuple(map(_one_minus, range(3)))), one_off(_score)],
     slips=_SCORE_HAND_SLIPS)
 
@@ -132,15 +132,15 @@ def _tested(refuse):
 _PRODUCT_SHAPE_SLIPS = slip_rows([
     ("the inner sizes", "they must match, and then disappear: keep the outer ones.",
      _checked(lambda a, b: (a[1], b[0]))),
-    ("the outer sizes swapped", "the right sizes in the wrong order: rows come from A, "
-     "columns from B, (shape_a[0], shape_b[1]).", _checked(lambda a, b: (b[1], a[0]))),
+    ("the outer sizes swapped", "right sizes, wrong order: rows come from A, columns from B, "
+     "(shape_a[0], shape_b[1]).", _checked(lambda a, b: (b[1], a[0]))),
     ("one of the shapes", "that is one grid's shape: the product keeps A's rows and B's "
      "columns, (shape_a[0], shape_b[1]).",
      (_checked(lambda a, b: tuple(a)), _checked(lambda a, b: tuple(b)))),
-    ("kept the inner size", "the inner size is used up by the dot products: the result is "
-     "(rows of A, columns of B).", _checked(lambda a, b: (a[0], a[1], b[1]))),
-    ("the number of cells", "that is how many cells the result has, rows × columns: "
-     "return its shape, the pair (rows, columns).", _checked(lambda a, b: a[0] * b[1])),
+    ("kept the inner size", "the dot products use up the inner size: the result is (rows of A, "
+     "columns of B).", _checked(lambda a, b: (a[0], a[1], b[1]))),
+    ("the number of cells", "that is the result's cell count, rows × columns: return its shape, "
+     "(rows, columns).", _checked(lambda a, b: a[0] * b[1])),
     ("compared the outer sizes", "it compares the outer sizes, shape_a[0] and shape_b[1], which "
      "may differ: compare the INNER ones.", _tested(lambda a, b: a[0] != b[1])),
     ("a one-sided test", "`>` or `<` lets unequal inner sizes through: refuse when shape_a[1] != "
@@ -194,10 +194,10 @@ _SELF_SCORES_SLIPS = slip_rows([
      (lambda X, W_Q, W_K: (X @ W_Q) @ (X @ W_Q).T, lambda X, W_Q, W_K: (X @ W_K) @ (X @ W_K).T)),
     ("X used once", "the keys need X too: K = X @ W_K.",
      lambda X, W_Q, W_K: X @ W_Q @ W_K.T),
-    ("no weights", "that is X @ X.T, the words scored directly: make Q = X @ W_Q and "
-     "K = X @ W_K first.", lambda X, W_Q, W_K: X @ X.T),
-    ("element-wise product", "`*` multiplies matching cells one by one; the matrix "
-     "product is `@`: (X @ W_Q) @ (X @ W_K).T.",
+    ("no weights", "that is X @ X.T, the words scored directly: make Q = X @ W_Q and K = X @ W_K "
+     "first.", lambda X, W_Q, W_K: X @ X.T),
+    ("element-wise product", "`*` multiplies matching cells; the matrix product is `@`: (X @ W_Q) "
+     "@ (X @ W_K).T.",
      (lambda X, W_Q, W_K: (X @ W_Q) * (X @ W_K),
       lambda X, W_Q, W_K: (X @ W_Q) * (X @ W_K).T, lambda X, W_Q, W_K: X @ (W_Q * W_K) @ X.T)),
     ("the weights alone", "W_Q @ W_K.T leaves out the words: (X @ W_Q) @ (X @ W_K).T.",

@@ -68,8 +68,8 @@ _DART_VARIANCE_SLIPS = [
           lambda x: _mean([v * v for v in x])),
     _hand("divided by N − 1", "divides by N − 1: the notebook divides by N.",
           lambda x: _squares(x) / (len(x) - 1)),
-    _hand("forgot to square", "is the mean distance |xᵢ − x̄|, and what a square taken as "
-          "negative can give: average the SQUARED distances, each ≥ 0.",
+    _hand("forgot to square", "is the mean distance |xᵢ − x̄|, or a square taken as negative: "
+          "average the SQUARED distances, each ≥ 0.",
           _distance),
     _hand("squared the mean distance", "is the mean distance squared: square each first.",
           lambda x: _distance(x) ** 2),
@@ -192,8 +192,8 @@ _DOT_VARIANCE_SLIPS = slip_rows([
             lambda q, k, s: np.var(s, ddof=1)),
     _scores("forgot the mean", "that averages s²: average (s − s̄)².",
             lambda q, k, s: np.mean(s * s)),
-    _scores("products not added", "that is the products' variance: add each row first, "
-            "(q * k).sum(axis=1).", lambda q, k, s: np.var(q * k)),
+    _scores("products not added", "that is the products' variance: add each row first, (q * "
+            "k).sum(axis=1).", lambda q, k, s: np.var(q * k)),
     _scores("added down the columns", "the products were added over the pairs: axis=1.",
             lambda q, k, s: np.var((q * k).sum(axis=0))),
     _scores("every query with every key", "q @ k.T makes the whole grid: pair row i with "

@@ -104,8 +104,8 @@ _SLOT_SLIPS = slip_rows([
          when=lambda o: o.case.raises is not None and (
              _wrapped(o) and o.value == o.case.args[0][o.case.args[1] - 1]
              or isinstance(o.error, IndexError) and o.case.args[1] > 0)),
-    Slip("refused a slot that exists", "slots run from 1 to len(q), both ends in: raise "
-         "only when i < 1 or i > len(q).",
+    Slip("refused a slot that exists", "slots run from 1 to len(q), both ends in: raise only if i "
+         "< 1 or i > len(q).",
          when=lambda o: isinstance(o.error, IndexError) and o.case.raises is None
          and "out of range" not in str(o.error)),
     Slip(_POSITIONS, "it lets slot 0 through and refuses slot len(q): it checks the positions 0 … "
@@ -174,8 +174,8 @@ _EMBED_SLIPS = slip_rows([
     ("the whole table", "look up the sentence's words only.", lambda s, t: list(t.values())),
     ("table order", "loop over the sentence.", lambda s, t: [v for w, v in t.items() if w in s]),
     ("sorted the words", "keep the sentence's order.", lambda s, t: [t[w] for w in sorted(s)]),
-    Slip("each word once", "a set(…) keeps each word once and may change their order: loop "
-         "over the sentence itself.", when=_repeats_dropped),
+    Slip("each word once", "a set(…) keeps each word once and may reorder them: loop over the "
+         "sentence itself.", when=_repeats_dropped),
     Slip("quoted the variable", "`table[\"word\"]` looks up the quoted text: table[word].",
          when=lambda o: missing_key(o, lambda k, s: isinstance(k, str) and not _letter(k, s)
                                     and k.lower().strip() not in s)),
