@@ -225,7 +225,8 @@ MERGE_HAND = HandExercise(
         ("the plain mean", "chunk c weighs e^LSE_c, not ½.", lambda o1, a, o2, b: (o1 + o2) / 2),
         ("not divided by the total", "{got} is e^LSE₁ o₁ + e^LSE₂ o₂: " + _TOTAL,
          lambda o1, a, o2, b: a * o1 + b * o2),
-        ("the weights swapped", "o₁ goes with its own chunk's weight, e^LSE₁ = {a}.",
+        ("the weights swapped", "o₁ goes with its own chunk's weight, e^LSE₁ = {a} "
+         "(e^(−LSE) as weights swaps them too).",
          lambda o1, a, o2, b: _merged(o1, b, o2, a)),
         ("divided by the number of chunks", "{got} divides by 2: " + _TOTAL,
          lambda o1, a, o2, b: (a * o1 + b * o2) / 2),

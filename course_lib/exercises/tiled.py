@@ -64,8 +64,8 @@ def _tiles(formula):
 
 
 _SKIPPED_SHARE_BY_HAND_SLIPS = slip_rows(make=_tiles, rows=[
-    ("the computed share", "{got} is the share of tiles on or below the diagonal, those computed: "
-     "the question asks for those skipped.",
+    ("the computed share", "{got} is the share on or below the diagonal, those computed (the "
+     "diagonal counted as skipped?): the question asks for those above it.",
      lambda t: t * (t + 1) / 2 / t**2),
     ("exactly half", "half is the limit of many small tiles; count the tiles here.",
      lambda t: 0.5),
