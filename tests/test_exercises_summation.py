@@ -131,6 +131,7 @@ def test_sum_from_to_slips():
         "added everything": [lambda q, a, b: sum(q), lambda q, a, b: float(np.sum(q))],
         "return inside the loop": [sum_return_in_loop],
         "one slot past the end": [lambda q, a, b: sum(q[a - 1:b + 1])],
+        "on to the last slot": [lambda q, a, b: sum(q[a - 1:])],
         "only the two ends": [lambda q, a, b: q[a - 1] + q[b - 1]],
         "started at slot 1": [lambda q, a, b: sum(q[:b]),
                               lambda q, a, b: sum(q[i - 1] for i in range(1, b + 1))],

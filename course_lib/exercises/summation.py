@@ -80,6 +80,7 @@ _SUM_FROM_TO_SLIPS = slip_rows([
     ("added everything", "the sum of every slot: only slots a to b.", _everything),
     ("one slot past the end", "the sum goes on to slot b + 1: q[a - 1:b] stops at b.",
      lambda q, a, b: sum(q[a - 1:b + 1])),
+    ("on to the last slot", "the sum stops at slot b: q[a - 1:b].", lambda q, a, b: sum(q[a - 1:])),
     ("only the two ends", "q_a + q_b: the slots between count too.",
      lambda q, a, b: q[a - 1] + q[b - 1] if b - a > 1 else _no()),
     ("started at slot 1", "the sum starts at slot 1: start at q[a - 1].",
@@ -103,7 +104,8 @@ SUM_FROM_TO = CodeExercise(
     cases=[([5.0, 1.0, 4.0, 2.0], 1, 4), ([5.0, 1.0, 4.0, 2.0], 2, 3),
            ([5.0, 1.0, 4.0, 2.0], 3, 3), ([2.0, 7.0, 1.0, 8.0, 2.0, 8.0], 2, 5),
            ([3.0, -1.5, 4.0, -1.0, 5.0], 1, 5), ([3.0, 1.0, 4.0, 1.5, 5.0, 9.0], 4, 6),
-           ([0.5, 2.5, 1.25, 4.0, 3.0, 0.75, 6.0], 3, 6), ([-2.0, 1.5, -0.5, 3.0], 1, 3)],
+           ([0.5, 2.5, 1.25, 4.0, 3.0, 0.75, 6.0], 3, 6), ([-2.0, 1.5, -0.5, 3.0], 1, 3),
+           ([1.5, 2.0, -1.0, 4.0, 0.5, 3.0], 2, 3)],
     solution=_sum, loop_only=("sigma",),
     quantities={"the number of terms": lambda q, a, b: b - a + 1}, slips=_SUM_FROM_TO_SLIPS)
 
