@@ -151,9 +151,10 @@ def _bytes(layers, heads, kv_heads, d_k):
     return 2 * layers * kv_heads * d_k * 4  # K and V, float32: 4 bytes a number
 
 
-_FACTORS = [("the 2", 2), ("the 4 bytes", 4), ("the layers", 30), ("the key/value heads", 3),
-            ("d_k", 64)]
-_PAIRS = [(f"{a} and {b} left out", "both count.", 1 / x / y)
+_FACTORS = [("the 2", lambda g: 2), ("the 4 bytes", lambda g: 4),  # of 2·layers·kv_heads·d_k·4
+            ("the layers", lambda g: g["layers"]), ("the key/value heads", lambda g: g["kv_heads"]),
+            ("d_k", lambda g: g["d_k"])]
+_PAIRS = [(f"{a} and {b} left out", "both count.", lambda g, x=x, y=y: 1 / x(g) / y(g))
           for i, (a, x) in enumerate(_FACTORS) for b, y in _FACTORS[i + 1:]]
 
 MODEL_CACHE = HandExercise(

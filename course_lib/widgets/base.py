@@ -104,7 +104,7 @@ class Dashboard(widgets.VBox):
         if self._frames is None:
             self.image.value = self.renderer.render()
             return
-        key = tuple(sorted(self.values().items()))
+        key = _frame_key(self.values())
         if key not in self._frames:
             self._frames[key] = self.renderer.render()
         self.image.value = self._frames[key]
@@ -115,15 +115,14 @@ class Dashboard(widgets.VBox):
         are moved back to the current values afterwards."""
         if self._frames is None:
             return False
-        missing = [combo for combo in self._combinations()
-                   if tuple(sorted(combo.items())) not in self._frames]
+        missing = [combo for combo in self._combinations() if _frame_key(combo) not in self._frames]
         if not missing:
             return False
         now = self.values()
         combo = min(missing, key=lambda c: sum(self._distance(name, value, now[name])
                                                for name, value in c.items()))
         self.callback(**combo)
-        self._frames[tuple(sorted(combo.items()))] = self.renderer.render()
+        self._frames[_frame_key(combo)] = self.renderer.render()
         self.callback(**now)  # the artists as the picture shown says
         return True
 
@@ -170,6 +169,11 @@ class Dashboard(widgets.VBox):
     def __repr__(self):
         # The plain-text form shown where widgets cannot render (and compared by nbval).
         return self.description
+
+
+def _frame_key(values):
+    """The key a kept picture is stored under: the controls' values, in name order."""
+    return tuple(sorted(values.items()))
 
 
 def _control_values(control):
