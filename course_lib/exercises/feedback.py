@@ -78,11 +78,6 @@ _SYMBOLS = {"exp", "ln", "log", "np"}  # names that are only symbols (cos, max �
 
 def capital(name):
     """A slip's name starting a sentence; a symbol (q, d_k, e⁰, cos θ) keeps its case.
-
-    >>> capital("a position past the end"), capital("q with itself"), capital("e⁰ taken as 0")
-    ('A position past the end', 'q with itself', 'e⁰ taken as 0')
-    >>> capital("square-rooted"), capital("bytes, not KiB"), capital("ln 3 read as 3")
-    ('Square-rooted', 'Bytes, not KiB', 'ln 3 read as 3')
     """
     first = name.split(" ", 1)[0].rstrip(",.:;").replace("-", "")
     word = first == "a" or (len(first) > 1 and first.isascii() and first.isalpha()
@@ -95,9 +90,6 @@ _PLACEHOLDER = re.compile(r"\{([^{}\s]+)\}")
 
 def fill(text, values):
     """``values`` in the ``{name}`` placeholders of ``text``; unknown names stay as they are.
-
-    >>> fill("{got} is not {answer} {x}", {"got": "49", "answer": "7"})
-    '49 is not 7 {x}'
     """
     return _PLACEHOLDER.sub(lambda m: str(values.get(m.group(1), m.group(0))), text)
 
@@ -106,12 +98,6 @@ def pick(candidates):
     """THE rule between explanations of one answer, ``(explained, tier, name, payload)``: the
     one that accounts for the most wrong outcomes wins; at a tie the lower tier (0: the table,
     1: a relation, 2: a statement of form); those still tied are all named, never table order.
-
-    >>> [c[2] for c in pick([(2, 1, "sign", None), (2, 0, "no root", None),
-    ...                      (1, 0, "other", None)])]
-    ['no root']
-    >>> [c[2] for c in pick([(3, 0, "a", None), (3, 0, "b", None)])]
-    ['a', 'b']
     """
     candidates = [c for c in candidates if c[0] > 0]
     if not candidates:

@@ -23,12 +23,6 @@ class HandExercise:
     """A number (or a tuple of numbers) computed by hand from ``givens`` (as CONTRIBUTING.md
     says); ``twins``: rows that may give another row's number (6² as 12 gives √25 = 2 − 3 + 6):
     both are named.
-
-    >>> from course_lib.exercises.feedback import Slip
-    >>> ex = HandExercise("len", "∥{q}∥", lambda q: math.hypot(*q), {"q": [3, 4]},
-    ...                   [Slip("no root", "take the root.", gives=lambda q: 25.0)])
-    >>> ex.evaluate("5.004").status, ex.evaluate(25).mistake, ex.evaluate(-5).mistake
-    ('passed', 'no root', 'sign turned round')
     """
 
     def __init__(self, name, prompt, answer, givens, slips=(), *, draw=None, tolerance=0.01,

@@ -1,0 +1,64 @@
+"""The small helpers every checker shares: one comparison, the text of a value, a typed answer
+read, a slip's name capitalised, placeholders filled, and the one rule between explanations."""
+
+import math
+
+import numpy as np
+
+from course_lib.exercises import HandExercise, Slip
+from course_lib.exercises._values import as_numbers, numeric, same, same_value, show
+from course_lib.exercises.feedback import capital, fill, pick
+
+
+def test_numeric_reads_numbers_and_refuses_ragged_or_text():
+    assert numeric([[1, 2], [3, 4]]).shape == (2, 2)
+    assert numeric("0.5") is None and numeric([[1], [2, 3]]) is None
+
+
+def test_same_is_shape_and_numbers_within_tolerance():
+    assert same([3.0, 4.0], (3, 4)) and same(0.1 + 0.2, 0.3)
+    assert not same([[3, 4]], [3, 4]) and not same("5", 5)
+
+
+def test_same_value_is_exact_and_nan_equals_nan():
+    assert same_value([1.0, [2.0, float("nan")]], [1.0, [2.0, float("nan")]])
+    assert not same_value([1.0, 2.0], [1.0, 2.0 + 1e-12])
+
+
+def test_show_gives_short_text_for_any_value():
+    assert show([1.0, 2.5, [3, None]]) == "[1, 2.5, [3, None]]"
+    assert show(np.array([[0.12345, 2]])) == "[[0.1235, 2]]"
+    assert show((0, 7)) == "(0, 7)"
+
+
+def test_a_typed_answer_is_read_or_refused_with_a_reason():
+    assert as_numbers("3/4", ())[0] == 0.75
+    assert np.array_equal(as_numbers("2, 3", (2,))[0], [2.0, 3.0])
+    assert as_numbers(True, ())[1] == "True is a truth value; type one number."
+
+
+def test_capital_starts_a_sentence_but_keeps_a_symbol_small():
+    words = ["a position past the end", "q with itself", "e⁰ taken as 0", "square-rooted",
+             "bytes, not KiB", "ln 3 read as 3"]
+    assert [capital(w) for w in words] == ["A position past the end", "q with itself",
+                                           "e⁰ taken as 0", "Square-rooted", "Bytes, not KiB",
+                                           "ln 3 read as 3"]
+
+
+def test_fill_leaves_unknown_placeholders_alone():
+    assert fill("{got} is not {answer} {x}", {"got": "49", "answer": "7"}) == "49 is not 7 {x}"
+
+
+def test_pick_prefers_more_explained_then_the_lower_tier_and_names_all_ties():
+    chosen = pick([(2, 1, "sign", None), (2, 0, "no root", None), (1, 0, "other", None)])
+    assert [c[2] for c in chosen] == ["no root"]
+    assert [c[2] for c in pick([(3, 0, "a", None), (3, 0, "b", None)])] == ["a", "b"]
+    assert pick([(0, 0, "nothing explained", None)]) == []
+
+
+def test_a_hand_exercise_passes_within_tolerance_and_names_table_and_relation_slips():
+    ex = HandExercise("len", "∥{q}∥", lambda q: math.hypot(*q), {"q": [3, 4]},
+                      [Slip("no root", "take the root.", gives=lambda q: 25.0)])
+    assert ex.evaluate("5.004").status == "passed"
+    assert ex.evaluate(25).mistake == "no root"
+    assert ex.evaluate(-5).mistake == "sign turned round"
