@@ -62,3 +62,16 @@ def test_a_hand_exercise_passes_within_tolerance_and_names_table_and_relation_sl
     assert ex.evaluate("5.004").status == "passed"
     assert ex.evaluate(25).mistake == "no root"
     assert ex.evaluate(-5).mistake == "sign turned round"
+
+
+def test_a_slip_far_below_the_answer_is_named_only_near_its_own_size():
+    ex = HandExercise("bytes", "the bytes of {n} numbers", lambda n: 4 * n, {"n": 11520},
+                      tolerance=0.5)
+    assert ex.evaluate(1 / 46080).mistake == "the reciprocal"
+    assert ex.evaluate(0.0439).mistake == "MiB, not bytes"  # 46080 / 2**20, not 1 / 46080
+    assert ex.evaluate(0.3).mistake is None  # within 0.5 of 1 / 46080, but not it
+
+
+def test_the_percentage_hint_shows_this_answer_as_a_fraction():
+    ex = HandExercise("share", "the share {a} of 4", lambda a: a / 4, {"a": 3})
+    assert "(0.75, not 75)" in ex.evaluate(75).message

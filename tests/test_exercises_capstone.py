@@ -105,6 +105,8 @@ def test_bug_hunt_2_wrong_fixes():
         "no scaling": [lambda q, k, v: stable(q @ k.T) @ v],
         "d_k / 2 or 2·d_k for √d_k": [lambda q, k, v: stable(q @ k.T / q.shape[-1] ** 1/2) @ v],
         "divided by d_k²": [lambda q, k, v: stable(q @ k.T / q.shape[-1] ** 2) @ v],
+        "÷ d_k and ÷ √d_k": [lambda q, k, v: stable(q @ k.T / q.shape[-1]
+                                                   / math.sqrt(q.shape[-1])) @ v],
         "√d_v for √d_k": [lambda q, k, v: stable(q @ k.T / math.sqrt(v.shape[-1])) @ v],
         "^ for a power": [lambda q, k, v: stable(q @ k.T / (q.shape[-1] ^ 2)) @ v],
         "divided by 2": [lambda q, k, v: stable(q @ k.T / 2) @ v],
@@ -119,6 +121,7 @@ def key_count(key):
 def test_bug_hunt_3_wrong_fixes():
     assert_named("bug hunt 3", {
         "value transposed": [lambda q, k, v: stable(scaled(q, k)) @ v.T],
+        "two inputs exchanged": [lambda q, k, v: stable(scaled(q, v)) @ k],
         "value @ weights": [lambda q, k, v: v @ stable(scaled(q, k))],
         "transposed the weights": [lambda q, k, v: stable(scaled(q, k)).T @ v],
         "blended the queries": [lambda q, k, v: stable(scaled(q, k)) @ q],

@@ -95,7 +95,10 @@ def test_slot_of_slips():
                                  lambda p, t, size: (t[p // size], t[p // size] * size + p % size)],
         "page_size − 1 slots a block": [lambda p, t, size: (t[p // (size - 1)], p % size)],
         "// and % swapped": [lambda p, table, size: (table[p % size], p // size)],
-        "/ for //": [lambda p, table, size: (table[p / size], p % size)],
+        "a float for a whole number": [lambda p, table, size: (table[p / size], p % size)],
+        "subtracted the block count": [lambda p, table, size: (table[p // size], p - p // size)],
+        "the table read at the position": [
+            lambda p, table, size: (table[p % len(table)], p % size)],
         "rounded the division": [lambda p, table, size: (table[round(p / size)], p % size)],
         "the next block": [lambda p, table, size: (table[p // size + 1], p % size)],
         "the previous block": [lambda p, table, size: (table[p // size - 1], p % size)],
@@ -156,6 +159,17 @@ def rope_with(angle=None, pairs="half", sign=1.0):
             out[i], out[j] = x[i] * c - x[j] * s, x[i] * s + x[j] * c
         return out
     return rope
+
+
+def rope_float_half(x, position, base):
+    d, out = len(x), list(x)
+    half = d / 2
+    for t in range(half):
+        phi = position * base ** (-2 * t / d)
+        a, b = x[t], x[t + d // 2]
+        out[t], out[t + d // 2] = a * math.cos(phi) - b * math.sin(phi), a * math.sin(
+            phi) + b * math.cos(phi)
+    return out
 
 
 def rope_float_index(x, position, base):  # x[t + d / 2]: an index that is a float
@@ -236,7 +250,7 @@ def test_rope_slips():
             p * b ** (-2 * t / d)))],
         "only the first slot of each pair": [rope_first_slots_only],
         "updated a before b": [rope_overwrites_a],
-        "d / 2 as an index": [rope_float_index],
+        "a float for a whole number": [rope_float_index, rope_float_half],
         "the sign of b cos φ": [rope_minus_b_cos],
         "position and t swapped": [rope_with(angle=lambda p, t, d, b: t * b ** (-2 * p / d))],
         "^ for a power": [rope_caret],

@@ -157,6 +157,10 @@ def test_dot_loop_accepts_other_right_answers():
 
 def test_cosine_slips():
     assert_named("cosine", {
+        "divided by the number of slots": [lambda q, k: float(dot(q, k)) / (len(q) * len(k)),
+                                           lambda q, k: float(dot(q, k)) / len(q)],
+        "a root of the lengths": [
+            lambda q, k: float(dot(q, k)) / math.sqrt(math.hypot(*q) * math.hypot(*k))],
         "returned the angle": [lambda q, k: math.acos(cosine_ok(q, k)),
                                lambda q, k: math.degrees(math.acos(cosine_ok(q, k)))],
         "not divided": [lambda q, k: float(dot(q, k)),
@@ -165,7 +169,6 @@ def test_cosine_slips():
             lambda q, k: float(dot(q, k)) / float(norm(q)) * float(norm(k))],
         "∥k∥ times too big": [lambda q, k: float(dot(q, k) / norm(q))],
         "∥q∥ times too big": [lambda q, k: float(dot(q, k) / norm(k))],
-        "divided by the number of slots": [lambda q, k: float(dot(q, k)) / len(q)],
         "divided by the sums": [lambda q, k: float(dot(q, k)) / (sum(q) * sum(k))],
         "divided by the squared lengths": [
             lambda q, k: float(dot(q, k) / (dot(q, q) * dot(k, k)))],
@@ -192,12 +195,14 @@ def test_by_hand_slips():
         "multiplies the sums": [14], "left out slot 3": [2], "left out slot 1": [4],
         "multiplied the products": [-48], "sign turned round": [-8], "left out slot 2": [10],
         "the lengths multiplied": [17.15, 17.146], "squared the products": [56],
-        "one product alone": [-2, 6], "slots paired out of line": [-3],  # q₁k₃ + q₂k₁ + q₃k₂
+        "one product alone": [-2, 6], "slots paired out of line": [-3, 3],  # q₁k₃ + q₂k₁ + q₃k₂
+        # 3: k₂, k₃ swapped, 1·4 − 2·2 + 3·1
     })
     assert_named("cosine by hand", {
-        "forgot cos θ": [10, "10"], "used sin θ": [8.66, 8.660], "added the lengths": [3.5, 7],
+        "forgot cos θ": [10, "10"], "used sin θ": [8.66, 8.660], "added the lengths": [3.5, 7, 7.5],
         "cos of the angle in radians": [-9.52, -9.524],
         "multiplied by the angle": [600], "cos 45° for cos θ": [7.07, 7.071],
+        "took cos 60° as 0.6": [6, 6.0],
         "cos θ divided by the lengths": [0.05], "as if at a right angle": [0],
         "squared one length": [25],  # 2 × 5² × 0.5
         "sign turned round": [-5], "squared the lengths": [50], "cos θ alone": [0.5],

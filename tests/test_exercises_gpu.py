@@ -116,7 +116,8 @@ def with_range(d_k, threads, limit):  # right, another style: powers of two from
 def test_largest_key_block_slips():
     assert_named("largest key block", {
         "a block that fits exactly refused": [halving_strict],
-        "twice the answer": [doubling], "half the answer": [halved_after],
+        "doubled one step too far": [doubling, doubled_past_the_fit],
+        "stopped after one halving": [returns_in_the_loop], "half the answer": [halved_after],
         "returned the bytes": [bytes_back], "the key rows' padding left out": [no_padding],
         "numbers, not bytes": [no_bytes],
         "1 when nothing fits": [stops_at_one],
@@ -124,6 +125,22 @@ def test_largest_key_block_slips():
         "the input given back": [limit_in_kib],
         "d_k and key_block swapped": [sizes_swapped],
     })
+
+
+def doubled_past_the_fit(d_k, threads, limit):  # returns the first block that does not fit
+    block = 1
+    if nbytes(d_k, 1) > limit:
+        return 0
+    while nbytes(d_k, block) <= limit and block < threads:
+        block *= 2
+    return block
+
+
+def returns_in_the_loop(d_k, threads, limit):
+    block = threads
+    while block >= 1 and nbytes(d_k, block) > limit:
+        return block // 2
+    return block
 
 
 def sizes_swapped(d_k, threads, limit):  # d_k rows of key_block + 1 numbers

@@ -80,6 +80,10 @@ def test_query_gradient_slips():
         "V in step 3": [lambda q, k, v, g: query_gradient(q, k, v, g,
                                                           last=lambda gs, q, k, v: gs @ v)],
         "transposed": [lambda q, k, v, g: query_gradient(q, k, v, g).T],
+        "one total for the whole grid": [lambda q, k, v, g: query_gradient(
+            q, k, v, g, totals=lambda a, ga: (a * ga).sum())],
+        "√d_v for √d_k": [lambda q, k, v, g: query_gradient(
+            q, k, v, g, v.shape[1] ** -0.5, v.shape[1] ** -0.5)],
     })
 
 

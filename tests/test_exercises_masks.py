@@ -137,7 +137,13 @@ def test_batch_mask_slips():
             lambda L, n, left: mask_loops(L, n, left, lambda i, j, real: j < i and real)],
         "or for and": [
             lambda L, n, left: mask_loops(L, n, left, lambda i, j, real: j <= i or real)],
-        "the wrong shape": [lambda L, n, left: np.asarray(mask_numpy(L, n, left))[:, 0]],
+        "a size-1 axis missing": [lambda L, n, left: np.asarray(mask_numpy(L, n, left))[:, 0]],
+        "one key past the real ones": [lambda L, n, left: [[[
+            [j <= i and (n - k if left else 0) <= j <= (n - k if left else 0) + k
+             for j in range(n)] for i in range(n)]] for k in L]],
+        "left padding one off": [lambda L, n, left: [[[
+            [j <= i and (n - k - 1 if left else 0) <= j < (n - k - 1 if left else 0) + k
+             for j in range(n)] for i in range(n)]] for k in L]],
         "left_padded ignored": [lambda L, n, left: cl.padding_mask(L, n)[:, None]
                                 & cl.causal_mask(n), lambda L, n, left: mask_numpy(L, n, True)],
         "left and right padding swapped": [lambda L, n, left: mask_numpy(L, n, not left)],

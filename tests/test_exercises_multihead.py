@@ -44,12 +44,14 @@ def test_head_weights_slips():
         "one column too many": [lambda x, a, b, h: heads(
             x, a, b, h, cols=lambda t, d, h: slice(t * d, (t + 1) * d + 1))],
         "softmax down the columns": [lambda x, a, b, h: heads(x, a, b, h, axis=0)],
-        "the wrong shape": [lambda x, a, b, h: heads(x, a, b, h,
-                                                        combine=lambda hs: np.hstack(hs))],
+        "joined, not stacked": [lambda x, a, b, h: heads(x, a, b, h, combine=np.hstack),
+                                lambda x, a, b, h: heads(x, a, b, h, combine=np.concatenate)],
+        "head t from column t": [lambda x, a, b, h: heads(x, a, b, h,
+                                                          cols=lambda t, d, h: slice(t, t + d))],
         "the wrong weight matrix": [lambda x, a, b, h: heads(x, a, a, h)],
         "every head on all the columns": [lambda x, a, b, h: np.stack(
             [cl.softmax((x @ a) @ (x @ b).T / math.sqrt(a.shape[1] // h))] * h)],
-        "d_k as a float": [lambda x, a, b, h: x[:, :a.shape[1] / h]],
+        "a float for a whole number": [lambda x, a, b, h: x[:, :a.shape[1] / h]],
     })
 
 
@@ -90,7 +92,27 @@ def test_multi_head_slips():
             x, a, b, c, o[:a.shape[1] // h], h, merge=sum)],
         "heads in reverse order": [lambda x, a, b, c, o, h: multi(
             x, a, b, c, o, h, merge=lambda hs: np.concatenate(hs[::-1], axis=1))],
+        "reshaped to (h, n, d_k)": [reshaped_to_heads],
+        "stopped after the first head": [first_head_only],
+        "a float for a whole number": [lambda x, a, b, c, o, h: x[:, :a.shape[1] / h]],
     })
+
+
+def reshaped_to_heads(x, w_q, w_k, w_v, w_o, num_heads):  # no swapaxes: the rows mixed
+    n, d_k = len(x), w_q.shape[1] // num_heads
+    q, k, v = (np.reshape(x @ w, (num_heads, n, d_k)) for w in (w_q, w_k, w_v))
+    out = [cl.softmax(q[t] @ k[t].T / math.sqrt(d_k)) @ v[t] for t in range(num_heads)]
+    return np.concatenate(out, axis=1) @ w_o
+
+
+def first_head_only(x, w_q, w_k, w_v, w_o, num_heads):
+    q, k, v = x @ w_q, x @ w_k, x @ w_v
+    d_k = q.shape[1] // num_heads
+    out = []
+    for t in range(num_heads):
+        c = slice(t * d_k, (t + 1) * d_k)
+        out.append(cl.softmax(q[:, c] @ k[:, c].T / math.sqrt(d_k)) @ v[:, c])
+        return np.concatenate(out, axis=1) @ w_o[:d_k * len(out)]
 
 
 def test_multi_head_accepts_other_right_answers():

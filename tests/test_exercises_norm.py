@@ -99,7 +99,8 @@ def test_length_slips():
         "skipped position 0": [
             lambda q: math.sqrt(sum(q[i] ** 2 for i in range(1, len(q))))],
         "L times too small": [lambda q: math.sqrt(sum(x * x for x in q)) / len(q)],
-        "√L times too small": [lambda q: math.sqrt(sum(x ** 2 for x in q) / len(q))],
+        "divided by L in the root": [lambda q: math.sqrt(sum(x ** 2 for x in q) / len(q)),
+                                     lambda q: math.sqrt(sum(x * x for x in q)) / len(q) ** 0.5],
         "rounded to 2 decimals": [lambda q: round(math.sqrt(sum(x * x for x in q)), 2)],
         "cut to whole numbers": [lambda q: int(math.sqrt(sum(x * x for x in q)))],
         "the wrong shape": [lambda q: [math.sqrt(x ** 2) for x in q]],
@@ -139,7 +140,7 @@ def test_unit_slips():
         "returned the length": [lambda q: math.sqrt(sum(x * x for x in q))],
         "∥q∥ times too big": [lambda q: list(q)],
         "∥q∥² times too big": [lambda q: [x * math.sqrt(sum(y * y for y in q)) for x in q]],
-        "∥q∥ times too small": [lambda q: [x / sum(y * y for y in q) for x in q],
+        "divided by ∥q∥²": [lambda q: [x / sum(y * y for y in q) for x in q],
                                           lambda q: list(np.array(q) / np.dot(q, q))],
         "divided by the sum": [lambda q: [x / sum(q) for x in q]],
         "divided the first slot only": [lambda q: [q[0] / math.hypot(*q)] + q[1:]],

@@ -20,6 +20,7 @@ def test_loop_by_hand_slips():  # 2 ** 2 + 3 ** 2 + 4 ** 2 = 29
         "range includes its end": [54], "range started at 0": [30], "left out the start": [25],
         "doubled instead of squared": [18, "18"], "no squares": [9], "only the last square": [16],
         "squared the total": [81], "counted the steps": [3], "sign turned round": [-29],
+        "^ for a power": [7, 7.0],  # 2 ^ 2, 3 ^ 2, 4 ^ 2 as XOR
     })
 
 
@@ -232,8 +233,10 @@ def test_row_means_slips():
         "added down the columns": [lambda A: A.sum(axis=0) / A.shape[0], lambda A: sum(A) / len(A)],
         "A.shape[1] times too big": [lambda A: A.sum(axis=1)],
         "divided by the number of rows": [lambda A: A.sum(axis=1) / len(A)],
+        "the mean of everything": [lambda A: A.sum() / A.size, lambda A: np.mean(A),
+                                   lambda A: A.sum() / A.shape[1], lambda A: A.sum() / len(A),
+                                   lambda A: np.mean(A)],
         "divided by every number's count": [lambda A: A.sum(axis=1) / A.size],
-        "the mean of everything": [lambda A: A.sum() / A.size, lambda A: np.mean(A)],
         "the first row only": [row_means_first_row, row_means_return_in_loop],
         "the largest number": [lambda A: A.max(axis=1)],
         "called the shape": [lambda A: A.sum(axis=1) / A.shape(1)],

@@ -143,6 +143,7 @@ def test_weight_by_hand_slips():
     e3, e1 = 20.086, 2.718  # the notebook's table of eˣ
     assert_named("softmax weight by hand", {
         "no exponential": [0.75], "left out term 3 of the total": [e3 / (e3 + e1), 0.881],
+        "a wrong line of the eˣ table": [0.665, e3 / (e3 + e1 * e1 + 1)],  # e² for e³, e² for e¹
         "forgot to divide": [20.086, 20.09], "divided by the other terms": [e3 / (e1 + 1), 5.403],
         "weight of key 2": [0.114], "weight of key 3": [0.042], "one minus the weight": [0.156],
         "x² in place of eˣ": [0.9], "2ˣ in place of eˣ": [0.727], "3ˣ in place of eˣ": [0.871],
@@ -167,7 +168,7 @@ def test_slope_by_hand_slips():
         "the slope at [1, 0]": [0.197], "twice the slope at [1, 0]": [0.394, 2 * 0.197],
         "half the slope at [1, 0]": [0.098], "2ˣ in place of eˣ": [0.16, 0.8 * (1 - 0.8)],
         "weight squared": [0.776], "no division": [-47.208, -47.21],
-        "weight rounded to 1 decimal": [0.09], "sign turned round": [-0.105],
+        "weight rounded to 1 decimal": [0.09], "−p₁p₂, p₂'s slope": [-0.105, -0.881 * 0.119],
     })
 
 

@@ -46,6 +46,11 @@ def divided_at_the_end(blocks):
     return max(scores), sum(E(s) for s in scores) / E(max(scores))
 
 
+def two_passes(blocks):  # the global max first: each block read twice
+    M = max(max(b) for b in blocks)
+    return M, sum(E(s - M) for b in blocks for s in b)
+
+
 def own_block_max(blocks):
     M, l = -math.inf, 0.0
     for block in blocks:
@@ -74,9 +79,11 @@ def test_running_stats_slips():
         "exponent sign flipped": [stats(sign=-1)],
         "block max instead of running max": [stats(block_max=True)],
         "started the max at 0": [stats(start=0.0)],
-        "no shift by the max": [lambda blocks: (max(max(b) for b in blocks),
-                                                sum(E(s) for b in blocks for s in b)),
-                                divided_at_the_end],
+        "no shift by the max": [divided_at_the_end],
+        "the old sums dropped": [stats(keep=False)],
+        "two passes over the blocks": [two_passes, lambda blocks: (max(max(b) for b in blocks),
+                                                                   sum(E(s) for b in blocks
+                                                                       for s in b))],
         "the block's own max for its terms": [own_block_max],
         "rescaled everything": [rescaled_everything],
         "not a finite number": [stats(update=False)],
@@ -142,7 +149,31 @@ def test_online_output_slips():
         "m times too small": [by_key_count],
         "started the max at 0": [output(start=0.0)],
         "no shift by the max": [no_shift],
+        "the old sums dropped": [output(keep=False)],
+        "the values one place off": [values_shifted],
+        "the blocks' outputs averaged": [blocks_averaged],
     })
+
+
+def values_shifted(scores, values, block_size):
+    M, l, o = -math.inf, 0.0, 0.0
+    for i in range(0, len(scores), block_size):
+        s_block, v_block = scores[i:i + block_size], values[i + 1:i + block_size + 1]
+        M_new = max(M, max(s_block))
+        w = [E(s - M_new) for s in s_block]
+        l = l * E(M - M_new) + sum(w)
+        o = o * E(M - M_new) + sum(x * v for x, v in zip(w, v_block, strict=False))
+        M = M_new
+    return o / l
+
+
+def blocks_averaged(scores, values, block_size):
+    outs = []
+    for i in range(0, len(scores), block_size):
+        s, v = np.array(scores[i:i + block_size]), np.array(values[i:i + block_size])
+        w = np.exp(s - s.max())
+        outs.append(w @ v / w.sum())
+    return sum(outs) / len(outs)
 
 
 def test_online_output_accepts_other_right_answers():

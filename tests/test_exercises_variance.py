@@ -87,7 +87,7 @@ def test_dot_variance_slips():
         "divided by N − 1": [dot_variance_n_minus_1,
                              lambda d_k, size, seed: np.var(_scores(d_k, size, seed), ddof=1)],
         "forgot the mean": [lambda d_k, size, seed: np.mean(_scores(d_k, size, seed) ** 2)],
-        "d_k times too small": [
+        "scaled the scores": [
             lambda d_k, size, seed: np.var(_scores(d_k, size, seed) / math.sqrt(d_k))],
         "d_k² times too small": [lambda d_k, size, seed: np.var(_scores(d_k, size, seed) / d_k)],
         "products not added": [lambda d_k, size, seed: np.var(_products(d_k, size, seed))],
@@ -135,6 +135,7 @@ def test_variance_by_hand_slips():
     assert_named("variance by hand", {
         "forgot the mean": [12.5], "divided by N − 1": [4.67, "14/3"],
         "square-rooted": [1.87], "forgot to square": [1.5], "signed distances": [0],
+        "doubled instead of squared": [2.75, "11/4"],  # 3² taken as 6
         "forgot to divide": [14], "gave the mean": [3], "the median as the mean": [3.75, "15/4"],
         "^ for a square": [-1],
         "mean over N − 1": [4.5], "forgot to square the mean": [9.5],
@@ -156,7 +157,7 @@ def test_over_shrunk_by_hand_slips():
     assert_named("over-shrunk by hand", {
         "divided by c, not c²": [1, "1"], "square-rooted": [0.25], "no scaling": [16],
         "gave c²": [256], "divided by √d_k": [4], "0 for a small variance": [0],
-        "doubled instead of squared": [0.5], "started from variance 1": [0.0039, "1/256"],
+        "doubled instead of squared": [0.5, 2], "started from variance 1": [0.0039, "1/256"],
         "multiplied by √d_k": [64],
         "decimal point moved": [0.625], "rounded too early": [0.06],
         "close but off": ["16/265"],
@@ -184,7 +185,8 @@ def scale_loops(query, key):
 def test_scale_scores_slips():
     assert_named("scale_scores", {
         "√d_k times too big": [lambda query, key: query @ key.T, lambda q, k: np.dot(q, k.T)],
-        "√d_k times too small": [lambda query, key: query @ key.T / query.shape[1]],
+        "divided by d_k, not √d_k": [lambda query, key: query @ key.T / query.shape[1],
+                                     lambda q, k: np.dot(q, k.T) / len(q[0])],
         "d_k times too big": [lambda query, key: query @ key.T * math.sqrt(query.shape[1])],
         "scaled by the number of keys": [lambda query, key: query @ key.T / math.sqrt(len(key))],
         "scaled by the number of queries": [
@@ -203,7 +205,8 @@ def test_scale_scores_slips():
             lambda query, key: softmax(query @ key.T / math.sqrt(query.shape[1]), axis=-1)],
         "rounded to 2 decimals": [
             lambda query, key: np.round(query @ key.T / math.sqrt(query.shape[1]), 2)],
-        "√n times too small": [lambda query, key: query @ key.T / math.sqrt(query.size)],
+        "d_k as query.size": [lambda query, key: query @ key.T / math.sqrt(query.size),
+                              lambda q, k: q @ k.T / np.sqrt(np.size(q))],
         "a name never defined": [scale_no_d_k],
         "the root taken twice": [lambda query, key: query @ key.T / math.sqrt(
             math.sqrt(query.shape[-1])), lambda query, key: query @ key.T / query.shape[1] ** 0.25],

@@ -124,6 +124,7 @@ def test_slot_by_hand_slips():
         "counted from 0": [2, "2", 2.0], "counted from the end": [8.0, "8"],
         "gave the slot number": [3], "gave the number of slots": [7], "one slot early": [-1],
         "first slot": [4], "last slot": [9], "sign turned round": [-6.0],
+        "another slot": [5, "5"],  # q₆ for q₃
     })
 
 
@@ -172,6 +173,8 @@ def test_embed_slips():
         "only the first word": [embed_return_in_loop, embed_return_the_vector,
                                 lambda s, t: t[s[0]], lambda s, t: [t[s[0]]]],
         "added the vectors": [lambda s, t: [sum(x) for x in zip(*[t[w] for w in s], strict=True)]],
+        "kept the words": [lambda s, t: [(w, t[w]) for w in s],
+                           lambda s, t: [[w, t[w]] for w in s]],
         "= instead of append": [embed_replaces_list],
         "+= glued the vectors": [embed_glues, lambda s, t: sum((t[w] for w in s), [])],
         "the wrong shape": [lambda s, t: [[t[w]] for w in s]],

@@ -104,18 +104,12 @@ def _exercise_package_bytes():
     return sum(p.stat().st_size for p in files)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 17's 250 KB is missed by about 1 KB (257,391 "
-                   "bytes): the rows and the hints added for fresh blind batches cost more than "
-                   "the code cuts gave back")
 def test_the_exercise_package_meets_the_issues_budget():
     size = _exercise_package_bytes()
     assert size <= 250 * 1024, f"course_lib/exercises/ holds {size / 1024:.1f} KB (budget 250 KB)"
 
 
-def test_the_exercise_package_does_not_grow_and_has_two_private_modules():
-    # a guard until issue 17's 250 KB is met: a new slip pays for itself with a cut elsewhere
-    size = _exercise_package_bytes()
-    assert size <= 257_500, f"course_lib/exercises/ grew to {size:,} bytes (guard 257,500)"
+def test_the_exercise_package_has_at_most_two_private_modules():
     package = ROOT / "course_lib" / "exercises"
     private = [p.name for p in package.glob("_*.py") if p.name != "__init__.py"]
     assert len(private) <= 2, f"private helper modules: {private}"

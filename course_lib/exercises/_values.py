@@ -12,8 +12,7 @@ __all__ = ["WRONG_COUNT", "as_numbers", "copy_args", "frozen_array", "numeric", 
 
 
 def numeric(x):
-    """``x`` as a float array, or None when it is not numbers.
-    """
+    """``x`` as a float array, or None when it is not numbers."""
     if x is None or x is Ellipsis or isinstance(x, (str, bytes, dict)):
         return None
     try:
@@ -26,8 +25,7 @@ def numeric(x):
 
 
 def same(got, expected, rtol=1e-9, atol=1e-9):
-    """THE comparison: the same shape and numbers within ``rtol``/``atol`` (NaN equals NaN).
-    """
+    """THE comparison: the same shape and numbers within ``rtol``/``atol`` (NaN equals NaN)."""
     a, b = numeric(got), numeric(expected)
     if a is None or b is None or a.shape != b.shape:
         return False
@@ -49,8 +47,7 @@ def frozen_array(rows):
 
 
 def same_value(a, b):
-    """Exact equality for arrays, nested lists and NaN (an input changed in place).
-    """
+    """Exact equality for arrays, nested lists and NaN (an input changed in place)."""
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         try:
             return bool(np.array_equal(np.asarray(a), np.asarray(b), equal_nan=True))
@@ -71,8 +68,7 @@ def same_value(a, b):
 
 
 def show(x, depth=0, digits=4):
-    """Short text for a value, numbers to ``digits`` significant digits; never raises.
-    """
+    """Short text for a value, numbers to ``digits`` significant digits; never raises."""
     try:
         if depth > 4:
             return "…"
@@ -108,8 +104,7 @@ def show(x, depth=0, digits=4):
 
 
 def as_numbers(value, shape):
-    """A typed by-hand answer of ``shape`` as (array, None), or (None, what is wrong with it).
-    """
+    """A typed by-hand answer of ``shape`` as (array, None), or (None, what is wrong with it)."""
     from fractions import Fraction
 
     want = ("one number" if shape == () else

@@ -10,9 +10,6 @@ from .engine import CodeExercise
 from .feedback import NoPrediction, slip_rows
 from .hand import HandExercise
 
-__all__ = ["ATTENTION", "EXERCISES", "OUTPUT_HAND", "SLIPS", "WEIGHTS_HAND",
-           "AttentionExercise", "attention_solution"]
-
 
 def _scores(q, k, by=None):
     return q @ k.T / (math.sqrt(q.shape[-1]) if by is None else by)  # (n, m)
@@ -23,8 +20,12 @@ def attention_solution(query, key, value):
     return _softmax(_scores(query, key)) @ value  # (n, d_v)
 
 
-def _divided(by):  # ÷ by(q, k, v), not √d_k
-    return lambda q, k, v: _softmax(_scores(q, k, by(q, k, v))) @ v
+def _divided(by):  # ÷ by(d_k), not √d_k
+    return lambda q, k, v: _softmax(_scores(q, k, by(q.shape[-1]))) @ v
+
+
+def _sized(size):  # ÷ √size(q, k, v), not √d_k
+    return lambda q, k, v: _softmax(_scores(q, k, math.sqrt(size(q, k, v)))) @ v
 
 
 def _rows(e):
@@ -39,11 +40,11 @@ def _no_shift(s):
     return 0.0
 
 
-def _shifted(shift, total=_rows, scale=None):
+def _shifted(shift, total=_rows, exp=np.exp):
     def attention(q, k, v):
-        s = _scores(q, k) if scale is None else scale(_scores(q, k))
+        s = _scores(q, k)
         with np.errstate(all="ignore"):
-            e = np.exp(s - shift(s))
+            e = exp(s - shift(s))
             return e / total(e) @ v
     return attention
 
@@ -95,26 +96,26 @@ _BLEND = "weights @ value."
 
 SLIPS = slip_rows([
     ("no scaling", "the scores went into the softmax as they are: " + _ROOT,
-     _divided(lambda q, k, v: 1.0)),
+     _divided(lambda d: 1.0)),
     ("divided by d_k", "the divisor was d_k = {d_k} itself; " + _ROOT,
-     _divided(lambda q, k, v: q.shape[-1])),
+     _divided(lambda d: d)),
+    ("÷ d_k and ÷ √d_k", "divide once: " + _ROOT,
+     _divided(lambda d: d ** 1.5)),
     ("divided by d_k²", "the divisor was d_k × d_k; " + _ROOT,
-     _divided(lambda q, k, v: q.shape[-1] ** 2)),
+     _divided(lambda d: d ** 2)),
     ("d_k / 2 or 2·d_k for √d_k", "`d_k ** 1/2` is d_k / 2, so `/ d_k ** 1/2` divides by 2·d_k (** "
      "before /): " + _ROOT,
-     (_divided(lambda q, k, v: 2 * q.shape[-1]),
-      _divided(lambda q, k, v: q.shape[-1] / 2))),
+     (_divided(lambda d: 2 * d), _divided(lambda d: d / 2))),
     ("^ for a power", "`^` is XOR in Python (4 ^ 2 is 6): " + _ROOT,
-     (_divided(lambda q, k, v: (q.shape[-1] ^ 1) / 2),
-      _divided(lambda q, k, v: q.shape[-1] ^ 2))),
+     (_divided(lambda d: (d ^ 1) / 2), _divided(lambda d: d ^ 2))),
     ("divided by 2", "√d_k is 2 only when d_k = 4 (here {d_k}): " + _ROOT,
-     _divided(lambda q, k, v: 2.0)),
+     _divided(lambda d: 2.0)),
     ("√(n·d_k) for √d_k", "query.size counts all n × d_k numbers: " + _ROOT,
-     _divided(lambda q, k, v: math.sqrt(q.size))),
+     _sized(lambda q, k, v: q.size)),
     ("multiplied by √d_k", "divide the scores by √d_k.",
-     _divided(lambda q, k, v: 1 / math.sqrt(q.shape[-1]))),
+     _divided(lambda d: d ** -0.5)),
     *((f"√{size} for √d_k", f"{size} = {{{size}}} is {what}: " + _ROOT,
-       _divided(lambda q, k, v, f=QUANTITIES[size]: math.sqrt(f(q, k, v))))
+       _sized(QUANTITIES[size]))
       for size, what in (("n", "the number of queries"), ("m", "the number of keys"),
                          ("d_v", "a value's length"))),
     ("scaled after the softmax", "a row adds up to 1/√d_k: scale the scores, before it.",
@@ -137,6 +138,8 @@ SLIPS = slip_rows([
      "row's max.", _shifted(np.max)),
     ("softmax overflows", "e^x overflows past x ≈ 709: subtract each row's max first.",
      (_shifted(_no_shift), _naive_loops)),
+    ("no exponential", "each weight is e^s over the row's total of e^s, not s over Σ s.",
+     tuple(_shifted(shift, exp=lambda s: s) for shift in (_no_shift, _row_max))),
     ("no softmax", "the scores were used as weights: take each row's softmax.",
      (lambda q, k, v: _scores(q, k) @ v, lambda q, k, v: (q @ k.T) @ v)),
     ("returned the weights", "that is A (n × m): blend the values with it, " + _BLEND,

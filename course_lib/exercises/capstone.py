@@ -11,8 +11,6 @@ import numpy as np
 from .attention import SLIPS, AttentionExercise
 from .feedback import NOT_ATTEMPTED, Slip, slip_rows
 
-__all__ = ["BUG_HUNTS", "EXERCISES", "BugHunt"]
-
 STILL = "the bug still there"
 
 
@@ -33,7 +31,7 @@ class BugHunt(AttentionExercise):
         shown = self.frame(next(o for o in feedback.outcomes if o.case is feedback.case))
         if _same_code(func, self.broken):
             return replace(feedback, status=NOT_ATTEMPTED, message="Not attempted yet: "
-                           f"{self.function} still does what it did when it was handed to you: "
+                           f"{self.function} still does what it did when it was handed out: "
                            f"{shown} Find the line that does not do what softmax(QKᵀ/√d_k)V says, "
                            "fix it, and run the cell again.")
         return replace(feedback, message=f"Not yet: {shown} The bug is still there: your edit did "
@@ -42,8 +40,8 @@ class BugHunt(AttentionExercise):
 
 
 def _same_code(func, broken):
-    """``func`` is the handed-out function unedited (name, comments, layout aside; True when
-    there is no source to read)."""
+    """``func`` is the handed-out function unedited (name, comments, layout aside; True with no
+    source)."""
     try:
         a, b = (ast.parse(textwrap.dedent(inspect.getsource(f))).body[0] for f in (func, broken))
         return [ast.dump(x) for x in (a.args, *a.body)] == [ast.dump(x) for x in (b.args, *b.body)]
@@ -88,12 +86,12 @@ def _column_weights(q, k, by=None):
 
 BUG_HUNTS = [
     BugHunt("bug hunt 1", _attention_1, "the total down the columns", extra=slip_rows([
-        ("transposed instead of fixed", "weights.T's rows add up to 1, but row j is KEY j's: keep "
-         "a row per query and divide it by its own total, sum(axis=-1, "
-         "keepdims=True).", lambda q, k, v: _column_weights(q, k).T @ v),
+        ("transposed instead of fixed", "weights.T's rows add up to 1, but row j is KEY j's: "
+         "divide each query's row by its own total, sum(axis=-1, keepdims=True).",
+         lambda q, k, v: _column_weights(q, k).T @ v),
         ("the bug left, a right line changed", "the sum still runs down the columns (axis=0), and "
-         "the scale, which was right, now divides by d_k: undo that, fix the "
-         "sum.", lambda q, k, v: _column_weights(q, k, q.shape[-1]) @ v)])),
+         "the scale, which was right, now divides by d_k: undo that, fix the sum.",
+         lambda q, k, v: _column_weights(q, k, q.shape[-1]) @ v)])),
     BugHunt("bug hunt 2", _attention_2, "divided by d_k"),
     BugHunt("bug hunt 3", _attention_3, "weights applied to K"),
 ]

@@ -5,10 +5,8 @@ import math
 import numpy as np
 
 from .engine import CodeExercise
-from .feedback import NoPrediction, Slip, slip_rows
+from .feedback import NoPrediction, slip_rows
 from .hand import HandExercise
-
-__all__ = ["EXERCISES"]
 
 
 def _kib(layers, heads, kv_heads, d_k):
@@ -84,21 +82,20 @@ _SLOT_SLIPS = slip_rows([
     ("block and offset swapped", "the physical block comes first, then the offset.",
      lambda p, t, s: _slot(p, t, s)[::-1]),
     ("the block only", "return the pair (block, offset).", lambda p, t, s: t[p // s]),
-    ("the flat slot number", "that is the flat slot: return the block and position % page_size.",
+    ("the flat slot number", "return the block and position % page_size, not the flat slot.",
      (lambda p, t, s: t[p // s] * s + p % s, lambda p, t, s: (t[p // s], t[p // s] * s + p % s))),
     ("page_size − 1 slots a block", "a block holds page_size slots.",
      lambda p, t, s: (t[p // (s - 1)], p % s)),
     ("// and % swapped", "`//` counts the blocks, `%` what is left.",
      lambda p, t, s: (t[p % s], p // s)),
-    Slip("/ for //", "6 / 4 is 1.5, and a list index is whole: `//`.",
-         raises=(TypeError, "indices must be integers"), example=lambda p, t, s: (t[p / s], p % s)),
-    ("rounded the division", "round() or ceil() can move to the next block; `//` rounds "
+    ("rounded the division", "round() or ceil() can jump to the next block: `//` rounds "
      "down.", (lambda p, t, s: (t[round(p / s)], p % s),
                lambda p, t, s: (t[math.ceil(p / s)], p % s))),
-    ("the table read at the position", "block_table has one entry per BLOCK: read it at position "
-     "// page_size.", lambda p, t, s: (t[p] // s, p % s)),
-    ("searched the table", "`.index` finds where a block number sits; the table gives the "
-     "block at position // page_size.", lambda p, t, s: (t.index(p // s), p % s)),
+    ("the table read at the position", "block_table has one entry a BLOCK: read it at position "
+     "// page_size.", (lambda p, t, s: (t[p] // s, p % s),
+                       lambda p, t, s: (t[p % len(t)], p % s))),
+    ("searched the table", "`.index` searches for a block number: read block_table at position "
+     "// page_size.", lambda p, t, s: (t.index(p // s), p % s)),
     ("ceil(…) − 1", "one block short at a block's first position: `//`.",
      lambda p, t, s: (t[math.ceil(p / s) - 1], p % s)),
     ("// for the offset", _LEFT, lambda p, t, s: (t[p // s], p // s)),
@@ -108,10 +105,12 @@ _SLOT_SLIPS = slip_rows([
     ("counted from 1", "position 0 is slot 0 of block 0: no ± 1.",
      (lambda p, t, s: (t[(p - 1) // s], (p - 1) % s),
       lambda p, t, s: (t[p // s], p % s + 1))),
-    ("offset from the physical block", "count from the LOGICAL block's start: " + _LEFT,
+    ("offset from the physical block", "count from the LOGICAL block: " + _LEFT,
      lambda p, t, s: (t[p // s], p - t[p // s] * s)),
     ("subtracted one page", "ALL whole blocks come off: " + _LEFT,
      lambda p, t, s: (t[p // s], p - s)),
+    ("subtracted the block count", "take off the whole blocks' SLOTS, (position // page_size) × "
+     "page_size: " + _LEFT, lambda p, t, s: (t[p // s], p - p // s)),
     ("the table's length for page_size", "a block holds page_size slots.",
      (lambda p, t, s: (t[p // len(t)], p % s), lambda p, t, s: (t[p // s], p % len(t)),
       lambda p, t, s: (t[p // len(t)], p % len(t)))),
@@ -126,7 +125,7 @@ SLOT_OF = CodeExercise(
 
 
 def _turn(x, position, base, angle=None, pairs="half", sign=1.0, swap=False, b_sign=1.0):
-    """Each pair t of x turned by φ = p · base^(−2t/d) (or ``angle``); slips by keyword."""
+    """Each pair t of x turned by φ = p · base^(−2t/d) (or ``angle``); a keyword: a slip."""
     d = len(x)
     out = [0.0] * d
     for t in range(d // 2):
@@ -191,9 +190,6 @@ _ROPE_SLIPS = slip_rows([
     ("stopped after the first pair", "the `return` is inside the loop: one indent less.",
      lambda x, p, base: (lambda r, h: [r[0], *x[1:h], r[h], *x[h + 1:]])(
          _turn(x, p, base), len(x) // 2)),
-    Slip("d / 2 as an index", "an index is whole; 2 / 2 is 1.0: d // 2.",
-         raises=(TypeError, "indices must be integers or slices, not float"),
-         example=lambda x, p, base: [x[t + len(x) / 2] for t in range(len(x) // 2)]),
 ])
 
 ROPE = CodeExercise(
@@ -225,8 +221,8 @@ MERGE_HAND = HandExercise(
         ("the plain mean", "chunk c weighs e^LSE_c, not ½.", lambda o1, a, o2, b: (o1 + o2) / 2),
         ("not divided by the total", "{got} is e^LSE₁ o₁ + e^LSE₂ o₂: " + _TOTAL,
          lambda o1, a, o2, b: a * o1 + b * o2),
-        ("the weights swapped", "o₁ goes with its own chunk's weight, e^LSE₁ = {a} "
-         "(e^(−LSE) as weights swaps them too).",
+        ("the weights swapped", "o₁ goes with its own chunk's weight, e^LSE₁ = {a} (e^(−LSE) "
+         "swaps them too).",
          lambda o1, a, o2, b: _merged(o1, b, o2, a)),
         ("divided by the number of chunks", "{got} divides by 2: " + _TOTAL,
          lambda o1, a, o2, b: (a * o1 + b * o2) / 2),

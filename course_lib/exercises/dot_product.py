@@ -1,6 +1,7 @@
 """Notebook 04: q·k by hand and as a loop, the cosine, q·k from lengths and θ, a right angle."""
 
 import math
+from itertools import permutations
 
 from ._values import numeric, show
 from .engine import Case, CodeExercise
@@ -8,8 +9,6 @@ from .feedback import Slip, slip_rows
 from .feedback import no_prediction as _no
 from .hand import HandExercise, one_off
 from .python import REPLACED
-
-__all__ = ["EXERCISES"]
 
 
 def _p(q, k):
@@ -27,8 +26,7 @@ def _draw_pair(rng):
             return {"q": q, "k": k}
 
 
-def _one_pair(i, wrong):
-    """q·k with qᵢkᵢ made wrong(qᵢ, kᵢ) (None: not here)."""
+def _one_pair(i, wrong):  # q·k with qᵢkᵢ made wrong(qᵢ, kᵢ) (None: not here)
     def gives(q, k):
         w = wrong(q[i], k[i])
         return _dot(q, k) - q[i] * k[i] + (_no() if w is None else w)
@@ -48,29 +46,25 @@ _SHARED = slip_rows([
 ])
 
 _DOT_HAND_SLIPS = slip_rows([
-    ("sign of a product", "{got} gives a product the wrong sign: (+)(−) is negative, "
-     "(−)(−) positive.", (lambda q, k: sum(abs(x) for x in _p(q, k)),
-                          *(_one_pair(i, lambda a, b: -a * b if a * b > 0 else None)
-                            for i in range(3)))),
-    ("sums without multiplying", "{got} adds each pair, qᵢ + kᵢ, for its product: multiply each "
-     "pair.",
-     (lambda q, k: sum(q) + sum(k),
-      *(_one_pair(i, lambda a, b: a + b) for i in range(3)))),
+    ("sign of a product", "{got} gives a product the wrong sign: (+)(−) is negative, (−)(−) "
+     "positive.", (lambda q, k: sum(abs(x) for x in _p(q, k)),
+                   *(_one_pair(i, lambda a, b: -a * b if a * b > 0 else None) for i in range(3)))),
+    ("sums without multiplying", "{got} adds a pair, qᵢ + kᵢ, for its product: multiply each pair.",
+     (lambda q, k: sum(q) + sum(k), *(_one_pair(i, lambda a, b: a + b) for i in range(3)))),
     *_SHARED,
-    *[(f"left out slot {i + 1}", f"{{got}} leaves out slot {i + 1}'s product: add all "
-       "three.", lambda q, k, i=i: _dot(q, k) - q[i] * k[i]) for i in range(3)],
+    *[(f"left out slot {i + 1}", f"{{got}} leaves out slot {i + 1}'s product: add all three.",
+       lambda q, k, i=i: _dot(q, k) - q[i] * k[i]) for i in range(3)],
 ])
 
 
 DOT_HAND = HandExercise(
     "dot by hand", "{q}·{k}", answer=_dot, givens={"q": [1, -2, 3], "k": [4, 1, 2]},
-    draw=_draw_pair,
-    slips=_DOT_HAND_SLIPS,
+    draw=_draw_pair, slips=_DOT_HAND_SLIPS,
     twins=[one_off(_dot), *slip_rows([
         ("slots paired out of line", "pair slot i with slot i.", [lambda q, k, j=j: _dot(
-            q, k[j:] + k[:j]) for j in (1, 2)] + [lambda q, k: _dot(q, k[::-1])]),
+            q, [k[i] for i in j]) for j in permutations(range(3)) if j != (0, 1, 2)]),
         ("q with itself", "{got} is q·q: multiply q's slots by k's.", lambda q, k: _dot(q, q)),
-        ("one product alone", "add all three.", [lambda q, k, i=i: _p(q, k)[i] for i in (0, 1, 2)]),
+        ("one product alone", "add all three.", [lambda q, k, i=i: _p(q, k)[i] for i in range(3)]),
         ("left out the negative product", "keep the signs.",
          lambda q, k: sum(x for x in _p(q, k) if x > 0)),
         ("as if at a right angle", "{got} is q·k at a right angle: work it out.",
@@ -83,27 +77,26 @@ _PAIRS = [([3.0], [-2.0]), ([1.0, 0.0], [0.0, 1.0]), ([1.0, 2.0, 3.0], [4.0, 5.0
           ([1.0, 3.0, 9.0, 27.0], [1.0, 1.0, 1.0, 1.0]), ([0.35, -1.25], [0.3, 2.2])]
 
 
-def _unrefused(o):
-    """A case to refuse answered (not as text), or run past the end."""
+def _unrefused(o):  # a case to refuse answered (not as text), or run past the end
     return o.case.raises is not None and (
         (o.error is None and not isinstance(o.value, str))
         or (isinstance(o.error, IndexError) and "out of range" in str(o.error)))
 
 
 _DOT_LOOP_SLIPS = slip_rows([
-    ("sums without multiplying", "every slot of both lists was added: multiply matching "
-     "slots.", lambda q, k: sum(q) + sum(k)),
+    ("sums without multiplying", "every slot of both lists was added: multiply matching slots.",
+     lambda q, k: sum(q) + sum(k)),
     *_SHARED,
     ("one list used twice", "that is q·q or k·k: multiply q's slots by k's.",
      (lambda q, k: _dot(q, q), lambda q, k: _dot(k, k))),
     ("returns the products", "the list of products: add them.", _p),
-    ("k read backwards", "q₁ was multiplied by k's LAST slot: match slot i with slot i.",
+    ("k read backwards", "q₁ met k's LAST slot: pair slot i with slot i.",
      lambda q, k: _dot(q, k[::-1]) if len(q) > 1 else _no()),
     ("only the last term counts", REPLACED, lambda q, k: q[-1] * k[-1]),
-    ("return inside the loop", "only the first product came back: return after the "
-     "loop.", lambda q, k: q[0] * k[0]),
-    Slip("does not refuse different numbers of slots", "raise ValueError if len(q) != len(k), "
-         "first: a loop alone stops early or runs past the end.",
+    ("return inside the loop", "only the first product came back: return after the loop.",
+     lambda q, k: q[0] * k[0]),
+    Slip("does not refuse different numbers of slots", "raise ValueError if len(q) != len(k): a "
+         "loop alone stops early or runs past the end.",
          when=_unrefused,
          example=lambda q, k: sum(a * b for a, b in zip(q, k))),  # noqa: B905
 ])
@@ -127,21 +120,21 @@ def _cos(q, k):
 
 _COSINE_SLIPS = slip_rows([
     ("one length used twice", "you divided by one length twice: ∥q∥ and ∥k∥.",
-     (lambda q, k: _dot(q, k) / _dot(q, q),
-      lambda q, k: _dot(q, k) / _dot(k, k))),
+     (lambda q, k: _dot(q, k) / _dot(q, q), lambda q, k: _dot(q, k) / _dot(k, k))),
     ("took math.cos", "q·k / (∥q∥ ∥k∥) already IS cos θ: no math.cos.",
      (lambda q, k: math.cos(_cos(q, k)), lambda q, k: math.cos(_dot(q, k)))),
     ("returned the angle", "that is θ (math.acos): return the cosine.",
-     (lambda q, k: math.acos(_cos(q, k)),
-      lambda q, k: math.degrees(math.acos(_cos(q, k))))),
+     (lambda q, k: math.acos(_cos(q, k)), lambda q, k: math.degrees(math.acos(_cos(q, k))))),
     ("not divided", "that is q·k itself: divide by ∥q∥ ∥k∥.", _dot),
-    ("divided by the sum of lengths", "you divided by ∥q∥ + ∥k∥, not their product.",
+    ("divided by the sum of lengths", "you divided by ∥q∥ + ∥k∥: by ∥q∥ ∥k∥.",
      lambda q, k: _dot(q, k) / (_len(q) + _len(k))),
     ("divided by the squared lengths", "you divided by ∥q∥² ∥k∥²: take the roots.",
      lambda q, k: _dot(q, k) / (_dot(q, q) * _dot(k, k))),
-    ("divided by the number of slots", "you divided by the number of slots.",
-     lambda q, k: _dot(q, k) / len(q)),
-    ("divided by the sums", "you divided by (Σ qᵢ)(Σ kᵢ), not the lengths.",
+    ("divided by the number of slots", "len() counts slots: divide by the lengths ∥q∥ ∥k∥.",
+     (lambda q, k: _dot(q, k) / len(q), lambda q, k: _dot(q, k) / len(q) ** 2)),
+    ("a root of the lengths", "you divided by √(∥q∥ ∥k∥): by ∥q∥ ∥k∥.",
+     lambda q, k: _dot(q, k) / math.sqrt(_len(q) * _len(k))),
+    ("divided by the sums", "you divided by (Σ qᵢ)(Σ kᵢ): by ∥q∥ ∥k∥.",
      lambda q, k: _dot(q, k) / (sum(q) * sum(k))),
     ("returned 1 − cos θ", "return cos θ.", lambda q, k: 1 - _cos(q, k)),
 ])
@@ -156,8 +149,7 @@ COSINE = CodeExercise(
     quantities={"∥q∥": lambda q, k: _len(q), "∥k∥": lambda q, k: _len(k)}, slips=_COSINE_SLIPS)
 
 
-def _round_cos(angle):
-    """cos of whole degrees, exact where it should be (cos 90° = 0)."""
+def _round_cos(angle):  # cos of whole degrees, exact where it should be (cos 90° = 0)
     return round(math.cos(math.radians(angle)), 12)
 
 
@@ -169,29 +161,29 @@ def _draw_angle(rng):
 _COSINE_HAND_SLIPS = slip_rows([
     ("forgot cos θ", "{got} is {a} × {b} alone: multiply by cos {angle}°.",
      lambda a, b, angle: a * b),
-    ("cos θ alone", "{got} is cos {angle}° alone: times both lengths.",
+    ("cos θ alone", "{got} is cos {angle}°: times both lengths.",
      lambda a, b, angle: _round_cos(angle)),
     ("used sin θ", "{got} uses sin {angle}°: q·k uses the cosine.",
      lambda a, b, angle: a * b * math.sin(math.radians(angle))),
-    ("added the lengths", "{got} adds the lengths, {a} + {b}: multiply them.",
+    ("added the lengths", "{got} adds where q·k multiplies: {a} × {b} × cos {angle}°.",
      (lambda a, b, angle: (a + b) * _round_cos(angle),
-      lambda a, b, angle: a + b)),
+      lambda a, b, angle: a + b, lambda a, b, angle: a + b + _round_cos(angle))),
     ("divided by cos θ", "{got} is {a} × {b} ÷ cos {angle}°: multiply by the cosine.",
      lambda a, b, angle: a * b / _round_cos(angle) if angle != 180 else _no()),
     ("cos θ divided by the lengths", "{got} is cos {angle}° ÷ ({a} × {b}): multiply.",
      lambda a, b, angle: _round_cos(angle) / (a * b)),
     ("left out a length", "{got} uses one length: q·k = ∥q∥ ∥k∥ cos θ.",
-     (lambda a, b, angle: a * _round_cos(angle),
-      lambda a, b, angle: b * _round_cos(angle))),
+     (lambda a, b, angle: a * _round_cos(angle), lambda a, b, angle: b * _round_cos(angle))),
     ("squared the lengths", "{got} uses the squared lengths.",
      lambda a, b, angle: a * a * b * b * _round_cos(angle)),
-    ("multiplied by the angle", "{got} is {a} × {b} × {angle}: multiply by cos "
-     "{angle}°.", lambda a, b, angle: a * b * angle),
+    ("multiplied by the angle", "{got} is {a} × {b} × {angle}: multiply by cos {angle}°.",
+     lambda a, b, angle: a * b * angle),
+    ("took cos 60° as 0.6", "{got} takes cos 60° as 0.6: it is 0.5.",
+     lambda a, b, angle: a * b * 0.6 if angle == 60 else _no()),
     ("cos 45° for cos θ", "{got} uses 0.707 = cos 45°: cos 60° = 0.5.",
-     lambda a, b, angle: a * b * math.sqrt(0.5)
-     * {60: 1, 120: -1}.get(angle, math.nan)),
-    ("as if at a right angle", "{got} is q·k at a right angle (cos 90° = 0); here θ = "
-     "{angle}°.", lambda a, b, angle: 0.0),
+     lambda a, b, angle: a * b * math.sqrt(0.5) * {60: 1, 120: -1}.get(angle, math.nan)),
+    ("as if at a right angle", "{got} is q·k at a right angle (cos 90° = 0); here θ = {angle}°.",
+     lambda a, b, angle: 0.0),
     ("cos of the angle in radians", "{got} takes cos of {angle} radians: use degrees.",
      lambda a, b, angle: a * b * math.cos(angle)),
 ])
@@ -214,14 +206,12 @@ def _turned(c, s):  # the rotation with cos, sin taken as c, s
     return lambda q: [q[0] * c - q[1] * s, q[0] * s + q[1] * c]
 
 
-def _score(o):
-    """The arrow · q, to 9 decimals (None: not two numbers, or q itself)."""
+def _score(o):  # the arrow · q, to 9 decimals (None: not two numbers, or q itself)
     v, q = numeric(o.value), o.case.args[0]
     return None if v is None or v.shape != (2,) or list(v) == q else round(float(v @ q), 9)
 
 
-def _askew(o):
-    """Not at a right angle to q, or at one but turned to the right."""
+def _askew(o):  # not at a right angle to q, or at one but turned to the right
     return _score(o) not in (None, 0.0) or (
         _score(o) == 0 and _dot(numeric(o.value), o.case.expected) < 0)
 
@@ -235,8 +225,7 @@ def _askew_hint(ex, o):
 _PERPENDICULAR_SLIPS = slip_rows([
     ("swapped without a minus", "[q₂, q₁] is q mirrored: one slot needs a minus.",
      lambda q: [q[1], q[0]]),
-    ("both slots negated", "[−q₂, −q₁]: only one slot gets the minus, [−q₂, q₁].",
-     lambda q: [-q[1], -q[0]]),
+    ("both slots negated", "only one slot gets the minus: [−q₂, q₁].", lambda q: [-q[1], -q[0]]),
     ("the opposite arrow", "[−q₁, −q₂] points the opposite way: swap the slots too.",
      lambda q: [-q[0], -q[1]]),
     ("one slot negated", "that mirrors q: swap the slots AND negate one.",

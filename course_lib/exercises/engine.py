@@ -1,6 +1,5 @@
-"""The checker of every code exercise: run the learner's function on hidden cases, explain a
-wrong answer by the slip table and the general relations (``feedback.pick`` decides), else
-show the smallest failing case; never raise, whatever the learner wrote."""
+"""The code checker: run the learner's function on hidden cases, explain a wrong answer by the
+slip table and the general relations (``feedback.pick``), else show the smallest failing case."""
 
 import contextlib
 import inspect
@@ -30,8 +29,8 @@ __all__ = ["Case", "CodeExercise", "Outcome"]
 
 @dataclass(frozen=True)
 class Case:
-    """One hidden case: the arguments, and the answer or the exception it must raise
-    (``says``: a test its message must pass, beyond not being empty)."""
+    """A hidden case: its arguments, and the answer or the exception it must raise (``says``: a
+    test for that exception's message)."""
 
     args: tuple
     expected: object = None
@@ -39,7 +38,7 @@ class Case:
     says: object = None
 
     def size(self):
-        """How many numbers the case shows (the smallest failing case is shown)."""
+        """How many numbers the case shows."""
         return sum(_count(a) for a in self.args)
 
 
@@ -62,13 +61,8 @@ class Outcome:
 
 
 class CodeExercise:
-    """A function the learner writes, checked on hidden cases against a worked solution (the
-    arguments as CONTRIBUTING.md gives them; ``call`` as written, ``"length(q)"``).
-
-    loop_only : functions that do the work (``"np.dot"``): a right answer calling one passes,
-        with a note that a loop was asked.
-    whole : the answers are counts: a right value given as a float (64.0) is named.
-    """
+    """A learner's function checked on hidden cases (see CONTRIBUTING.md). ``loop_only``: calls
+    (``"np.dot"``) that pass with a note that a loop was asked; ``whole``: 64.0 for 64 named."""
 
     def __init__(self, name, call, cases, solution, slips=(), *, quantities=None, rtol=1e-9,
                  atol=1e-9, show_args=None, loop_only=(), whole=False):
@@ -166,8 +160,8 @@ class CodeExercise:
             return self._named([(1, 2, relations.CHANGED_INPUT.name,
                                  (relations.CHANGED_INPUT, changed))], outcomes)
         failing = min((o for o in outcomes if not o.correct), key=lambda o: o.case.size())
-        advice = (" The error's name and message say what went wrong; call your function on "
-                  "this case in a cell of its own to see the line." if failing.error is not None
+        advice = (" The error says what went wrong; call your function on this case in a cell "
+                  "of its own to see the line." if failing.error is not None
                   else " Check that case by hand, step by step.")
         return Feedback(FAILED, "Not yet: it goes wrong on this case: "
                         + self.frame(failing) + advice, case=failing.case, outcomes=outcomes)
@@ -217,7 +211,7 @@ class CodeExercise:
         return None
 
     def explanations(self, outcomes):
-        """(explained, tier, name, (slip, telling outcome)) for every explanation that fits."""
+        """(explained, tier, name, (slip, telling outcome)) for each that fits."""
         wrong = [o for o in outcomes if not o.correct]
         found = []
         for slip in self.slips:
@@ -235,7 +229,7 @@ class CodeExercise:
         return found
 
     def _seen(self, slip, outcomes, wrong):
-        """The wrong outcomes this row accounts for ([] if it does not fit)."""
+        """The wrong outcomes this row accounts for."""
         try:
             if slip.raises is not None:
                 kind, words = (slip.raises if isinstance(slip.raises, tuple)
@@ -250,11 +244,10 @@ class CodeExercise:
             return []
 
     def follows(self, predict, outcomes, errors_count=True, key=None):
-        """The wrong outcomes equal to ``predict(case)``, if the answer equals it on EVERY case
-        where it differs from the right answer, and is wrong on fewer where it does not ([]
-        otherwise). Where it raises, an answer that raised the same kind follows it
-        (``errors_count``; not for a relation); :class:`NoPrediction`: nothing said there. With
-        a ``key`` (the formula) a prediction is computed once per case."""
+        """The wrong outcomes equal to ``predict(case)`` if the answer equals it on EVERY case
+        where the prediction is not the right answer, and is wrong on fewer where it is ([] if
+        not). Where it raises, an answer raising the same kind follows it (``errors_count``);
+        :class:`NoPrediction`: nothing said there. A ``key`` (the formula): computed once."""
         telling, unexplained = [], 0
         for outcome in outcomes:
             case = outcome.case
@@ -282,11 +275,11 @@ class CodeExercise:
         return telling if any(o.error is None for o in telling) or len(telling) > 1 else []
 
     def _prediction(self, predict, case, key):
-        """(None, the answer a slip predicts), (the kind of error it raises, None) or
-        (NoPrediction, None); remembered per (key, case) when a key is given."""
+        """(None, the predicted answer), (the error type it raises, None) or (NoPrediction,
+        None); memoised per (key, case)."""
         memo = self.__dict__.setdefault("_predictions", {})
         kept = memo.get((key, id(case))) if key is not None else None
-        if kept is not None and kept[0] is case:  # the case itself is kept: its id stays its own
+        if kept is not None and kept[0] is case:  # the case is kept, so its id is not reused
             return kept[1]
         try:
             with _quiet():
@@ -339,7 +332,7 @@ class CodeExercise:
 
 
 def _first_difference(got, expected, rtol, atol):
-    """For two big grids: the first entry where they differ, said in words; else None."""
+    """For two big grids: their first difference, in words; else None."""
     try:
         shown = np.asarray(got), np.asarray(expected)
         got, expected = (np.asarray(a, dtype=float) for a in shown)
@@ -366,7 +359,7 @@ def _holds(predicate, outcome):
 
 
 WHOLE = "a float where a whole number is asked"
-LONG = 160  # characters: a longer call or answer is told by its shapes and first wrong entry
+LONG = 160  # characters: a longer call or answer is shown by shapes and a first wrong entry
 
 
 def _short(text, limit=80):
@@ -378,15 +371,10 @@ def _short(text, limit=80):
 
 @contextlib.contextmanager
 def _quiet(stdout=True):
-    """No warning and (unless asked) no print reaches the notebook while the learner's code or
-    a slip's formula runs."""
+    """No warning, and no print unless ``stdout=False``, reaches the notebook."""
     sink = io.StringIO()
-    with np.errstate(all="ignore"), warnings.catch_warnings():
+    with np.errstate(all="ignore"), warnings.catch_warnings(), contextlib.redirect_stderr(sink), \
+            contextlib.redirect_stdout(sink) if stdout else contextlib.nullcontext():
         warnings.simplefilter("ignore")
-        if stdout:
-            with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
-                yield
-        else:
-            with contextlib.redirect_stderr(sink):
-                yield
+        yield
 

@@ -77,8 +77,7 @@ _SYMBOLS = {"exp", "ln", "log", "np"}  # names that are only symbols (cos, max �
 
 
 def capital(name):
-    """A slip's name starting a sentence; a symbol (q, d_k, e⁰, cos θ) keeps its case.
-    """
+    """A slip's name starting a sentence; a symbol (q, d_k, e⁰, cos θ) keeps its case."""
     first = name.split(" ", 1)[0].rstrip(",.:;").replace("-", "")
     word = first == "a" or (len(first) > 1 and first.isascii() and first.isalpha()
                             and first not in _SYMBOLS)
@@ -89,16 +88,14 @@ _PLACEHOLDER = re.compile(r"\{([^{}\s]+)\}")
 
 
 def fill(text, values):
-    """``values`` in the ``{name}`` placeholders of ``text``; unknown names stay as they are.
-    """
+    """``values`` in the ``{name}`` placeholders of ``text``; unknown names stay as they are."""
     return _PLACEHOLDER.sub(lambda m: str(values.get(m.group(1), m.group(0))), text)
 
 
 def pick(candidates):
     """THE rule between explanations of one answer, ``(explained, tier, name, payload)``: the
     one that accounts for the most wrong outcomes wins; at a tie the lower tier (0: the table,
-    1: a relation, 2: a statement of form); those still tied are all named, never table order.
-    """
+    1: a relation, 2: a statement of form); those still tied are all named, never table order."""
     candidates = [c for c in candidates if c[0] > 0]
     if not candidates:
         return []

@@ -1,12 +1,12 @@
 """Notebook 15: a block's shared memory by hand, largest_key_block, a row's barriers by hand."""
 
 import math
+import operator
 
 from .engine import CodeExercise
-from .feedback import NoPrediction, slip_rows
+from .feedback import no_prediction as _no
+from .feedback import slip_rows
 from .hand import HandExercise
-
-__all__ = ["EXERCISES"]
 
 
 def _bytes(d_k, key_block, per_key=1, query=1, tile=1, size=4):
@@ -19,7 +19,7 @@ def _rows(formula, rows):  # each form: the keywords of formula that make the sl
 
 
 _SHARED_SLIPS = _rows(_bytes, [
-    ("the key rows' padding left out", "count each key row's padding number (d_k + 1) AND the tile "
+    ("the key rows' padding left out", "count each key row's padding (d_k + 1) AND the tile "
      "of {key_block} scores.", {"per_key": 0}),
     ("the query row left out", "the scaled query row sits in shared memory too (d_k numbers).",
      {"query": 0}),
@@ -28,10 +28,9 @@ _SHARED_SLIPS = _rows(_bytes, [
     ("2 bytes a float32", "the kernel computes in float32, 4 bytes.", {"size": 2}),
 ]) + slip_rows([
     ("the query row padded", "only the key rows are padded; the query row is d_k numbers.",
-     lambda d_k, key_block: _bytes(d_k, key_block) + 4),
-    ("padding counted once", "each key row gets its own padding number: key_block · (d_k + 1), "
-     "brackets included.", lambda d_k, key_block: _bytes(
-         d_k, key_block, per_key=0) + 4),
+     lambda **g: _bytes(**g) + 4),
+    ("padding counted once", "each key row has its own padding number: key_block · (d_k + 1).",
+     lambda **g: _bytes(**g, per_key=0) + 4),
     ("d_k and key_block swapped", "there are key_block = {key_block} rows of d_k + 1 = "
      "{d_k} + 1 numbers.", lambda d_k, key_block: _bytes(key_block, d_k)),
     ("only the key rows", "add the query row and the tile, and pad each key row: 4 · (d_k + "
@@ -39,8 +38,7 @@ _SHARED_SLIPS = _rows(_bytes, [
      (lambda d_k, key_block: 4 * key_block * d_k,
       lambda d_k, key_block: 4 * key_block * (d_k + 1))),
     ("KiB, not bytes", "the question asks for bytes: no ÷ 1024 (or 1000).",
-     (lambda d_k, key_block: _bytes(d_k, key_block) / 1024,
-      lambda d_k, key_block: _bytes(d_k, key_block) / 1000)),
+     (lambda **g: _bytes(**g) / 1024, lambda **g: _bytes(**g) / 1000)),
 ])
 
 SHARED_HAND = HandExercise(
@@ -56,49 +54,54 @@ def _largest(d_k, threads, limit):
     return block
 
 
-def _halving(fits, first=None):  # the halving loop with the test fits(d_k, block, limit)
+def _halving(fits=operator.le, first=lambda t: t, swap=False, **how):  # the slip's keywords
     def largest(d_k, threads, limit):
-        block = threads if first is None else first(threads)
-        while block >= 1 and not fits(d_k, block, limit):
+        block = first(threads)
+        while block >= 1 and not fits(_bytes(*((block, d_k) if swap else (d_k, block)), **how),
+                                      limit):
             block //= 2
         return block
     return largest
-
-
-def _unless_none(formula):  # a slip seen only where some block fits
-    def wrong(d_k, threads, limit):
-        if _largest(d_k, threads, limit) == 0:
-            raise NoPrediction
-        return formula(d_k, threads, limit)
-    return wrong
 
 
 def _any_size(d_k, threads, limit):  # the largest whole number of keys, not a power of two
     return max(0, min(threads, (limit // 4 - d_k) // (d_k + 2)))
 
 
+def _doubled(d_k, threads, limit, past, none):  # doubled from 1 while it fits: one too far
+    block = 1
+    while _bytes(d_k, block) <= limit and block < threads + past:
+        block *= 2
+    return block if _bytes(d_k, 1) <= limit else none
+
+
 _BLOCK_SLIPS = slip_rows([
+    ("doubled one step too far", "it stops at the first block that does NOT fit: return the one "
+     "before.", tuple(lambda *a, p=p, n=n: _doubled(*a, p, n) for p in (0, 1)
+                                  for n in (0, 1))),
+    ("stopped after one halving", "the `return` is inside the loop: one indent less.",
+     lambda d, t, lim: t if _bytes(d, t) <= lim else t // 2),
     ("a block that fits exactly refused", "a block of exactly {limit} bytes fits: "
-     "bytes ≤ limit.", _halving(lambda d, b, lim: _bytes(d, b) < lim)),
+     "bytes ≤ limit.", _halving(operator.lt)),
     ("returned the bytes", "return the number of keys, not the bytes they take.",
-     _unless_none(lambda d, t, lim: _bytes(d, _largest(d, t, lim)))),
-    ("the key rows' padding left out", "count each key row's padding number (d_k + 1) AND the tile "
-     "of key_block scores.", _halving(lambda d, b, lim: _bytes(d, b, per_key=0) <= lim)),
+     lambda d, t, lim: _bytes(d, _largest(d, t, lim)) if _largest(d, t, lim) else _no()),
+    ("the key rows' padding left out", "count each key row's padding (d_k + 1) AND the tile "
+     "of key_block scores.", _halving(per_key=0)),
     ("the loop's test turned round", "halve while the block does NOT fit: while block ≥ 1 "
-     "and bytes > limit.", _halving(lambda d, b, lim: _bytes(d, b) > lim)),
+     "and bytes > limit.", _halving(operator.gt)),
     ("numbers, not bytes", "a float32 takes 4 bytes.",
-     _halving(lambda d, b, lim: _bytes(d, b, size=1) <= lim)),
+     _halving(size=1)),
     ("started at threads / 2", "start at block = threads: a block of {threads} keys may fit.",
-     _halving(lambda d, b, lim: _bytes(d, b) <= lim, first=lambda t: t // 2)),
+     _halving(first=lambda t: t // 2)),
     ("no cap at threads", "thread t scores key j0 + t: the block has at most {threads} keys.",
-     _halving(lambda d, b, lim: _bytes(d, b) <= lim, first=lambda t: 1024)),
+     _halving(first=lambda t: 1024)),
     ("the query row left out", "the scaled query row sits in shared memory too.",
-     _halving(lambda d, b, lim: _bytes(d, b, query=0) <= lim)),
-    ("1 when nothing fits", "when not one key fits, the answer is 0: the loop must be able to go "
-     "past 1.", lambda d, t, lim: max(1, _largest(d, t, lim))),
+     _halving(query=0)),
+    ("1 when nothing fits", "when not one key fits the answer is 0: let the loop go below 1.",
+     lambda d, t, lim: max(1, _largest(d, t, lim))),
     ("not a power of two", "the halving max needs a power of two: 1, 2, 4, 8, …", _any_size),
     ("d_k and key_block swapped", "key_block rows of d_k + 1 numbers: key_block × (d_k + 1).",
-     _halving(lambda d, b, lim: 4 * (d + d * (b + 1) + b) <= lim)),
+     _halving(swap=True)),
 ])
 
 BLOCK = CodeExercise(
@@ -113,7 +116,7 @@ BLOCK = CodeExercise(
 
 
 def _barriers(m, key_block, tiles=math.ceil, rounds=math.log2, per_tile=4, per_row=1):
-    """(a) once per row; per tile of keys (b), (c), (e), (f) and one (d) per halving round."""
+    """(a) once a row; each tile (b), (c), (e), (f) and a (d) per halving round."""
     return per_row + tiles(m / key_block) * (per_tile + rounds(key_block))
 
 

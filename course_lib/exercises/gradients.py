@@ -10,8 +10,6 @@ from .engine import CodeExercise
 from .feedback import slip_rows
 from .hand import HandExercise
 
-__all__ = ["EXERCISES"]
-
 
 def _total(a, g):
     return sum(x * y for x, y in zip(a, g, strict=True))  # Σⱼ aⱼgⱼ
@@ -23,21 +21,21 @@ def _hand(formula):
 
 _SCORE_GRADIENT_HAND_SLIPS = slip_rows([
     ("no total subtracted", "{got} is a₀g₀: subtract Σⱼ aⱼgⱼ from g₀ first.",
-     _hand(lambda a0, g0, t, a, g: a0 * g0)),
+     _hand(lambda a0, g0, t, *_: a0 * g0)),
     ("the factor a₀ left out", "{got} is g₀ − Σⱼ aⱼgⱼ: now multiply by a₀.",
-     _hand(lambda a0, g0, t, a, g: g0 - t)),
+     _hand(lambda a0, g0, t, *_: g0 - t)),
     ("the plain mean", "{got} subtracts the plain mean: the weights average, Σⱼ aⱼgⱼ.",
      _hand(lambda a0, g0, t, a, g: a0 * (g0 - sum(g) / len(g)))),
     ("the plain sum", "{got} subtracts Σⱼ gⱼ: weight each gⱼ by its aⱼ.",
      _hand(lambda a0, g0, t, a, g: a0 * (g0 - sum(g)))),
     ("Σ a for the total", "{got} subtracts Σⱼ aⱼ = 1: the total is Σⱼ aⱼgⱼ.",
-     _hand(lambda a0, g0, t, a, g: a0 * (g0 - 1))),
+     _hand(lambda a0, g0, t, *_: a0 * (g0 - 1))),
     ("the diagonal only", "{got} is a₀(1 − a₀)g₀ alone: the terms −a₀aⱼgⱼ count too.",
-     _hand(lambda a0, g0, t, a, g: a0 * (1 - a0) * g0)),
+     _hand(lambda a0, g0, t, *_: a0 * (1 - a0) * g0)),
     ("the total added", "{got} adds the total: subtract it (minus a negative adds).",
-     _hand(lambda a0, g0, t, a, g: a0 * (g0 + t))),
+     _hand(lambda a0, g0, t, *_: a0 * (g0 + t))),
     ("the total not multiplied by a₀", "{got} is a₀g₀ − Σⱼ aⱼgⱼ: a₀(g₀ − Σⱼ aⱼgⱼ).",
-     _hand(lambda a0, g0, t, a, g: a0 * g0 - t)),
+     _hand(lambda a0, g0, t, *_: a0 * g0 - t)),
     *[(f"the entry of key {i}", f"{{got}} is ∂L/∂s{'₀₁₂'[i]}: the question asks for "
        "s₀.", lambda a, g, i=i: a[i] * (g[i] - _total(a, g))) for i in (1, 2)],
 ])
@@ -45,7 +43,7 @@ _SCORE_GRADIENT_HAND_SLIPS = slip_rows([
 
 SCORE_GRADIENT_HAND = HandExercise(
     "score gradient by hand", "∂L/∂s₀ for a = {a} and ∂L/∂a = {g}",
-    answer=_hand(lambda a0, g0, t, a, g: a0 * (g0 - t)),
+    answer=_hand(lambda a0, g0, t, *_: a0 * (g0 - t)),
     givens={"a": [0.5, 0.3, 0.2], "g": [1, -3, -2]}, tolerance=0.01,
     slips=_SCORE_GRADIENT_HAND_SLIPS)
 
@@ -62,21 +60,21 @@ def _each(formula):
 
 _SOFTMAX_BACKWARD_ROW_SLIPS = slip_rows([
     ("no total subtracted", "that is aᵢgᵢ: subtract the row total, aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
-     _each(lambda x, y, t, i, a, g: x * y)),
+     _each(lambda x, y, t, *_: x * y)),
     ("the factor aᵢ left out", "that is gᵢ − Σⱼ aⱼgⱼ: multiply by aᵢ.",
-     _each(lambda x, y, t, i, a, g: y - t)),
+     _each(lambda x, y, t, *_: y - t)),
     ("the plain mean", "you subtracted the plain mean of g: Σⱼ aⱼgⱼ.",
      _each(lambda x, y, t, i, a, g: x * (y - sum(g) / len(g)))),
     ("the plain sum", "you subtracted Σⱼ gⱼ: weight each gⱼ by its aⱼ.",
      _each(lambda x, y, t, i, a, g: x * (y - sum(g)))),
-    ("Σ a for the total", "you subtracted Σⱼ aⱼ, which is 1: the total is Σⱼ aⱼgⱼ.",
+    ("Σ a for the total", "you subtracted Σⱼ aⱼ = 1: the total is Σⱼ aⱼgⱼ.",
      _each(lambda x, y, t, i, a, g: x * (y - sum(a)))),
     ("the diagonal only", "that is aᵢ(1 − aᵢ)gᵢ, the diagonal alone: −aᵢaⱼ count too.",
-     _each(lambda x, y, t, i, a, g: x * (1 - x) * y)),
+     _each(lambda x, y, t, *_: x * (1 - x) * y)),
     ("the total added", "the row total is subtracted: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
-     _each(lambda x, y, t, i, a, g: x * (y + t))),
+     _each(lambda x, y, t, *_: x * (y + t))),
     ("the total not multiplied by aᵢ", "that is aᵢgᵢ − Σⱼ aⱼgⱼ: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
-     _each(lambda x, y, t, i, a, g: x * y - t)),
+     _each(lambda x, y, t, *_: x * y - t)),
     ("a term left out of the total", "Σⱼ aⱼgⱼ runs over every j, j = i included.",
      tuple(
          _each(lambda x, y, t, i, a, g, keep=keep: x * (y - sum(
@@ -105,7 +103,7 @@ def _qkvg(seed, n, m, d_k, d_v):
 
 def _gradient(q, k, v, g, forward=None, back=None, weights=None, grad_a=None, total=None,
               step2=None, step3=None, key=None):
-    """∂L/∂Q by the three steps; each keyword puts one slip's piece in."""
+    """∂L/∂Q by the three steps; a keyword puts a slip's piece in."""
     scale = 1 / math.sqrt(q.shape[1])
     a = (weights or softmax)(q @ (k.T if key is None else key(k)) * (
         forward(q, k, v) if forward else scale))
@@ -119,19 +117,22 @@ def _d(size):
     return lambda q, k, v: size(q, k, v) ** -0.5
 
 
-_DV, _M = _d(lambda q, k, v: v.shape[1]), _d(lambda q, k, v: k.shape[0])
+_DV, _DK2 = _d(lambda q, k, v: v.shape[1]), _d(lambda q, k, v: q.shape[1] ** 2)
+
+
+def _root(q, k, v):  # √d_k: the scale upside down
+    return q.shape[1] ** 0.5
+
+
 _Q_ROWS = [  # name, hint, keyword forms of _gradient
     ("no shift: e^x overflows", "scores near 1000 overflow e^x: subtract each row's max first.",
      [{"weights": lambda s: np.exp(s) / np.exp(s).sum(axis=1, keepdims=True)}]),
     ("no scale in the forward pass", "A = softmax(QKᵀ/√d_k), as in the forward.",
      [{"forward": lambda q, k, v: 1.0}]),
     ("divided by d_k", "the scale is 1/√d_k.",
-     [{"forward": f, "back": b} for f, b in ((_d(lambda q, k, v: q.shape[1] ** 2),) * 2,
-                                             (_d(lambda q, k, v: q.shape[1] ** 2), None),
-                                             (None, _d(lambda q, k, v: q.shape[1] ** 2)))]),
+     [{"forward": f, "back": b} for f, b in ((_DK2, _DK2), (_DK2, None), (None, _DK2))]),
     ("multiplied by √d_k", "the scale is upside down: it is 1/√d_k.",
-     [{"forward": f, "back": b} for f, b in (((lambda q, k, v: q.shape[1] ** 0.5),) * 2,
-                                             (None, lambda q, k, v: q.shape[1] ** 0.5))]),
+     [{"forward": _root, "back": _root}, {"back": _root}]),
     ("** 1/2", "`d_k ** 1/2` is d_k / 2: d_k ** 0.5.",
      [{"forward": f, "back": b} for f in (lambda q, k, v: 2 / q.shape[1],
                                           lambda q, k, v: 1 / q.shape[1] / 2)
@@ -142,6 +143,10 @@ _Q_ROWS = [  # name, hint, keyword forms of _gradient
       {"total": lambda a, ga: ga.mean(axis=1, keepdims=True)}]),
     ("totals down the columns", "each ROW has its own total: sum(axis=1, keepdims=True).",
      [{"total": lambda a, ga: (a * ga).sum(axis=0, keepdims=True)}]),
+    ("one total for the whole grid", "each ROW has its own total: sum(axis=1, keepdims=True).",
+     [{"total": lambda a, ga: (a * ga).sum()}]),
+    ("√d_v for √d_k", "d_k is the width of q and k, q.shape[1].",
+     [{"forward": _DV, "back": _DV}, {"forward": _DV}, {"back": _DV}]),
     ("no keepdims", "the totals (n,) lie along the columns: keepdims=True.",
      [{"total": lambda a, ga: (a * ga).sum(axis=1)}]),
     ("the softmax step skipped", "∂L/∂S = A ⊙ (∂L/∂A − row totals).",

@@ -20,20 +20,16 @@ def one_off(answer):
 
 
 class HandExercise:
-    """A number (or a tuple of numbers) computed by hand from ``givens`` (as CONTRIBUTING.md
-    says); ``twins``: rows that may give another row's number (6² as 12 gives √25 = 2 − 3 + 6):
-    both are named.
-    """
+    """A number (or tuple) worked out from ``givens`` (CONTRIBUTING.md); ``twins``: rows that may
+    give another row's number (both are then named)."""
 
     def __init__(self, name, prompt, answer, givens, slips=(), *, draw=None, tolerance=0.01,
                  base=None, twins=()):
         self.name, self.prompt, self.formula = name, prompt, answer
         self.givens, self.slips, self.draw = dict(givens), list(slips), draw
-        self.twins = list(twins)
-        self.tolerance, self.base = float(tolerance), base
+        self.twins, self.tolerance, self.base = list(twins), float(tolerance), base
         self.answer = np.asarray(answer(**self.givens), dtype=float)
-        problem = self._clash()
-        if problem:
+        if problem := self._clash():
             raise ValueError(f"{name}: {problem}")
 
     @property
@@ -54,7 +50,7 @@ class HandExercise:
         return found
 
     def _clash(self):
-        """Why these givens are unfit (a slip too close to the answer or another), or None."""
+        """Why these givens are unfit (a slip too near the answer or another), or None."""
         if not np.all(np.isfinite(self.answer)):
             return f"the answer {self.answer} is not finite"
         values = self.slip_values()
@@ -69,7 +65,7 @@ class HandExercise:
         return None
 
     def variant(self, seed):
-        """The exercise with fresh givens drawn from ``seed``; unfit givens are drawn again."""
+        """The exercise with fresh givens drawn from ``seed`` (unfit ones drawn again)."""
         if self.draw is None:
             raise ValueError(f"{self.name} has no variants (no draw function)")
         rng = np.random.default_rng(seed)
@@ -97,17 +93,16 @@ class HandExercise:
         got, problem = as_numbers(value, self.answer.shape)
         if problem and problem.startswith(WRONG_COUNT):
             count = self.answer.size
-            typed = np.size(np.asarray(value, dtype=object)) if not isinstance(value, str) \
-                else len(str(value).split(","))
-            if count == 1:  # [6] for 6
-                message = (f"Not yet: {show(value)} is a list: type the number alone, without "
-                           "brackets." if typed == 1 else
-                           f"Not yet: you gave {typed} numbers; the answer is one number.")
-            else:
-                example = ", ".join(str(i + 1) for i in range(count))
-                message = (f"Not yet: you gave {typed} number{'s' if typed != 1 else ''}; the "
-                           f"answer is {count} numbers, in order, like ({example}).")
-            return Feedback(MISTAKE, message, mistake=WRONG_COUNT)
+            typed = len(value.split(",")) if isinstance(value, str) else np.size(
+                np.asarray(value, dtype=object))
+            if count > 1:
+                message = (f"you gave {typed} number{'s' * (typed != 1)}; the answer is {count} "
+                           f"numbers, in order, like ({', '.join(map(str, range(1, count + 1)))}).")
+            else:  # [6] for 6
+                message = (f"{show(value)} is a list: type the number alone, without brackets."
+                           if typed == 1 else f"you gave {typed} numbers; the answer is one "
+                           "number.")
+            return Feedback(MISTAKE, "Not yet: " + message, mistake=WRONG_COUNT)
         if problem:
             return Feedback(FAILED, f"Not yet: {problem}")
         shown, answer = self._echo(got), self._shown(self.answer)
@@ -119,8 +114,7 @@ class HandExercise:
         chosen = pick(self._explanations(got))
         what = self.title if len(self.title) <= 70 else "the answer"  # long givens: said once
         lead = f"Not yet: {shown} is not {what}. "
-        if chosen:
-            # a number may match a slip by chance: each is asked, never stated
+        if chosen:  # a number may match a slip by chance: asked, never stated
             hints = " ".join(f"{capital(c[2])}? {capital(fill(c[3], self._values(shown)))}"
                                 for c in chosen)
             return Feedback(MISTAKE, lead + hints, mistake=" / ".join(c[2] for c in chosen))
@@ -135,24 +129,23 @@ class HandExercise:
                                          0.05 * float(np.max(np.abs(self.answer)))):
             return Feedback(MISTAKE, lead + f"It is close, but not within ±{self.tolerance:g}: "
                             "check the last steps, keeping every digit.", mistake=CLOSE)
-        return Feedback(FAILED, lead + "Go through it again, writing down each number in "
-                        "between.")
+        return Feedback(FAILED, lead + "Go through it again, writing down each number in between.")
 
     def _near(self, value):
-        """Half the tolerance, scaled up for a slip far bigger than the answer (the same
-        significant digits: e³ alone is 20.09 when p₁ is 0.844)."""
-        scale = float(np.max(np.abs(value))) / max(float(np.max(np.abs(self.answer))),
-                                                    self.tolerance)
-        return self.tolerance / 2 * max(1.0, scale)
+        """Half the tolerance, scaled up for a slip far above the answer; at most a quarter of
+        the slip's largest entry (0.0439 is not 1 / 46080)."""
+        top = float(np.max(np.abs(np.asarray(value, dtype=float))))
+        near = self.tolerance / 2 * max(1.0, top / max(float(np.max(np.abs(self.answer))),
+                                                       self.tolerance))
+        return min(near, top / 4) if top > 0 else near
 
     def _explanations(self, got):
-        """(1, tier, name, hint) for every slip and relation the number lands on."""
+        """(1, tier, name, hint) of each slip and relation ``got`` lands on."""
+        values = self.slip_values(twins=True)
         found = [(1, 0, slip.name, slip.hint(**self.givens) if callable(slip.hint) else slip.hint)
-                 for slip, value in self.slip_values(twins=True)
-                 if _close(got, value, self._near(value))]
-        own = [value for _, value in self.slip_values(twins=True)]
-        for name, value, hint in self._kinds() + relations.for_numbers(self.answer,
-                                                                       self.tolerance):
+                 for slip, value in values if _close(got, value, self._near(value))]
+        own = [value for _, value in values]
+        for name, value, hint in self._kinds() + relations.for_numbers(self.answer, self.tolerance):
             near = self._near(value)
             if not any(_close(value, v, near) for v in own):
                 own.append(value)  # a general kind before the relation that gives its value
@@ -166,7 +159,7 @@ class HandExercise:
         return found
 
     def _echo(self, got):
-        """The learner's number to 4 digits, or more where 4 would round it onto the answer."""
+        """``got`` to 4 digits, or more where 4 would round it onto the answer."""
         for digits in (4, 6, 10):
             if not _close([float(f"{x:.{digits}g}") for x in got.ravel()],
                           np.ravel(self.answer), self.tolerance):
@@ -174,17 +167,18 @@ class HandExercise:
         return _text(got.tolist(), digits=digits)
 
     def _kinds(self):
-        """General slips of a by-hand number: a share as a percentage, a size in the wrong
-        unit (the prompt names the unit)."""
-        a, kinds = self.answer, []
+        """A share as a percentage, a size in the wrong unit (the prompt names it)."""
+        a, kinds, kib, byte = self.answer, [], "KiB" in self.prompt, "bytes" in self.prompt
         if np.all((np.abs(a) <= 1) & (a != 0)):
             kinds.append(("a percentage", 100 * a, "{got} is the answer × 100: type the "
-                          "fraction (0.25, not 25)."))
-        if "KiB" in self.prompt:
+                          f"fraction ({self._shown(a)}, not {{got}})."))
+        if kib:
             kinds.append(("1000 bytes a KiB", a * 1.024, "{got} counts kB of 1000 bytes: a KiB is "
                           "1024 bytes."))
-        if "KiB" in self.prompt or "bytes" in self.prompt:
+        if kib or byte:
             kinds.append(("bits, not bytes", a * 8, "{got} counts bits: a byte is 8 bits."))
+        if byte and not kib:
+            kinds.append(("MiB, not bytes", a / 2 ** 20, "{got} is in MiB: give the bytes."))
         return kinds
 
     def _values(self, shown):
@@ -192,8 +186,7 @@ class HandExercise:
 
     def _shown(self, value):
         decimals = max(0, math.ceil(-math.log10(self.tolerance)) + 1)
-        rounded = np.round(value, decimals)
-        return _text(rounded.tolist(), digits=12)
+        return _text(np.round(value, decimals).tolist(), digits=12)
 
 
 def _close(a, b, within):

@@ -10,8 +10,6 @@ from .feedback import Slip, slip_rows
 from .feedback import no_prediction as _no
 from .hand import HandExercise
 
-__all__ = ["EXERCISES"]
-
 
 def _weight(p, big):
     return p / (p + 1)  # e^(ln p) / (e^(ln p) + e⁰); the blocked key adds 0
@@ -25,7 +23,7 @@ _MASKED_WEIGHT_SLIPS = slip_rows([
     ("the blocked score added as it is", "{got} adds the blocked score {big} to the total: add e^s "
      "of the ALLOWED keys.", lambda p, big: p / (p + 1 + big)),
     ("key 1 given no weight", "{got} gives key 1 nothing, as if score 0 meant weight 0: e⁰ = 1 "
-     "adds 1 to the total.", lambda p, big: 1.0),
+     "counts.", lambda p, big: 1.0),
     ("key 1's weight", "{got} is key 1's weight: the question asks for key 0's.",
      lambda p, big: 1 / (p + 1)),
     ("ln 3 read as 3", "{got} uses e^{p}: e^(ln {p}) = {p}, as ln undoes eˣ.",
@@ -36,8 +34,8 @@ _MASKED_WEIGHT_SLIPS = slip_rows([
      lambda p, big: math.log(p) / (math.log(p) + big)),
     ("no division", "{got} is e^(ln {p}) alone: divide by the allowed keys' total.",
      lambda p, big: float(p)),
-    ("the mask read the other way round", "{got} would mean key 0 is blocked: only key "
-     "2 is (keys count from 0).", lambda p, big: 0.0),
+    ("the mask read the other way round", "{got} would mean key 0 is blocked: only key 2 is.",
+     lambda p, big: 0.0),
 ])
 
 
@@ -69,8 +67,8 @@ def _exps(s, a, every=False):
 
 
 def _max_of_all(guard, empty_zeros=False):
-    """Shifted by the largest of ALL scores: 0/0 (raised, zeros or NaN) where no allowed eˢ
-    survives (a fully blocked row too, unless ``empty_zeros``)."""
+    """Shifted by the max of ALL scores: 0/0 (raised, zeros or NaN) where no allowed eˢ survives
+    (a fully blocked row too, unless ``empty_zeros``)."""
     def slip(s, a):
         s, a = np.asarray(s, dtype=float), np.asarray(a, dtype=bool)
         e = np.where(a, np.exp(s - s.max()), 0.0)
@@ -116,21 +114,20 @@ _MASKED_SOFTMAX_SLIPS = slip_rows([
      (lambda s, a: _softmax(np.where(a, s, 0.0)),
       lambda s, a: _softmax(np.where(a, s, 0.0)) if any(a) else _no())),
     ("no division", "those are the eˢ⁻ᵐᵃˣ: divide by their allowed total.", _exps),
-    ("no exponential", "the scores themselves were divided by their total: softmax divides the "
-     "e^s.",
+    ("no exponential", "the scores were divided by their total: softmax divides the e^s.",
      lambda s, a: [x / sum(_kept(s, a)) if ok else 0.0
                    for x, ok in zip(s, a, strict=True)] if any(a) else _no()),
-    ("only the allowed keys returned", "return one weight per key, 0 for the blocked "
-     "ones.", tuple(lambda s, a, e=e: _softmax(_kept(s, a)) if any(a) else e()
-                    for e in (list, lambda: max([])))),
-    ("a fully blocked row spread evenly", "a fully blocked row got 1/{m} each (what −10⁹ for −∞ "
+    ("only the allowed keys returned", "return one weight per key, 0 for a blocked one.",
+     tuple(lambda s, a, e=e: _softmax(_kept(s, a)) if any(a) else e()
+           for e in (list, lambda: max([])))),
+    ("a fully blocked row spread evenly", "a fully blocked row got 1/{m} each (as −10⁹ for −∞ "
      "gives): it should be all 0.", lambda s, a: _no() if any(a) else [1 / len(s)] * len(s)),
     Slip("0/0 on a fully blocked row", "a fully blocked row has total 0 and no max: check for it "
          "first, return zeros.",
          when=lambda o: not any(o.case.args[1]) and _broken(o),
          example=_learner(lambda s, a: not any(a), lambda s, a: [math.nan] * len(s))),
-    ("the largest score was a blocked one", "the shift was a blocked score, so the allowed e^(s − "
-     "max) underflow: drop the blocked keys BEFORE eˣ, shift by the largest ALLOWED.",
+    ("the largest score was a blocked one", "shifted by a blocked score, the allowed e^(s − max) "
+     "underflow: shift by the largest ALLOWED score.",
      tuple(_max_of_all(g, z) for g in ("raise", "zeros", "nan")
            for z in (False, True))),
     Slip("no shift", "e¹⁰⁰⁰ overflows: subtract the largest allowed score first.",
@@ -150,15 +147,14 @@ MASKED_SOFTMAX = CodeExercise(
     quantities={"m": lambda s, a: len(s)}, slips=_MASKED_SOFTMAX_SLIPS)
 
 
-def _grid(rule, side=bool, shift=0, filler=False, first=False):
+def _grid(rule, side=bool, shift=0, end=0, slide=0):
     """The (B, 1, n, n) mask ``rule(i, j, real)``, ``real(p)``: position p is a real token (the
-    last lengths[b] when ``side(left_padded)``); slips: ``shift``, ``filler``, ``first``."""
+    last lengths[b] when ``side(left_padded)``); slips: the other keywords."""
     def mask(lengths, n, left):
         out = []
-        for count in [lengths[0]] * len(lengths) if first else lengths:
-            count = n - count if filler else count
-            real = ((lambda p, c=count: p >= n - c + shift) if side(left)
-                    else (lambda p, c=count: p < c))
+        for c in lengths:
+            real = ((lambda p, c=c: n - c + shift <= p < n + shift * slide) if side(left)
+                    else (lambda p, c=c: p < c + end))
             out.append([[[bool(rule(i, j, real)) for j in range(n)] for i in range(n)]])
         return out
     return mask
@@ -178,17 +174,20 @@ _BATCH_MASK_SLIPS = slip_rows([
     ("the causal mask upside down", "j ≥ i lets each query see the FUTURE: j ≤ i.",
      _grid(lambda i, j, real: j >= i and real(j))),
     ("left_padded ignored", "right for one side only: with left padding the real tokens are the "
-     "last lengths[b].",
+     "LAST lengths[b].",
      (_grid(_causal, side=lambda left: False),
       _grid(_causal, side=lambda left: True))),
     ("left and right padding swapped", "left_padded=True puts the real tokens LAST, "
      "False puts them first.", _grid(_causal, side=lambda left: not left)),
     ("padding on the queries", "you blocked the filler QUERIES (rows): block the filler keys "
      "(columns).", _grid(lambda i, j, real: j <= i and real(i))),
-    ("padding on queries and keys", "a filler query may attend to real keys: block only the filler "
+    ("padding on queries and keys", "a filler query may attend to real keys: block only filler "
      "keys (columns).", _grid(lambda i, j, real: j <= i and real(i) and real(j))),
     ("left padding one off", "with left padding the first real key is "
-     "j = n − lengths[b].", (_grid(_causal, shift=1), _grid(_causal, shift=-1))),
+     "j = n − lengths[b].", (_grid(_causal, shift=1), _grid(_causal, shift=-1),
+                             _grid(_causal, shift=-1, slide=1))),
+    ("one key past the real ones", "the real keys stop BEFORE first + lengths[b]: `<`, not `<=`.",
+     _grid(_causal, end=1)),
     ("or for and", "a key must be real AND not later than the query: `and` (or &).",
      _grid(lambda i, j, real: j <= i or real(j))),
 ])

@@ -10,8 +10,6 @@ from .engine import Case, CodeExercise
 from .feedback import Slip, slip_rows
 from .hand import HandExercise
 
-__all__ = ["EXERCISES"]
-
 
 def _draw_sizes(rng):
     n, m, d_k, d_v = (int(x) for x in rng.choice(np.arange(2, 10), size=4, replace=False))
@@ -19,13 +17,13 @@ def _draw_sizes(rng):
 
 
 _K_ENTRIES_SLIPS = slip_rows([
-    ("K shaped like Q", "{got} = {n} × {d_k} is Q's size; K has m = {m} rows, as V.",
+    ("K shaped like Q", "{got} = {n} × {d_k} is Q's size; K has V's m = {m} rows.",
      lambda n, m, d_k, d_v: n * d_k),
     ("K shaped like V", "{got} = {m} × {d_v} is V's size; K has Q's width, d_k = {d_k}.",
      lambda n, m, d_k, d_v: m * d_v),
     ("rows of Q, width of V", "{got} = {n} × {d_v}; K is m × d_k = {m} × {d_k}.",
      lambda n, m, d_k, d_v: n * d_v),
-    ("the size of the score grid", "{got} = {n} × {m} is the score grid's size.",
+    ("the size of the score grid", "{got} = {n} × {m} is the score grid's size: K is m × d_k.",
      lambda n, m, d_k, d_v: n * m),
     ("the two widths", "{got} = {d_k} × {d_v}; K is m × d_k = {m} × {d_k}.",
      lambda n, m, d_k, d_v: d_k * d_v),
@@ -33,7 +31,7 @@ _K_ENTRIES_SLIPS = slip_rows([
      (lambda n, m, d_k, d_v: m, lambda n, m, d_k, d_v: d_k)),
     ("added rows and columns", "{got} = {m} + {d_k}: a grid holds rows × columns.",
      lambda n, m, d_k, d_v: m + d_k),
-    ("K as a square", "{got} = {m} × {m}: K's width is Q's width, d_k = {d_k}.",
+    ("K as a square", "{got} = {m} × {m}: K is as wide as Q, d_k = {d_k}.",
      lambda n, m, d_k, d_v: m * m),
     ("counted Q and V", "{got} counts Q and V; the question is K.",
      lambda n, m, d_k, d_v: n * d_k + m * d_v),
@@ -50,8 +48,13 @@ _K_ENTRIES_SLIPS = slip_rows([
 K_ENTRIES = HandExercise(
     "numbers in K by hand", "the count of numbers in K when Q is {n}×{d_k} and V is {m}×{d_v}",
     answer=lambda n, m, d_k, d_v: m * d_k,
-    givens={"n": 4, "m": 7, "d_k": 6, "d_v": 3}, draw=_draw_sizes, tolerance=0.01,
-    slips=_K_ENTRIES_SLIPS)
+    givens={"n": 4, "m": 7, "d_k": 6, "d_v": 3}, draw=_draw_sizes, slips=_K_ENTRIES_SLIPS)
+
+
+def shapes(names):
+    """A ``show_args``: each grid by name and shape, like "Q 2×3, K 5×3"."""
+    return lambda args: ", ".join(f"{n} {a.shape[0]}×{a.shape[1]}"
+                                  for n, a in zip(names, args, strict=False))
 
 
 def _misfit(Q, K, V):
@@ -64,16 +67,14 @@ def _sizes(Q, K, V):
     return (Q.shape[0], K.shape[0], Q.shape[1], V.shape[1])  # (n, m, d_k, d_v)
 
 
-def _checked(answer):
-    """A slip in what is returned, behind the right test or no test."""
+def _checked(answer):  # a slip in what is returned, behind the right test or none
     return (lambda Q, K, V: (_sizes(Q, K, V), answer(Q, K, V))[1]), answer
 
 
-def _refusing(unfit, kind=ValueError):
-    """A learner's attention_sizes whose test is ``unfit``."""
+def _refusing(unfit):  # a learner's attention_sizes whose test is ``unfit``
     def attention_sizes(Q, K, V):
         if unfit(Q, K, V):
-            raise kind("the sizes do not fit")
+            raise ValueError("the sizes do not fit")
         return (Q.shape[0], K.shape[0], Q.shape[1], V.shape[1])
     return attention_sizes
 
@@ -115,24 +116,23 @@ class _Sizes(CodeExercise):
 _SIZES_SLIPS = slip_rows([
     ("sizes in another order", "Q's shape then V's: the order is (n, m, d_k, d_v).",
      _checked(lambda Q, K, V: (*Q.shape, *V.shape))),
-    ("Q's rows as m", "m counts the keys, the rows of K; Q's rows are the n queries.",
+    ("Q's rows as m", "m counts the keys, K's rows; Q's rows are the n queries.",
      _checked(lambda Q, K, V: (len(Q), len(Q), Q.shape[1], V.shape[1]))),
-    ("V's width as m", "m counts the keys, the rows of K; V's width is d_v.",
+    ("V's width as m", "m counts the keys, K's rows; V's width is d_v.",
      _checked(lambda Q, K, V: (len(Q), V.shape[1], Q.shape[1], V.shape[1]))),
     ("K's width as d_v", "d_v is the width of V; K's width is d_k.",
      _checked(lambda Q, K, V: (len(Q), len(K), Q.shape[1], K.shape[1]))),
     ("returned the shapes", "return the four sizes, (n, m, d_k, d_v).",
      _checked(lambda Q, K, V: (Q.shape, K.shape, V.shape))),
-    Slip("refused n ≠ m", "it refused grids that fit: n and m may differ. Only K's width must "
-         "match Q's, and V's rows K's.",
+    Slip("refused n ≠ m", "n and m may differ: only K's width must match Q's, and V's rows K's.",
          when=_refused(lambda Q, K, V: len(Q) != len(K), answered=lambda Q, K, V:
                        K.shape[1] == Q.shape[1] and len(V) == len(Q)),
          example=_refusing(lambda Q, K, V: len(Q) != len(K) or _misfit(Q, K, V))),
-    Slip("refused d_k ≠ d_v", "it refused grids that fit: d_v may differ from d_k.",
+    Slip("refused d_k ≠ d_v", "d_v may differ from d_k: those grids fit.",
          when=_refused(lambda Q, K, V: Q.shape[1] != V.shape[1]),
          example=_refusing(lambda Q, K, V: Q.shape[1] != V.shape[1] or _misfit(Q, K, V))),
-    Slip("no check of V's rows", "it accepted a V whose rows differ from K's: raise ValueError "
-         "when they do (!=, not <).",
+    Slip("no check of V's rows", "it accepted a V whose rows differ from K's: raise ValueError on "
+         "!= (not <).",
          when=lambda o: o.case.raises is not None and o.error is None
          and o.case.args[1].shape[1] == o.case.args[0].shape[1],
          example=_refusing(lambda Q, K, V: K.shape[1] != Q.shape[1])),
@@ -161,8 +161,7 @@ SIZES = _Sizes(
            _refused_case((2, 3), (4, 3), (5, 2)),  # V has more rows
            _refused_case((2, 3), (4, 4), (4, 2))],  # K wider than Q
     solution=_sizes,
-    show_args=lambda args: ", ".join(f"{name} {a.shape[0]}×{a.shape[1]}"
-                                     for name, a in zip("QKV", args, strict=False)),
+    show_args=shapes("QKV"),
     slips=_SIZES_SLIPS)
 
 
@@ -195,12 +194,12 @@ _QUERY_SCORES_SLIPS = slip_rows([
     ("products not added", "add each key's products, q @ k.", lambda q, K: q * K),
     ("added along the wrong axis", "the products were added down the keys: axis=1.",
      lambda q, K: (q * K).sum(axis=0)),
-    ("one score per slot", "the loop ran over the slots, range(len(q)): range(len(K)).", _per_slot),
+    ("one score per slot", "loop over the keys, range(len(K)), not range(len(q)).", _per_slot),
     ("= instead of append", "only the last score came back: append each.",
      (lambda q, K: float(q @ K[-1]), lambda q, K: [float(q @ K[-1])])),
     ("divided by the lengths", "that is the cosine: the score is q · k.", _cosines),
-    ("multiplied the sums", "(q₁ + q₂ + …)(k₁ + k₂ + …): multiply matching slots, then "
-     "add.", lambda q, K: [float(sum(q) * sum(k)) for k in K]),
+    ("multiplied the sums", "(q₁ + q₂ + …)(k₁ + k₂ + …): multiply matching slots, then add.",
+     lambda q, K: [float(sum(q) * sum(k)) for k in K]),
     ("q with itself", "every score is q · q: score each row k of K.",
      lambda q, K: [float(q @ q)] * len(K)),
     Slip("kept earlier calls' scores", "the right scores and more: a list made outside the "

@@ -9,15 +9,11 @@ from .engine import CodeExercise
 from .feedback import slip_rows
 from .hand import HandExercise
 
-__all__ = ["EXERCISES"]
-
-
 # --- my_attention
 
 def _attend(query, key, value, mask, scale=None, masked=None, axis=-1, shift=True, top=None,
             blend="value"):
-    """softmax(QKᵀ/√d_k, blocked keys −∞)V per head; the keywords make the slips (``top``:
-    the axis of the max subtracted, if not ``axis``; ``blend="key"``: the weights @ key)."""
+    """softmax(QKᵀ/√d_k, blocked keys −∞)V per head; the keywords make the slips."""
     q, k, v = (np.asarray(a, dtype=float) for a in (query, key, value))
     s = q @ k.swapaxes(-1, -2) * (1 / math.sqrt(q.shape[-1]) if scale is None
                                   else scale(q, v))  # (H, n, m)
@@ -54,27 +50,29 @@ _ATTEND_CASES = [_case(_RNG, 1, 1, 1, 2, 1), _case(_RNG, 2, 3, 3, 4, 3),
 _MY_ATTENTION_SLIPS = slip_rows([
     ("no √d_k", "the scores are divided by √d_k = √{d_k} before the softmax.",
      _with(scale=lambda q, v: 1.0)),
+    ("d_k from the wrong axis", "d_k is a query's length, the LAST axis: query.shape[-1].",
+     (_with(scale=lambda q, v: q.shape[0] ** -0.5), _with(scale=lambda q, v: q.shape[1] ** -0.5))),
     ("÷ d_k for ÷ √d_k", "divide by the square root of d_k: math.sqrt(d_k).",
      _with(scale=lambda q, v: 1 / q.shape[-1])),
-    ("the mask ignored", "every query saw every key, future too: put −∞ on the scores where mask "
+    ("the mask ignored", "every query saw the future keys too: put −∞ on the scores where mask "
      "is False.", _with(masked=lambda s, mask: s)),
     ("True read as blocked", "True in mask means MAY attend: np.where(mask, scores, "
      "-np.inf).", _with(masked=lambda s, mask: np.where(mask, -np.inf, s))),
     ("blocked score set to 0", "a blocked score of 0 still gets weight e⁰: use −∞ "
      "(np.where(mask, scores, -np.inf)).", _with(masked=lambda s, mask: s * mask)),
-    ("softmax along another axis", "each query's row of weights sums to 1: the softmax runs over "
-     "the keys, axis=-1.",
+    ("softmax along another axis", "each query's row of weights sums to 1: the softmax runs "
+     "along axis=-1.",
      (_with(axis=-2), _with(axis=0), _with(axis=-2, top=-1),
       _with(axis=0, top=-1))),
     ("weights @ key", "the weights blend the VALUE rows: weights @ value.", _with(blend="key")),
     ("the mask added to the scores", "True adds 1 and False 0, so nothing is blocked: "
      "np.where(mask, scores, -np.inf).", _with(masked=lambda s, mask: s + mask)),
-    ("the max over the heads", "subtract each ROW's largest score, max(axis=-1, keepdims=True), "
-     "not a max across heads.",
+    ("the max over the heads", "subtract each ROW's largest score, max(axis=-1, "
+     "keepdims=True).",
      (_with(top=0), _with(top=0, masked=lambda s, mask: np.where(mask, s, -1e9)))),
     ("the weights returned", "blend the values with them: weights @ value.", _weights),
     ("masked after the softmax", "zeroed weights leave rows that do not sum to 1: put −∞ on the "
-     "scores BEFORE the softmax.",
+     "scores BEFORE it.",
      lambda q, k, v, mask: (_weights(q, k, v, np.ones_like(mask)) * mask) @ v),
 ])
 
@@ -113,8 +111,8 @@ _GRIDS = [_grid(_GRNG, 2), _grid(_GRNG, 3), _grid(_GRNG, 4, peaked=lambda i: i -
           [[1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]]  # a perfect previous-token head
 
 _PREVIOUS_TOKEN_SCORE_SLIPS = slip_rows([
-    ("divided by n", "the mean runs over the n − 1 rows 1 … n − 1 (row 0 has no previous token; "
-     "A[0][-1] is the LAST column).",
+    ("divided by n", "the mean runs over rows 1 … n − 1 (row 0 has no previous token; A[0][-1] "
+     "is the LAST column).",
      (lambda A: _score(A, rows=range) * (len(A) - 1) / len(A),
       lambda A: _score(A) * (len(A) - 1) / len(A))),
     ("the sum, not the mean", "divide the total by the n − 1 rows.",
@@ -123,8 +121,8 @@ _PREVIOUS_TOKEN_SCORE_SLIPS = slip_rows([
      "1.", lambda A: _score(A, at=lambda A, i: A[i][i])),
     ("the first token", "A[i][0] is the first token (the sink's score): the previous is column i − "
      "1.", lambda A: _score(A, at=lambda A, i: A[i][0])),
-    ("above the diagonal", "A[i][j] is query i's weight on key j: A[i][i + 1] is the NEXT token "
-     "(or rows and columns swapped); the previous is A[i][i − 1].",
+    ("above the diagonal", "A[i][i + 1] is the NEXT token (or rows and columns swapped): the "
+     "previous is A[i][i − 1].",
      (lambda A: _score(A, at=lambda A, i: A[i - 1][i]),
       lambda A: _score(A, at=lambda A, i: A[i][i + 1]))),
     ("the last row missed", "range(1, n) stops at n − 1, the last row: no − 1.",
@@ -133,8 +131,8 @@ _PREVIOUS_TOKEN_SCORE_SLIPS = slip_rows([
      lambda A: max(_score(A, mean=False))),
     ("stopped after the first row", "the `return` is inside the loop: one indent "
      "less.", lambda A: A[1][0] / (len(A) - 1)),
-    ("the mean of whole rows", "a row of weights sums to 1, so its mean is 1/n: take one entry per "
-     "row, A[i][i − 1].",
+    ("the mean of whole rows", "a row's mean is 1/n (it sums to 1): take one entry a row, A[i][i − "
+     "1].",
      lambda A: sum(sum(A[i]) / len(A) for i in range(1, len(A))) / (len(A) - 1)),
 ])
 

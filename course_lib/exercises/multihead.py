@@ -11,12 +11,9 @@ from .engine import CodeExercise
 from .feedback import Slip, slip_rows
 from .hand import HandExercise
 
-__all__ = ["EXERCISES"]
-
 _HEAD_DIVISOR_SLIPS = slip_rows([
-    ("√d_model", "{got} is √{d_model}, the full width: a head has d_k = d_model / h "
-     "slots.", (lambda d_model, h: math.sqrt(d_model),
-                lambda d_model, h: round(math.sqrt(d_model)))),
+    ("√d_model", "{got} is √{d_model}, the full width: a head has d_k = d_model / h.",
+     (lambda d_model, h: math.sqrt(d_model), lambda d_model, h: round(math.sqrt(d_model)))),
     ("d_model", "{got} is d_model: cut it into {h} heads, then take the root.",
      lambda d_model, h: float(d_model)),
     ("√h", "{got} is √{h}: take the root of a head's width, d_model / h.",
@@ -28,7 +25,7 @@ _HEAD_DIVISOR_SLIPS = slip_rows([
      "{h}.", (
          lambda d_model, h: math.sqrt(d_model) / h,
          lambda d_model, h: d_model / math.sqrt(h))),
-    ("multiplied by h", "{got} comes from {d_model} × {h} (or its root): the heads CUT the width.",
+    ("multiplied by h", "{got} comes from {d_model} × {h}: the heads CUT the width.",
      (lambda d_model, h: float(d_model * h),
       lambda d_model, h: math.sqrt(d_model * h))),
 ])
@@ -39,8 +36,8 @@ HEAD_DIVISOR = HandExercise(
     "h = {h}", answer=lambda d_model, h: math.sqrt(d_model / h),
     givens={"d_model": 768, "h": 12}, tolerance=0.05,
     twins=slip_rows([
-        ("d_model over the divisor", "{got} is d_model divided by the divisor: the "
-         "divisor is √d_k itself.", lambda d_model, h: d_model / math.sqrt(d_model / h))]),
+        ("d_model over the divisor", "{got} is d_model ÷ the divisor: the divisor is √d_k "
+         "itself.", lambda d_model, h: d_model / math.sqrt(d_model / h))]),
     slips=_HEAD_DIVISOR_SLIPS)
 
 
@@ -66,7 +63,7 @@ def _root(width, d_model, h):
 
 def _weights(x, w_q, w_k, h, scale=_root, axis=-1, cols=_block, swap=False, soft=True,
              queries=None, keys=None):
-    """Every head's weights, a slip switched on by a keyword."""
+    """Every head's weights; a keyword makes a slip."""
     x = np.asarray(x)
     q, k = x @ np.asarray(w_q if queries is None else queries), x @ np.asarray(
         w_k if keys is None else keys)
@@ -106,12 +103,13 @@ _SHARED = [
      [{"scale": lambda w, D, h: 2 * h / D}, {"scale": lambda w, D, h: h / D / 2}]),
     ("interleaved columns", "head t got columns t, t + h, …: it owns the d_k NEIGHBOURING columns "
      "from t·d_k.", [{"cols": lambda t, d, h: slice(t, None, h)}]),
-    ("one column too many", "a slice stops BEFORE its end: [t*d_k:(t+1)*d_k] needs no + 1.",
-     [{"cols": lambda t, d, h: slice(t * d, (t + 1) * d + 1), "scale": s}
-      for s in (_root, lambda w, D, h: 1 / math.sqrt(w))]),
-    ("one column short", "[t*d_k:(t+1)*d_k] already stops before column (t+1)·d_k: no − 1.",
-     [{"cols": lambda t, d, h: slice(t * d, (t + 1) * d - 1), "scale": s}
-      for s in (_root, lambda w, D, h: 1 / math.sqrt(w))]),
+    *((name, hint, [{"cols": lambda t, d, h, e=e: slice(t * d, (t + 1) * d + e), "scale": s}
+                    for s in (_root, lambda w, D, h: 1 / math.sqrt(w))]) for name, e, hint in (
+        ("one column too many", 1, "a slice stops BEFORE its end: [t*d_k:(t+1)*d_k] needs no + 1."),
+        ("one column short", -1, "[t*d_k:(t+1)*d_k] already stops before column (t+1)·d_k: no − "
+         "1."))),
+    ("head t from column t", "head t starts at column t·d_k: [t*d_k:(t+1)*d_k].",
+     [{"cols": lambda t, d, h: slice(t, t + d)}]),
     ("d_k taken as h", "each head is d_k = d_model / h columns wide, not h.",
      [{"cols": lambda t, d, h: slice(t * h, (t + 1) * h), "scale": lambda w, D, h: h ** -0.5}]),
     ("the wrong weight matrix", "the queries are X W_Q and the keys X W_K, each with its own "
@@ -121,9 +119,9 @@ _SHARED = [
     ("K Qᵀ for the scores", "row i of the scores is query i against every key: Q_t K_tᵀ.",
      [{"swap": True}]),
     ("softmax down the columns", "each query's ROW sums to 1: axis=-1.", [{"axis": 0}]),
-    ("head 0 for every head", "head t's columns are t·d_k … (t + 1)·d_k − 1: the slice moves with "
-     "t.", [{"cols": lambda t, d, h: slice(0, d)}]),
-    ("no projections", "the queries are x @ w_q and the keys x @ w_k: project x first.",
+    ("head 0 for every head", "head t's columns are t·d_k … (t + 1)·d_k − 1: the slice moves.",
+     [{"cols": lambda t, d, h: slice(0, d)}]),
+    ("no projections", "project x first: x @ w_q and x @ w_k.",
      [{"queries": "eye", "keys": "eye"}]),
     ("no softmax", "those are the scaled scores: take each row's softmax.",
      [{"soft": False}]),
@@ -143,11 +141,6 @@ def _shared(run, skip=()):
     return slip_rows([r for r in _SHARED if r[0] not in skip], lambda form: _bind(run, form))
 
 
-def _float_d_k(o):
-    return isinstance(o.error, TypeError) and "slice indices" in str(o.error)
-
-
-_FLOAT = ("d_k as a float", "d_model / h is a float (4.0): d_k = d_model // h.")
 _QUANTITIES = {"d_k": lambda x, w, *r: np.shape(w)[1] // r[-1], "h": lambda x, *r: r[-1]}
 
 
@@ -164,6 +157,8 @@ def _reshaped(x, w_q, w_k, h):
     return softmax(q @ np.swapaxes(k, 1, 2) / math.sqrt(d_model // h))
 
 
+_MIXED = "it mixes the rows: reshape to (n, h, d_k), then move the head axis first."
+
 # one attention over all the columns, scaled by 1/√d_k or by 1/√d_model
 _WHOLE = (lambda x, a, b, h: _weights(x, a, b, 1, scale=lambda w, D, _: (h / D) ** 0.5)[0],
           lambda x, a, b, h: _weights(x, a, b, 1)[0])
@@ -175,10 +170,7 @@ _HEAD_WEIGHTS_SLIPS = slip_rows([
          lambda x, a, b, h, f=f: np.stack([f(x, a, b, h)] * h) for f in _WHOLE)),
     ("head axis second", "the head axis comes first, (h, n, n): np.stack(heads).",
      lambda x, a, b, h: np.stack(_weights(x, a, b, h), axis=1)),
-    ("reshaped to (h, n, d_k)", "it mixes the rows: reshape to (n, h, d_k), then move the head "
-     "axis first.", _reshaped),
-    Slip(*_FLOAT, when=_float_d_k, example=lambda x, a, b, h: np.asarray(x)[
-        :, :np.shape(a)[1] / h])])
+    ("reshaped to (h, n, d_k)", _MIXED, _reshaped)])
 
 
 HEAD_WEIGHTS = CodeExercise(
@@ -207,16 +199,15 @@ def _merged(merge, **how):
 
 
 _MULTI_HEAD_SLIPS = slip_rows([
-    *_shared(_multi_head, skip=("one column short", "one column too many",
-                                "slices one column late")),
+    *_shared(_multi_head, skip=("one column short", "one column too many")),
     ("no W_O", "those are the heads side by side: multiply them by W_O.",
      _merged(lambda hs, w_o: np.concatenate(hs, axis=1))),
-    ("heads summed", "each head keeps its own d_k columns: side by side, "
-     "np.concatenate(heads, axis=1) @ w_o.", _merged(lambda hs, w: sum(hs) @ w[:hs[0].shape[1]])),
+    ("heads summed", "each head keeps its own d_k columns: np.concatenate(heads, axis=1) @ "
+     "w_o.", _merged(lambda hs, w: sum(hs) @ w[:hs[0].shape[1]])),
     ("heads in reverse order", "head 0's output fills the first d_k columns, then head 1's: "
      "concatenate in order.", _merged(lambda hs, w: np.concatenate(hs[::-1], 1) @ w)),
     ("every head on all of V, averaged", "each head blends its own d_k columns of V; the heads go "
-     "side by side, not averaged.",
+     "side by side.",
      _merged(lambda hs, w: sum(hs) / len(hs) @ w, whole_v=True)),
     ("W_O transposed", "concat @ w_o, with w_o as given.",
      lambda x, a, b, c, o, h: _multi_head(x, a, b, c, np.asarray(o).T, h)),
@@ -225,23 +216,25 @@ _MULTI_HEAD_SLIPS = slip_rows([
     ("V from the wrong matrix", "V = X W_V, with its own matrix.", tuple(
         lambda x, a, b, c, o, h, i=i: _multi_head(x, a, b, c, o, h, values=(
             a, b, np.eye(np.shape(a)[0]))[i]) for i in range(3))),
-    ("one head on the full width", "single-head attention: cut the columns into "
-     "num_heads slices, one attention each.", tuple(
+    ("one head on the full width", "cut the columns into num_heads slices, one attention "
+     "each.", tuple(
          lambda x, a, b, c, o, h, k=k: _multi_head(
              x, a, b, c, o, 1, scale=lambda w, D, _: (k(h) / D) ** 0.5)
          for k in (lambda h: 1, lambda h: h))),
-    ("heads merged by a reshape", "a reshape of (h, n, d_k) to (n, d_model) mixes "
-     "rows: concatenate.", _merged(lambda hs, w_o: np.stack(hs).reshape(len(hs[0]), -1) @ w_o)),
-    Slip("heads not laid side by side", "np.concatenate(heads, axis=1) before W_O: a sum or mean "
-         "keeps d_k columns.",
+    ("heads merged by a reshape", "a reshape of (h, n, d_k) to (n, d_model) mixes rows: "
+     "concatenate.", _merged(lambda hs, w_o: np.stack(hs).reshape(len(hs[0]), -1) @ w_o)),
+    Slip("heads not laid side by side", "np.concatenate(heads, axis=1) before W_O: a sum keeps "
+         "d_k columns.",
          when=lambda o: _mismatch(o) == _widths(o)[1::-1],
          example=_merged(lambda hs, w_o: sum(hs) @ w_o)),
     Slip("the whole V for each head", "each head weighs its OWN d_k columns of V, "
          "v[:, t*d_k:(t+1)*d_k].", when=lambda o: _widths(o)[2] > 1 and _mismatch(o) == (
              _widths(o)[2] * _widths(o)[0], _widths(o)[0]),
          example=_merged(None, whole_v=True)),
-    Slip(*_FLOAT, when=_float_d_k, example=lambda x, a, b, c, o, h: np.asarray(x)[
-        :, :np.shape(a)[1] / h])])
+    ("reshaped to (h, n, d_k)", _MIXED, lambda x, a, b, c, o, h: np.concatenate(list(
+        _reshaped(x, a, b, h) @ (np.asarray(x) @ c).reshape(h, len(x), -1)), 1) @ o),
+    ("stopped after the first head", "the `return` is inside the loop: one indent less.",
+     _merged(lambda hs, w: hs[0] @ w[:len(hs[0][0])]))])
 
 
 MULTI_HEAD = CodeExercise(

@@ -8,8 +8,6 @@ from .feedback import no_prediction as _no
 from .hand import HandExercise
 from .python import REPLACED
 
-__all__ = ["EXERCISES"]
-
 
 def _squares(q):
     return sum(x * x for x in q)
@@ -40,26 +38,25 @@ _LENGTH_SLIPS = slip_rows([
     ("doubled instead of squared", "`x * 2` doubles x; the square is `x ** 2`.",
      lambda q: math.sqrt(sum(2 * x for x in q))),
     ("started the total at the first slot", "q[0] also counts unsquared: start at 0.",
-     (lambda q: math.sqrt(q[0] + _squares(q)),
-      lambda q: math.sqrt(q[0] + _squares(q[1:])))),
-    ("no squares", "the slots were added as they are: square each first.",
+     (lambda q: math.sqrt(q[0] + _squares(q)), lambda q: math.sqrt(q[0] + _squares(q[1:])))),
+    ("no squares", "the slots were added unsquared: square each first.",
      lambda q: math.sqrt(sum(q))),
-    ("absolute values", "that adds the sizes |q₁| + |q₂| + … (√(x²) is |x|): square, add, then one "
-     "root.",
-     (lambda q: sum(abs(x) for x in q),
-      lambda q: math.sqrt(sum(abs(x) for x in q)))),
-    ("squared the sum", "the slots were added first: (3 + 4)² = 49, 3² + 4² = 25.",
+    ("absolute values", "that adds the sizes |q₁| + |q₂| + …: square, add, then one root.",
+     (lambda q: sum(abs(x) for x in q), lambda q: math.sqrt(sum(abs(x) for x in q)))),
+    ("squared the sum", "the slots were added first: square each, then add.",
      lambda q: abs(sum(q))),
     ("return inside the loop", "only the first slot counts: return after the loop.",
      lambda q: abs(q[0])),
     ("only the last term counts", REPLACED, lambda q: abs(q[-1])),
     ("root inside the loop", "take the root once, after the loop.", _root_each_step),
-    ("largest slot", "the biggest slot's size: every slot adds length.",
+    ("divided by L in the root", "that is √(Σ x² / L), a root of a mean: no ÷ L.",
+     lambda q: math.sqrt(_squares(q) / len(q)) if q else _no()),
+    ("largest slot", "that is the biggest slot's size: every slot adds length.",
      lambda q: max(abs(x) for x in q)),
-    ("a fixed number of slots", "only the first few slots were used: loop over all L.",
+    ("a fixed number of slots", "loop over all L slots, not the first few.",
      (_first_slots(2), _first_slots(3))),
-    Slip("started from q[0]", "an empty list (length 0) has no q[0]: start the total at 0, loop "
-         "over every slot.",
+    Slip("started from q[0]", "an empty list has no q[0]: start the total at 0, loop over every "
+         "slot.",
          when=lambda o: not o.case.args[0] and isinstance(o.error, IndexError),
          example=lambda q: math.sqrt(q[0] ** 2 + _squares(q[1:]))),
 ])
@@ -71,7 +68,7 @@ LENGTH = CodeExercise(
            ([0.0, 0.0],), ([0.5, 1.5],), ([1.0, 1.0, 1.0, 1.0],), ([2.0, -1.0, 2.0, -4.0, 2.0],),
            ([-1.2, -2.0, -2.0],), ([4.0, 3.0],), ([],)],
     solution=_length, loop_only=("norm", "math.hypot", "math.dist"),
-    quantities={"L": lambda q: len(q)}, slips=_LENGTH_SLIPS)
+    quantities={"L": len}, slips=_LENGTH_SLIPS)
 
 
 _WHOLE = [(1, 2, 2), (2, 3, 6), (1, 4, 8), (4, 4, 7), (2, 6, 9), (6, 6, 7), (2, 10, 11)]
@@ -85,41 +82,6 @@ def _draw_vector(rng):  # a² + b² + c² is a square: the length is whole, no c
             return {"q": q}
 
 
-_LENGTH_HAND_SLIPS = slip_rows([
-    ("halved instead of the root", "{got} is half the sum of the squares: its root.",
-     lambda q: _squares(q) / 2),
-    ("no squares", "{got} is the root of the slots as they are: square each first.",
-     lambda q: math.sqrt(sum(q)) if sum(q) > 0 else _no()),
-    ("absolute values", "{got} is |q₁| + |q₂| + |q₃|: square, add, then the root.",
-     lambda q: sum(abs(x) for x in q)),
-    ("absolute values under the root", "{got} is √(|q₁| + |q₂| + |q₃|): square each.",
-     lambda q: math.sqrt(sum(abs(x) for x in q))),
-    ("added the slots first", "{got} starts from q₁ + q₂ + q₃ (its size or square): square each "
-     "slot first.", (lambda q: abs(sum(q)), lambda q: sum(q) ** 2)),
-    ("largest slot", "{got} is the biggest slot's size: every slot adds length.",
-     lambda q: max(abs(x) for x in q)),
-    ("root of the mean", "{got} is the root of the squares' mean: no division.",
-     lambda q: math.sqrt(_squares(q) / len(q))),
-    ("minus sign squared away wrong", "{got} takes a negative slot's square as "
-     "negative: (−3)² = +9.", lambda q: _signed_squares_root(q)),
-    ("doubled instead of squared", "{got} doubles each slot: square it.",
-     (lambda q: math.sqrt(sum(2 * x for x in q))
-                       if sum(q) > 0 else _no(),
-                       lambda q: math.sqrt(sum(2 * abs(x) for x in q)))),
-    *[(f"left out slot {i + 1}", f"{{got}} leaves out slot {i + 1}'s square.",
-       lambda q, i=i: math.sqrt(_squares(q) - q[i] ** 2)) for i in range(3)],
-])
-
-
-LENGTH_HAND = HandExercise(
-    "length by hand", "∥q∥ for q = {q}",
-    answer=_length, givens={"q": [2, -3, 6]}, draw=_draw_vector, tolerance=0.01,
-    slips=_LENGTH_HAND_SLIPS,
-    twins=[Slip("a square doubled", lambda q, i=i: _doubled(q[i]), gives=lambda q, i=i: math.sqrt(
-        _squares(q) - q[i] ** 2 + 2 * abs(q[i])) if abs(q[i]) > 2 else _no()) for i in range(3)],
-)
-
-
 def _doubled(x):  # the slot a square doubled was taken on: "(−3)² as 6"
     shown = str(x) if x > 0 else f"({x})"
     return f"{{got}} takes {shown}² as {2 * abs(x)}: it is {x * x}.".replace("-", "−")
@@ -130,6 +92,39 @@ def _signed_squares_root(q):
     return math.sqrt(total) if min(q) < 0 and total > 0 else _no()
 
 
+_LENGTH_HAND_SLIPS = slip_rows([
+    ("halved instead of the root", "{got} is half the sum of the squares: its root.",
+     lambda q: _squares(q) / 2),
+    ("no squares", "{got} is the root of the unsquared slots: square each first.",
+     lambda q: math.sqrt(sum(q)) if sum(q) > 0 else _no()),
+    ("absolute values", "{got} is |q₁| + |q₂| + |q₃|: square, add, then the root.",
+     lambda q: sum(abs(x) for x in q)),
+    ("absolute values under the root", "{got} is √(|q₁| + |q₂| + |q₃|): square each.",
+     lambda q: math.sqrt(sum(abs(x) for x in q))),
+    ("added the slots first", "{got} starts from q₁ + q₂ + q₃: square each first.",
+     (lambda q: abs(sum(q)), lambda q: sum(q) ** 2)),
+    ("largest slot", "{got} is the biggest slot's size: every slot adds length.",
+     lambda q: max(abs(x) for x in q)),
+    ("root of the mean", "{got} is the root of the squares' mean: no ÷ L.",
+     lambda q: math.sqrt(_squares(q) / len(q))),
+    ("minus sign squared away wrong", "{got} takes a negative slot's square as negative: "
+     "(−3)² = +9.", _signed_squares_root),
+    ("doubled instead of squared", "{got} doubles each slot: square it.",
+     (lambda q: math.sqrt(sum(2 * x for x in q)) if sum(q) > 0 else _no(),
+      lambda q: math.sqrt(sum(2 * abs(x) for x in q)))),
+    *[(f"left out slot {i + 1}", f"{{got}} leaves out slot {i + 1}'s square.",
+       lambda q, i=i: math.sqrt(_squares(q) - q[i] ** 2)) for i in range(3)],
+])
+
+
+LENGTH_HAND = HandExercise(
+    "length by hand", "∥q∥ for q = {q}",
+    answer=_length, givens={"q": [2, -3, 6]}, draw=_draw_vector, slips=_LENGTH_HAND_SLIPS,
+    twins=[Slip("a square doubled", lambda q, i=i: _doubled(q[i]), gives=lambda q, i=i: math.sqrt(
+        _squares(q) - q[i] ** 2 + 2 * abs(q[i])) if abs(q[i]) > 2 else _no()) for i in range(3)],
+)
+
+
 def _unit(q):
     size = _length(q)
     return [x / size for x in q]
@@ -137,26 +132,27 @@ def _unit(q):
 
 _UNIT_SLIPS = slip_rows([
     ("returned the length", "that is ∥q∥: divide every slot by it.", _length),
-    ("divided by the sum", "you divided by q₁ + q₂ + …, not the length.",
+    ("divided by the sum", "you divided by q₁ + q₂ + …: by ∥q∥.",
      lambda q: [x / sum(q) for x in q]),
     ("divided by the sum of sizes", "you divided by |q₁| + |q₂| + …: by ∥q∥.",
      lambda q: [x / sum(abs(y) for y in q) for x in q]),
     ("divided by the biggest slot", "divide by ∥q∥.",
-     (lambda q: [x / max(q) for x in q],
-      lambda q: [x / max(abs(y) for y in q) for x in q])),
+     (lambda q: [x / max(q) for x in q], lambda q: [x / max(abs(y) for y in q) for x in q])),
     ("lost the signs", "every slot came back positive: keep the signs.",
      lambda q: [abs(x) / _length(q) for x in q]),
     ("length of the first two slots", "∥q∥ came from q₁ and q₂ only.",
      lambda q: [x / _length(q[:2]) for x in q]),
-    ("divided the first slot only", "only the first slot was divided: divide every slot.",
+    ("divided the first slot only", "divide every slot, not only q₁.",
      lambda q: [q[0] / _length(q)] + list(q[1:])),
-    ("halved instead of the root", "∥q∥ came from `total ** 1/2`, a half: total ** 0.5.",
+    ("halved instead of the root", "`total ** 1/2` halves: ∥q∥ is total ** 0.5.",
      lambda q: [x / (_squares(q) / 2) for x in q]),
     ("doubled instead of squared", "∥q∥ came from `x * 2`: square it, x ** 2.",
      lambda q: [x / math.sqrt(sum(2 * y for y in q)) for x in q]),
-    ("divided by the number of slots", "you divided by L, not ∥q∥.",
+    ("divided by ∥q∥²", "you divided by Σ x², before the root: by ∥q∥.",
+     lambda q: [x / _squares(q) for x in q]),
+    ("divided by the number of slots", "you divided by L: by ∥q∥.",
      lambda q: [x / len(q) for x in q]),
-    ("each slot by its own size", "each slot was divided by |x|: by the one length ∥q∥.",
+    ("each slot by its own size", "each slot was divided by |x|: divide by ∥q∥.",
      lambda q: [x / abs(x) for x in q]),
 ])
 
@@ -166,7 +162,7 @@ UNIT = CodeExercise(
     cases=[([3.0, 4.0],), ([0.0, -2.0],), ([6.0, -8.0],), ([1.0, 2.0, 2.0],),
            ([-4.0, 2.0, -4.0],), ([0.5, 0.5, 0.5, 0.5],), ([2.5],), ([1.0, 3.0, -2.0, 1.5],)],
     solution=_unit,
-    quantities={"∥q∥": _length, "L": lambda q: len(q)}, slips=_UNIT_SLIPS)
+    quantities={"∥q∥": _length, "L": len}, slips=_UNIT_SLIPS)
 
 EXERCISES = [LENGTH_HAND, LENGTH, UNIT]
 

@@ -8,10 +8,7 @@ from .feedback import Slip, slip_rows
 from .feedback import no_prediction as _no
 from .hand import HandExercise, one_off
 
-__all__ = ["EXERCISES", "REPLACED", "missing_key"]
-
-REPLACED = ("the total is replaced (`total = …`) or reset (`total = 0`) in the loop: set it to 0 "
-            "once, before the loop.")
+REPLACED = "the loop replaces (`total = …`) or resets the total: set it to 0 once, before the loop."
 
 
 def _draw_list(rng):
@@ -56,8 +53,7 @@ def _squares(a, b):
 _LOOP_HAND_SLIPS = slip_rows([
     ("range includes its end", "range({a}, {b}) stops BEFORE {b}.",
      lambda a, b: _squares(a, b + 1)),
-    ("range started at 0", "range({a}, {b}) starts at {a}, not at 0 or 1.",
-     lambda a, b: _squares(0, b)),
+    ("range started at 0", "range({a}, {b}) starts at {a}.", lambda a, b: _squares(0, b)),
     ("left out the start", "{a} ** 2 counts too.", lambda a, b: _squares(a + 1, b)),
     ("doubled instead of squared", "k ** 2 is k × k, not k × 2.",
      lambda a, b: sum(2 * k for k in range(a, b))),
@@ -66,8 +62,7 @@ _LOOP_HAND_SLIPS = slip_rows([
      lambda a, b: (b - 1) ** 2),
     ("squared the total", "{got} squares the sum: square each k, then add.",
      lambda a, b: sum(range(a, b)) ** 2),
-    ("counted the steps", "{got} is how many times the loop ran: add up each k ** 2.",
-     lambda a, b: b - a),
+    ("counted the steps", "{got} counts the loop's steps: add up each k ** 2.", lambda a, b: b - a),
     ("2 ** k for k ** 2", "{got} adds 2 ** k.", lambda a, b: sum(2 ** k for k in range(a, b))),
     ("started one late, ran one far", "range({a}, {b}) is {a} … {b} − 1.",
      lambda a, b: _squares(a + 1, b + 1)),
@@ -77,8 +72,11 @@ _LOOP_HAND_SLIPS = slip_rows([
 LOOP_HAND = HandExercise(
     "loop by hand", "the total after `for k in range({a}, {b}): total += k ** 2`",
     answer=_squares, givens={"a": 2, "b": 5},
-    twins=[Slip("left out the end", "{b} − 1 counts: range stops just before {b}.",
-                gives=lambda a, b: _squares(a, b - 1)), one_off(_squares)],
+    twins=[one_off(_squares), *slip_rows([
+        ("left out the end", "{b} − 1 counts: range stops just before {b}.",
+         lambda a, b: _squares(a, b - 1)),
+        ("^ for a power", "{got} adds k ^ 2 (XOR: 3 ^ 2 is 1): k ** 2 is k × k.",
+         lambda a, b: sum(k ^ 2 for k in range(a, b)))])],
     draw=lambda rng: {"a": (a := int(rng.integers(1, 6))),  # not (2, 5)
                       "b": a + int(rng.choice([2, 4] if a == 2 else [2, 3, 4]))},
     slips=_LOOP_HAND_SLIPS)
@@ -95,21 +93,20 @@ def _nonempty(func):
 
 
 _MEAN_SLIPS = slip_rows([
-    ("divided by len(q) − 1", "divide by len(q).", _nonempty(lambda q: sum(q) / (len(q) - 1))),
-    ("return inside the loop", "only the first number was added: return after the loop.",
-     (_nonempty(lambda q: q[0] / len(q)), _nonempty(lambda q: q[0]))),
-    ("only the last number counts", REPLACED,
-     (_nonempty(lambda q: q[-1] / len(q)), _nonempty(lambda q: q[-1]))),
-    ("started the total at 1", "start at 0.", _nonempty(lambda q: (1 + sum(q)) / len(q))),
-    ("the first number counted twice", "a total that starts at q[0] adds it again: "
-     "start at 0.", _nonempty(lambda q: (q[0] + sum(q)) / len(q))),
+    ("divided by len(q) − 1", "divide by len(q).", lambda q: sum(q) / (len(q) - 1)),
+    ("return inside the loop", "only q[0] was added: return after the loop.",
+     (lambda q: q[0] / len(q), lambda q: q[0])),
+    ("only the last number counts", REPLACED, (lambda q: q[-1] / len(q), lambda q: q[-1])),
+    ("started the total at 1", "start at 0.", lambda q: (1 + sum(q)) / len(q)),
+    ("the first number counted twice", "a total started at q[0] adds it again: start at 0.",
+     lambda q: (q[0] + sum(q)) / len(q)),
     ("left out the first number", "range(1, len(q)) skips q[0]: positions start at 0.",
-     _nonempty(lambda q: sum(q[1:]) / len(q))),
+     lambda q: sum(q[1:]) / len(q)),
     ("left out the last number", "range(len(q) - 1) stops one early.",
-     _nonempty(lambda q: sum(q[:-1]) / len(q))),
+     lambda q: sum(q[:-1]) / len(q)),
     ("the middle number", "{got} is the middle number (a median).",
-     (_nonempty(lambda q: sorted(q)[len(q) // 2]), _nonempty(np.median))),
-])
+     (lambda q: sorted(q)[len(q) // 2], np.median)),
+], make=_nonempty)
 
 
 MEAN = CodeExercise(
@@ -137,17 +134,15 @@ def missing_key(outcome, test):
 
 
 _COST_SLIPS = slip_rows([
-    ("paid each item once", "an item in the basket twice is paid twice: loop over the "
-     "basket.", lambda b, p: sum(p[i] for i in set(b))),
-    ("the whole price list", "that adds every price: add the basket's items.",
-     lambda b, p: sum(p.values())),
+    ("paid each item once", "an item twice in the basket is paid twice: loop over it.",
+     lambda b, p: sum(p[i] for i in set(b))),
+    ("the whole price list", "add only the basket's items.", lambda b, p: sum(p.values())),
     ("only the last item counts", REPLACED, lambda b, p: p[b[-1]] if b else 0),
     ("return inside the loop", "only the first item was paid: return after the loop.",
      lambda b, p: p[b[0]] if b else 0),
     ("every item at the first price", "each item has its own price, prices[item].",
      lambda b, p: p[b[0]] * len(b)),
-    ("left out the first item", "range(1, …) skips item 0.",
-     lambda b, p: _cost(b[1:], p)),
+    ("left out the first item", "range(1, …) skips item 0.", lambda b, p: _cost(b[1:], p)),
     ("left out the last item", "range(len(basket) - 1) stops one early.",
      lambda b, p: _cost(b[:-1], p)),
     ("multiplied the prices", "add them, from 0.", lambda b, p: float(np.prod([p[i] for i in b]))),
@@ -181,20 +176,20 @@ def _means(A):
 
 _ROW_MEANS_SLIPS = slip_rows([
     ("added down the columns", "axis=0 goes down each column; a row lies along axis=1.",
-     (lambda A: A.sum(axis=0) / A.shape[0], lambda A: sum(A)
-                       / len(A), lambda A: A.sum(axis=0) / A.shape[1])),
+     (lambda A: A.sum(axis=0) / A.shape[0], lambda A: sum(A) / len(A),
+      lambda A: A.sum(axis=0) / A.shape[1])),
     ("divided by the number of rows", "len(A) counts the rows; a row holds A.shape[1].",
      lambda A: A.sum(axis=1) / A.shape[0]),
-    ("divided by every number's count", "A.size counts all of A; a row holds "
-     "A.shape[1].", lambda A: A.sum(axis=1) / A.size),
-    ("the mean of everything", "one mean of the whole grid: one per row.",
-     lambda A: A.sum() / A.size),
-    ("the first row only", "{got} is the first row's mean alone: one mean per row.",
+    ("divided by every number's count", "A.size counts all of A; a row holds A.shape[1].",
+     lambda A: A.sum(axis=1) / A.size),
+    ("the mean of everything", "one number for the grid: .sum(axis=1) gives one per row.",
+     [lambda A, n=n: A.sum() / n(A) for n in (np.size, len, lambda A: A.shape[1])]),
+    ("the first row only", "one mean per row, not the first row's alone.",
      (lambda A: A[0].sum() / A.shape[1], lambda A: _means(A)[:1])),
     ("left out the last row", "range(len(A) - 1) stops one row early.", lambda A: _means(A)[:-1]),
     ("only the last number counts", REPLACED,
      (lambda A: A[:, -1] / A.shape[1], lambda A: A[:, -1])),
-    ("only two columns", "A[:, 0] + A[:, 1] leaves the rest out: .sum(axis=1).",
+    ("only two columns", "A[:, 0] + A[:, 1] leaves out the rest: .sum(axis=1).",
      (lambda A: (A[:, 0] + A[:, 1]) / 2, lambda A: (A[:, 0] + A[:, 1]) / A.shape[1])),
     ("the middle number", "{got} is each row's middle number (a median).",
      lambda A: np.median(A, axis=1)),
@@ -211,7 +206,7 @@ ROW_MEANS = CodeExercise(
         [[1.5], [-2.0], [0.75], [3.0]], [[1, 2, 3], [4, 5, 6], [7, 8, 10.5]],
         [[-0.5, 2.0, 1.0], [1.0, 1.0, 4.5]], [[-2.5, 1.0], [0.5, -3.0]])],
     solution=_means,
-    quantities={"A.shape[1]": lambda A: A.shape[1], "A.shape[0]": lambda A: A.shape[0]},
+    quantities={f"A.shape[{i}]": lambda A, i=i: A.shape[i] for i in (1, 0)},
     slips=_ROW_MEANS_SLIPS)
 
 EXERCISES = [POSITIONS_HAND, LOOP_HAND, MEAN, COST, ROW_MEANS]

@@ -1,6 +1,5 @@
 """The general relations: what no table lists, named by how the answer relates to the right
-one; each says what the answer IS before it suggests a cause (tier 1: a relation, 2: a plain
-statement about the answer's form)."""
+one; each says what the answer IS, then a cause (tier 1: a relation, 2: about its form)."""
 
 import itertools
 import math
@@ -22,14 +21,14 @@ PRINTED, NO_RETURN = "printed instead of returning", "no return"
 @dataclass(frozen=True)
 class Relation:
     """``transform(expected, case, exercise)`` predicts the answer (a tuple: several forms), or
-    ``test(outcome, exercise)`` tells one wrong outcome; ``hint``: text or a function;
-    ``least``: the wrong cases it must account for (one can be a coincidence)."""
+    ``test(outcome, exercise)`` tells a wrong outcome; ``least``: the wrong cases it needs."""
 
     name: str
     hint: object
     transform: object = None
     test: object = None
     least: int = 1
+    errors: bool = False  # the same kind of error as the prediction's counts
 
     def seen(self, exercise, outcomes, wrong):
         if self.transform is None:
@@ -37,8 +36,9 @@ class Relation:
         best = []
         for form in self.transform if isinstance(self.transform, tuple) else (self.transform,):
             telling = exercise.follows(lambda case, f=form: _transformed(f, case, exercise),
-                                       outcomes, errors_count=False, key=form)
-            best = telling if len(telling) > len(best) else best
+                                       outcomes, errors_count=self.errors, key=form)
+            telling = sorted(telling, key=lambda o: o.error is not None)  # a value shown first
+            best = telling if len(telling) > len(best) and telling[0].error is None else best
         return best if len(best) >= self.least else []
 
 
@@ -79,9 +79,12 @@ def _along(axis, change):
     return of
 
 
+def _cut(which):
+    return slice(1, None) if which == "first" else slice(None, -1)
+
+
 def _drop(axis, which):
-    cut = slice(1, None) if which == "first" else slice(None, -1)
-    return _along(axis, lambda e: e[(slice(None),) * axis + (cut,)])
+    return _along(axis, lambda e: e[(slice(None),) * axis + (_cut(which),)])
 
 
 class _Floored(Relation):
@@ -92,25 +95,18 @@ class _Floored(Relation):
         return best if any(np.any((e < 0) & (e % 1 != 0)) for e in map(_expected, best)) else []
 
 
-def _decimals(d):
-    return {0: "whole numbers", 1: "1 decimal"}.get(d, f"{d} decimals")
-
-
-_AXES = {0: "the first axis", 1: "the second axis"}
-
 TRANSFORMED = [
     _t("sign turned round", "right sizes, wrong sign: a subtraction the wrong way round, or a "
        "minus too many?", lambda e: -e),
     _t("the sign dropped", "an abs(…), or a square and a root, lost a sign.", np.abs),
-    _t("transposed", "rows and columns swapped: check each product's order (A @ B is not B @ A) "
-       "and each `.T`.",
+    _t("transposed", "rows and columns swapped: check each product's order (A @ B is not "
+       "B @ A) and each `.T`.",
        lambda e: np.swapaxes(e, -1, -2) if e.ndim >= 2 else _no()),
     _t("cut to whole numbers", "the decimals are gone: an int(…), a `//`, or dtype=int?", np.trunc),
     _Floored("rounded down", "math.floor or `//` drops the decimals: divide with `/`.",
              transform=lambda e, case, ex: np.floor(e)),
-    *[_t(f"rounded to {_decimals(d)}", "round only when you print.",
-         lambda e, d=d: np.round(e, d))
-      for d in range(4)],
+    *[_t("rounded to " + {0: "whole numbers", 1: "1 decimal"}.get(d, f"{d} decimals"),
+         "round only when you print.", lambda e, d=d: np.round(e, d)) for d in range(4)],
     *[_t(name, hint, lambda e, f=f: e * f) for name, f, hint in (
         ("twice the answer", 2, "something counted twice?"),
         ("half the answer", 0.5, "a ÷ 2 too many (`** 1/2` is one)?"),
@@ -124,7 +120,7 @@ TRANSFORMED = [
     _t("square-rooted", "a root too many.", lambda e: np.sqrt(e) if np.all(e >= 0) else _no()),
     _t("applied the softmax", "each row adds up to 1: return the scores, not their softmax.",
        lambda e: softmax(e, axis=-1) if e.ndim == 2 and not _rows_sum_to_one(e) else _no()),
-    *[_t(f"moved one place along {_AXES[axis]}", "an index off by one?",
+    *[_t(f"moved one place along the {('first', 'second')[axis]} axis", "an index off by one?",
          of=_along(axis, lambda e, a=axis, s=step: np.roll(e, s, axis=a)))
       for axis in (0, 1) for step in (1, -1)],
     _t("in reverse order", "an index from the end?",
@@ -136,15 +132,29 @@ TRANSFORMED = [
       for axis, what, of_rows in ((0, "entry", ""), (1, "column", " over the columns"))
       for end, why in (("first", f"the loop{of_rows} starts at 1"),
                        ("last", f"the loop{of_rows} stops one early"))],
-    _t("only the first row", "your answer is the right one's first row: a `return` inside the loop "
-       "over the rows (put it after the loop, level with the `for`).",
-       lambda e: e[0] if e.ndim >= 2 and e.shape[0] > 1 else _no()),
-    _t("only the last row", "your answer is the right one's last row: each pass overwrote the "
-       "result instead of storing its row (write row i, or append).",
-       lambda e: e[-1] if e.ndim >= 2 and e.shape[0] > 1 else _no()),
+    *[_t(f"only the {end} row", f"it is the right answer's {end} row: {why}.",
+         lambda e, i=i: e[i] if e.ndim >= 2 and e.shape[0] > 1 else _no())
+      for end, i, why in (("first", 0, "a `return` inside the loop over the rows (put it after "
+                           "the loop, level with the `for`)"),
+                          ("last", -1, "each pass overwrote the result instead of storing its "
+                           "row (write row i, or append)"))],
+    Relation("summed along an axis", lambda ex, o: "it is the right answer added up along "
+             f"axis {_summed(o)}: a .sum(…) too many?", transform=tuple(
+                 lambda e, c, x, a=a: e.sum(a) if e.ndim > 1 else _no() for a in (-1, 0))),
+    _t("a size-1 axis missing", lambda ex, o: "it is the right numbers without the size-1 axis, "
+       f"{np.shape(o.value)} for {_expected(o).shape}: keep it ([rows], [None], keepdims=True).",
+       lambda e: np.squeeze(e) if 1 in e.shape[e.ndim < 2:] else _no()),
+    Relation("joined, not stacked", lambda ex, o: "it is the right grids end to end, shape "
+             f"{np.shape(o.value)}: np.stack(…) gives them a new first axis.", transform=tuple(
+                 lambda e, c, x, a=a: np.concatenate(list(e), a) if e.ndim > 2 and e.shape[1] > 1
+                 else _no() for a in (0, -1))),
     _t("running totals", "each number is the sum of the right ones up to it: a total never reset "
        "to 0?", lambda e: np.cumsum(e, -1) if e.ndim and e.shape[-1] > 1 else _no()),
 ]
+
+
+def _summed(o):
+    return next(a for a in (-1, 0) if same(_value(o), _expected(o).sum(a)))
 
 
 def _quantity_relations(quantities):
@@ -189,8 +199,6 @@ def _put(args, i, array):
 
 def _input_dropped(axis, which, all_args):
     """Without the first or last entry along ``axis`` of the first input (or every input)."""
-    cut = slice(1, None) if which == "first" else slice(None, -1)
-
     def change(args):
         first = numeric(args[0])
         if first is None or first.ndim < (1 if axis == 0 else 2) or first.shape[axis] < 2:
@@ -201,7 +209,7 @@ def _input_dropped(axis, which, all_args):
             if (arr is None or arr.dtype.kind not in "biuf" or arr.ndim == 0 or axis >= arr.ndim
                     or arr.shape[axis] != first.shape[axis] or (i and not all_args)):
                 continue
-            _put(args, i, arr[(slice(None),) * (axis % arr.ndim) + (cut,)])
+            _put(args, i, arr[(slice(None),) * (axis % arr.ndim) + (_cut(which),)])
             changed += 1
         if changed == 0 or (all_args and changed < 2):
             raise NoPrediction
@@ -215,7 +223,7 @@ def _dropped(axis, which, all_args):
     name += (" of every input" if first else " in every input") if all_args else ""
     cause = ("a loop from 1 skips position 0" if first else
              "range(len(x) - 1) leaves the last one out")
-    return Relation(name, f"your answer is what you get without the {which} "
+    return Relation(name, f"it is what you get without the {which} "
                     f"{'column' if axis else 'slot or row'} of {'every' if all_args else 'the'} "
                     f"input: {cause}.", transform=_input_dropped(axis, which, all_args))
 
@@ -228,15 +236,6 @@ def _one_input(index, change):
             raise NoPrediction
         _put(args, index, change(arr))
     return _solved(edit)
-
-
-def _first_row_everywhere(index):
-    """Every row of one input replaced by its first: `K[0]` typed where `K[j]` was meant."""
-    def change(arr):
-        if arr.ndim < 2:
-            raise NoPrediction
-        return np.repeat(arr[:1], arr.shape[0], axis=0)
-    return _one_input(index, change)
 
 
 def _each_input(change, dicts=False):
@@ -260,32 +259,16 @@ def _each_input(change, dicts=False):
     return _solved(edit)
 
 
-def _cut_inputs(e, case, ex):
-    """The inputs cut, where that is not the answer cut."""
+def _cut_inputs(e, case, ex):  # where that is not the answer cut
     found = _each_input(np.trunc, dicts=True)(e, case, ex)
     if same(found, np.trunc(e)):
         raise NoPrediction
     return found
 
 
-def _once(arr):  # each value once, in order of first appearance
-    if arr.ndim != 1:
-        raise NoPrediction
-    return arr[np.sort(np.unique(arr, return_index=True)[1])]
-
-
-def _positions(start):
-    """The positions 0, 1, 2, … (or 1, 2, …) for the numbers of the first input."""
-    def change(arr):
-        if arr.ndim != 1:
-            raise NoPrediction
-        return np.arange(start, start + arr.size, dtype=float)
-    return _one_input(0, change)
-
-
 def _first_entry(case):
     first = numeric(case.args[0]) if case.args else None
-    if first is None or first.ndim == 0 or first.size == 0 or first.flat[0] == 0:
+    if first is None or not first.ndim or not first.size or first.flat[0] == 0:
         raise NoPrediction
     return float(first.flat[0])
 
@@ -301,13 +284,12 @@ SHIFTED = [
 
 def _swapped(i, j):
     """Inputs ``i`` and ``j`` exchanged (not the answer transposed)."""
-    def change(args):
+    def transform(e, case, ex):
+        args = list(copy_args(case.args))
         if j >= len(args) or type(args[i]) is not type(args[j]):
             raise NoPrediction
         args[i], args[j] = args[j], args[i]
-
-    def transform(e, case, ex):
-        found = _solved(change)(e, case, ex)
+        found = ex.solution(*args)  # where it raises, the answer may raise the same
         if e.ndim >= 2 and same(found, np.swapaxes(e, -1, -2)):
             raise NoPrediction
         return found
@@ -316,14 +298,16 @@ def _swapped(i, j):
 
 INPUT_SIDE = [
     Relation("two inputs exchanged", "it is what two inputs exchanged give: f(k, q) for "
-             "f(q, k)?",
+             "f(q, k)?", errors=True,  # swapped shapes may raise
              transform=tuple(_swapped(i, j) for i, j in itertools.combinations(range(4), 2))),
-    Relation("the first row every time", "it is what one input's first row for all rows gives: "
-             "K[0] written for K[j]?",
-             transform=tuple(_first_row_everywhere(i) for i in range(3))),
+    Relation("the first row every time", "it is what one input's first row in every row gives: "
+             "K[0] for K[j]?",
+             transform=tuple(_one_input(i, lambda a: np.repeat(a[:1], len(a), 0) if a.ndim > 1
+                                        else _no()) for i in range(3))),
     Relation("used the positions, not the numbers", "it is what the positions 0, 1, 2, … give: "
              "`range(len(q))` gives positions; the number is q[i].",
-             transform=(_positions(0), _positions(1))),
+             transform=tuple(_one_input(0, lambda a, s=s: np.arange(s, s + a.size, dtype=float)
+                                        if a.ndim == 1 else _no()) for s in (0, 1))),
     *[_dropped(axis, which, all_args) for axis in (0, -1) for which in ("first", "last")
       for all_args in (False, True)],
     Relation("stopped after one pass", "it is what the first entry (row) alone gives: a `return` "
@@ -332,16 +316,16 @@ INPUT_SIDE = [
                         _each_input(lambda a: a[:1] if len(a) > 1 else _no()))),
     Relation("inputs cut to whole numbers", "it is what the inputs give without decimals: an "
              "int(…) on each?", transform=_cut_inputs, least=2),
-    Relation("the signs dropped", "it is what the sizes |x| give: an abs(…) (or a square and a "
-             "root) lost the minus signs.", transform=_each_input(np.abs),
-             least=2),
+    Relation("the signs dropped", "it is what the sizes |x| give: an abs(…), or a square and a "
+             "root, lost the minus signs.", transform=_each_input(np.abs), least=2),
     Relation("repeated numbers counted once", "it is what each value once gives: a set(…) drops "
-             "repeats: loop over every slot.", transform=_each_input(_once), least=2),
+             "repeats; loop over every slot.", least=2, transform=_each_input(
+                 lambda a: a[np.sort(np.unique(a, return_index=True)[1])] if a.ndim == 1
+                 else _no())),
     Relation("only the first two slots", "it is what the first two slots alone give: loop over all "
              "of them.",
              transform=_each_input(lambda a: a[:2] if len(a) > 2 else _no()), least=2),
-    Relation("an input read one position off", "it is what an input read one position off gives "
-             "(x[i ± 1] for x[i]).",
+    Relation("an input read one position off", "it is what x[i ± 1] for x[i] gives.",
              transform=tuple(_one_input(i, lambda a, s=step: np.roll(a, s, axis=0))
                              for i in range(3) for step in (1, -1))),
 ]
@@ -362,6 +346,32 @@ def _error(kind, *words):
         return (isinstance(outcome.error, kind) and outcome.case.raises is None
                 and any(w in str(outcome.error) for w in words))
     return test
+
+
+class _AllAxesT(Relation):
+    """Each wrong case raised what `a @ b.T` raises (3-D inputs; b.swapaxes(-1, -2) fits), one
+    at least not what `a @ b` raises."""
+
+    def seen(self, exercise, outcomes, wrong):
+        said = [_t_said(o) for o in wrong]
+        return wrong if wrong and all(t for t, _ in said) and not all(p for _, p in said) else []
+
+
+def _t_said(o):
+    xs = [a for a in o.case.args if isinstance(a, np.ndarray) and a.ndim > 2]
+    pairs = [p for p in itertools.permutations(xs, 2) if not _said(lambda a=p[0], b=p[1]:
+                                                                  a @ b.swapaxes(-1, -2))]
+    said = str(o.error) if isinstance(o.error, ValueError) else None
+    return [any(_said(lambda a=a, b=b, f=f: a @ f(b)) == said for a, b in pairs)
+            for f in (np.transpose, np.asarray)]
+
+
+def _said(f):
+    try:
+        f()
+    except ValueError as exc:
+        return str(exc)
+    return ""
 
 
 def _rows_sum_to_one(e):
@@ -394,9 +404,8 @@ def _pair(outcome, exercise):
 def _name_hint(exercise, outcome):
     name = getattr(outcome.error, "name", None) or str(outcome.error).split("'")[1:2]
     name = name[0] if isinstance(name, list) and name else name
-    which = f"`{name}`" if isinstance(name, str) and name else "a name"
-    return (f"your function uses {which}, not defined where it runs: define it, or run the cell "
-            "that imports it.")
+    which = f"`{name}`" if isinstance(name, str) and name else "a name it uses"
+    return f"{which} is not defined where it runs: define it, or run the cell that imports it."
 
 
 def _not_finite(outcome, exercise):
@@ -428,8 +437,8 @@ SEEN_IN_ONE = [
              test=_error(TypeError, "'list'", "can't multiply sequence", "can only concatenate")),
     Relation("divided by zero", "here the number you divide by is 0: what is it made of?",
              test=_error(ZeroDivisionError, "")),
-    Relation("a position past the end", "an index went past the end of a list (positions run from "
-             "0 to its length − 1): check each index and range.",
+    Relation("a position past the end", "an index went past the end (positions run from 0 to the "
+             "length − 1): check each index and range.",
              test=_error(IndexError, "out of range", "out of bounds")),
     Relation("sizes that do not fit a product", "A @ B needs as many columns in A as rows in B: "
              "check each .T (one missing or too many?).",
@@ -437,21 +446,23 @@ SEEN_IN_ONE = [
     Relation("shapes that do not line up", "the two sides of a +, −, × or ÷ do not pair up: print "
              "their .shape (a row total needs keepdims=True).",
              test=_error(ValueError, "could not be broadcast")),
+    Relation("a float for a whole number", "`/` always gives a float (4 / 2 is 2.0); range(…), "
+             "an index or a slice needs a whole number: `//`.", test=_error(
+                 TypeError, "interpreted as an integer", "indices must be integers")),
     Relation("an empty input", "an empty input must give {expected}: start from 0, not x[0] or "
              "max(x).",
              test=lambda o, ex: o.error is not None and o.case.raises is None
              and any(len(a) == 0 for a in o.case.args if isinstance(a, (list, tuple)))),
-    Relation("returned text", "return the numbers themselves (str(…) and f-strings are for "
-             "printing).", test=lambda o, ex: o.error is None and isinstance(o.value, str)
+    Relation("returned text", "return the numbers (str(…) and f-strings are for printing).",
+             test=lambda o, ex: o.error is None and isinstance(o.value, str)
              and o.case.raises is None),
     Relation("returned a generator", "collect it: [… for …] or list(…).",
              test=lambda o, ex: o.error is None and isinstance(
                  o.value, (types.GeneratorType, map, filter, range, zip))),
-    Relation("no return on some path", "it returned None here: a path ends without `return` (an "
-             "`if` with no `else`?).",
+    Relation("no return on some path", "a path ends without `return` (an `if` with no `else`?).",
              test=lambda o, ex: o.error is None and o.value is None and o.case.raises is None),
-    Relation("returned more than the answer", "it returned several things, the answer among them: "
-             "return only that one.", test=_pair),
+    Relation("returned more than the answer", "several things came back, the answer among them: "
+             "return only it.", test=_pair),
     Relation("not a finite number", "nan or ∞: an overflow (e^x past x ≈ 709) or 0 / 0?",
              test=_not_finite),
     _OnEveryWrong("all zeros", "every number is 0: decimals cut off (int(…), `//`, dtype=int?), "
@@ -459,8 +470,8 @@ SEEN_IN_ONE = [
                   test=lambda o, ex: np.allclose(_value(o), 0, rtol=0, atol=1e-12)
                   and np.any(_expected(o))
                   and _value(o).shape == _expected(o).shape),
-    Relation("normalised along the other axis", "your COLUMNS add up to 1; each ROW should (the "
-             "last axis, axis=-1).", test=_normalised(lambda v: v.sum(-2))),
+    Relation("normalised along the other axis", "your COLUMNS add up to 1; each ROW should "
+             "(axis=-1).", test=_normalised(lambda v: v.sum(-2))),
     Relation("normalised over the whole grid", "all your numbers together add up to 1; each row "
              "should, on its own.", test=_normalised(lambda v: v.sum())),
     Relation("returned instead of raising", lambda ex, o: "these arguments must be refused: "
@@ -526,7 +537,7 @@ def _not_numbers(outcome, exercise):
 
 
 def _ratio(v, e, rtol=1e-6):
-    """The one number c with v == c·e (0 where e is 0), or None."""
+    """The c with v == c·e, or None."""
     if v is None or e is None or v.shape != e.shape or not np.any(e):
         return None
     mask = e != 0
@@ -537,18 +548,17 @@ def _ratio(v, e, rtol=1e-6):
 
 
 class _Factor:
-    """Every wrong answer is ``base(outcome)`` times one number c, not in ``skip``."""
+    """Every wrong answer is ``base(outcome)`` times one number c, not 0 or 1."""
 
-    def __init__(self, name, base, hint, least, skip, rtol):
-        self.name, self.base, self.words, self.least = name, base, hint, least
-        self.skip, self.rtol = skip, rtol
+    def __init__(self, name, base, hint, least, rtol):
+        self.name, self.base, self.words, self.least, self.rtol = name, base, hint, least, rtol
 
     def ratio(self, outcome):
         return _ratio(_value(outcome), self.base(outcome), rtol=self.rtol)
 
     def seen(self, exercise, outcomes, wrong):
         rs = [self.ratio(o) for o in wrong]
-        if len(wrong) < self.least or None in rs or rs[0] in self.skip or not all(
+        if len(wrong) < self.least or None in rs or rs[0] in (0.0, 1.0) or not all(
                 math.isclose(r, rs[0], rel_tol=1e-6) for r in rs):
             return []  # one wrong number is always a factor times the right one
         return wrong if sum(np.count_nonzero(self.base(o)) for o in wrong) > 1 else []
@@ -583,7 +593,7 @@ def _never_filled_hint(exercise, outcome):
 
 class _ChangedInput:
     name = "changed its input"
-    hint = ("`x[i] = …`, `x += …` and `x.sort()` write into the caller's list: build a new result, "
+    hint = ("`x[i] = …`, `x += …` and `x.sort()` write into the caller's list: build a new result "
             "or work on a copy (`list(x)`, `x.copy()`).")
 
     def seen(self, exercise, outcomes, wrong):
@@ -604,8 +614,8 @@ def refused(outcome, kind):
 
 
 class _Refusal:
-    """Its own error raised on every case that should give an answer (``answered``: and a case
-    to refuse answered)."""
+    """Its own error raised on every case to answer (``answered``: and a case to refuse
+    answered)."""
 
     def __init__(self, name, answered):
         self.name, self.answered = name, answered
@@ -640,12 +650,8 @@ class _Reordered:
     hint = "the same order on every case: check which index goes where."
 
     def seen(self, exercise, outcomes, wrong):
-        common = None
-        for o in wrong:
-            found = _permutations(_value(o), _expected(o))
-            common = found if common is None else common & found
-            if not common:
-                return []
+        found = [_permutations(_value(o), _expected(o)) for o in wrong]
+        common = set.intersection(*found) if found else set()
         if not common:
             return []
         size = len(next(iter(common)))
@@ -694,28 +700,31 @@ STATEMENTS = [
     _OnEveryWrong("a size read from the wrong place", "each wrong number is another size of the "
                   "inputs: which input and axis hold it?", test=_other_size),
     _OnEveryWrong("entries never filled", _never_filled_hint, test=_never_filled),
-    _OnEveryWrong("the answer of another case", "it gave another case's answer: an earlier cell's "
-                  "variable used for an argument?", test=_another_case),
+    _OnEveryWrong("the answer of another case", "another case's answer: an earlier cell's variable "
+                  "used for an argument?", test=_another_case),
     _Factor("the input times a fixed number", lambda o: numeric(o.case.args[0]), "on every "
-            "case it is the input times {}: work the factor out from the input.", 2, (0.0, 1.0),
-            1e-5),
+            "case it is the input times {}: work the factor out from the input.", 2, 1e-5),
     _OnEveryWrong("the input given back", _input_hint, test=_input_back),
     Relation("the wrong shape", lambda ex, o: _shape_hint(numeric(o.value),
                                                           numeric(o.case.expected)),
              test=_shape_wrong),
     Relation("not numbers", "return a number, a list of numbers or an array.", test=_not_numbers),
     _Factor("off by a constant factor", _expected, "every wrong number is the right one times {}: "
-            "a factor is wrong.", 1, (0.0, 1.0), 1e-6),
+            "a factor is wrong.", 1, 1e-6),
     _Refusal("the test before raise turned round", answered=True),
     _Refusal("refused every case", answered=False),
     _Reordered(),
 ]
 
 
+ALL_AXES_T = _AllAxesT("`.T` on a 3-D array", "`.T` reverses ALL the axes, (H, m, d) → (d, m, H): "
+                       "swap only the last two, x.swapaxes(-1, -2).")
+
+
 def for_code(quantities=()):
     """The relations of a code exercise with these named quantities, as (tier, relation)."""
-    return ([(1, r) for r in TRANSFORMED + _quantity_relations(quantities) + SHIFTED
-             + INPUT_SIDE + SEEN_IN_ONE] + [(2, r) for r in STATEMENTS])
+    tier_1 = TRANSFORMED + _quantity_relations(quantities) + SHIFTED + INPUT_SIDE + SEEN_IN_ONE
+    return [(0.75, ALL_AXES_T)] + [(1, r) for r in tier_1] + [(2, r) for r in STATEMENTS]
 
 
 # --- relations of a number worked out by hand

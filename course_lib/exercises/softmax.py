@@ -1,7 +1,6 @@
 """Notebook 07: a softmax weight and the slope p₁(1 − p₁) by hand, softmax_rows in code."""
 
 import math
-from dataclasses import replace
 
 import numpy as np
 
@@ -9,8 +8,6 @@ from .engine import CodeExercise
 from .feedback import Slip, slip_rows
 from .feedback import no_prediction as _no
 from .hand import HandExercise
-
-__all__ = ["EXERCISES"]
 
 TOLERANCE = 0.002  # as the prompts say
 
@@ -27,19 +24,17 @@ def _exp_as(f, x):  # p₁ with f(v) in place of eᵛ
     return _share([f(v) for v in x])
 
 
-def _forms(name, hint, gives):  # eˣ in full, to 3 or 2 decimals
-    return [Slip(name, hint, gives=lambda x, d=d: gives(x, lambda v: round(math.exp(v), d)))
-            for d in (12, 3, 2)]
+def _forms(name, hint, gives):  # a row: eˣ in full, to 3 or 2 decimals
+    return name, hint, [lambda x, d=d: gives(x, lambda v: round(math.exp(v), d))
+                        for d in (12, 3, 2)]
 
 
 def _slope(p):
     return p * (1 - p)
 
 
-def _told_apart(answer, slips):  # a slip only where it is clear of the answer
-    def clear(f):
-        return lambda **g: _no() if abs(f(**g) - answer(**g)) <= 2 * TOLERANCE else f(**g)
-    return [replace(slip, gives=clear(slip.gives)) for slip in slips]
+def _told_apart(answer):  # slip_rows' make: a form only where it is clear of the answer
+    return lambda f: lambda **g: _no() if abs(f(**g) - answer(**g)) <= 2 * TOLERANCE else f(**g)
 
 
 def _x_times_e(x):  # needs a 0 and a score past 1 to stand apart
@@ -71,9 +66,9 @@ _WEIGHT_SLIPS = slip_rows([
     *[(f"left out term {j + 1} of the total", "add eˣ of all three (e⁰ = 1 counts too).",
        lambda x, j=j: _share([math.exp(v) for v in x[:j] + x[j + 1:]]))
       for j in (1, 2)],
-    *_forms("forgot to divide", "{got} is e^(x₁) alone: divide it by the total.",
-            lambda x, e: e(x[0])),
-    *_forms("divided by the other terms", "the total includes e^(x₁) too.",
+    _forms("forgot to divide", "{got} is e^(x₁) alone: divide it by the total.",
+           lambda x, e: e(x[0])),
+    _forms("divided by the other terms", "the total includes e^(x₁) too.",
             lambda x, e: e(x[0]) / sum(map(e, x[1:]))),
     *[(f"weight of key {i + 1}", f"{{got}} is p{' ₂₃'[i]}: p₁ has e^(x₁) on top.",
        lambda x, i=i: _weight(x, i)) for i in (1, 2)],
@@ -88,11 +83,15 @@ _WEIGHT_SLIPS = slip_rows([
      lambda x: math.exp(x[0] - sum(x))),
     ("exponentials rounded to whole numbers", "round only the weight.",
      lambda x: _exp_as(lambda v: round(math.exp(v)), x)),
-])
+], make=_told_apart(_weight))
 
 WEIGHT_HAND = HandExercise(
     "softmax weight by hand", "p₁ of softmax({x})", answer=_weight, givens={"x": [3, 1, 0]},
-    draw=_draw_scores, tolerance=TOLERANCE, slips=_told_apart(_weight, _WEIGHT_SLIPS))
+    draw=_draw_scores, tolerance=TOLERANCE, slips=_WEIGHT_SLIPS,
+    twins=[Slip("a wrong line of the eˣ table", "{got} takes one eˣ a line off (e² for e³?): "
+                "recheck each eˣ.", gives=[lambda x, i=i, d=d: _exp_as(
+                    lambda v: math.exp(v + d * (v == x[i])), x)
+                    for i in range(3) for d in (-1, 1)])])
 
 
 def _pair_slope(x):
@@ -126,39 +125,40 @@ _SLOPE_SLIPS = slip_rows([
     ("2ˣ in place of eˣ", f"{{got}} uses 2ˣ: {_E}.",
      lambda x: _slope(_exp_as(lambda v: 2 ** v, x))),
     ("weight squared", "the second factor is 1 − p₁.", lambda x: _weight(x) ** 2),
+    ("−p₁p₂, p₂'s slope", "{got} is −p₁p₂, how p₂ moves: p₁'s own slope is p₁(1 − p₁).",
+     lambda x: -_pair_slope(x)),
     ("one plus the weight", "the slope is p₁(1 − p₁).", lambda x: _weight(x) * (1 + _weight(x))),
-    *_forms("no division", "p₁ is e^(x₁) ÷ (e^(x₁) + e^(x₂)).", lambda x, e: _slope(e(x[0]))),
+    _forms("no division", "p₁ is e^(x₁) ÷ (e^(x₁) + e^(x₂)).", lambda x, e: _slope(e(x[0]))),
     ("eˣ as x times e", "e² = e × e ≈ 7.389.", lambda x: _slope(_x_times_e(x))),
     ("weight rounded to 1 decimal", "keep 3 decimals of p₁.",
      lambda x: _slope(round(_weight(x), 1))),
-])
+], make=_told_apart(_pair_slope))
 
 SLOPE_HAND = HandExercise(
     "softmax slope by hand", "the slope p₁(1 − p₁) at x = {x}", answer=_pair_slope,
-    givens={"x": _X}, draw=_draw_pair, tolerance=TOLERANCE,
-    slips=_told_apart(_pair_slope, _SLOPE_SLIPS))
+    givens={"x": _X}, draw=_draw_pair, tolerance=TOLERANCE, slips=_SLOPE_SLIPS)
 
 
 def _top(s):
     return s.max(axis=-1, keepdims=True)
 
 
-def _rows(s, shift=0.0, total=None):
-    e = np.exp(s - shift)
+def _over_total(e, total=None):  # each row over its total
     return e / (e.sum(axis=-1, keepdims=True) if total is None else total)
+
+
+def _rows(s, shift=0.0, total=None):
+    return _over_total(np.exp(s - shift), total)
 
 
 def _softmax_rows(scores):
     return _rows(scores, _top(scores))
 
 
-def _loop(rows):  # only rows(n) done; the others stay, or 0
-    def answer(s, fill):
-        out = s.copy() if fill is None else np.full(s.shape, fill)
-        for i in rows(len(s)):
-            out[i] = _softmax_rows(s[i:i + 1])[0]
-        return out
-    return lambda s: answer(s, None), lambda s: answer(s, 0.0)
+def _first_row_only(s):  # the other rows left 0
+    out = np.zeros_like(s)
+    out[0] = _softmax_rows(s[:1])[0]
+    return out
 
 
 def _naive_loops(s):  # math.exp overflows past 709
@@ -177,8 +177,7 @@ _ROWS_SLIPS = slip_rows([
     ("no shift: e^x overflows", "e^1000 is ∞, e^(−1000) is 0: subtract each row's largest score "
      "first.", (_rows, _naive_loops)),
     ("a shift that is not the row's largest", "only the row's LARGEST score makes every "
-     "exponent ≤ 0.",
-     [lambda s, f=f: _rows(s, f(s)) for f in (
+     "exponent ≤ 0.", [lambda s, f=f: _rows(s, f(s)) for f in (
          _by_row(np.min), _by_row(np.mean), lambda s: s[:, :1], lambda s: -_top(s))]),
     ("subtracted the grid's largest score", "a row far below it becomes 0/0: subtract "
      "each row's own.", lambda s: _rows(s, s.max())),
@@ -190,25 +189,19 @@ _ROWS_SLIPS = slip_rows([
       lambda s: _rows(s, _top(s), np.exp(s - _top(s)).sum(axis=-1)),
       lambda s: _rows(s, 0.0, np.exp(s).sum(axis=-1)))),
     ("shifted the top only", "divide by the total of the SHIFTED exponentials.",
-     (lambda s: _rows(s, _top(s), _exp_total(s)),
-      lambda s: _rows(s, s.max(), _exp_total(s)),
+     (lambda s: _rows(s, _top(s), _exp_total(s)), lambda s: _rows(s, s.max(), _exp_total(s)),
       lambda s: _rows(s, _top(s), np.exp(s).sum()))),
     ("no exponential", "take np.exp of the scores first.",
-     (lambda s: s / _by_row(np.sum)(s), lambda s: (d := s - _top(s)) / d.sum(
-         axis=-1, keepdims=True))),
+     (_over_total, lambda s: _over_total(s - _top(s)))),
     ("shifted after np.exp", "np.exp(scores) overflows first: np.exp(scores − c).",
-     lambda s: (e := np.exp(s) / np.exp(_top(s))) / e.sum(
-         axis=-1, keepdims=True)),
+     lambda s: _over_total(np.exp(s) / np.exp(_top(s)))),
     ("not divided by the row's total", "e.sum(axis=-1, keepdims=True).",
-     (lambda s: np.exp(s - _top(s)), np.exp,
-      lambda s: np.exp(s - _top(s)) / s.shape[-1])),
-    ("2ˣ in place of eˣ", "use np.exp.",
-     lambda s: (t := 2.0 ** (s - _top(s))) / t.sum(axis=-1, keepdims=True)),
+     (lambda s: np.exp(s - _top(s)), np.exp, lambda s: np.exp(s - _top(s)) / s.shape[-1])),
+    ("2ˣ in place of eˣ", "use np.exp.", lambda s: _over_total(2.0 ** (s - _top(s)))),
     ("sigmoid instead of softmax", "softmax shares 1 out over the row.",
      lambda s: 1 / (1 + np.exp(-s))),
     ("first row only", "a `return` inside the loop? Return after it.",
-     (lambda s: _softmax_rows(s[:1])[0], lambda s: _softmax_rows(s[:1]),
-      _loop(lambda n: range(1))[1])),
+     (lambda s: _softmax_rows(s[:1])[0], lambda s: _softmax_rows(s[:1]), _first_row_only)),
     Slip("math.exp on an array", "math.exp takes one number; np.exp an array.",
          raises=(TypeError, "converted to Python scalars"),
          example=lambda s: math.exp(s - _top(s)) / math.exp(s - _top(s)).sum()),

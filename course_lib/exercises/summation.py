@@ -8,8 +8,6 @@ from .feedback import slip_rows
 from .hand import HandExercise, one_off
 from .python import REPLACED
 
-__all__ = ["EXERCISES"]
-
 
 def _sum(q, a, b):
     return sum(q[a - 1:b])
@@ -21,8 +19,7 @@ def _from_zero(q, a, b):
     return sum(q[a:b + 1])
 
 
-# slips that the by-hand and the code exercise share
-def _stops_early(q, a, b):
+def _stops_early(q, a, b):  # this and the next two: rows of both exercises
     return sum(q[a - 1:b - 1])
 
 
@@ -35,8 +32,8 @@ def _everything(q, a, b):
 
 
 _SUM_HAND_SLIPS = slip_rows([
-    ("counted from 0", "{got} adds Python's positions {a} to {b}: the maths counts from 1, q₁ is "
-     "the first.", lambda q, a, b: sum(q[a:b + 1])),
+    ("counted from 0", "{got} adds Python's positions {a} to {b}: the maths counts from 1.",
+     lambda q, a, b: sum(q[a:b + 1])),
     ("left out the last slot", "{got} stops before slot {b}: both ends are in.", _stops_early),
     ("started one late", "{got} starts after slot {a}: both ends are in.", _starts_late),
     ("added everything", "{got} adds every slot: only i = {a} … {b}.", _everything),
@@ -73,24 +70,23 @@ SUM_HAND = HandExercise(
 
 
 _SUM_FROM_TO_SLIPS = slip_rows([
-    ("counted from 0", "every term is one slot too far right: slot i is q[i - 1].",
+    ("counted from 0", "each term is one slot too far right: slot i is q[i - 1].",
      (_from_zero, lambda q, a, b: sum(q[a:b + 1]))),
     ("left out the last slot", "a range stops BEFORE its end: range(a, b + 1).", _stops_early),
     ("started one late", "slot a was left out: it sits at q[a - 1].", _starts_late),
-    ("added everything", "the sum of every slot: only slots a to b.", _everything),
-    ("one slot past the end", "the sum goes on to slot b + 1: q[a - 1:b] stops at b.",
+    ("added everything", "that adds every slot: only slots a to b.", _everything),
+    ("one slot past the end", "it goes on to slot b + 1: q[a - 1:b] stops at b.",
      lambda q, a, b: sum(q[a - 1:b + 1])),
     ("on to the last slot", "the sum stops at slot b: q[a - 1:b].", lambda q, a, b: sum(q[a - 1:])),
-    ("only the two ends", "q_a + q_b: the slots between count too.",
+    ("only the two ends", "the slots between a and b count too.",
      lambda q, a, b: q[a - 1] + q[b - 1] if b - a > 1 else _no()),
-    ("started at slot 1", "the sum starts at slot 1: start at q[a - 1].",
-     lambda q, a, b: sum(q[:b])),
+    ("started at slot 1", "start at slot a, q[a - 1].", lambda q, a, b: sum(q[:b])),
     ("only the last term counts", REPLACED,
      (lambda q, a, b: q[b - 1], lambda q, a, b: q[b - 2] if b > a else 0.0)),
     ("return inside the loop", "only the first term came back: return after the loop.",
      lambda q, a, b: q[a - 1]),
-    ("the first term twice", "a total starting at q[a - 1] adds it again in the loop: start at "
-     "0.", lambda q, a, b: _sum(q, a, b) + q[a - 1]),
+    ("the first term twice", "a total started at q[a - 1] adds it again in the loop: start at 0.",
+     lambda q, a, b: _sum(q, a, b) + q[a - 1]),
     ("multiplied instead of added", "the terms were multiplied: Σ adds them.",
      lambda q, a, b: math.prod(q[a - 1:b])),
     ("the loop never ran", "0 is the total before any term: range(b, a + 1) is empty (range(a, b + "
@@ -110,24 +106,20 @@ SUM_FROM_TO = CodeExercise(
     quantities={"the number of terms": lambda q, a, b: b - a + 1}, slips=_SUM_FROM_TO_SLIPS)
 
 
-def _squares(q):
-    return sum(x * x for x in q)
-
-
 _SUM_OF_SQUARES_SLIPS = slip_rows([
-    ("forgot to square", "each slot was added as it is: x ** 2.", lambda q: sum(q)),
+    ("forgot to square", "each slot was added as it is: x ** 2.", sum),
     ("doubled instead of squared", "`x * 2` doubles x: `x ** 2`.", lambda q: sum(2 * x for x in q)),
     ("squared the sum", "the total was squared: square each slot, then add.",
      lambda q: sum(q) ** 2),
     ("absolute values", "the sizes |x| were added: square each slot.",
      lambda q: sum(abs(x) for x in q)),
-    ("return inside the loop", "only the first square came back: return after the "
-     "loop.", lambda q: q[0] ** 2),
+    ("return inside the loop", "only the first square came back: return after the loop.",
+     lambda q: q[0] ** 2),
     ("only the last term counts", REPLACED, lambda q: q[-1] ** 2),
     ("cubed", "x ** 3 is the cube: x ** 2.", lambda q: sum(x ** 3 for x in q)),
     ("multiplied instead of added", "the squares were multiplied: Σ adds them.",
      lambda q: math.prod(x * x for x in q)),
-    ("returned the squares", "the list of squares: add them.", lambda q: [x * x for x in q]),
+    ("returned the squares", "add up the squares.", lambda q: [x * x for x in q]),
 ])
 
 
@@ -136,7 +128,7 @@ SUM_OF_SQUARES = CodeExercise(
     cases=[([3.0, 4.0],), ([-2.0],), ([1.0, -2.0, 2.0],), ([0.5, 1.5],), ([0.0, 0.0],),
            ([2.5, -1.5, 1.0, 3.0],), ([1.0, 1.0, 1.0, 1.0, 1.0],), ([-1.25, 2.0, 0.4],),
            ([2.0, -1.0, 2.0],)],
-    solution=_squares,
+    solution=lambda q: sum(x * x for x in q),
     quantities={"L": len}, slips=_SUM_OF_SQUARES_SLIPS)
 
 EXERCISES = [SUM_HAND, SUM_FROM_TO, SUM_OF_SQUARES]

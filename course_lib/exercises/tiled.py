@@ -1,12 +1,11 @@
 """Notebook 14: l′, the skipped share, a weight from the LSE by hand; the online softmax."""
 
 import math
+import sys
 
 from .engine import CodeExercise
 from .feedback import NoPrediction, Slip, slip_rows
 from .hand import HandExercise
-
-__all__ = ["EXERCISES"]
 
 _E = math.exp
 _RET = "the `return` is inside the loop: one indent less."
@@ -16,7 +15,7 @@ _NEW = "the new terms are e^(s − M′), with the NEW max."
 # --- by hand: l′
 
 def _by_hand(formula):
-    """formula(l, f = e^(M − M′), the new terms e^(s − M′), M, M′, s) as a function of givens."""
+    """formula(l, f = e^(M − M′), the new terms e^(s − M′), M, M′, s) of the givens."""
     def answer(M, l, s):
         top = max(M, *s)
         return formula(l, _E(M - top), [_E(x - top) for x in s], M, top, s)
@@ -28,9 +27,9 @@ _UPDATE_BY_HAND_SLIPS = slip_rows(make=_by_hand, rows=[
      lambda l, f, t, *_: l / f + sum(t)),
     ("no rescale", "l was summed under the old max: multiply it by e^(M − M′) first.",
      lambda l, f, t, *_: l + sum(t)),
-    ("rescaled the new block", "e^(M − M′) belongs to the old l; the new terms already "
-     "use M′.", lambda l, f, t, *_: l + f * sum(t)),
-    ("rescaled everything", "only the old l gets e^(M − M′); the new terms already use M′.",
+    ("rescaled the new block", "e^(M − M′) belongs to the old l; the new terms use M′.",
+     lambda l, f, t, *_: l + f * sum(t)),
+    ("rescaled everything", "only the old l gets e^(M − M′); the new terms use M′.",
      lambda l, f, t, *_: (l + sum(t)) * f),
     ("the old max for the new terms", _NEW,
      lambda l, f, t, M, top, s: l * f + sum(_E(x - M) for x in s)),
@@ -64,8 +63,8 @@ def _tiles(formula):
 
 
 _SKIPPED_SHARE_BY_HAND_SLIPS = slip_rows(make=_tiles, rows=[
-    ("the computed share", "{got} is the share on or below the diagonal, those computed (the "
-     "diagonal counted as skipped?): the question asks for those above it.",
+    ("the computed share", "{got} is the share computed, on or below the diagonal: the question "
+     "asks for those above it.",
      lambda t: t * (t + 1) / 2 / t**2),
     ("exactly half", "half is the limit of many small tiles; count the tiles here.",
      lambda t: 0.5),
@@ -75,8 +74,8 @@ _SKIPPED_SHARE_BY_HAND_SLIPS = slip_rows(make=_tiles, rows=[
      lambda t: t * (t - 1) / t**2),
     ("skipped over computed", "divide by ALL the tiles, T², not by those computed.",
      lambda t: (t - 1) / (t + 1)),
-    ("the diagonal's share", "{got} = 1/T is the diagonal's share; above it lie 1 + 2 + … "
-     "+ (T − 1) tiles of the T².",
+    ("the diagonal's share", "{got} = 1/T is the diagonal's: above it lie 1 + 2 + … + (T − 1) "
+     "of the T² tiles.",
      lambda t: 1 / t),
     ("one tile fewer a side", "640 / 128 = 5 tiles a side, counted from 0 to 4.",
      lambda t: (t - 2) / (2 * (t - 1))),
@@ -127,9 +126,9 @@ def _upside(old, new):
     return _E(new - old)
 
 
-def _fold(blocks, values=None, *, start=-math.inf, factor=None, shift="new", block_max=False,
-          sign=1, on_new=False, added=False, rescale_o=True, weights_only=False,
-          multiplied=False, from_first=False, rescale_l=True, plain=False, both=False, last=0):
+def _fold(blocks, values=None, *, start=-math.inf, factor=lambda old, new: _E(old - new),
+          shift="new", block_max=False, sign=1, on_new=False, added=False, rescale_o=True,
+          weights_only=False, from_first=False, rescale_l=True, plain=False, both=False, last=0):
     """The running max M, sum l and output o after the blocks; each keyword is one slip."""
     values = values or [[0.0] * len(b) for b in blocks]
     M, l, o = start, 0.0, 0.0
@@ -140,8 +139,8 @@ def _fold(blocks, values=None, *, start=-math.inf, factor=None, shift="new", blo
         top = max(block) if block_max else max(M, max(block))
         base = {"new": top, "old": M, "zero": 0.0, "block": max(block)}[shift]
         w = [_E(sign * (s - base)) for s in block]
-        f = (factor or (lambda old, new: _E(old - new)))(M, top)
-        wv = sum(w) * sum(vals) if multiplied else sum(vals) if plain else sum(
+        f = factor(M, top)
+        wv = sum(vals) if plain else sum(
             x * (1.0 if weights_only else v) for x, v in zip(w, vals, strict=False))
         if on_new:
             l, o = l + f * sum(w), o + f * wv
@@ -162,32 +161,34 @@ def _one(old, new):
 
 
 _COMMON = [  # name, hint, forms (keywords of _fold)
-    ("rescale factor upside down", "the factor is e^(M − M′), old max minus new, ≤ 1 (on block 0, "
-     "e^(M′ − (−∞)) = ∞ and 0 · ∞ is NaN).",
+    ("rescale factor upside down", "the factor is e^(M − M′), old max minus new, ≤ 1 (on block 0 "
+     "e^(M′ − (−∞)) = ∞, and 0 · ∞ is NaN).",
      [{"factor": _upside, "nan": True}, {"factor": _upside, "from_first": True}]),
-    ("forgot to rescale", "when the max rises, the sum under M gets e^(M − M′), computed before M "
+    ("forgot to rescale", "when the max rises, multiply the sums by e^(M − M′), found before M "
      "is overwritten.", [{"factor": _one}]),
-    ("rescaled the new block", "e^(M − M′) belongs to the OLD sums; the new terms e^(s − M′) "
-     "already use the new max.", [{"on_new": True}]),
+    ("rescaled the new block", "e^(M − M′) belongs to the OLD sums; the new terms already use M′.",
+     [{"on_new": True}]),
     ("the old max for the new block", _NEW,
      [{"shift": "old", "nan": True}, {"shift": "old", "from_first": True}]),
     ("exponent sign flipped", "each term is e^(s − M), score minus max: at most 1.",
      [{"sign": -1}]),
     ("block max instead of running max", "keep the largest score of ANY block so far: "
      "M′ = max(M, max(block)).", [{"block_max": True}]),
-    ("started the max at 0", "start M at −∞ (`-math.inf`): for scores far below 0, e^(s − 0) "
-     "underflows to 0.", [{"start": 0.0}]),
+    ("started the max at 0", "start M at −∞ (`-math.inf`): far below 0, e^(s − 0) underflows.",
+     [{"start": 0.0}]),
     ("no shift by the max", "e^s overflows past s ≈ 709: subtract the running max, e^(s − M).",
      [{"shift": "zero", "factor": _one}, {"shift": "zero", "factor": _one, "last": 1}]),
     ("the factor added", "multiply by e^(M − M′); do not add it.", [{"added": True}]),
     ("the block's own max for its terms", "the new terms are e^(s − M′), M′ = max(M, "
      "max(block)).", [{"shift": "block"}]),
     ("rescaled everything", "only the old sums get e^(M − M′).", [{"both": True}]),
+    ("the old sums dropped", "carry them: l′ = l · e^(M − M′) + Σ e^(s − M′).",
+     [{"factor": lambda old, new: 0.0}]),
 ]
 
 
 def _rows(forms_of, rows, nan=True):
-    """Slips from rows; ``nan=False`` leaves out the forms that give NaN (one row names those)."""
+    """Slips from rows; ``nan=False``: without the forms that give NaN."""
     return [Slip(name, hint, gives=tuple(forms_of(**{k: v for k, v in f.items() if k != "nan"})
                                          for f in forms if nan or "nan" not in f))
             for name, hint, forms in rows]
@@ -199,30 +200,38 @@ def _stats(**slip):
     return lambda blocks: _fold(list(blocks), **slip)[:2]
 
 
-def _rescaled_after(blocks):
-    """l′ = (l + Σ e^(s − M)) · e^(M − M′): right on paper, ∞ once a max jumps past ~709."""
-    M, l = -math.inf, 0.0
-    for block in blocks:
-        new = max(M, *block)
-        l = sum(math.exp(s - new) for s in block) if math.isinf(M) else \
-            (l + sum(math.exp(s - M) for s in block)) * math.exp(M - new)
-        M = new
-    return M, l
-
-
 _RUNNING_STATS_SLIPS = _rows(_stats, _COMMON) + slip_rows([
     ("returned (l, M)", "the right numbers in the wrong order: `return M, l`.",
      lambda blocks: _stats()(blocks)[::-1]),
     ("stopped after the first block", _RET,
      lambda blocks: _stats()(blocks[:1])),
     ("new terms under the old max", "e^(s − M) with the OLD max overflows when a block's max jumps "
-     "far above it: shift new terms by M′, rescale only the old l.", _rescaled_after),
+     "far above it: shift the new terms by M′; rescale only l.",
+     _stats(shift="old", both=True, from_first=True)),
 ])
 
 
+class _Blocks(tuple):
+    """Blocks the learner's code may read in one pass only."""
+
+    def __deepcopy__(self, memo):
+        return _Blocks(self[:])
+
+    def __iter__(self):
+        if not sys._getframe(1).f_globals.get("__name__", "").startswith("course_lib"):
+            if self.__dict__.setdefault("read", 0):
+                raise RuntimeError("the blocks arrive once: no second pass over them")
+            self.read = 1
+        return tuple.__iter__(self)
+
+
+_RUNNING_STATS_SLIPS.append(Slip(
+    "two passes over the blocks", "a max of ALL the blocks first reads each block twice: keep a "
+    "running max M; rescale l when it rises.", raises=(RuntimeError, "once")))
+
 RUNNING_STATS = CodeExercise(
     "running_stats", "running_stats(blocks)",
-    cases=[(tuple(tuple(b) for b in blocks),) for blocks in [
+    cases=[(_Blocks(tuple(b) for b in blocks),) for blocks in [
         [[1.0, 3.0], [2.0, 5.0]], [[0.5, -1.0, 2.0]], [[4.0, 1.0], [0.0, 2.0], [3.0]],
         [[-1.0], [0.0], [1.0], [2.0]], [[2.0, 2.0], [2.0]], [[-3.0, -5.0], [-4.0, -2.5, -6.0]],
         [[0.0, 1.5, -0.5], [3.0, 0.25]], [[1000.0, 999.0], [1001.0, 998.5]],
@@ -233,9 +242,10 @@ RUNNING_STATS = CodeExercise(
 
 # --- online_output
 
-def _cut(scores, values, b, end=0, whole=False, every=False):
+def _cut(scores, values, b, end=0, whole=False, every=False, shift=0):
     starts = range(0, len(scores) - (b - 1 if whole else 0), 1 if every else b)
-    return ([scores[i:i + b + end] for i in starts], [values[i:i + b + end] for i in starts])
+    return ([scores[i:i + b + end] for i in starts],
+            [values[i + shift:i + b + end + shift] for i in starts])
 
 
 def _output(cut=None, divide=True, **slip):
@@ -262,14 +272,19 @@ _ONLINE_OUTPUT_SLIPS = _rows(_output, _COMMON, nan=False) + slip_rows([
      _output(plain=True)),
     ("no final division", "{got} is o: return o / l, divided once after the last "
      "block.", _output(divide=False)),
-    ("block ends one short", "the block is scores[start:start + block_size]: a slice "
-     "leaves out its end, so no − 1.", _output({"end": -1})),
+    ("block ends one short", "a slice leaves out its end: scores[start:start + block_size], no "
+     "− 1.", _output({"end": -1})),
     ("a block at every key", "the blocks start block_size apart: range(0, len(scores), "
      "block_size).", _output({"every": True})),
-    ("lost the last partial block", "range(0, len(scores), block_size) starts a block below m even "
-     "with fewer keys left.", _output({"whole": True})),
+    ("lost the last partial block", "range(0, len(scores), block_size) also starts the short last "
+     "block.", _output({"whole": True})),
     ("stopped after the first block", _RET,
      lambda s, v, b: _output()(s[:b], v[:b], b)),
+    ("the values one place off", "a block's values are the SAME slice as its scores.",
+     _output({"shift": 1})),
+    ("the blocks' outputs averaged", "a block counts by its sum l, not equally: carry M, l and o "
+     "along.", lambda s, v, b: sum(_output()(s[i:i + b], v[i:i + b], b) for i in
+                                                range(0, len(s), b)) / -(-len(s) // b)),
 ])
 
 

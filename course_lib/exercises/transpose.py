@@ -6,9 +6,7 @@ from ._values import frozen_array
 from .engine import Case, CodeExercise
 from .feedback import NoPrediction, Slip, slip_rows
 from .hand import HandExercise, one_off
-
-__all__ = ["EXERCISES"]
-
+from .matrices import shapes
 
 # --- by hand: S₂₃
 
@@ -28,13 +26,14 @@ def _products(Q, K):
     return _row(Q, 1) * _row(K, 2)
 
 
-def _minus_minus(t=None):
-    """(−a)(−b) taken as −ab: in every such product, or only in slot t."""
+def _minus_minus(t=None, twin=False):
+    """(−a)(−b) taken as −ab: in every such product, or in slot t alone; there, a ``twin`` only
+    where a product left out gives the same number, the row only where none does."""
     def gives(Q, K):
         p, both = _products(Q, K), (_row(Q, 1) < 0) & (_row(K, 2) < 0)
         if t is not None:
-            both[np.arange(3) != t] = False
-            if both.any() and 2 * p[t] in p:  # that is a product left out
+            both &= np.arange(3) == t
+            if both.any() and (2 * p[t] in p) != twin:
                 raise NoPrediction
         if not both.any():
             raise NoPrediction
@@ -50,42 +49,29 @@ def _draw_grids(rng):
             return {"Q": Q.tolist(), "K": K.tolist()}
 
 
-def _one_minus(t):
-    """(−a)(−b) as −ab in slot t, only where a slot left out gives it too."""
-    def gives(Q, K):
-        p = _products(Q, K)
-        if not (_row(Q, 1)[t] < 0 and _row(K, 2)[t] < 0 and 2 * p[t] in p):
-            raise NoPrediction
-        return float(p.sum() - 2 * p[t])
-    return gives
-
-
 _SCORE_HAND_SLIPS = slip_rows([
-    ("key 2 instead of key 3", "{got} is row q₂ · row k₂: S₂₃ pairs query 2 with key "
-     "3, the third row of K.", lambda Q, K: _dot(Q, 1, K, 1)),
-    ("key 4 instead of key 3", "{got} is row q₂ · row k₄: counting from 1, as the maths does, k₃ "
-     "is K[2] in Python.", lambda Q, K: _dot(Q, 1, K, 3)),
-    *[(f"query {i + 1} instead of query 2", f"{{got}} is row q{'₁₂₃'[i]} · row k₃: the "
-       "first index of S₂₃, 2, picks the query, the second row of Q.",
-       lambda Q, K, i=i: _dot(Q, i, K, 2)) for i in (0, 2)],
-    ("the indices swapped", "{got} is S₃₂ = q₃ · k₂: in S₂₃ the first index picks the query, a row "
-     "of Q, the second the key, a row of K.", lambda Q, K: _dot(Q, 2, K, 1)),
-    ("counted from 0", "{got} is q₃ · k₄, Python's Q[2] and K[3]: the maths counts rows from 1, so "
-     "S₂₃ is Q[1] · K[2].", lambda Q, K: _dot(Q, 2, K, 3)),
-    ("minus times minus", "{got} takes a negative times a negative as negative: "
-     "(−a) × (−b) = +ab.", (_minus_minus(), *map(_minus_minus, range(3)))),
+    ("key 2 instead of key 3", "{got} is q₂ · k₂: S₂₃ pairs query 2 with key 3.",
+     lambda Q, K: _dot(Q, 1, K, 1)),
+    ("key 4 instead of key 3", "{got} is q₂ · k₄: the maths counts from 1, k₃ is K[2].",
+     lambda Q, K: _dot(Q, 1, K, 3)),
+    *[(f"query {i + 1} instead of query 2", f"{{got}} is q{'₁₂₃'[i]} · k₃: S₂₃'s first index "
+       "picks the query, row 2 of Q.", lambda Q, K, i=i: _dot(Q, i, K, 2)) for i in (0, 2)],
+    ("the indices swapped", "{got} is S₃₂ = q₃ · k₂: the first index picks the query (a row of "
+     "Q), the second the key.", lambda Q, K: _dot(Q, 2, K, 1)),
+    ("counted from 0", "{got} is q₃ · k₄, Q[2] · K[3]: the maths counts from 1, S₂₃ is Q[1] · "
+     "K[2].", lambda Q, K: _dot(Q, 2, K, 3)),
+    ("minus times minus", "{got} takes (−a) × (−b) as −ab: it is +ab.",
+     (_minus_minus(), *map(_minus_minus, range(3)))),
     ("a column of Q", "{got} pairs column 2 of Q with k₃: q₂ is the second ROW of Q.",
      lambda Q, K: float(np.asarray(Q, dtype=float)[:, 1] @ _row(K, 2))),
     ("multiplied the products", "{got} multiplies the three products: add them.",
      lambda Q, K: float(np.prod(_products(Q, K)))),
-    ("dropped the minus signs", "{got} adds every product as positive: a negative times a positive "
-     "is negative.", lambda Q, K: float(np.abs(_products(Q, K)).sum())),
-    ("added instead of multiplied", "{got} adds the slots: multiply matching slots, then add the "
-     "three products.", lambda Q, K: float((_row(Q, 1) + _row(K, 2)).sum())),
-    *[(f"left out slot {t + 1}", f"{{got}} adds only two of the three products (slot "
-       f"{t + 1} is missing): d_k = 3, so add all three.",
-       lambda Q, K, t=t: float(_products(Q, K).sum() - _products(Q, K)[t]))
-      for t in range(3)],
+    ("dropped the minus signs", "{got} adds every product as positive: (−)(+) is negative.",
+     lambda Q, K: float(np.abs(_products(Q, K)).sum())),
+    ("added instead of multiplied", "multiply matching slots, then add.",
+     lambda Q, K: float((_row(Q, 1) + _row(K, 2)).sum())),
+    *[(f"left out slot {t + 1}", f"{{got}} leaves out slot {t + 1}'s product: add all three.",
+       lambda Q, K, t=t: float(_products(Q, K).sum() - _products(Q, K)[t])) for t in range(3)],
 ])
 
 
@@ -95,8 +81,9 @@ SCORE_HAND = HandExercise(
     givens={"Q": [[-1, 3, -2], [-1, -1, -2], [2, 2, -1]],
             "K": [[1, 3, 0], [3, -2, -2], [-3, 1, -3], [-2, 1, 0]]},
     draw=_draw_grids, tolerance=0.01,
-    twins=[Slip("one minus times minus", "{got} takes a negative times a negative as negative: "
-                "(−)(−) is positive.", gives=tuple(map(_one_minus, range(3)))), one_off(_score)],
+    twins=[Slip("one minus times minus", "{got} takes one (−a) × (−b) as −ab: it is +ab.",
+                gives=tuple(_minus_minus(t, twin=True) for t in range(3))),
+           one_off(_score)],
     slips=_SCORE_HAND_SLIPS)
 
 
@@ -117,8 +104,8 @@ def _checked(answer):
 
 
 def _tested(refuse):
-    """A slip in the test: refuses when ``refuse(a, b)``, with or without the right test too;
-    a case both refuse says nothing about it (a refusal without words is not this slip)."""
+    """A test refusing where ``refuse(a, b)``, alone or besides the right one (a case both refuse
+    says nothing)."""
     def alone(a, b):
         if refuse(a, b):
             raise NoPrediction if a[1] != b[0] else ValueError("sizes differ")
@@ -130,27 +117,25 @@ def _tested(refuse):
 
 
 _PRODUCT_SHAPE_SLIPS = slip_rows([
-    ("the inner sizes", "they must match, and then disappear: keep the outer ones.",
+    ("the inner sizes", "they must match, then disappear: keep the outer ones.",
      _checked(lambda a, b: (a[1], b[0]))),
-    ("the outer sizes swapped", "right sizes, wrong order: rows come from A, columns from B, "
-     "(shape_a[0], shape_b[1]).", _checked(lambda a, b: (b[1], a[0]))),
-    ("one of the shapes", "that is one grid's shape: the product keeps A's rows and B's "
-     "columns, (shape_a[0], shape_b[1]).",
+    ("the outer sizes swapped", "rows come from A, columns from B: (shape_a[0], shape_b[1]).",
+     _checked(lambda a, b: (b[1], a[0]))),
+    ("one of the shapes", "the product is (shape_a[0], shape_b[1]), not one grid's shape.",
      (_checked(lambda a, b: tuple(a)), _checked(lambda a, b: tuple(b)))),
-    ("kept the inner size", "the dot products use up the inner size: the result is (rows of A, "
-     "columns of B).", _checked(lambda a, b: (a[0], a[1], b[1]))),
-    ("the number of cells", "that is the result's cell count, rows × columns: return its shape, "
-     "(rows, columns).", _checked(lambda a, b: a[0] * b[1])),
-    ("compared the outer sizes", "it compares the outer sizes, shape_a[0] and shape_b[1], which "
-     "may differ: compare the INNER ones.", _tested(lambda a, b: a[0] != b[1])),
+    ("kept the inner size", "the dot products use up the inner size: (rows of A, columns of B).",
+     _checked(lambda a, b: (a[0], a[1], b[1]))),
+    ("the number of cells", "return the shape, (rows, columns), not the cell count.",
+     _checked(lambda a, b: a[0] * b[1])),
+    ("compared the outer sizes", "shape_a[0] and shape_b[1] may differ: compare the INNER sizes.",
+     _tested(lambda a, b: a[0] != b[1])),
     ("a one-sided test", "`>` or `<` lets unequal inner sizes through: refuse when shape_a[1] != "
      "shape_b[0].",
      (_tested(lambda a, b: a[1] > b[0])[0], _tested(lambda a, b: a[1] < b[0])[0])),
-    ("compared the rows", "it refused a product that exists (rows compared, or A square?): only "
-     "shape_a[1] and shape_b[0] must match.",
-     _tested(lambda a, b: a[0] != b[0])),
-    ("compared the columns", "it compares shape_a[1] with shape_b[1], the columns: compare A's "
-     "columns with B's ROWS, shape_b[0].", _tested(lambda a, b: a[1] != b[1])),
+    ("compared the rows", "it refused a product that exists: only shape_a[1] and shape_b[0] must "
+     "match.", _tested(lambda a, b: a[0] != b[0])),
+    ("compared the columns", "compare shape_a[1] with B's ROWS, shape_b[0], not its columns.",
+     _tested(lambda a, b: a[1] != b[1])),
 ])
 
 
@@ -170,8 +155,8 @@ def _grid(shape, seed, halves=False):
     return frozen_array(values / 2 if halves else values)
 
 
-# (n, d_model, d_k): apart in most; d_k = d_model in some (X @ W_Q @ W_K runs), d_k = n in
-# others ((X W_Q) @ (X W_K) runs), n = d_model in one; halves, so that no cut hides
+# (n, d_model, d_k): apart in most; d_k = d_model (X @ W_Q @ W_K runs), d_k = n ((X W_Q) @
+# (X W_K) runs), n = d_model in one; halves: no cut hides
 _SIZES = [(3, 4, 2), (2, 3, 3), (4, 2, 3), (3, 5, 2), (2, 4, 4), (4, 3, 2), (3, 4, 3),
           (4, 4, 2), (5, 2, 2)]
 
@@ -187,17 +172,14 @@ def _self_scores(X, W_Q, W_K):
 
 
 _SELF_SCORES_SLIPS = slip_rows([
-    ("Qᵀ K instead of Q Kᵀ", "(X @ W_Q).T @ (X @ W_K) pairs columns with columns, a d_k×d_k grid: "
-     "(X @ W_Q) @ (X @ W_K).T.",
+    ("Qᵀ K instead of Q Kᵀ", "that pairs columns (d_k×d_k): (X @ W_Q) @ (X @ W_K).T.",
      lambda X, W_Q, W_K: (X @ W_Q).T @ (X @ W_K)),
     ("one weight used twice", "Q = X @ W_Q, K = X @ W_K.",
      (lambda X, W_Q, W_K: (X @ W_Q) @ (X @ W_Q).T, lambda X, W_Q, W_K: (X @ W_K) @ (X @ W_K).T)),
-    ("X used once", "the keys need X too: K = X @ W_K.",
-     lambda X, W_Q, W_K: X @ W_Q @ W_K.T),
-    ("no weights", "that is X @ X.T, the words scored directly: make Q = X @ W_Q and K = X @ W_K "
-     "first.", lambda X, W_Q, W_K: X @ X.T),
-    ("element-wise product", "`*` multiplies matching cells; the matrix product is `@`: (X @ W_Q) "
-     "@ (X @ W_K).T.",
+    ("X used once", "the keys need X too: K = X @ W_K.", lambda X, W_Q, W_K: X @ W_Q @ W_K.T),
+    ("no weights", "that is X @ X.T: make Q = X @ W_Q and K = X @ W_K first.",
+     lambda X, W_Q, W_K: X @ X.T),
+    ("element-wise product", "`*` multiplies matching cells: (X @ W_Q) @ (X @ W_K).T.",
      (lambda X, W_Q, W_K: (X @ W_Q) * (X @ W_K),
       lambda X, W_Q, W_K: (X @ W_Q) * (X @ W_K).T, lambda X, W_Q, W_K: X @ (W_Q * W_K) @ X.T)),
     ("the weights alone", "W_Q @ W_K.T leaves out the words: (X @ W_Q) @ (X @ W_K).T.",
@@ -209,8 +191,7 @@ SELF_SCORES = CodeExercise(
     "self_scores", "self_scores(X, W_Q, W_K)",
     cases=[_case(i, *sizes) for i, sizes in enumerate(_SIZES)],
     solution=_self_scores,
-    show_args=lambda args: ", ".join(f"{name} {a.shape[0]}×{a.shape[1]}"
-                                     for name, a in zip(("X", "W_Q", "W_K"), args, strict=True)),
+    show_args=shapes(("X", "W_Q", "W_K")),
     quantities={"d_k": lambda X, W_Q, W_K: W_Q.shape[1], "n": lambda X, W_Q, W_K: X.shape[0],
                 "d_model": lambda X, W_Q, W_K: X.shape[1]}, slips=_SELF_SCORES_SLIPS)
 

@@ -9,8 +9,7 @@ from ._values import frozen_array
 from .engine import CodeExercise
 from .feedback import NoPrediction, Slip, slip_rows
 from .hand import HandExercise
-
-__all__ = ["EXERCISES"]
+from .matrices import shapes
 
 
 def _hand(slip, hint, gives):
@@ -56,9 +55,8 @@ _DARTS = [1, 2, 3, 6]
 
 
 def _draw_darts(rng):
-    while True:
+    while True:  # a whole-number mean keeps the steps short
         darts = sorted(int(v) for v in rng.choice(np.arange(-3, 10), size=4, replace=False))
-        # a whole-number mean keeps the steps short
         if sum(darts) % 4 == 0 and _var(darts) != _var(_DARTS):
             return {"darts": darts}
 
@@ -66,61 +64,56 @@ def _draw_darts(rng):
 _DART_VARIANCE_SLIPS = [
     _hand("forgot the mean", "is the mean of the squares x²: square the distances from x̄.",
           lambda x: _mean([v * v for v in x])),
-    _hand("divided by N − 1", "divides by N − 1: the notebook divides by N.",
+    _hand("divided by N − 1", "divides by N − 1: divide by N.",
           lambda x: _squares(x) / (len(x) - 1)),
     _hand("forgot to square", "is the mean distance |xᵢ − x̄|, or a square taken as negative: "
-          "average the SQUARED distances, each ≥ 0.",
-          _distance),
+          "average the SQUARED distances, each ≥ 0.", _distance),
     _hand("squared the mean distance", "is the mean distance squared: square each first.",
           lambda x: _distance(x) ** 2),
-    _hand("signed distances", "is what xᵢ − x̄ always add up to: square each first.",
-          lambda x: 0.0),
-    _hand("forgot to divide", "is the sum of the squared distances: divide it by N.",
-          _squares),
-    _hand("gave the mean", "is the mean x̄, the first step only.",
-          _mean),
+    _hand("signed distances", "is what xᵢ − x̄ always add up to: square each first.", lambda x: 0),
+    _hand("forgot to divide", "is the sum of the squared distances: divide it by N.", _squares),
+    _hand("gave the mean", "is the mean x̄, the first step only.", _mean),
     _hand("mean over N − 1", "uses x̄ = sum / (N − 1): the mean divides by N.",
           lambda x: _squares(x, sum(x) / (len(x) - 1)) / len(x)),
     _hand("forgot to square the mean", "is the mean of the squares minus x̄: subtract x̄².",
           lambda x: _mean([v * v for v in x]) - _mean(x)),
     _hand("the median as the mean", "measures from the median: measure from the mean x̄.",
           lambda x: _apart(_from_median(x), _var(x))),
-    _hand("^ for a square", "is what Python's ^ gives: a square is d ** 2.",
-          _xor),
+    _hand("^ for a square", "is what Python's ^ gives: a square is d ** 2.", _xor),
 ]
 
 
 DART_VARIANCE = HandExercise(
     "variance by hand", "the variance of the darts {darts}",
     answer=lambda darts: _var(darts), givens={"darts": _DARTS}, draw=_draw_darts,
-    tolerance=0.01, twins=[_hand("doubled instead of squared", "is the mean of 2·|xᵢ − x̄|: "
-                                 "square each distance.",
-                                 lambda x: _mean([2 * abs(v - _mean(x)) for v in x]))],
+    tolerance=0.01, twins=[Slip("doubled instead of squared", "{got} doubles a distance d for "
+                                "d² (3² is 9, not 6): square each.", gives=[
+        lambda darts, j=j: _apart(_mean([2 * abs(d) if j in (i, 9) and (j > 8 or abs(d) > 2)
+                                         else d * d for i, d in enumerate(
+                                             v - _mean(darts) for v in darts)]),
+                                  _var(darts)) for j in (0, 1, 2, 3, 9)])],  # all, or one 3² as 6
     slips=_DART_VARIANCE_SLIPS)
 
 
 def _draw_width(rng):
     while True:
-        d_k = int(rng.integers(3, 17)) ** 2  # a square, so that √d_k is a whole number
-        if d_k != 16:  # not the notebook's own
+        d_k = int(rng.integers(3, 17)) ** 2  # √d_k whole
+        if d_k != 16:  # not the notebook's
             return {"d_k": d_k}
 
 
 _OVER_SHRUNK_SLIPS = [
-    _hand("divided by c, not c²", "divides the variance by c = {d_k} once: ÷ c².",
-          lambda d_k: 1),
-    _hand("no scaling", "is the raw variance (or the answer upside down): it is ÷ {d_k}².",
+    _hand("divided by c, not c²", "divides the variance by c = {d_k} once: ÷ c².", lambda d_k: 1),
+    _hand("no scaling", "is the raw variance (or the answer upside down): ÷ {d_k}².",
           lambda d_k: d_k),
-    _hand("gave c²", "is c² itself: divide the raw variance {d_k} by it.",
+    _hand("gave c²", "is c² (or the variance × c): divide the variance {d_k} by c².",
           lambda d_k: d_k ** 2),
-    _hand("divided by √d_k", "divides the variance by √d_k: ÷ c², c = {d_k}.",
-          lambda d_k: d_k ** 0.5),
-    _hand("multiplied by √d_k", "multiplies the variance by √d_k: ÷ c², c = {d_k}.",
-          lambda d_k: d_k ** 1.5),
-    _hand("doubled instead of squared", "divides the variance by 2c: the rule squares c.",
-          lambda d_k: 0.5),
-    _hand("started from variance 1", "starts from ONE product's variance 1: q·k has "
-          "{d_k}.", lambda d_k: d_k ** -2.0),
+    _hand("divided by √d_k", "divides by √d_k: ÷ c², c = {d_k}.", lambda d_k: d_k ** 0.5),
+    _hand("multiplied by √d_k", "multiplies by √d_k: ÷ c², c = {d_k}.", lambda d_k: d_k ** 1.5),
+    Slip("doubled instead of squared", "{got} doubles c for c² (÷ 2c, or / c * 2): the rule "
+         "squares c.", gives=(lambda d_k: 0.5, lambda d_k: 2)),
+    _hand("started from variance 1", "starts from ONE product's variance 1: q·k has {d_k}.",
+          lambda d_k: d_k ** -2.0),
 ]
 
 
@@ -134,18 +127,15 @@ OVER_SHRUNK = HandExercise(
     slips=_OVER_SHRUNK_SLIPS)
 
 
-def _dot_variance(d_k, size, seed):
-    rng = np.random.default_rng(seed)
-    q = rng.standard_normal((size, d_k))  # (size, d_k)
-    k = rng.standard_normal((size, d_k))
-    return float(np.var((q * k).sum(axis=1)))  # one score per row
-
-
 @lru_cache(maxsize=64)
-def _draws(d_k, size, seed):
+def _draws(d_k, size, seed):  # q, then k: (size, d_k) each
     rng = np.random.default_rng(seed)
-    return (frozen_array(rng.standard_normal((size, d_k))),
-            frozen_array(rng.standard_normal((size, d_k))))
+    return tuple(frozen_array(rng.standard_normal((size, d_k))) for _ in "qk")
+
+
+def _dot_variance(d_k, size, seed):
+    q, k = _draws(d_k, size, seed)
+    return float(np.var((q * k).sum(axis=1)))  # one score per row
 
 
 def _replay(form):
@@ -167,8 +157,8 @@ def _drawn_by(d_k, size, seed, uniform):
 
 
 def _roughly_d_k(o):
-    """Other draws: within four standard errors of d_k (Var of (q·k)² is 2d_k² + 6d_k) on a
-    big case, not d_k nor the answer rounded; any variance on a small case."""
+    """On a big case within 4 standard errors of d_k (Var (q·k)² = 2d_k² + 6d_k), not d_k nor
+    the answer rounded; on a small case any variance."""
     (d_k, size, _), v, e = o.case.args, float(o.value), float(o.case.expected)
     if not 0 < v < math.inf or size < 1000 or d_k < 3:
         return 0 < v < math.inf
@@ -181,28 +171,24 @@ def _pair_by_pair(d_k, size, seed):
     return np.var([rng.standard_normal(d_k) @ rng.standard_normal(d_k) for _ in range(size)])
 
 
-def _scores(slip, hint, form):
-    return Slip(slip, hint, gives=_replay(form))
-
-
-_DOT_VARIANCE_SLIPS = slip_rows([
-    _scores("the mean, not the variance", "that is the scores' mean.",
-            lambda q, k, s: np.mean(s)),
-    _scores("divided by N − 1", "that divides by size − 1 (ddof=1): np.var divides by N.",
-            lambda q, k, s: np.var(s, ddof=1)),
-    _scores("forgot the mean", "that averages s²: average (s − s̄)².",
-            lambda q, k, s: np.mean(s * s)),
-    _scores("products not added", "that is the products' variance: add each row first, (q * "
-            "k).sum(axis=1).", lambda q, k, s: np.var(q * k)),
-    _scores("added down the columns", "the products were added over the pairs: axis=1.",
-            lambda q, k, s: np.var((q * k).sum(axis=0))),
-    _scores("every query with every key", "q @ k.T makes the whole grid: pair row i with "
-            "row i only.", lambda q, k, s: np.var(q @ k.T)),
-    _scores("every query with key 1", "every query was scored against k[0]: pair row i with "
-            "row i.", lambda q, k, s: np.var(q @ k[0])),
-    _scores("the same draws for q and k", "two generators from one seed draw the same "
-            "numbers: ONE rng.",
-            lambda q, k, s: np.var((q * q).sum(axis=1))),
+_DOT_VARIANCE_SLIPS = slip_rows([  # forms of (q, k, scores), on the case's own draws
+    ("scaled the scores", "that is Var(q·k / √d_k): give the raw scores' variance.",
+     lambda q, k, s: np.var(s / math.sqrt(q.shape[1]))),
+    ("the mean, not the variance", "that is the scores' mean.", lambda q, k, s: np.mean(s)),
+    ("divided by N − 1", "that divides by size − 1 (ddof=1): np.var divides by N.",
+     lambda q, k, s: np.var(s, ddof=1)),
+    ("forgot the mean", "that averages s²: average (s − s̄)².", lambda q, k, s: np.mean(s * s)),
+    ("products not added", "that is the products' variance: add each row first, "
+     "(q * k).sum(axis=1).", lambda q, k, s: np.var(q * k)),
+    ("added down the columns", "the products were added over the pairs: axis=1.",
+     lambda q, k, s: np.var((q * k).sum(axis=0))),
+    ("every query with every key", "q @ k.T makes the whole grid: pair row i with row i only.",
+     lambda q, k, s: np.var(q @ k.T)),
+    ("every query with key 1", "every query met k[0]: pair row i with row i.",
+     lambda q, k, s: np.var(q @ k[0])),
+    ("the same draws for q and k", "two generators from one seed draw the same numbers: ONE rng.",
+     lambda q, k, s: np.var((q * q).sum(axis=1))),
+], make=_replay) + slip_rows([
     Slip("a variance of 0", "no spread: one number only (.sum() adds everything)?",
          when=lambda o: abs(float(o.value)) < 1e-9,
          example=_replay(lambda q, k, s: np.var((q * k).sum()))),
@@ -216,12 +202,10 @@ _DOT_VARIANCE_SLIPS = slip_rows([
 
 DOT_VARIANCE = CodeExercise(
     "dot_variance", "dot_variance(d_k, size, seed)",
-    # big cases first: a message shows the first case the answer gets wrong
     cases=[(3, 1500, 14), (16, 2000, 15), (64, 1500, 16), (16, 2000, 17), (1, 6, 11),
-           (4, 5, 12), (16, 8, 13)],
-    solution=_dot_variance,
-    quantities={"d_k": lambda *case: case[0], "size": lambda *case: case[1]},
-    slips=_DOT_VARIANCE_SLIPS)
+           (4, 5, 12), (16, 8, 13)],  # big cases first: a message shows the first wrong case
+    solution=_dot_variance, slips=_DOT_VARIANCE_SLIPS,
+    quantities={"d_k": lambda *case: case[0], "size": lambda *case: case[1]})
 
 
 def _grids(seed=8):
@@ -238,16 +222,12 @@ def _grids(seed=8):
     return [(frozen_array(q), frozen_array(k)) for q, k in whole + drawn]
 
 
-def _raw(q, k):
-    return q @ k.T  # (n, m)
-
-
 def _d_k(q, k):
     return q.shape[-1]
 
 
-def _over(divisor):
-    return lambda q, k: _raw(q, k) / divisor(q, k)
+def _over(divisor):  # the scores q @ k.T, (n, m), over divisor(q, k)
+    return lambda q, k: q @ k.T / divisor(q, k)
 
 
 def _root(q, k):
@@ -256,32 +236,34 @@ def _root(q, k):
 
 _D_K = "d_k = query.shape[-1]"
 
-_SCALE_SCORES_SLIPS = slip_rows([
+_SCALE_SCORES_SLIPS = slip_rows([  # forms: the divisor of q @ k.T
+    ("divided by d_k, not √d_k", f"the scale is √d_k: math.sqrt(d_k), {_D_K}.", _d_k),
+    ("d_k as query.size", f"query.size counts all n × d_k numbers: {_D_K}.",
+     lambda q, k: math.sqrt(q.size)),
     ("scaled by the number of keys", f"you divided by √m, m = len(key): {_D_K}.",
-     _over(lambda q, k: math.sqrt(len(k)))),
+     lambda q, k: math.sqrt(len(k))),
     ("scaled by the number of queries", f"you divided by √n, n = len(query): {_D_K}.",
-     _over(lambda q, k: math.sqrt(len(q)))),
-    ("** 1/2 without brackets", "`/ d_k ** 1/2` divides by d_k, then by 2: "
-     "math.sqrt(d_k).", _over(lambda q, k: _d_k(q, k) * 2)),
+     lambda q, k: math.sqrt(len(q))),
+    ("** 1/2 without brackets", "`/ d_k ** 1/2` divides by d_k, then by 2: math.sqrt(d_k).",
+     lambda q, k: _d_k(q, k) * 2),
     ("(d_k ** 1/2) is d_k/2", "`d_k ** 1/2` is d_k / 2: math.sqrt(d_k).",
-     _over(lambda q, k: _d_k(q, k) / 2)),
-    ("^ for a power", "^ is not a power: write math.sqrt(d_k).",
-     _over(lambda q, k: (_d_k(q, k) ^ 1) / 2)),
+     lambda q, k: _d_k(q, k) / 2),
+    ("^ for a power", "^ is not a power: write math.sqrt(d_k).", lambda q, k: (_d_k(q, k) ^ 1) / 2),
     ("the root taken twice", "that divides by √√d_k: take the root once.",
-     _over(lambda q, k: math.sqrt(_root(q, k)))),
+     lambda q, k: math.sqrt(_root(q, k))),
     ("√(d_k + 1)", "that divides by √(d_k + 1): the scale is √d_k.",
-     _over(lambda q, k: math.sqrt(_d_k(q, k) + 1))),
+     lambda q, k: math.sqrt(_d_k(q, k) + 1)),
+], make=_over) + slip_rows([
     ("Q * K.T elementwise", "`*` multiplies matching entries: query @ key.T.",
      lambda q, k: q * k.T / _root(q, k)),
     ("Qᵀ K", "query.T @ key is a d_k×d_k grid: transpose K, not Q.",
      lambda q, k: q.T @ k / _root(q, k)),
 ])
 
-
 SCALE_SCORES = CodeExercise(
     "scale_scores", "scale_scores(query, key)",
     cases=_grids(), solution=_over(_root),
-    show_args=lambda args: "query {}×{}, key {}×{}".format(*args[0].shape, *args[1].shape),
+    show_args=shapes(("query", "key")),
     quantities={"d_k": _d_k, "n": lambda q, k: q.shape[0], "m": lambda q, k: k.shape[0]},
     slips=_SCALE_SCORES_SLIPS)
 

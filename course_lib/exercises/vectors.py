@@ -4,11 +4,9 @@ import numpy as np
 
 from .engine import Case, CodeExercise
 from .feedback import Slip, slip_rows
+from .feedback import no_prediction as _no
 from .hand import HandExercise
 from .python import missing_key
-
-__all__ = ["EXERCISES"]
-
 
 _SUB = "₀₁₂₃₄₅₆₇₈₉"
 
@@ -17,20 +15,20 @@ def _no_slot():
     raise IndexError("bad slot")
 
 
-def _draw_slot(rng):  # 6 to 9 slots: with one length, most i make two slips give one number
+def _draw_slot(rng):  # 6 to 9 slots: one length makes two slips collide for most i
     q = [int(x) for x in rng.choice(np.r_[-9:0, 1:10], size=int(rng.integers(6, 10)),
                                     replace=False)]
     return {"q": q, "i": int(rng.integers(2, 7))}
 
 
 _SLOT_HAND_SLIPS = slip_rows([
-    ("counted from 0", "{got} is q[{i}] in Python, one slot to the right: slot {i} is "
-     "q[{i} − 1].", lambda q, i: q[i]),
+    ("counted from 0", "{got} is Python's q[{i}], one slot right: slot {i} is q[{i} − 1].",
+     lambda q, i: q[i]),
     ("counted from the end", "{got} is number {i} from the right: count from the left.",
      lambda q, i: q[-i]),
-    ("gave the slot number", "{got} is i itself; qᵢ is the number in that slot.", lambda q, i: i),
-    ("one slot early", lambda q, i: f"{{got}} is q{_SUB[i - 1]}, the slot before "
-     f"q{_SUB[i]}: count 1, 2, 3, … to slot {i}.", lambda q, i: q[i - 2]),
+    ("gave the slot number", "{got} is i: qᵢ is the number in slot i.", lambda q, i: i),
+    ("one slot early", lambda q, i: f"{{got}} is q{_SUB[i - 1]}, one before q{_SUB[i]}.",
+     lambda q, i: q[i - 2]),
     ("first slot", "{got} is q₁, the first number.", lambda q, i: q[0]),
     ("last slot", "{got} is the last number.", lambda q, i: q[-1]),
     ("gave the number of slots", "{got} is L, how many slots q has.", lambda q, i: len(q)),
@@ -41,8 +39,12 @@ SLOT_HAND = HandExercise(
     "slot by hand", "qᵢ for i = {i} and q = {q}",
     answer=lambda q, i: q[i - 1], givens={"q": [4, -1, 6, 2, 8, 5, 9], "i": 3}, draw=_draw_slot,
     slips=_SLOT_HAND_SLIPS,
-    twins=[Slip("added the slots up to i", "{got} is q₁ + … + qᵢ: the answer is the one number "
-                "in slot {i}.", gives=lambda q, i: sum(q[:i]))],
+    twins=slip_rows([
+        ("added the slots up to i", "{got} is q₁ + … + qᵢ: give slot {i}'s number alone.",
+         lambda q, i: sum(q[:i])),
+        ("another slot", "{got} is in another slot: count 1, 2, 3, … to slot {i}.",
+         [lambda q, i, j=j: _no() if q[j] in {*q[max(i - 2, 0):i + 1], q[0], q[-1], q[-i]}
+          else q[j] for j in range(9)])]),
 )
 
 _Q = [4.5, -1.0, 6.25, 2.0, 8.0, 5.5, 3.0]
@@ -81,8 +83,7 @@ def _wrapped(o):
 
 
 class _Slot(CodeExercise):
-    """"Tested Python positions" only if slot 0 was answered AND slot len(q) refused; "wraps
-    round" only if a slot below 1 was answered."""
+    """Names _POSITIONS only if slot 0 is answered AND slot len(q) refused, _WRAPS if i < 1 is."""
 
     def explanations(self, outcomes):
         both = any(map(_answered_0, outcomes)) and any(map(_refused_last, outcomes))
@@ -99,28 +100,25 @@ _SLOT_SLIPS = slip_rows([
      _checked_or_not(lambda q, i: q[i])),
     ("counted from the end", "q[-i] counts from the end: slot i is q[i - 1].",
      _checked_or_not(lambda q, i: q[-i])),
-    Slip(_WRAPS, "q[i - 1] for i < 1 counts from the END, silently: raise IndexError unless 1 ≤ i "
-         "≤ len(q) (a print does not stop the function).",
-         when=lambda o: o.case.raises is not None and (
-             _wrapped(o) and o.value == o.case.args[0][o.case.args[1] - 1]
-             or isinstance(o.error, IndexError) and o.case.args[1] > 0)),
-    Slip("refused a slot that exists", "slots run from 1 to len(q), both ends in: raise only if i "
-         "< 1 or i > len(q).",
+    Slip(_WRAPS, "q[i - 1] for i < 1 counts from the END: raise IndexError unless 1 ≤ i ≤ len(q) "
+         "(a print does not stop the function).",
+         when=lambda o: _wrapped(o) and o.value == o.case.args[0][o.case.args[1] - 1]
+         or o.case.raises is not None and isinstance(o.error, IndexError) and o.case.args[1] > 0),
+    Slip("refused a slot that exists", "slots run 1 to len(q), both in: raise only if i < 1 or "
+         "i > len(q).",
          when=lambda o: isinstance(o.error, IndexError) and o.case.raises is None
          and "out of range" not in str(o.error)),
-    Slip(_POSITIONS, "it lets slot 0 through and refuses slot len(q): it checks the positions 0 … "
-         "len(q) − 1, not the slots 1 … len(q).",
+    Slip(_POSITIONS, "it lets slot 0 through and refuses slot len(q): check the slots 1 … len(q), "
+         "not the positions 0 … len(q) − 1.",
          when=lambda o: _answered_0(o) or _refused_last(o)),
     Slip(_PAST, "Python raised, not your check: refuse i > len(q).",
          when=lambda o: o.case.raises and "of range" in str(o.error)
          and o.case.args[1] == len(o.case.args[0]) + 1),
-    Slip(_UNNAMED, "its message must say which slots exist, "
-         "like f\"q has slots 1 to {len(q)}\".",
+    Slip(_UNNAMED, "the message must say which slots exist, like f\"q has slots 1 to {len(q)}\".",
          when=lambda o: isinstance(o.error, IndexError) and o.case.raises is not None
          and str(o.error).strip() and not _numbered(str(o.error)),
          example=lambda q, i: q[i - 1] if i >= 1 else _no_slot()),
-    Slip("round brackets", "`q(i)` calls the list: q[i - 1].",
-         raises=(TypeError, "not callable")),
+    Slip("round brackets", "`q(i)` calls the list: q[i - 1].", raises=(TypeError, "not callable")),
 ])
 
 
@@ -162,20 +160,20 @@ _EMBED_SLIPS = slip_rows([
      (lambda s, t: [t[s[0]]], lambda s, t: t[s[0]])),
     ("added the vectors", "one vector per word.",
      lambda s, t: np.sum([t[w] for w in s], 0).tolist()),
-    ("= instead of append", "`vectors = table[word]` replaces the list: "
-     "vectors.append(table[word]).", (lambda s, t: t[s[-1]], lambda s, t: [t[s[-1]]])),
-    ("+= glued the vectors", "`vectors += table[word]` glues the numbers into one "
-     "list: vectors.append(table[word]).", lambda s, t: [x for w in s for x in t[w]]),
+    ("= instead of append", "`vectors = table[word]` replaces the list: vectors.append(…).",
+     (lambda s, t: t[s[-1]], lambda s, t: [t[s[-1]]])),
+    ("+= glued the vectors", "`+= table[word]` glues all the numbers into one list: "
+     "vectors.append(table[word]).", lambda s, t: [x for w in s for x in t[w]]),
     ("left out the first word", "range(1, len(sentence)) skips position 0.",
      lambda s, t: [t[w] for w in s[1:]]),
     ("left out the last word", "range(len(sentence) - 1) stops one word early.",
      lambda s, t: [t[w] for w in s[:-1]]),
-    ("first word every time", "table[word], for each word.", lambda s, t: [t[s[0]] for _ in s]),
+    ("first word every time", "table[word], for each word.", lambda s, t: [t[s[0]]] * len(s)),
     ("the whole table", "look up the sentence's words only.", lambda s, t: list(t.values())),
     ("table order", "loop over the sentence.", lambda s, t: [v for w, v in t.items() if w in s]),
     ("sorted the words", "keep the sentence's order.", lambda s, t: [t[w] for w in sorted(s)]),
-    Slip("each word once", "a set(…) keeps each word once and may reorder them: loop over the "
-         "sentence itself.", when=_repeats_dropped),
+    Slip("each word once", "set(…) keeps each word once, maybe reordered: loop over the sentence.",
+         when=_repeats_dropped),
     Slip("quoted the variable", "`table[\"word\"]` looks up the quoted text: table[word].",
          when=lambda o: missing_key(o, lambda k, s: isinstance(k, str) and not _letter(k, s)
                                     and k.lower().strip() not in s)),
@@ -185,8 +183,11 @@ _EMBED_SLIPS = slip_rows([
          raises=(TypeError, "not callable")),
     Slip("split a list", "the sentence is already a list of words: no .split().",
          raises=(AttributeError, "split")),
-    Slip("returned a dict", "a dict keeps each word once: return a list, one vector per "
-         "word.", when=lambda o: isinstance(o.value, dict)),
+    Slip("returned a dict", "a dict keeps each word once: return a list, a vector per word.",
+         when=lambda o: isinstance(o.value, dict)),
+    Slip("kept the words", "each item holds its word too: append table[word] alone.",
+         when=lambda o: _each(o, lambda x: isinstance(x, (list, tuple))
+                              and any(isinstance(y, str) for y in x))),
     Slip("returned the words", "return their vectors.",
          when=lambda o: _each(o, lambda x: isinstance(x, str))),
     Slip("one number per word", "a word's vector is a list: keep table[word] whole.",
