@@ -8,7 +8,7 @@ import numpy as np
 WRONG_COUNT = "the wrong number of values"
 
 __all__ = ["WRONG_COUNT", "as_numbers", "copy_args", "frozen_array", "numeric", "same",
-           "same_value", "show"]
+           "same_value", "shapes", "show"]
 
 
 def numeric(x):
@@ -101,6 +101,12 @@ def show(x, depth=0, digits=4):
         return text if len(text) < 60 else text[:57] + "…"
     except Exception:
         return f"<a {type(x).__name__}>"
+
+
+def shapes(names, of=""):
+    """A ``show_args``: each grid by name and shape, like "Q 2×3, K 5×3"."""
+    return lambda args: ", ".join(f"{n} {of}{a.shape[0]}×{a.shape[1]}"
+                                  for n, a in zip(names, args, strict=False))
 
 
 def as_numbers(value, shape):

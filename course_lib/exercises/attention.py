@@ -5,7 +5,7 @@ import math
 import numpy as np
 
 from .. import softmax as _softmax
-from ._values import frozen_array
+from ._values import frozen_array, shapes
 from .engine import CodeExercise
 from .feedback import NoPrediction, slip_rows
 from .hand import HandExercise
@@ -57,11 +57,6 @@ def _naive_loops(q, k, v):  # math.exp raises OverflowError past e^709
     return [[sum(math.exp(s) * v[j][c] for j, s in enumerate(row))
              / sum(math.exp(s) for s in row) for c in range(v.shape[1])]
             for row in _scores(q, k).tolist()]
-
-
-def show_shapes(args):
-    return ", ".join(f"{name} of shape {a.shape[0]}×{a.shape[1]}"
-                     for name, a in zip(("query", "key", "value"), args, strict=True))
 
 
 _RNG = np.random.default_rng(9)
@@ -172,7 +167,8 @@ class AttentionExercise(CodeExercise):
 
     def __init__(self, name, call, slips):
         super().__init__(name, call, CASES, attention_solution, slips, quantities=QUANTITIES,
-                         rtol=1e-5, atol=1e-8, show_args=show_shapes,  # float32 passes
+                         rtol=1e-5, atol=1e-8,  # float32 passes
+                         show_args=shapes(("query", "key", "value"), "of shape "),
                          loop_only=("scaled_dot_product_attention", "attention_formula",
                                     "attention_loop", "cl.softmax", "course_lib.softmax"))
 

@@ -5,7 +5,7 @@ import re
 import numpy as np
 
 from . import relations
-from ._values import frozen_array, numeric
+from ._values import frozen_array, numeric, shapes
 from .engine import Case, CodeExercise
 from .feedback import Slip, slip_rows
 from .hand import HandExercise
@@ -49,12 +49,6 @@ K_ENTRIES = HandExercise(
     "numbers in K by hand", "the count of numbers in K when Q is {n}×{d_k} and V is {m}×{d_v}",
     answer=lambda n, m, d_k, d_v: m * d_k,
     givens={"n": 4, "m": 7, "d_k": 6, "d_v": 3}, draw=_draw_sizes, slips=_K_ENTRIES_SLIPS)
-
-
-def shapes(names):
-    """A ``show_args``: each grid by name and shape, like "Q 2×3, K 5×3"."""
-    return lambda args: ", ".join(f"{n} {a.shape[0]}×{a.shape[1]}"
-                                  for n, a in zip(names, args, strict=False))
 
 
 def _misfit(Q, K, V):

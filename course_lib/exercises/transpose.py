@@ -2,11 +2,10 @@
 
 import numpy as np
 
-from ._values import frozen_array
+from ._values import frozen_array, shapes
 from .engine import Case, CodeExercise
 from .feedback import NoPrediction, Slip, slip_rows
 from .hand import HandExercise, one_off
-from .matrices import shapes
 
 # --- by hand: S₂₃
 

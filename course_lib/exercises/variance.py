@@ -5,11 +5,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from ._values import frozen_array
+from ._values import frozen_array, shapes
 from .engine import CodeExercise
 from .feedback import NoPrediction, Slip, slip_rows
 from .hand import HandExercise
-from .matrices import shapes
 
 
 def _hand(slip, hint, gives):
