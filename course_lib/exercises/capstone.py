@@ -31,7 +31,7 @@ class BugHunt(AttentionExercise):
         shown = self.frame(next(o for o in feedback.outcomes if o.case is feedback.case))
         if _same_code(func, self.broken):
             return replace(feedback, status=NOT_ATTEMPTED, message="Not attempted yet: "
-                           f"{self.function} still does what it did when it was handed out: "
+                           f"{self.function} still does what it did when it was handed to you: "
                            f"{shown} Find the line that does not do what softmax(QKᵀ/√d_k)V says, "
                            "fix it, and run the cell again.")
         return replace(feedback, message=f"Not yet: {shown} The bug is still there: your edit did "
