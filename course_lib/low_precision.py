@@ -95,9 +95,8 @@ def rounded_attention(query, key, value, dtype, accumulate="float32"):
     if accumulate not in ("float32", "low"):
         raise ValueError(f"accumulate must be 'float32' or 'low'; got {accumulate!r}")
 
-    def keep(x):  # what storing x does: nothing in float32, rounding to dtype otherwise
-        x = np.asarray(x, dtype=np.float32)
-        return x if accumulate == "float32" else x.astype(dtype).astype(np.float32)
+    def keep(x):  # what storing x does: nothing in float32 (every x here is float32 already),
+        return x if accumulate == "float32" else x.astype(dtype).astype(np.float32)  # else round
 
     q, k, v = (np.asarray(a, dtype=np.float64).astype(dtype).astype(np.float32)
                for a in (query, key, value))
@@ -105,10 +104,10 @@ def rounded_attention(query, key, value, dtype, accumulate="float32"):
     running_max = np.full(q.shape[0], -np.inf, dtype=np.float32)  # (n,) Mᵢ
     running_sum = np.zeros(q.shape[0], dtype=np.float32)  # (n,) lᵢ
     acc = np.zeros((q.shape[0], v.shape[-1]), dtype=np.float32)  # (n, d_v) oᵢ
-    for j in range(k.shape[0]):  # one key at a time
-        new_max = np.maximum(running_max, scores[:, j])  # (n,) a comparison: exact in any format
+    for j, column in enumerate(np.ascontiguousarray(scores.T)):  # one key at a time: s_:j, (n,)
+        new_max = np.maximum(running_max, column)  # (n,) a comparison: exact in any format
         rescale = keep(np.exp(running_max - new_max))  # (n,) e^(M − M′) ≤ 1
-        weight = keep(np.exp(keep(scores[:, j] - new_max)))  # (n,) e^(s_ij − M′)
+        weight = keep(np.exp(keep(column - new_max)))  # (n,) e^(s_ij − M′)
         running_sum = keep(keep(running_sum * rescale) + weight)
         acc = keep(keep(acc * rescale[:, None]) + keep(weight[:, None] * v[j]))  # (n, d_v)
         running_max = new_max

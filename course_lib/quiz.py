@@ -32,31 +32,43 @@ class Deck(widgets.VBox):
         self.grades = [None] * len(self.questions)  # None, True ("I knew it") or False
         self.tally, self.status = widgets.HTML(), widgets.HTML()
         self.answers, self.cards = [], []
+        # Every widget, its Layout and its Style is a model the kernel sends to the browser
+        # (about a millisecond each): the cards share the looks that never change. Only an
+        # answer's layout is its own (reveal() shows that one answer).
+        self._shared = {
+            "card": widgets.Layout(border="1px solid #b0b0b0", padding="0.4em",
+                                   margin="0.3em 0"),
+            "row": widgets.Layout(), "button": widgets.Layout(), "text": widgets.Layout(),
+            "show": widgets.ButtonStyle(),
+            # white text on dark green / dark orange: over 6:1 (the stock styles are under 3:1)
+            "knew": widgets.ButtonStyle(button_color="#1b5e20", text_color="#ffffff"),
+            "not_yet": widgets.ButtonStyle(button_color="#8a4b00", text_color="#ffffff"),
+        }
         for index, item in enumerate(self.questions):
             self.cards.append(self._card(index, item))
         super().__init__(children=[self.tally, *self.cards, self.status])
         self._update_tally()
 
     def _card(self, index, item):
+        shared = self._shared
         text = html.escape(item.question, quote=False)
-        question = widgets.HTMLMath(f"<b>{index + 1}. {text}</b>")
+        question = widgets.HTMLMath(f"<b>{index + 1}. {text}</b>", layout=shared["text"])
         answer = widgets.HTMLMath(html.escape(item.answer, quote=False),
                                   layout={"display": "none"})
         self.answers.append(answer)
         number = index + 1
         show = widgets.Button(description="Show answer",
-                              tooltip=f"Show the answer to card {number}")
-        # white text on dark green / dark orange: over 6:1 (the stock styles are under 3:1)
+                              tooltip=f"Show the answer to card {number}",
+                              layout=shared["button"], style=shared["show"])
         knew = widgets.Button(description="I knew it", tooltip=f"I knew card {number}",
-                              style={"button_color": "#1b5e20", "text_color": "#ffffff"})
+                              layout=shared["button"], style=shared["knew"])
         not_yet = widgets.Button(description="Not yet", tooltip=f"Not yet for card {number}",
-                                 style={"button_color": "#8a4b00", "text_color": "#ffffff"})
+                                 layout=shared["button"], style=shared["not_yet"])
         show.on_click(lambda _button: self.reveal(index))
         knew.on_click(lambda _button: self.grade(index, True))
         not_yet.on_click(lambda _button: self.grade(index, False))
-        return widgets.VBox([question, widgets.HBox([show, knew, not_yet]), answer],
-                            layout={"border": "1px solid #b0b0b0", "padding": "0.4em",
-                                    "margin": "0.3em 0"})
+        row = widgets.HBox([show, knew, not_yet], layout=shared["row"])
+        return widgets.VBox([question, row, answer], layout=shared["card"])
 
     def reveal(self, index):
         """Show the answer of card ``index``."""

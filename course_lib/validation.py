@@ -111,14 +111,13 @@ def as_float_array(x, name, min_ndim=1, *, xp=None):
     except (TypeError, ValueError) as exc:
         raise TypeError(f"{name} must be an array of numbers; could not convert it "
                         f"({exc})") from None
-    if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.integer)
-                                 or np.issubdtype(arr.dtype, np.floating)
-                                 or arr.dtype.name == "bfloat16"):  # ml_dtypes: no np.floating
+    kind = arr.dtype.kind  # "f" floating, "i"/"u" integer; "b" bool, "c" complex, … refused
+    if kind not in "fiu" and arr.dtype.name != "bfloat16":  # ml_dtypes' bfloat16: kind "V"
         raise TypeError(f"{name} must hold real numbers (int or float); got dtype {arr.dtype}")
     if arr.ndim < min_ndim:
         axes = "(..., rows, columns)" if min_ndim == 2 else "(..., length)"
         raise ValueError(f"{name} must have at least {min_ndim} axes {axes}; got shape {arr.shape}")
-    if np.issubdtype(arr.dtype, np.integer):
+    if kind in "iu":
         arr = arr.astype(np.float64)  # int8·int8 wraps around silently; float64 does not
     return arr
 

@@ -143,13 +143,22 @@ class Dashboard(widgets.VBox):
 
     def _draw_ahead_later(self, delay=0.5):
         """Where an event loop runs (a kernel), draw the kept pictures ahead, one per turn
-        of the loop; elsewhere (tests, scripts) pictures are drawn at the move."""
+        of the loop, once the kernel has run no cell for ``delay`` seconds; elsewhere (tests,
+        scripts) pictures are drawn at the move. A "Run all" thus finishes first: a picture
+        drawn between two of its cells would only delay the next one."""
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return
+        cells_run = _cells_run_counter()
+        seen = cells_run()
 
         def step():
+            nonlocal seen
+            if cells_run() != seen:  # a cell ran since the last step: wait for a quiet kernel
+                seen = cells_run()
+                loop.call_later(delay, step)
+                return
             try:
                 more = self.draw_ahead()
             except Exception:  # the same error shows at the move that needs this picture
@@ -169,6 +178,19 @@ class Dashboard(widgets.VBox):
     def __repr__(self):
         # The plain-text form shown where widgets cannot render (and compared by nbval).
         return self.description
+
+
+def _cells_run_counter():
+    """A function that returns how many cells IPython has run so far (always 0 outside
+    IPython): its execution count, which every executed cell moves on."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return lambda: 0
+    shell = get_ipython()
+    if shell is None:
+        return lambda: 0
+    return lambda: shell.execution_count
 
 
 def _frame_key(values):
