@@ -69,6 +69,24 @@ def test_every_by_hand_exercise_offers_another_one(path):
     assert set(by_hand) <= offered, f"{path.name}: no 'Another one' for {set(by_hand) - offered}"
 
 
+EXAMPLE = re.compile(r"# your numbers?, e\.g\. (-?\d+(?:\.\d+)?)")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_an_example_number_in_a_by_hand_cell_names_no_slip(path):
+    """A learner who types the cell's own "e.g." number must not be told it is a slip they made
+    (2.5 in 04 was "left out a length"), nor that it is right."""
+    from course_lib.exercises import evaluate
+    from course_lib.exercises.feedback import FAILED
+
+    examples = [(CHECK.search(source(c)).group(1), float(m.group(1)))
+                for c in cells(path) if CHECK.search(source(c))
+                for m in EXAMPLE.finditer(source(c))]
+    for name, number in examples:
+        feedback = evaluate(name, int(number) if number.is_integer() else number)
+        assert feedback.status == FAILED, f"{path.name}, {name}, e.g. {number:g}: {feedback}"
+
+
 @pytest.mark.parametrize("path", [p for p in NOTEBOOKS if number_of(p) < 9],
                          ids=lambda p: p.stem)
 def test_no_library_source_before_09(path):

@@ -128,7 +128,7 @@ class HandExercise:
         if not whole and distance <= min(10 * self.tolerance,
                                          0.05 * float(np.max(np.abs(self.answer)))):
             return Feedback(MISTAKE, lead + f"It is close, but not within ±{self.tolerance:g}: "
-                            "check the last steps, keeping every digit.", mistake=CLOSE)
+                            "redo each step's arithmetic, keeping every digit.", mistake=CLOSE)
         return Feedback(FAILED, lead + "Go through it again, writing down each number in between.")
 
     def _near(self, value):
