@@ -34,6 +34,15 @@ def attention_loops(query, key, value):
     return out
 
 
+def blend_overwritten(query, key, value):
+    weights = softmax_rows(scaled(query, key))
+    out = np.zeros((len(query), value.shape[1]))
+    for i in range(len(query)):
+        for j in range(len(key)):
+            out[i] = weights[i, j] * value[j]  # the slip: = where += adds
+    return out
+
+
 def naive_loops(query, key, value):
     out = []
     for q in query:
@@ -124,6 +133,7 @@ def test_attention_slips():
         "returned the weights": [lambda q, k, v: softmax_rows(scaled(q, k))],
         "no transpose": [lambda q, k, v: softmax_rows(q @ k / math.sqrt(q.shape[-1])) @ v],
         "value @ weights": [lambda q, k, v: v @ softmax_rows(scaled(q, k))],
+        "only the last key's term": [blend_overwritten],
         "stopped after one pass": [return_in_loop],
         "transposed": [lambda q, k, v: (softmax_rows(scaled(q, k)) @ v).T],
         "returned more than the answer": [

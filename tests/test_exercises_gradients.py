@@ -24,6 +24,13 @@ def running_total(a, g):
     return out
 
 
+def total_overwritten(a, g):
+    total = 0.0
+    for x, y in zip(a, g, strict=True):
+        total = x * y  # the slip: = where += adds
+    return [x * (y - total) for x, y in zip(a, g, strict=True)]
+
+
 def writes_into_g(a, g):
     total = sum(x * y for x, y in zip(a, g, strict=True))
     for i in range(len(g)):
@@ -41,6 +48,7 @@ def test_softmax_backward_row_slips():
         "the diagonal only": [lambda a, g: row(a, g, entry=lambda x, y, t: x * (1 - x) * y)],
         "the wrong shape": [lambda a, g: sum(x * y for x, y in zip(a, g, strict=True))],
         "a running total": [running_total],
+        "only the last term counts": [total_overwritten],
         "arithmetic on lists": [lambda a, g: a * (g - sum(x * y for x, y in zip(a, g,
                                                                                  strict=True)))],
         "changed its input": [writes_into_g],

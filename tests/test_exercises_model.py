@@ -105,6 +105,13 @@ def score_loop(A, return_in_the_loop=False):
     return total / (len(A) - 1)
 
 
+def score_overwritten(A):
+    total = 0.0
+    for i in range(1, len(A)):
+        total = A[i][i - 1]  # the slip: = where += adds
+    return total / (len(A) - 1)
+
+
 def score_from_zero(A):
     return sum(A[i][i - 1] for i in range(len(A))) / len(A)  # A[0][-1]: the last column
 
@@ -167,6 +174,7 @@ def test_previous_token_score_slips():
         "the largest, not the mean": [score_largest],
         "the wrong shape": [score_list],
         "stopped after the first row": [lambda A: score_loop(A, return_in_the_loop=True)],
+        "only the last term counts": [score_overwritten],
         "the mean of whole rows": [lambda A: sum(sum(A[i]) / len(A[i]) for i in range(1, len(A)))
                                    / (len(A) - 1)],
     })

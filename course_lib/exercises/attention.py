@@ -151,6 +151,8 @@ SLIPS = slip_rows([
     ("value @ weights", "the wrong way round: " + _BLEND, _then(lambda a, q, k, v: v @ a)),
     ("* for @ in the blend", "`*` multiplies matching entries: " + _BLEND,
      _then(lambda a, q, k, v: a * v)),
+    ("only the last key's term", "`out[i] = …` in a loop keeps key m − 1's term: `+=` adds each.",
+     _then(lambda a, q, k, v: a[:, -1:] * v[-1])),
     ("equal weights", "every query got the plain average of the values (weights 1/m).",
      lambda q, k, v: np.repeat(v.mean(axis=0, keepdims=True), q.shape[0], axis=0)),
     ("no transpose", "query @ key meets the COLUMNS of K: query @ key.T.",

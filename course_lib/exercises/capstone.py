@@ -90,7 +90,7 @@ BUG_HUNTS = [
          "divide each query's row by its own total, sum(axis=-1, keepdims=True).",
          lambda q, k, v: _column_weights(q, k).T @ v),
         ("the bug left, a right line changed", "the sum still runs down the columns (axis=0), and "
-         "the scale, which was right, now divides by d_k: undo that, fix the sum.",
+         "the right scale now divides by d_k: undo that, fix the sum.",
          lambda q, k, v: _column_weights(q, k, q.shape[-1]) @ v)])),
     BugHunt("bug hunt 2", _attention_2, "divided by d_k"),
     BugHunt("bug hunt 3", _attention_3, "weights applied to K"),

@@ -109,8 +109,8 @@ _SLOT_SLIPS = slip_rows([
      lambda p, t, s: (t[p // s], p - t[p // s] * s)),
     ("subtracted one page", "ALL whole blocks come off: " + _LEFT,
      lambda p, t, s: (t[p // s], p - s)),
-    ("subtracted the block count", "take off the whole blocks' SLOTS, (position // page_size) × "
-     "page_size: " + _LEFT, lambda p, t, s: (t[p // s], p - p // s)),
+    ("subtracted the block count", "take off the blocks' SLOTS, not their count: " + _LEFT,
+     lambda p, t, s: (t[p // s], p - p // s)),
     ("the table's length for page_size", "a block holds page_size slots.",
      (lambda p, t, s: (t[p // len(t)], p % s), lambda p, t, s: (t[p // s], p % len(t)),
       lambda p, t, s: (t[p // len(t)], p % len(t)))),

@@ -79,7 +79,7 @@ _BLOCK_SLIPS = slip_rows([
     ("doubled one step too far", "it stops at the first block that does NOT fit: return the one "
      "before.", tuple(lambda *a, p=p, n=n: _doubled(*a, p, n) for p in (0, 1)
                                   for n in (0, 1))),
-    ("stopped after one halving", "the `return` is inside the loop: one indent less.",
+    ("stopped after one halving", "a `return` in the loop, or `if` where `while` repeats?",
      lambda d, t, lim: t if _bytes(d, t) <= lim else t // 2),
     ("a block that fits exactly refused", "a block of exactly {limit} bytes fits: "
      "bytes ≤ limit.", _halving(operator.lt)),

@@ -9,6 +9,7 @@ from ._values import frozen_array
 from .engine import CodeExercise
 from .feedback import slip_rows
 from .hand import HandExercise
+from .python import REPLACED
 
 
 def _total(a, g):
@@ -83,6 +84,8 @@ _SOFTMAX_BACKWARD_ROW_SLIPS = slip_rows([
                       lambda i, j, m: j != i))),
     ("a running total", "entry i subtracts the total up to i only: sum the WHOLE row "
      "first.", _each(lambda x, y, t, i, a, g: x * (y - _total(a[:i + 1], g[:i + 1])))),
+    ("only the last term counts", REPLACED,
+     _each(lambda x, y, t, i, a, g: x * (y - a[-1] * g[-1]))),
 ])
 
 

@@ -8,6 +8,7 @@ from .decoding import CACHE_ROWS, CACHE_TWINS, cache_slips
 from .engine import CodeExercise
 from .feedback import slip_rows
 from .hand import HandExercise
+from .python import REPLACED
 
 # --- my_attention
 
@@ -131,6 +132,7 @@ _PREVIOUS_TOKEN_SCORE_SLIPS = slip_rows([
      lambda A: max(_score(A, mean=False))),
     ("stopped after the first row", "the `return` is inside the loop: one indent "
      "less.", lambda A: A[1][0] / (len(A) - 1)),
+    ("only the last term counts", REPLACED, lambda A: A[-1][-2] / (len(A) - 1)),
     ("the mean of whole rows", "a row's mean is 1/n (it sums to 1): take one entry a row, A[i][i − "
      "1].",
      lambda A: sum(sum(A[i]) / len(A) for i in range(1, len(A))) / (len(A) - 1)),

@@ -233,7 +233,7 @@ _MULTI_HEAD_SLIPS = slip_rows([
          example=_merged(None, whole_v=True)),
     ("reshaped to (h, n, d_k)", _MIXED, lambda x, a, b, c, o, h: np.concatenate(list(
         _reshaped(x, a, b, h) @ (np.asarray(x) @ c).reshape(h, len(x), -1)), 1) @ o),
-    ("stopped after the first head", "the `return` is inside the loop: one indent less.",
+    ("stopped after the first head", "a `return` in the loop, or no loop over the heads?",
      _merged(lambda hs, w: hs[0] @ w[:len(hs[0][0])]))])
 
 

@@ -525,8 +525,8 @@ def _shape_hint(v, e):
     said = f"the answer is {_describe(e)}; yours is {_describe(v)}."
     if e.ndim >= 1 and 0 < v.size < e.size and v.ndim == e.ndim \
             and np.allclose(v.ravel(), e.ravel()[:v.size]):
-        said += ("It is the answer without its last entry: a range that stops early, or a `return` "
-                 "in the loop?" if v.size == e.size - 1 else " It starts as the "
+        said += (" It is the answer without its last entry: a range that stops early, or a "
+                 "`return` in the loop?" if v.size == e.size - 1 else " It starts as the "
                  "answer does: a `return` inside the loop stops it early?")
     return said
 
@@ -631,8 +631,8 @@ class _Refusal:
     def hint(self, exercise, outcome):
         kind = next(c.raises for c in exercise.cases if c.raises is not None).__name__
         if self.answered:
-            return ("where it should answer, and answered where it should refuse: the `raise` test "
-                    "is reversed (`==` for `!=`?) or compares the wrong things.")
+            return ("it refused where it should answer and answered where it should refuse: "
+                    "`==` for `!=`, or the wrong things compared?")
         return f"check what the test before `raise {kind}` compares, on this case."
 
 
@@ -700,8 +700,8 @@ STATEMENTS = [
     _OnEveryWrong("a size read from the wrong place", "each wrong number is another size of the "
                   "inputs: which input and axis hold it?", test=_other_size),
     _OnEveryWrong("entries never filled", _never_filled_hint, test=_never_filled),
-    _OnEveryWrong("the answer of another case", "another case's answer: an earlier cell's variable "
-                  "used for an argument?", test=_another_case),
+    _OnEveryWrong("the answer of another case", "each is right for other inputs: an earlier cell's "
+                  "variable used for an argument?", test=_another_case),
     _Factor("the input times a fixed number", lambda o: numeric(o.case.args[0]), "on every "
             "case it is the input times {}: work the factor out from the input.", 2, 1e-5),
     _OnEveryWrong("the input given back", _input_hint, test=_input_back),

@@ -72,7 +72,6 @@ _WEIGHT_SLIPS = slip_rows([
             lambda x, e: e(x[0]) / sum(map(e, x[1:]))),
     *[(f"weight of key {i + 1}", f"{{got}} is p{' ₂₃'[i]}: p₁ has e^(x₁) on top.",
        lambda x, i=i: _weight(x, i)) for i in (1, 2)],
-    ("one minus the weight", "{got} is 1 − p₁.", lambda x: 1 - _weight(x)),
     *[(f"{name} in place of eˣ", f"{{got}} uses {name}: {_E}.",
        lambda x, f=f: _exp_as(f, x))
       for name, f in (("x²", lambda v: v * v), ("2ˣ", lambda v: 2 ** v), ("3ˣ", lambda v: 3 ** v))],
