@@ -4,6 +4,7 @@ exercises where no blind batch made that kind of slip, each named by the relatio
 import math
 
 import numpy as np
+import pytest
 from slip_checks import assert_named
 
 from course_lib.exercises import evaluate
@@ -127,3 +128,44 @@ def test_a_count_given_as_a_float_is_named():
         return block if block >= 1 else 0
     feedback = evaluate("largest key block", halves_with_true_division)
     assert feedback.mistake == "a float where a whole number is asked", feedback.message
+
+
+SHOWN_ON = {  # a relation no learner-style answer above exercises, and an exercise it fits
+    "the signs dropped": "mean", "inputs cut to whole numbers": "mean",
+    "repeated numbers counted once": "sum_of_squares", "only the first two slots": "sum_of_squares",
+    "the first entry counted twice": "sum_from_to", "one too many": "cost", "one too few": "cost",
+    "only the first row": "softmax rows", "only the last row": "softmax rows",
+    "moved one place along the first axis": "softmax rows",
+    "moved one place along the second axis": "softmax rows",
+    "ten times the answer": "length", "a tenth of the answer": "length",
+    "a hundredth of the answer": "length", "rounded to whole numbers": "length", "sorted": "unit",
+    "skipped the first column": "row means", "stopped one column early": "row means",
+    "skipped the first column of every input": "scale_scores",
+    "stopped one column early in every input": "scale_scores",
+}
+
+
+@pytest.mark.parametrize("relation_name", sorted(SHOWN_ON))
+def test_a_relation_names_the_answer_it_predicts(relation_name):
+    """The answer a relation predicts (here computed from the solution itself) is named by that
+    relation: no table row or other relation takes it, so the relation is not dead code."""
+    from course_lib.exercises import exercise
+    from course_lib.exercises import relations as R
+    from course_lib.exercises._values import copy_args, numeric
+    from course_lib.exercises.engine import Case
+
+    relation = next(r for r in R.TRANSFORMED + R.SHIFTED + R.INPUT_SIDE
+                    if r.name == relation_name)
+    ex = exercise(SHOWN_ON[relation_name])
+    forms = relation.transform if isinstance(relation.transform, tuple) else (relation.transform,)
+    said = []
+    for form in forms:
+        def answer(*args, form=form):
+            expected = ex.solution(*copy_args(args))
+            return form(numeric(expected), Case(tuple(args), expected), ex)
+
+        feedback = ex.evaluate(answer)
+        said.append(str(feedback))
+        if feedback.mistake and relation_name in feedback.mistake.split(" / "):
+            return
+    pytest.fail(f"{relation_name} on {ex.name}: {said}")
