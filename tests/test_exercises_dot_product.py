@@ -106,9 +106,15 @@ def perpendicular_rotated(c, s):
     return lambda q: [q[0] * c - q[1] * s, q[0] * s + q[1] * c]
 
 
+def dot_one_word_refusal(q, k):
+    if len(q) != len(k):
+        raise ValueError("error")
+    return sum(a * b for a, b in zip(q, k, strict=True))
+
+
 def dot_pops(q, k):
     if len(q) != len(k):
-        raise ValueError("lengths")
+        raise ValueError("lengths differ")
     total = 0.0
     while q:
         total += q.pop() * k.pop()
@@ -134,6 +140,7 @@ def test_dot_loop_slips():
             lambda q, k: sum(a * b for a, b in pairs(q, k)),
             lambda q, k: float(np.dot(q[:len(k)], k[:len(q)])), dot_unchecked],
         "returned the message": [dot_message_returned],
+        "refused without saying why": [dot_one_word_refusal],  # "error" says no why
         "only the last term counts": [dot_replaces_total, dot_reset_in_loop],
         "squared the products": [checked(lambda q, k: sum((a * b) ** 2 for a, b in pairs(q, k)))],
         "k read backwards": [checked(lambda q, k: sum(q[i] * k[-i - 1] for i in range(len(q))))],

@@ -99,7 +99,7 @@ class CodeExercise:
             outcome.changed_input = not kept or "read-only" in str(outcome.error or "")
             if case.raises is not None:  # refused, and with a message that says why
                 said = str(outcome.error).strip()
-                outcome.correct = (isinstance(outcome.error, case.raises) and bool(said)
+                outcome.correct = (isinstance(outcome.error, case.raises) and " " in said
                                    and (case.says is None or bool(case.says(said))))
             else:
                 outcome.correct = outcome.error is None and self.same(outcome.value,
