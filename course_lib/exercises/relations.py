@@ -170,8 +170,8 @@ def _quantity_relations(quantities):
 
             def hint(ex, outcome, label=label, factor=factor, word="multiplied by"):
                 return (f"it is the right answer {word} {label} (here {label} = "
-                        f"{show(factor(outcome.case, ex))}): an extra factor {label}, or one on "
-                        "the wrong side of a division?")
+                        f"{show(factor(outcome.case, ex))}): a factor {label} extra or missing, "
+                        "or on the wrong side of a division?")
 
             found.append(Relation(f"{label} times too big", hint,
                                   transform=lambda e, case, ex, f=factor: e * f(case, ex)))

@@ -63,8 +63,8 @@ def _tiles(formula):
 
 
 _SKIPPED_SHARE_BY_HAND_SLIPS = slip_rows(make=_tiles, rows=[
-    ("the computed share", "{got} is the share computed, on or below the diagonal: the question "
-     "asks for those above it.",
+    ("the computed share", "{got} counts the diagonal's tiles too: only those above it are "
+     "skipped.",
      lambda t: t * (t + 1) / 2 / t**2),
     ("exactly half", "half is the limit of many small tiles; count the tiles here.",
      lambda t: 0.5),
