@@ -169,3 +169,17 @@ def test_a_relation_names_the_answer_it_predicts(relation_name):
         if feedback.mistake and relation_name in feedback.mistake.split(" / "):
             return
     pytest.fail(f"{relation_name} on {ex.name}: {said}")
+
+
+def test_the_first_row_alone_asks_about_a_return_in_the_loop():
+    """A loop over the queries that returns inside it gives row 0 alone, one axis short: the
+    shape message says it starts as the answer does (a blind writer's answer got only shapes)."""
+    def attention_return_in_loop(query, key, value):
+        for q in query:
+            scores = key @ q / math.sqrt(len(q))
+            weights = np.exp(scores - scores.max())
+            return weights / weights.sum() @ value
+
+    feedback = evaluate("attention", attention_return_in_loop)
+    assert feedback.mistake == "the wrong shape", feedback.message
+    assert "starts as the answer does" in feedback.message, feedback.message

@@ -523,7 +523,7 @@ def _describe(a):
 
 def _shape_hint(v, e):
     said = f"the answer is {_describe(e)}; yours is {_describe(v)}."
-    if e.ndim >= 1 and 0 < v.size < e.size and v.ndim == e.ndim \
+    if e.ndim >= 1 and 0 < v.size < e.size and v.ndim >= e.ndim - 1 \
             and np.allclose(v.ravel(), e.ravel()[:v.size]):
         said += (" It is the answer without its last entry: a range that stops early, or a "
                  "`return` in the loop?" if v.size == e.size - 1 else " It starts as the "
