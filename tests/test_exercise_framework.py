@@ -75,3 +75,40 @@ def test_a_slip_far_below_the_answer_is_named_only_near_its_own_size():
 def test_the_percentage_hint_shows_this_answer_as_a_fraction():
     ex = HandExercise("share", "the share {a} of 4", lambda a: a / 4, {"a": 3})
     assert "(0.75, not 75)" in ex.evaluate(75).message
+
+
+def test_a_right_number_in_quotes_is_named_in_a_cell_and_read_in_the_box():
+    from course_lib.exercises import evaluate, exercise
+
+    quoted = evaluate("positions by hand", "17")  # typed in a code cell: text, not a number
+    assert quoted.status == "mistake" and quoted.mistake == "text in quotes", quoted
+    assert "'17'" in str(quoted) and "without the quotes" in str(quoted)
+    assert evaluate("positions by hand", 17).passed
+    assert exercise("positions by hand").evaluate("17").passed  # the box's text is read
+    assert evaluate("positions by hand", "16").mistake != "text in quotes"  # a wrong value
+
+
+def test_too_many_or_too_few_numbers_are_counted_and_one_in_brackets_is_told_so():
+    from course_lib.exercises import evaluate
+
+    assert "without brackets" in str(evaluate("positions by hand", [17]))
+    two = evaluate("positions by hand", [17, 1])
+    assert two.mistake == "the wrong number of values" and "2 numbers" in str(two), two
+    assert "in order" not in str(two)  # one number has no order
+    three = evaluate("weights by hand", [0.5, 0.5])
+    assert "3 numbers, like (1, 2, 3), in order" in str(three), three
+
+
+def test_a_pair_returned_as_a_list_is_named_not_accepted():
+    from course_lib.exercises import evaluate
+
+    def product_shape(shape_a, shape_b):
+        if shape_a[1] != shape_b[0]:
+            raise ValueError(f"inner sizes differ: {shape_a[1]} and {shape_b[0]}")
+        return [shape_a[0], shape_b[1]]  # the right numbers, in a list
+
+    listed = evaluate("product_shape", product_shape)
+    assert listed.mistake == "a list or array where a tuple is asked", listed
+    assert "not a tuple" in str(listed) and "return a, b" in str(listed)
+    assert evaluate("product_shape", lambda a, b: (a[0], b[1]) if a[1] == b[0] else
+                    product_shape(a, b)).passed

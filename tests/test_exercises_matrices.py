@@ -7,6 +7,7 @@ import numpy as np
 from slip_checks import assert_named, assert_passes
 
 from course_lib.exercises import evaluate, exercise
+from course_lib.exercises.engine import TUPLE
 
 
 def _sizes(Q, K, V):
@@ -81,8 +82,11 @@ def test_attention_sizes_slips():
 def test_attention_sizes_accepts_other_right_answers():
     assert_passes("attention_sizes", [
         refusing(lambda *g: not fits(*g)),
+        refusing(lambda *g: not fits(*g), lambda Q, K, V: (len(Q), len(V), len(K[0]), len(V[0])))])
+    assert_named("attention_sizes", {TUPLE: [
         refusing(lambda *g: not fits(*g), lambda Q, K, V: [len(Q), len(V), len(K[0]), len(V[0])]),
-        refusing(lambda *g: not fits(*g), lambda Q, K, V: np.array(_sizes(Q, K, V)))])
+        refusing(lambda *g: not fits(*g), lambda Q, K, V: np.array(_sizes(Q, K, V)))]},
+                 minimum=1)  # the prompt asks for (n, m, d_k, d_v): a list or array is named
 
 
 def test_a_built_in_value_error_is_not_taken_for_a_refusal():

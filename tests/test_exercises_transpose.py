@@ -6,6 +6,7 @@ import numpy as np
 from slip_checks import assert_named, assert_passes
 
 from course_lib.exercises import evaluate, exercise
+from course_lib.exercises.engine import TUPLE
 
 # --- self_scores(X, W_Q, W_K) --------------------------------------------------------------
 
@@ -110,8 +111,11 @@ def test_product_shape_slips():
 
 
 def test_product_shape_accepts_other_right_answers():
-    assert_passes("product_shape", [checked(lambda a, b: [a[0], b[-1]]),
+    assert_passes("product_shape", [checked(lambda a, b: (a[0], b[-1])),
                                     lambda a, b: (np.zeros(a) @ np.zeros(b)).shape])
+    assert_named("product_shape", {TUPLE: [checked(lambda a, b: [a[0], b[-1]]),
+                                           checked(lambda a, b: np.array([a[0], b[-1]]))]},
+                 minimum=1)  # a shape is a pair, (r, p): [r, p] == (r, p) is False
 
 
 # --- by hand: S₂₃ = row q₂ · row k₃ -------------------------------------------------------

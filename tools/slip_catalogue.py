@@ -16,6 +16,7 @@ sys.path.insert(0, str(ROOT))
 
 import course_lib.exercises as exercises  # noqa: E402
 from course_lib.exercises import CodeExercise, relations  # noqa: E402
+from course_lib.exercises.engine import TUPLE, WHOLE  # noqa: E402
 
 OUT = ROOT / "docs" / "SLIPS.md"
 
@@ -68,10 +69,13 @@ def catalogue():
         hint = rule.hint if isinstance(rule.hint, str) else "(says the value it found)"
         lines.append(f"- **{rule.name}** ({'relation' if tier == 1 else 'statement'}): "
                      f"{_one_line(hint)}")
-    lines += ["", "By hand, besides each table: the sign turned round, a decimal point moved "
+    lines += ["", f"A right answer of the wrong kind is named too: **{WHOLE}** (where the "
+              f"exercise asks for one) and **{TUPLE}**.", "",
+              "By hand, besides each table: the sign turned round, a decimal point moved "
               "(for answers of two significant digits or more), squared, square-rooted, the "
               "reciprocal, numbers in the wrong order, the notebook's own numbers typed for a "
-              "fresh variant, and rounded too early.", ""]
+              "fresh variant, rounded too early, too many or too few numbers, and the right "
+              "number typed in a code cell as text, in quotes.", ""]
     return "\n".join(lines)
 
 

@@ -1,13 +1,12 @@
 """Exercises whose feedback names the slip, behind one entry point, ``check(name, answer)``
-(CONTRIBUTING.md shows its three uses). Each table module lists its exercises in
-``EXERCISES``; the registry finds them by name."""
+(CONTRIBUTING.md). Each table module lists its ``EXERCISES``; the registry finds them."""
 
 import difflib
 import importlib
 import pkgutil
 
 from .engine import Case, CodeExercise
-from .feedback import FAILED, Feedback, Slip
+from .feedback import FAILED, MISTAKE, Feedback, Slip
 from .hand import HandExercise
 
 __all__ = ["Case", "CodeExercise", "Feedback", "HandExercise", "Slip", "check", "evaluate",
@@ -52,7 +51,11 @@ def evaluate(name, answer):
         ex = exercise(name)
     except KeyError as exc:
         return Feedback(FAILED, f"Not yet: {exc.args[0]} Copy the name from the cell above.")
-    return ex.evaluate(answer)
+    feedback = ex.evaluate(answer)
+    if feedback.passed and isinstance(ex, HandExercise) and isinstance(answer, str):
+        return Feedback(MISTAKE, f"Not yet: {answer!r}, in quotes, is text: the right value, "
+                        "but type it without the quotes.", mistake="text in quotes")
+    return feedback
 
 
 def check(name, answer, *, solution=False):

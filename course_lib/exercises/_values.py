@@ -110,7 +110,8 @@ def shapes(names, of=""):
 
 
 def as_numbers(value, shape):
-    """A typed by-hand answer of ``shape`` as (array, None), or (None, what is wrong with it)."""
+    """A typed by-hand answer of ``shape`` as (array, None), or (None, what is wrong with it);
+    (numbers, what is wrong) when they are too many or too few."""
     from fractions import Fraction
 
     want = ("one number" if shape == () else
@@ -132,8 +133,11 @@ def as_numbers(value, shape):
     got = numeric(value)
     if got is None:
         return None, f"{show(value)} is not {want}."
+    if got.shape != shape and shape == () and got.size == 1:  # [6] for 6
+        return got, f"{show(value)} is a list: type the number alone, without brackets."
     if got.shape != shape:
-        return None, WRONG_COUNT + f": you gave {show(value)}, but the answer is {want}."
+        return got, (f"you gave {got.size} number{'s' * (got.size != 1)}; the answer is {want}"
+                     + (", in order." if shape else "."))
     if not np.all(np.isfinite(got)):
         return None, f"{show(value)} is not a finite number: type {want}."
     return got, None

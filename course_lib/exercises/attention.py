@@ -254,8 +254,8 @@ def _best(Q, K):  # the best-matching key (none when two tie)
 
 
 def _draw_qk(rng):
-    """Slots of 0, 1 or 2, scores up to 8, query 1's three scores different, and not the
-    notebook's weights in another order (its scores 2, 0, 4 shuffled, plus a constant)."""
+    """Slots of 0, 1 or 2, scores up to 8, query 1's three different and not the notebook's
+    2, 0, 4 reordered or shifted."""
     while True:
         Q, K = rng.integers(0, 3, size=(2, 4)), rng.integers(0, 3, size=(3, 4))
         S = Q @ K.T

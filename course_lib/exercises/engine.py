@@ -1,5 +1,5 @@
-"""The code checker: run the learner's function on hidden cases, explain a wrong answer by the
-slip table and the general relations (``feedback.pick``), else show the smallest failing case."""
+"""The code checker: the learner's function on hidden cases; a wrong answer explained by the
+slip table and the general relations (``feedback.pick``), else its smallest failing case."""
 
 import contextlib
 import inspect
@@ -61,7 +61,7 @@ class Outcome:
 
 
 class CodeExercise:
-    """A learner's function checked on hidden cases (see CONTRIBUTING.md). ``loop_only``: calls
+    """A learner's function checked on hidden cases (CONTRIBUTING.md). ``loop_only``: calls
     (``"np.dot"``) that pass with a note that a loop was asked; ``whole``: 64.0 for 64 named."""
 
     def __init__(self, name, call, cases, solution, slips=(), *, quantities=None, rtol=1e-9,
@@ -139,14 +139,12 @@ class CodeExercise:
             return first
         outcomes = self.run(func)
         changed = next((o for o in outcomes if o.changed_input), None)
-        floated = next((o for o in outcomes if self.whole and o.error is None
-                        and isinstance(o.value, (float, np.floating))), None)
+        odd = next((o for o in outcomes if self._kind(o)), None)
         right = all(o.correct for o in outcomes) and changed is None
-        if right and floated is not None:
-            return Feedback(MISTAKE, f"Not yet: {self.call_text(floated.case)} gave "
-                            f"{floated.value!r}, a float: the answer is a whole number (a `/` "
-                            "where `//` keeps it whole?).", mistake=WHOLE, case=floated.case,
-                            outcomes=outcomes)
+        if right and odd:
+            name, said = self._kind(odd)
+            return Feedback(MISTAKE, f"Not yet: {self.call_text(odd.case)} gave {said}.",
+                            mistake=name, case=odd.case, outcomes=outcomes)
         if right:
             used = self._shortcut(func)
             lead = (f"Correct — though this exercise asked you to write the steps yourself: "
@@ -165,6 +163,16 @@ class CodeExercise:
                   else " Check that case by hand, step by step.")
         return Feedback(FAILED, "Not yet: it goes wrong on this case: "
                         + self.frame(failing) + advice, case=failing.case, outcomes=outcomes)
+
+    def _kind(self, o):
+        """(slip, words) for a right value of the wrong kind, or None."""
+        if o.error is not None:
+            return None
+        if self.whole and isinstance(o.value, (float, np.floating)):
+            return WHOLE, (f"{o.value!r}, a float: the answer is a whole number (a `/` where "
+                           "`//` keeps it whole?)")
+        if isinstance(o.case.expected, tuple) and not isinstance(o.value, tuple):
+            return TUPLE, f"{show(o.value)}, not a tuple: `return a, b` makes one"
 
     def _shortcut(self, func):
         """The first ``loop_only`` name the function's source calls, or None."""
@@ -244,10 +252,9 @@ class CodeExercise:
             return []
 
     def follows(self, predict, outcomes, errors_count=True, key=None):
-        """The wrong outcomes equal to ``predict(case)`` if the answer equals it on EVERY case
-        where the prediction is not the right answer, and is wrong on fewer where it is ([] if
-        not). Where it raises, an answer raising the same kind follows it (``errors_count``);
-        :class:`NoPrediction`: nothing said there. A ``key`` (the formula): computed once."""
+        """The wrong outcomes equal to ``predict(case)``, if the answer equals it on EVERY case
+        where it is not the right answer, and is wrong on fewer where it is (else []). Where it
+        raises, raising the same kind follows it (``errors_count``); ``key``: memoised."""
         telling, unexplained = [], 0
         for outcome in outcomes:
             case = outcome.case
@@ -275,8 +282,7 @@ class CodeExercise:
         return telling if any(o.error is None for o in telling) or len(telling) > 1 else []
 
     def _prediction(self, predict, case, key):
-        """(None, the predicted answer), (the error type it raises, None) or (NoPrediction,
-        None); memoised per (key, case)."""
+        """(None, the prediction), (the error type it raises, None) or (NoPrediction, None)."""
         memo = self.__dict__.setdefault("_predictions", {})
         kept = memo.get((key, id(case))) if key is not None else None
         if kept is not None and kept[0] is case:  # the case is kept, so its id is not reused
@@ -359,6 +365,7 @@ def _holds(predicate, outcome):
 
 
 WHOLE = "a float where a whole number is asked"
+TUPLE = "a list or array where a tuple is asked"
 LONG = 160  # characters: a longer call or answer is shown by shapes and a first wrong entry
 
 

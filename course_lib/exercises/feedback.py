@@ -61,8 +61,8 @@ class Slip:
 
 
 def slip_rows(rows, make=lambda form: form):
-    """Slips from rows (name, hint, forms), a :class:`Slip` row kept as it is: ``make(form)`` is
-    one function of the case for each of ``forms``, a list or tuple (else a single form)."""
+    """Slips from rows (name, hint, forms) or :class:`Slip` rows: ``make(form)`` is a function
+    of the case for each form (``forms``: a list or tuple, else one form)."""
     slips = []
     for row in rows:
         if not isinstance(row, Slip):
@@ -94,8 +94,8 @@ def fill(text, values):
 
 def pick(candidates):
     """THE rule between explanations of one answer, ``(explained, tier, name, payload)``: the
-    one that accounts for the most wrong outcomes wins; at a tie the lower tier (0: the table,
-    1: a relation, 2: a statement of form); those still tied are all named, never table order."""
+    most wrong outcomes explained wins; at a tie the lower tier (0: the table, 1: a relation,
+    2: the form); those still tied are all named, never table order."""
     candidates = [c for c in candidates if c[0] > 0]
     if not candidates:
         return []

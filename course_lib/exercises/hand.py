@@ -91,20 +91,9 @@ class HandExercise:
             return Feedback(NOT_ATTEMPTED, f"Not attempted yet: replace the `...` with the "
                             f"{what} you worked out for {self.title}, then run the cell again.")
         got, problem = as_numbers(value, self.answer.shape)
-        if problem and problem.startswith(WRONG_COUNT):
-            count = self.answer.size
-            typed = len(value.split(",")) if isinstance(value, str) else np.size(
-                np.asarray(value, dtype=object))
-            if count > 1:
-                message = (f"you gave {typed} number{'s' * (typed != 1)}; the answer is {count} "
-                           f"numbers, in order, like ({', '.join(map(str, range(1, count + 1)))}).")
-            else:  # [6] for 6
-                message = (f"{show(value)} is a list: type the number alone, without brackets."
-                           if typed == 1 else f"you gave {typed} numbers; the answer is one "
-                           "number.")
-            return Feedback(MISTAKE, "Not yet: " + message, mistake=WRONG_COUNT)
-        if problem:
-            return Feedback(FAILED, f"Not yet: {problem}")
+        if problem:  # too many or too few numbers: a mistake, named
+            return Feedback(FAILED if got is None else MISTAKE, f"Not yet: {problem}",
+                            mistake=None if got is None else WRONG_COUNT)
         shown, answer = self._echo(got), self._shown(self.answer)
         if _close(got, self.answer, self.tolerance):
             exact = _close(got, self.answer, 1e-9 + 1e-9 * float(np.max(np.abs(self.answer))))

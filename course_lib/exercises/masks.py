@@ -67,8 +67,8 @@ def _exps(s, a, every=False):
 
 
 def _max_of_all(guard, empty_zeros=False):
-    """Shifted by the max of ALL scores: 0/0 (raised, zeros or NaN) where no allowed eˢ survives
-    (a fully blocked row too, unless ``empty_zeros``)."""
+    """Shifted by the max of ALL scores: 0/0 (raised, zeros or NaN) where no allowed eˢ
+    survives (and in a blocked row, unless ``empty_zeros``)."""
     def slip(s, a):
         s, a = np.asarray(s, dtype=float), np.asarray(a, dtype=bool)
         e = np.where(a, np.exp(s - s.max()), 0.0)
@@ -148,8 +148,8 @@ MASKED_SOFTMAX = CodeExercise(
 
 
 def _grid(rule, side=bool, shift=0, end=0, slide=0):
-    """The (B, 1, n, n) mask ``rule(i, j, real)``, ``real(p)``: position p is a real token (the
-    last lengths[b] when ``side(left_padded)``); slips: the other keywords."""
+    """The (B, 1, n, n) mask ``rule(i, j, real)``; ``real(p)``: p is a real token (the last
+    lengths[b] if ``side(left_padded)``); the other keywords make slips."""
     def mask(lengths, n, left):
         out = []
         for c in lengths:

@@ -26,8 +26,8 @@ def _products(Q, K):
 
 
 def _minus_minus(t=None, twin=False):
-    """(−a)(−b) taken as −ab: in every such product, or in slot t alone; there, a ``twin`` only
-    where a product left out gives the same number, the row only where none does."""
+    """(−a)(−b) taken as −ab, in every such product or in slot t alone (``twin``: where leaving
+    that product out gives the same number, else where it does not)."""
     def gives(Q, K):
         p, both = _products(Q, K), (_row(Q, 1) < 0) & (_row(K, 2) < 0)
         if t is not None:

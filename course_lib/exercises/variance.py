@@ -156,8 +156,8 @@ def _drawn_by(d_k, size, seed, uniform):
 
 
 def _roughly_d_k(o):
-    """On a big case within 4 standard errors of d_k (Var (q·k)² = 2d_k² + 6d_k), not d_k nor
-    the answer rounded; on a small case any variance."""
+    """Within 4 standard errors of d_k on a big case (Var (q·k)² = 2d_k² + 6d_k), not d_k or the
+    answer rounded; any variance on a small one."""
     (d_k, size, _), v, e = o.case.args, float(o.value), float(o.case.expected)
     if not 0 < v < math.inf or size < 1000 or d_k < 3:
         return 0 < v < math.inf
