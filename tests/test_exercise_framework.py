@@ -82,7 +82,7 @@ def test_a_right_number_in_quotes_is_named_in_a_cell_and_read_in_the_box():
 
     quoted = evaluate("positions by hand", "17")  # typed in a code cell: text, not a number
     assert quoted.status == "mistake" and quoted.mistake == "text in quotes", quoted
-    assert "'17'" in str(quoted) and "without the quotes" in str(quoted)
+    assert "'17'" in str(quoted) and "quotes" in str(quoted)  # it shows what was typed
     assert evaluate("positions by hand", 17).passed
     assert exercise("positions by hand").evaluate("17").passed  # the box's text is read
     assert evaluate("positions by hand", "16").mistake != "text in quotes"  # a wrong value

@@ -53,8 +53,8 @@ def evaluate(name, answer):
         return Feedback(FAILED, f"Not yet: {exc.args[0]} Copy the name from the cell above.")
     feedback = ex.evaluate(answer)
     if feedback.passed and isinstance(ex, HandExercise) and isinstance(answer, str):
-        return Feedback(MISTAKE, f"Not yet: {answer!r}, in quotes, is text: the right value, "
-                        "but type it without the quotes.", mistake="text in quotes")
+        return Feedback(MISTAKE, f"Not yet: {answer!r}, in quotes, is a string: the right "
+                        "value, but type it without the quotes.", mistake="text in quotes")
     return feedback
 
 

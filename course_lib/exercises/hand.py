@@ -91,7 +91,7 @@ class HandExercise:
             return Feedback(NOT_ATTEMPTED, f"Not attempted yet: replace the `...` with the "
                             f"{what} you worked out for {self.title}, then run the cell again.")
         got, problem = as_numbers(value, self.answer.shape)
-        if problem:  # too many or too few numbers: a mistake, named
+        if problem:  # too many or too few numbers read: named
             return Feedback(FAILED if got is None else MISTAKE, f"Not yet: {problem}",
                             mistake=None if got is None else WRONG_COUNT)
         shown, answer = self._echo(got), self._shown(self.answer)
