@@ -115,7 +115,7 @@ def test_attention_slips():
             lambda q, k, v: softmax_rows(q @ k.T) / math.sqrt(q.shape[-1]) @ v],
         "softmax down the columns": [lambda q, k, v: softmax_rows(scaled(q, k), axis=0) @ v],
         "max down the columns": [max_columns],
-        "the row totals as a row": [sum_no_keepdims],
+        "shapes that do not line up": [sum_no_keepdims],
         "no exponential": [lambda q, k, v: scaled(q, k) / scaled(q, k).sum(
             axis=-1, keepdims=True) @ v],
         "summed along an axis": [lambda q, k, v: (softmax_rows(scaled(q, k)) @ v).sum(axis=-1)],

@@ -88,7 +88,7 @@ def test_bug_hunt_1_wrong_fixes():
         "softmax down the columns": [columns_then_rows],
         "transposed instead of fixed": [transposed_weights],
         "the bug left, a right line changed": [scale_changed_sum_left],
-        "the row totals as a row": [flat_total],
+        "shapes that do not line up": [flat_total],
         "normalised over the whole grid": [
             lambda q, k, v: np.exp(scaled(q, k) - scaled(q, k).max(axis=-1, keepdims=True))
             / np.exp(scaled(q, k) - scaled(q, k).max(axis=-1, keepdims=True)).sum() @ v],

@@ -129,7 +129,7 @@ def test_dot_loop_slips():
         "multiplied the products": [dot_times_equals],
         "one list used twice": [checked(lambda q, k: sum(q[i] * q[i] for i in range(len(q)))),
                                 checked(lambda q, k: sum(k[i] * k[i] for i in range(len(k))))],
-        "return inside the loop": [dot_return_in_loop],
+        "stopped after one pass": [dot_return_in_loop],
         "stopped one early in every input": [
             checked(lambda q, k: sum(q[i] * k[i] for i in range(len(q) - 1)))],
         "skipped position 0 of every input": [

@@ -77,7 +77,7 @@ def test_query_gradient_slips():
                                                                            forward=1.0)],
         "divided by d_k": [lambda q, k, v, g: query_gradient(q, k, v, g, 1 / q.shape[1],
                                                              1 / q.shape[1])],
-        "no keepdims": [lambda q, k, v, g: query_gradient(
+        "shapes that do not line up": [lambda q, k, v, g: query_gradient(
             q, k, v, g, totals=lambda a, ga: (a * ga).sum(axis=1))],
         "totals down the columns": [lambda q, k, v, g: query_gradient(
             q, k, v, g, totals=lambda a, ga: (a * ga).sum(axis=0))],

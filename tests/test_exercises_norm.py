@@ -92,7 +92,7 @@ def test_length_slips():
         "absolute values": [lambda q: sum(abs(x) for x in q)],
         "squared the sum": [lambda q: abs(sum(q)), lambda q: math.sqrt(sum(q) ** 2)],
         "a fixed number of slots": [lambda q: math.hypot(q[0], q[1])],
-        "return inside the loop": [length_return_in_loop],
+        "stopped after one pass": [length_return_in_loop],
         "only the last term counts": [length_replaces_total, length_reset_in_loop],
         "stopped one early": [
             lambda q: math.sqrt(sum(q[i] ** 2 for i in range(len(q) - 1)))],

@@ -172,7 +172,7 @@ def test_sum_of_squares_slips():
         "squared the sum": [lambda q: sum(q) ** 2, lambda q: sum(q) * sum(q)],
         "absolute values": [lambda q: sum(abs(x) for x in q)],
         "square-rooted": [lambda q: math.sqrt(sum(x * x for x in q))],
-        "return inside the loop": [squares_return_in_loop],
+        "stopped after one pass": [squares_return_in_loop],
         "only the last term counts": [squares_replaces_total, squares_reset_in_loop],
         "cubed": [squares_cubed],
         "arithmetic on lists": [lambda q: sum(q ** 2), lambda q: sum(q * q)],

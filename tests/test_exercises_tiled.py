@@ -92,7 +92,7 @@ def test_running_stats_slips():
         "returned (l, M)": [lambda blocks: stats()(blocks)[::-1]],
         "skipped position 0": [stats(skip=lambda b: b[1:])],
         "stopped one early": [stats(skip=lambda b: b[:-1])],
-        "stopped after the first block": [early_return],
+        "stopped after one pass": [early_return],
     })
 
 

@@ -121,9 +121,6 @@ SLIPS = slip_rows([
      "keepdims=True).", _shifted(_row_max, lambda e: e.sum(axis=0, keepdims=True))),
     ("max down the columns", "subtract each ROW's max, max(axis=-1, keepdims=True).",
      _shifted(lambda s: s.max(axis=0))),
-    ("the row totals as a row", "the n row maxima or totals line up with the COLUMNS: no "
-     "keepdims=True, or a .T?",
-     (_shifted(lambda s: s.max(axis=-1)), _shifted(_row_max, lambda e: e.sum(axis=-1)))),
     ("not normalised", "divide each row by its total.",
      (_shifted(_row_max, lambda e: 1.0), _shifted(_no_shift, lambda e: 1.0))),
     ("normalised over the whole grid", "all n·m weights add up to 1: divide each row by "

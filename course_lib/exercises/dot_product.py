@@ -93,8 +93,6 @@ _DOT_LOOP_SLIPS = slip_rows([
     ("k read backwards", "q₁ met k's LAST slot: pair slot i with slot i.",
      lambda q, k: _dot(q, k[::-1]) if len(q) > 1 else _no()),
     ("only the last term counts", REPLACED, lambda q, k: q[-1] * k[-1]),
-    ("return inside the loop", "only the first product came back: return after the loop.",
-     lambda q, k: q[0] * k[0]),
     Slip("does not refuse different numbers of slots", "raise ValueError if len(q) != len(k): a "
          "loop alone stops early or runs past the end.",
          when=_unrefused,

@@ -150,8 +150,6 @@ _Q_ROWS = [  # name, hint, keyword forms of _gradient
      [{"total": lambda a, ga: (a * ga).sum()}]),
     ("√d_v for √d_k", "d_k is the width of q and k, q.shape[1].",
      [{"forward": _DV, "back": _DV}, {"forward": _DV}, {"back": _DV}]),
-    ("no keepdims", "the totals (n,) lie along the columns: keepdims=True.",
-     [{"total": lambda a, ga: (a * ga).sum(axis=1)}]),
     ("the softmax step skipped", "∂L/∂S = A ⊙ (∂L/∂A − row totals).",
      [{"step2": lambda a, ga: ga}]),
     ("softmax down the columns", "the softmax runs along each row.",

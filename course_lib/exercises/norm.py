@@ -45,8 +45,6 @@ _LENGTH_SLIPS = slip_rows([
      (lambda q: sum(abs(x) for x in q), lambda q: math.sqrt(sum(abs(x) for x in q)))),
     ("squared the sum", "the slots were added first: square each, then add.",
      lambda q: abs(sum(q))),
-    ("return inside the loop", "only the first slot counts: return after the loop.",
-     lambda q: abs(q[0])),
     ("only the last term counts", REPLACED, lambda q: abs(q[-1])),
     ("root inside the loop", "take the root once, after the loop.", _root_each_step),
     ("divided by L in the root", "that is √(Σ x² / L), a root of a mean: no ÷ L.",

@@ -63,6 +63,12 @@ def _expected(outcome):
     return numeric(outcome.case.expected)
 
 
+def _alike(outcome):
+    """The answer and the right one as arrays of one shape, else (None, None)."""
+    v, e = _value(outcome), _expected(outcome)
+    return (v, e) if v is not None and e is not None and v.shape == e.shape else (None, None)
+
+
 def _t(name, hint, of):
     """A relation whose answer is ``of(expected)``."""
     return Relation(name, hint, transform=lambda e, case, ex: of(e))
@@ -381,9 +387,9 @@ def _rows_sum_to_one(e):
 def _normalised(total):
     """The right rows sum to 1; the answer's do not, but ``total(answer)`` is all 1."""
     def test(outcome, exercise):
-        v, e = _value(outcome), _expected(outcome)
-        return (_rows_sum_to_one(e) and v is not None and v.shape == e.shape and e.shape[-2] > 1
-                and np.allclose(total(v), 1) and not np.allclose(v.sum(-1), 1))
+        v, e = _alike(outcome)
+        return (_rows_sum_to_one(e) and e.shape[-2] > 1 and np.allclose(total(v), 1)
+                and not np.allclose(v.sum(-1), 1))
     return test
 
 
@@ -409,9 +415,8 @@ def _name_hint(exercise, outcome):
 
 
 def _not_finite(outcome, exercise):
-    v, e = _value(outcome), _expected(outcome)
-    return (v is not None and e is not None and v.shape == e.shape
-            and np.all(np.isfinite(e)) and not np.all(np.isfinite(v)))
+    v, e = _alike(outcome)
+    return v is not None and np.all(np.isfinite(e)) and not np.all(np.isfinite(v))
 
 
 def _must_raise(when):
@@ -444,7 +449,7 @@ SEEN_IN_ONE = [
              "check each .T (one missing or too many?).",
              test=_error(ValueError, "matmul", "not aligned", "core dimension")),
     Relation("shapes that do not line up", "the two sides of a +, −, × or ÷ do not pair up: print "
-             "their .shape (a row total needs keepdims=True).",
+             "their .shape (a row max or total needs keepdims=True).",
              test=_error(ValueError, "could not be broadcast")),
     Relation("a float for a whole number", "`/` always gives a float (4 / 2 is 2.0); range(…), "
              "an index or a slice needs a whole number: `//`.", test=_error(
@@ -569,9 +574,8 @@ class _Factor:
 
 def _never_filled(outcome, exercise):
     """Right wherever it is not 0, and 0 where the answer is not."""
-    v, e = _value(outcome), _expected(outcome)
-    if v is None or e is None or v.shape != e.shape or v.size < 3 or isinstance(
-            outcome.value, tuple):
+    v, e = _alike(outcome)
+    if v is None or v.size < 3 or isinstance(outcome.value, tuple):
         return False
     blank = (v == 0) & (e != 0)
     return bool(blank.any() and np.allclose(v[~blank], e[~blank]))
@@ -661,14 +665,14 @@ class _Reordered:
 
 
 def _kept_zeros(outcome, exercise):
-    v, e = _value(outcome), _expected(outcome)
-    off = v is not None and v.shape == e.shape and v.size > 2 and ~np.isclose(v, e)
+    v, e = _alike(outcome)
+    off = v is not None and v.size > 2 and ~np.isclose(v, e)
     return bool(np.any(off) and np.all(e[off] == 0))
 
 
 def _other_size(outcome, exercise):
-    v, e = _value(outcome), _expected(outcome)
-    if v is None or e is None or v.shape != e.shape or e.ndim != 1 or np.any(e % 1):
+    v, e = _alike(outcome)
+    if v is None or e.ndim != 1 or np.any(e % 1):
         return False
     sizes = {int(n) for a in outcome.case.args for n in (a.shape if isinstance(a, np.ndarray)
              else a if isinstance(a, tuple) else ()) if isinstance(n, int)}
@@ -683,10 +687,9 @@ def _fractions_for_whole(outcome, exercise):
 
 
 def _all_equal(outcome, exercise):
-    v, e = _value(outcome), _expected(outcome)
-    return (v is not None and e is not None and v.shape == e.shape and v.shape[-1:] > (1,)
-            and v.size > 2 and np.allclose(v, v[..., :1]) and np.any(v)
-            and not np.allclose(e, e[..., :1]))
+    v, e = _alike(outcome)
+    return (v is not None and v.shape[-1:] > (1,) and v.size > 2 and np.allclose(v, v[..., :1])
+            and np.any(v) and not np.allclose(e, e[..., :1]))
 
 
 STATEMENTS = [

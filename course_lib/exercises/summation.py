@@ -113,8 +113,6 @@ _SUM_OF_SQUARES_SLIPS = slip_rows([
      lambda q: sum(q) ** 2),
     ("absolute values", "the sizes |x| were added: square each slot.",
      lambda q: sum(abs(x) for x in q)),
-    ("return inside the loop", "only the first square came back: return after the loop.",
-     lambda q: q[0] ** 2),
     ("only the last term counts", REPLACED, lambda q: q[-1] ** 2),
     ("cubed", "x ** 3 is the cube: x ** 2.", lambda q: sum(x ** 3 for x in q)),
     ("multiplied instead of added", "the squares were multiplied: Σ adds them.",

@@ -203,8 +203,6 @@ def _stats(**slip):
 _RUNNING_STATS_SLIPS = _rows(_stats, _COMMON) + slip_rows([
     ("returned (l, M)", "the right numbers in the wrong order: `return M, l`.",
      lambda blocks: _stats()(blocks)[::-1]),
-    ("stopped after the first block", _RET,
-     lambda blocks: _stats()(blocks[:1])),
     ("new terms under the old max", "with the OLD max, e^(s − M) overflows when a block's max "
      "jumps: shift the new terms by M′; rescale only l.",
      _stats(shift="old", both=True, from_first=True)),
