@@ -8,6 +8,7 @@ import numpy as np
 from slip_checks import assert_named, assert_passes
 
 from course_lib import dot, norm
+from course_lib.exercises import evaluate, exercise
 
 
 def dot_ok(q, k):
@@ -215,6 +216,14 @@ def test_by_hand_slips():
         "sign turned round": [-5], "squared the lengths": [50], "cos θ alone": [0.5],
         "divided by cos θ": [20], "left out a length": [2.5, 1.0],
     })
+
+
+def test_cos_taken_twice_is_asked_beside_a_length_left_out_where_they_coincide():
+    both = evaluate("cosine by hand", 2 * 5 * 0.5 ** 2)  # 2.5 is also 5 × cos 60°
+    assert both.mistake == "left out a length / cos θ taken twice", both
+    variant = exercise("cosine by hand").variant(0)  # ∥q∥ = 6, ∥k∥ = 5, θ = 60°
+    a, b = variant.givens["a"], variant.givens["b"]
+    assert variant.evaluate(a * b * 0.25).mistake == "cos θ taken twice"
 
 
 def test_perpendicular_slips():

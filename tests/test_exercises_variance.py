@@ -162,6 +162,7 @@ def test_over_shrunk_by_hand_slips():
         "decimal point moved": [0.625], "rounded too early": [0.06],
         "close but off": ["16/265"],
     })
+    assert "`/ c * c`" in str(evaluate("over-shrunk by hand", 16 / 16 * 16))  # precedence
 
 
 def test_over_shrunk_by_hand_accepts_the_answer():

@@ -193,7 +193,9 @@ COSINE_HAND = HandExercise(
     givens={"a": 2, "b": 5, "angle": 60}, draw=_draw_angle, slips=_COSINE_HAND_SLIPS,
     twins=slip_rows([("squared one length", "q·k = ∥q∥ ∥k∥ cos θ.",
                       [lambda a, b, angle, n=n: a * b * (a, b)[n] * _round_cos(angle)
-                       for n in (0, 1)])]))
+                       for n in (0, 1)]),
+                     ("cos θ taken twice", "{got} is {a} × {b} × cos² {angle}°: cos θ once.",
+                      lambda a, b, angle: a * b * _round_cos(angle) ** 2)]))
 
 
 def _turn_left(q):

@@ -22,8 +22,8 @@ _MASKED_WEIGHT_SLIPS = slip_rows([
      "blocked is −∞.", lambda p, big: p / (p + 2)),
     ("the blocked score added as it is", "{got} adds the blocked score {big} to the total: add e^s "
      "of the ALLOWED keys.", lambda p, big: p / (p + 1 + big)),
-    ("key 1 given no weight", "{got} gives key 1 nothing, as if score 0 meant weight 0: e⁰ = 1 "
-     "counts.", lambda p, big: 1.0),
+    ("key 1 given no weight", "{got} gives key 1 nothing, as if score 0 meant weight 0 (or the "
+     "scores without e^s): e⁰ = 1 counts.", lambda p, big: 1.0),
     ("key 1's weight", "{got} is key 1's weight: the question asks for key 0's.",
      lambda p, big: 1 / (p + 1)),
     ("ln 3 read as 3", "{got} uses e^{p}: e^(ln {p}) = {p}, as ln undoes eˣ.",

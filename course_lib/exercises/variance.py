@@ -103,7 +103,8 @@ def _draw_width(rng):
 
 _OVER_SHRUNK_SLIPS = [
     _hand("divided by c, not c²", "divides the variance by c = {d_k} once: ÷ c².", lambda d_k: 1),
-    _hand("no scaling", "is the raw variance (or the answer upside down): ÷ {d_k}².",
+    _hand("no scaling", "is the raw variance (or the answer upside down, or `/ c * c`, which "
+          "multiplies back): ÷ {d_k}².",
           lambda d_k: d_k),
     _hand("gave c²", "is c² (or the variance × c): divide the variance {d_k} by c².",
           lambda d_k: d_k ** 2),
