@@ -147,6 +147,9 @@ def test_batch_mask_slips():
         "left_padded ignored": [lambda L, n, left: cl.padding_mask(L, n)[:, None]
                                 & cl.causal_mask(n), lambda L, n, left: mask_numpy(L, n, True)],
         "left and right padding swapped": [lambda L, n, left: mask_numpy(L, n, not left)],
+        "lengths[0] for every sequence": [
+            lambda L, n, left: mask_numpy([L[0]] * len(L), n, left),
+            lambda L, n, left: [mask_loops(L[:1], n, left)[0] for _ in L]],
         "the causal mask upside down": [
             lambda L, n, left: mask_loops(L, n, left, lambda i, j, real: j >= i and real)],
     })

@@ -190,6 +190,9 @@ _BATCH_MASK_SLIPS = slip_rows([
      _grid(_causal, end=1)),
     ("or for and", "a key must be real AND not later than the query: `and` (or &).",
      _grid(lambda i, j, real: j <= i or real(j))),
+    ("lengths[0] for every sequence", "sequence b has its own length, lengths[b]: an index "
+     "that never moves?", lambda lengths, n, left: _grid(_causal)(lengths[:1] * len(lengths), n,
+                                                                 left)),
 ])
 
 
