@@ -112,3 +112,12 @@ def test_a_pair_returned_as_a_list_is_named_not_accepted():
     assert "not a tuple" in str(listed) and "return a, b" in str(listed)
     assert evaluate("product_shape", lambda a, b: (a[0], b[1]) if a[1] == b[0] else
                     product_shape(a, b)).passed
+
+
+def test_a_slip_rounded_to_the_decimals_the_prompt_allows_is_still_named():
+    ex = HandExercise("w", "a₀", lambda p: p / (p + 1), {"p": 3},
+                      [Slip("ln p for p", "e^(ln p) is p.", gives=lambda p: math.log(p) /
+                            (math.log(p) + 1))], tolerance=0.005)  # "two decimals are enough"
+    assert ex.evaluate(0.5235).mistake == "ln p for p"
+    assert ex.evaluate(0.52).mistake == "ln p for p"  # 0.5235 to two decimals
+    assert ex.evaluate(0.53).mistake != "ln p for p"  # not its rounding

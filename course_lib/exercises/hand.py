@@ -128,17 +128,22 @@ class HandExercise:
                                                        self.tolerance))
         return min(near, top / 4) if top > 0 else near
 
+    def _lands(self, got, value):
+        """``got`` is ``value``, or ``value`` rounded to the decimals the tolerance allows."""
+        places = max(0, math.ceil(-math.log10(2 * self.tolerance)))
+        return _close(got, value, self._near(value)) or _close(got, np.round(value, places), 0)
+
     def _explanations(self, got):
         """(1, tier, name, hint) of each slip and relation ``got`` lands on."""
         values = self.slip_values(twins=True)
         found = [(1, 0, slip.name, slip.hint(**self.givens) if callable(slip.hint) else slip.hint)
-                 for slip, value in values if _close(got, value, self._near(value))]
+                 for slip, value in values if self._lands(got, value)]
         own = [value for _, value in values]
         for name, value, hint in self._kinds() + relations.for_numbers(self.answer, self.tolerance):
             near = self._near(value)
             if not any(_close(value, v, near) for v in own):
                 own.append(value)  # a general kind before the relation that gives its value
-                if _close(got, value, near):
+                if self._lands(got, value):
                     found.append((1, 1, name, hint))
         near = self.tolerance / 2
         if self.base is not None and _close(got, self.base.answer, near) \
