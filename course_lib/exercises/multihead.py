@@ -34,7 +34,7 @@ _HEAD_DIVISOR_SLIPS = slip_rows([
 HEAD_DIVISOR = HandExercise(
     "head divisor by hand", "the divisor of each head's scores for d_model = {d_model} and "
     "h = {h}", answer=lambda d_model, h: math.sqrt(d_model / h),
-    givens={"d_model": 768, "h": 12}, tolerance=0.05,
+    givens={"d_model": 2048, "h": 16}, tolerance=0.05,
     twins=slip_rows([
         ("d_model over the divisor", "{got} is d_model ÷ the divisor: the divisor is √d_k "
          "itself.", lambda d_model, h: d_model / math.sqrt(d_model / h))]),
