@@ -209,6 +209,7 @@ def test_skipped_share_by_hand_slips():
         "the computed share": [0.6], "exactly half": [0.5], "a count, not a share": [10],
         "the halving forgotten": [0.8], "a percentage": [40], "the diagonal's share": [0.2],
         "skipped over computed": [0.667],
+        "scores, not tiles": [0.499, 639 / 1280],  # 640 · 639 / 2 of the 640² scores
     })
 
 
@@ -219,6 +220,7 @@ def test_weight_from_the_logsumexp_slips():
         "no exponential": [-2.416], "log₁₀ for ln": [0.150], "the max left out": [1.793],
         "L as a product": [E(1.5 - 7.5), E(1.5 - 3 * math.log(2.5))],
         "divided where L is subtracted": [1.5 / 3.916, E(1.5) / 3.916, E(-1.5) / math.log(2.5)],
+        "the log of M + l": [0.815, E(1.5) / 5.5],  # L taken as ln(3 + 2.5)
     })
 
 

@@ -85,7 +85,9 @@ _SKIPPED_SHARE_BY_HAND_SLIPS = slip_rows(make=_tiles, rows=[
 SKIPPED_SHARE_BY_HAND = HandExercise(
     "skipped share by hand", "the share of {b} × {b} tiles a causal mask skips at n = m = {n}",
     answer=_tiles(lambda t: t * (t - 1) / 2 / t**2), givens={"n": 640, "b": 128},
-    tolerance=0.001, slips=_SKIPPED_SHARE_BY_HAND_SLIPS)
+    tolerance=0.001, slips=_SKIPPED_SHARE_BY_HAND_SLIPS,
+    twins=[Slip("scores, not tiles", "{got} counts the scores above the diagonal: count whole "
+                "tiles.", gives=lambda n, b: (n - 1) / (2 * n))])
 
 
 # --- by hand: A = e^(s − L)
@@ -107,6 +109,8 @@ _LSE_WEIGHT_BY_HAND_SLIPS = slip_rows([
      lambda M, l, s: _E(s - M) * l),
     ("L as a product", "L = M + ln l, a sum: the weight is e^(s − M − ln l).",
      (lambda M, l, s: _E(s - M * math.log(l)), lambda M, l, s: _E(s - M * l))),
+    ("the log of M + l", "L = M + ln l: the log takes l alone.",
+     lambda M, l, s: _E(s - math.log(M + l))),
     ("divided where L is subtracted", "the weight is e^(s − L) = e^(s − M) / l.",
      (lambda M, l, s: s / (M + math.log(l)), lambda M, l, s: _E(s) / (M + math.log(l)),
       lambda M, l, s: _E(s - M) / math.log(l))),
