@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from course_lib.exercises import HandExercise, Slip
+from course_lib.exercises import HandExercise, Slip, evaluate, exercise
 from course_lib.exercises._values import as_numbers, numeric, same, same_value, show
 from course_lib.exercises.feedback import capital, fill, pick
 
@@ -78,8 +78,6 @@ def test_the_percentage_hint_shows_this_answer_as_a_fraction():
 
 
 def test_a_right_number_in_quotes_is_named_in_a_cell_and_read_in_the_box():
-    from course_lib.exercises import evaluate, exercise
-
     quoted = evaluate("positions by hand", "17")  # typed in a code cell: text, not a number
     assert quoted.status == "mistake" and quoted.mistake == "text in quotes", quoted
     assert "'17'" in str(quoted) and "quotes" in str(quoted)  # it shows what was typed
@@ -89,8 +87,6 @@ def test_a_right_number_in_quotes_is_named_in_a_cell_and_read_in_the_box():
 
 
 def test_too_many_or_too_few_numbers_are_counted_and_one_in_brackets_is_told_so():
-    from course_lib.exercises import evaluate
-
     assert "without brackets" in str(evaluate("positions by hand", [17]))
     two = evaluate("positions by hand", [17, 1])
     assert two.mistake == "the wrong number of values" and "2 numbers" in str(two), two
@@ -100,8 +96,6 @@ def test_too_many_or_too_few_numbers_are_counted_and_one_in_brackets_is_told_so(
 
 
 def test_a_pair_returned_as_a_list_is_named_not_accepted():
-    from course_lib.exercises import evaluate
-
     def product_shape(shape_a, shape_b):
         if shape_a[1] != shape_b[0]:
             raise ValueError(f"inner sizes differ: {shape_a[1]} and {shape_b[0]}")
