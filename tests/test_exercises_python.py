@@ -192,6 +192,8 @@ def test_cost_slips():
         "multiplied the prices": [cost_product],
         "refused the empty basket": [cost_refuses_empty],
         "left out the first item": [lambda b, p: sum(p[b[i]] for i in range(1, len(b)))],
+        # the average price: named by the count it divides by, not by the empty basket's 1 / 0
+        "len(basket) times too small": [lambda b, p: sum(p[i] for i in b) / len(b)],
     })
 
 

@@ -183,3 +183,31 @@ def test_the_first_row_alone_asks_about_a_return_in_the_loop():
     feedback = evaluate("attention", attention_return_in_loop)
     assert feedback.mistake == "the wrong shape", feedback.message
     assert "starts as the answer does" in feedback.message, feedback.message
+
+
+def test_a_broadcasting_error_is_read_from_its_two_shapes():
+    def totals_without_keepdims(scores):  # (2, 3) ÷ (2,)
+        e = np.exp(np.asarray(scores) - np.max(scores, axis=-1, keepdims=True))
+        return e / e.sum(axis=-1)
+
+    def weight_gradient_turned_over(q, k, v, grad_out):  # ∂L/∂A as V Gᵀ, (3, 2) against (2, 1)
+        s = q @ k.T / math.sqrt(q.shape[1])
+        a = np.exp(s - s.max(axis=1, keepdims=True))
+        a /= a.sum(axis=1, keepdims=True)
+        grad_a = v @ grad_out.T
+        grad_s = a * (grad_a - (grad_a * a.T).sum(axis=0)[:, None])
+        return grad_s @ k / math.sqrt(q.shape[1])
+
+    lost = evaluate("softmax rows", totals_without_keepdims)
+    turned = evaluate("query_gradient", weight_gradient_turned_over)
+    assert lost.mistake == turned.mistake == "shapes that do not line up"
+    assert "(2, 3) with (2,): a row max or total needs keepdims=True" in lost.message
+    assert "turned over would pair up" in turned.message and "keepdims" not in turned.message
+
+
+def test_a_by_hand_relation_needs_the_answer_s_digits():
+    # 1/√128 = 0.0884 and √128 / 100 = 0.113 are 0.025 apart, inside ±0.05 / 2, but only one
+    # of them has the digits of 0.0884
+    feedback = evaluate("head divisor by hand", 0.0884)
+    assert feedback.mistake == "the reciprocal", feedback.message
+    assert evaluate("head divisor by hand", 0.113).mistake == "decimal point moved"

@@ -121,12 +121,12 @@ class HandExercise:
         return Feedback(FAILED, lead + "Go through it again, writing down each number in between.")
 
     def _near(self, value):
-        """Half the tolerance, scaled up for a slip far above the answer; at most a quarter of
-        the slip's largest entry (0.0439 is not 1 / 46080)."""
+        """Half the tolerance, scaled up for a slip far above the answer; at most a twentieth of
+        the slip's largest entry (0.0884 does not have the digits of 0.1131)."""
         top = float(np.max(np.abs(np.asarray(value, dtype=float))))
         near = self.tolerance / 2 * max(1.0, top / max(float(np.max(np.abs(self.answer))),
                                                        self.tolerance))
-        return min(near, top / 4) if top > 0 else near
+        return min(near, top / 20) if top > 0 else near
 
     def _lands(self, got, value):
         """``got`` is ``value``, or ``value`` rounded to the decimals the tolerance allows."""

@@ -166,7 +166,7 @@ COST = CodeExercise(
     cases=[(b, _PRICES) for b in (["tea"], ["milk", "bread"], ["tea", "milk", "tea"],
                                   ["jam", "eggs", "bread", "eggs"], [], ["bread"] * 3,
                                   ["eggs", "jam", "milk", "tea", "bread", "jam"])],
-    solution=_cost,
+    solution=_cost, quantities={"len(basket)": lambda b, p: len(b)},
     show_args=lambda args: f"{args[0]!r}, prices", slips=_COST_SLIPS)
 
 

@@ -3,6 +3,7 @@ one; each says what the answer IS, then a cause (tier 1: a relation, 2: about it
 
 import itertools
 import math
+import re
 import types
 from dataclasses import dataclass
 
@@ -423,6 +424,27 @@ def _must_raise(when):
     return lambda o, ex: o.case.raises is not None and when(o, o.case.raises)
 
 
+def _pair_hint(exercise, outcome):
+    """The two shapes of a broadcasting error, and what they suggest: a lost axis, a grid turned
+    over."""
+    text = "the two sides of a +, −, × or ÷ do not pair up"
+    shapes = [tuple(int(x) for x in t.split(",") if x.strip())
+              for t in re.findall(r"\(([\d, ]*)\)", str(outcome.error))]
+    if len(shapes) != 2:
+        return text + ": print their .shape."
+    text += f", {shapes[0]} with {shapes[1]}"
+    a, b = sorted(shapes, key=len)
+    if len(a) == 1 and len(b) == 2 and a[0] == b[0]:
+        return text + ": a row max or total needs keepdims=True."
+    if any(_broadcasts(x[::-1], y) for x, y in ((a, b), (b, a)) if len(x) == 2):
+        return text + ": one of them turned over would pair up (a .T missing or too many?)."
+    return text + ": print the .shape of each step."
+
+
+def _broadcasts(a, b):
+    return all(x == y or 1 in (x, y) for x, y in zip(a[::-1], b[::-1]))
+
+
 def _kind(outcome):
     return outcome.case.raises.__name__
 
@@ -448,8 +470,7 @@ SEEN_IN_ONE = [
     Relation("sizes that do not fit a product", "A @ B needs as many columns in A as rows in B: "
              "check each .T (one missing or too many?).",
              test=_error(ValueError, "matmul", "not aligned", "core dimension")),
-    Relation("shapes that do not line up", "the two sides of a +, −, × or ÷ do not pair up: print "
-             "their .shape (a row max or total needs keepdims=True).",
+    Relation("shapes that do not line up", _pair_hint,
              test=_error(ValueError, "could not be broadcast")),
     Relation("a float for a whole number", "`/` always gives a float (4 / 2 is 2.0); range(…), "
              "an index or a slice needs a whole number: `//`.", test=_error(
