@@ -107,8 +107,8 @@ _GRADIENTS = (
          "$D_i = 3 \\cdot 0.5 + 1 \\cdot (-1) = 0.5$: the row of $G \\odot O$, added up.", 13,
          computes=True),
     Card("How do you check a gradient you derived by hand?",
-         "Nudge each input by a small $h$ both ways and compare "
-         "$\\frac{L(x + h) - L(x - h)}{2h}$ with your formula, in float64; the relative error "
+         "Nudge each input by a small $\\varepsilon$ both ways and compare "
+         "$\\frac{L(x + \\varepsilon) - L(x - \\varepsilon)}{2\\varepsilon}$ with your formula, in float64; the relative error "
          "should be tiny (here below $10^{-6}$).", 13),
     Card("A row of weights is one-hot, $a = (1, 0, 0)$, and $\\partial L/\\partial a = "
          "(2, -1, 3)$. What is $\\partial L/\\partial s$?",
