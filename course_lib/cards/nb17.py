@@ -20,8 +20,8 @@ CARDS: tuple[Card, ...] = (
          "mat because it was tired\". Why is this not the model resolving what \"it\" refers "
          "to?",
          "Under the causal mask \"it\" sees only \"The cat sat on the mat because it\": the "
-         "words that decide the reference (\"was tired\") come later. The head follows the "
-         "sentence's subject whatever follows; one head's weight is not an explanation.", 17),
+         "words that decide the reference (\"was tired\") come later. Whatever the head's "
+         "job, it cannot use those words; one head's weight is not an explanation.", 17),
     Card("The model was trained with scores ÷ √d_k. Run with no scale at all, its rows get "
          "more peaked and its perplexity jumps. What does that show, and what does it not?",
          "It shows how sensitive a trained model is to the scale it was trained with: ×8 on "
