@@ -21,7 +21,8 @@ _MASKS = (
     Card("A query's keys are all masked. What do `course_lib` and PyTorch's "
          "`scaled_dot_product_attention` return for it, what does `nn.MultiheadAttention` "
          "(with its default `need_weights=True`), and what does Hugging Face's eager attention?",
-         "`course_lib` and SDPA: weights and an output row of 0. `nn.MultiheadAttention`: NaN, "
+         "`course_lib`: weights and an output row of 0; SDPA (it returns no weights): an output "
+         "row of 0. `nn.MultiheadAttention`: NaN, "
          "a plain softmax of a row of $-\\infty$. Hugging Face adds `torch.finfo(dtype).min` "
          "instead of $-\\infty$: every score of the row becomes the same number, each key gets "
          "$1/m$, and the output is the average of all the value rows.", 11),

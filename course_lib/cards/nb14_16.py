@@ -20,10 +20,10 @@ CARDS: tuple[Card, ...] = (
          "score, 3. What are $M'$ and $l'$?",
          "$M' = \\max(1, 3) = 3$ and $l' = 2 \\cdot e^{1 - 3} + e^{3 - 3} = 2e^{-2} + 1 "
          "\\approx 1.271$.", 14, computes=True),
-    Card("At $n = m = 4096$ with tiles of $512 \\times 512$, what share of the tiles does a "
+    Card("At $n = m = 3584$ with tiles of $512 \\times 512$, what share of the tiles does a "
          "causal mask let tiled attention skip?",
-         "8 tiles a side, 64 in all; the $8 \\cdot 7 / 2 = 28$ above the diagonal hold only "
-         "blocked scores: $28 / 64 \\approx 44\\%$ skipped.", 14, computes=True),
+         "7 tiles a side, 49 in all; the $7 \\cdot 6 / 2 = 21$ above the diagonal hold only "
+         "blocked scores: $21 / 49 \\approx 43\\%$ skipped.", 14, computes=True),
     Card("What one number per query row does the forward pass keep for the tiled backward "
          "pass, and how does a weight come back from it?",
          "The logsumexp $\\mathrm{LSE}_i = M_i + \\ln l_i = \\ln \\sum_j e^{S_{ij}}$; then "
@@ -47,18 +47,16 @@ CARDS: tuple[Card, ...] = (
          "thread, one read for the warp.", 15, computes=True),
     Card("Why does the kernel launch a flat grid that strides over the batch · n query rows "
          "instead of a grid of (n, batch) blocks?",
-         "A grid's y and z sizes stop at 65535, its x size at $2^{31} - 1$: with (n, batch) "
-         "blocks, 1024 sequences of 64 heads put 65536 rows of blocks on y, one more than y "
-         "allows. One x axis, and a loop that steps by gridDim.x, launches any number.", 15),
+         "A grid's y size stops at 65535: 1024 sequences of 64 heads need 65536. The x axis "
+         "reaches $2^{31} - 1$, and a loop stepping by gridDim.x covers any number.", 15),
     Card("A padding mask of shape (B, 1, m) at $n = m = 32768$: how many bytes would it take "
          "as a dense float32 (B, n, m) grid per sequence, and as the kernel's key lengths?",
          "Dense: $32768^2 \\times 4 = 2^{32}$ bytes, 4 GiB per sequence, the very grid the "
          "kernel avoids. Key lengths: one int32 per sequence, 4 bytes.", 15, computes=True),
     Card("What does `__syncthreads()` guarantee, and what could go wrong without barrier (e), "
          "after the threads read the tile's maximum from `tile[0]`?",
-         "Every thread of the block has reached it, so what one wrote to shared memory is "
-         "there for all. Without (e) a fast thread could write its weight into `tile[0]` "
-         "before a slow one has read the maximum.", 15),
+         "Every thread has arrived, so what one wrote to shared memory is there for all. "
+         "Without (e) a fast thread could overwrite `tile[0]` before a slow one read it.", 15),
     Card("$S = QK^\\top$ in float16 does about $d_k$ FLOPs per byte. An H200 does about 206 "
          "float16 tensor-core FLOPs per byte it reads from its main memory. At $d_k = 128$, "
          "does $S$ wait for memory or for arithmetic?",
