@@ -92,8 +92,12 @@ def multihead_layer_example(seed=12, n=3, d_model=4):
     """``torch.nn.MultiheadAttention(4, 2)``'s parameters in PyTorch's layout (seeded, two
     decimals), one unbatched sentence ``x`` of 3 tokens, and what PyTorch 2.13 returned in float64
     for ``layer(x, x, x, average_attn_weights=False)``: ``torch_output`` (n, d_model) and
-    ``torch_weights`` (heads, n, n). tools/make_torch_fixtures.py records the same case in
-    tests/data/torch_multihead.npz, and tests/test_torch_parity.py checks the two agree.
+    ``torch_weights`` (heads, n, n); and PyTorch's default batched call, ``x_batch`` (n, batch,
+    d_model) = (3, 2, 4) with ``key_padding_mask`` (batch, m), True where a key is padding
+    (BLOCKED, the opposite of ``course_lib``'s masks): ``torch_batch_output`` (n, batch,
+    d_model) for ``layer(x_batch, x_batch, x_batch, key_padding_mask=key_padding_mask)``.
+    tools/make_torch_fixtures.py records the same case in tests/data/torch_multihead.npz, and
+    tests/test_torch_parity.py checks the two agree.
 
     >>> ex = multihead_layer_example()
     >>> ex["in_proj_weight"].shape, ex["in_proj_bias"].shape, ex["torch_weights"].shape
@@ -105,14 +109,24 @@ def multihead_layer_example(seed=12, n=3, d_model=4):
              "in_proj_bias": (rng.standard_normal(3 * d_model) / 2).round(2),
              "out_proj_weight": (rng.standard_normal((d_model, d_model)) / 2).round(2),
              "out_proj_bias": (rng.standard_normal(d_model) / 2).round(2)}
+    layer["x_batch"] = rng.standard_normal((n, 2, d_model)).round(2)  # (n, batch, d_model)
+    layer["key_padding_mask"] = np.arange(n) >= np.array([n, n - 1])[:, None]  # sequence 1: 2 keys
     return {**layer, "torch_output": np.array(_TORCH_OUTPUT),
-            "torch_weights": np.array(_TORCH_WEIGHTS)}
+            "torch_weights": np.array(_TORCH_WEIGHTS),
+            "torch_batch_output": np.array(_TORCH_BATCH_OUTPUT)}
 
 
 _TORCH_OUTPUT = [  # PyTorch 2.13, float64: (3, 4)
     [-0.09140428990312932, 0.11000130811836217, 0.37738668366831163, 1.1908049047636695],
     [0.3303963311877107, -0.772303623828047, 0.41528629454832555, -0.009754846360338104],
     [-0.10731378725915819, 0.18271161111446144, 0.4045030219742838, 1.30472253518355]]
+_TORCH_BATCH_OUTPUT = [  # (3 tokens, 2 sequences, 4); sequence 1's last key is padding
+    [[-0.06504843813849298, -0.7273081578815863, -0.38033407924773166, -0.08588150910300421],
+     [0.23577145009492323, -0.7284330591232896, 0.17055102148260048, 0.08886173389901172]],
+    [[-0.4937866210725695, -0.19311770452335353, -0.5529434942073593, 0.3987943403947011],
+     [0.1160679910332974, -0.5527507255912711, 0.15353909960799028, 0.2600929355605883]],
+    [[-0.21414262407237733, -0.3417877330725202, -0.2464902253997573, 0.3839943586263783],
+     [0.14826280203910347, -0.5413879050346213, 0.21603207125781837, 0.301767934006803]]]
 _TORCH_WEIGHTS = [  # (2 heads, 3, 3)
     [[0.14920328646688766, 0.7035909424862784, 0.14720577104683413],
      [0.4014923542659785, 0.004190244327193059, 0.5943174014068283],

@@ -79,7 +79,13 @@ def course_multihead(a, kwargs):
             np.split(a["in_proj_weight"], 3), np.split(a["in_proj_bias"], 3), strict=True))
         output, weights = multi_head_attention(x, x, x, w_q, w_k, w_v, a["out_proj_weight"].T,
                                                kwargs["num_heads"], return_weights=True)
-        return {"output": output + a["out_proj_bias"], "weights": weights}
+        xb = a["x_batch"].swapaxes(0, 1)  # (n, batch, d) → (batch, n, d)
+        xb = np.concatenate([xb, np.ones(xb.shape[:-1] + (1,))], axis=-1)
+        batch = multi_head_attention(xb, xb, xb, w_q, w_k, w_v, a["out_proj_weight"].T,
+                                     kwargs["num_heads"],
+                                     attn_mask=~a["key_padding_mask"][:, None, :])
+        return {"output": output + a["out_proj_bias"], "weights": weights,
+                "batch_output": (batch + a["out_proj_bias"]).swapaxes(0, 1)}
     output, weights = multi_head_attention(
         a["query_input"], a["key_input"], a["value_input"], a["w_q"], a["w_k"], a["w_v"],
         a["w_o"], kwargs["num_heads"], attn_mask=a.get("attn_mask"), return_weights=True)
@@ -168,10 +174,11 @@ def test_notebook_12s_layer_is_the_recorded_case():
     notebook runs without PyTorch; it is the fixture's case, bit for bit."""
     arrays, _ = FIXTURES["multihead"]["default_biases_float64"]
     example = multihead_layer_example()
-    for name in ("x", "in_proj_weight", "in_proj_bias", "out_proj_weight", "out_proj_bias"):
+    for name in ("x", "in_proj_weight", "in_proj_bias", "out_proj_weight", "out_proj_bias",
+                 "x_batch", "key_padding_mask"):
         np.testing.assert_array_equal(example[name], arrays[name], err_msg=name)
-    np.testing.assert_array_equal(example["torch_output"], arrays["output"])
-    np.testing.assert_array_equal(example["torch_weights"], arrays["weights"])
+    for name in ("output", "weights", "batch_output"):
+        np.testing.assert_array_equal(example[f"torch_{name}"], arrays[name], err_msg=name)
 
 
 def test_fixtures_stay_small():

@@ -157,7 +157,10 @@ def multihead_outputs(torch, arrays, kwargs):
             layer.out_proj.weight.copy_(t["out_proj_weight"])
             layer.out_proj.bias.copy_(t["out_proj_bias"])
             out, weights = layer(t["x"], t["x"], t["x"], average_attn_weights=False)
-        return {"output": storable(out), "weights": storable(weights)}
+            xb = t["x_batch"]  # (n, batch, d_model), PyTorch's default layout
+            batch_out, _ = layer(xb, xb, xb, key_padding_mask=t["key_padding_mask"])
+        return {"output": storable(out), "weights": storable(weights),
+                "batch_output": storable(batch_out)}
     d_model, d_kv = t["w_q"].shape[0], t["w_k"].shape[0]
     layer = torch.nn.MultiheadAttention(d_model, kwargs["num_heads"], bias=False, kdim=d_kv,
                                         vdim=d_kv, batch_first=True, dtype=t["w_q"].dtype)
