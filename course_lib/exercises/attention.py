@@ -267,8 +267,7 @@ _K = [[1, 0, 1, 0], [0, 1, 0, 1], [2, 1, 2, 1]]
 
 WEIGHTS_HAND = HandExercise(
     "weights by hand", "row 1 of A = softmax(QKᵀ/√d_k) for Q = {Q}, K = {K}",
-    answer=_weights, givens={"Q": _Q, "K": _K}, slips=WEIGHT_SLIPS, draw=_draw_qk,
-    tolerance=0.002)  # as the prompt says
+    _weights, {"Q": _Q, "K": _K}, WEIGHT_SLIPS, draw=_draw_qk, tolerance=0.002)  # the prompt's
 
 
 def _blend(weights, V):
@@ -300,8 +299,7 @@ def _draw_qkv(rng):
 
 OUTPUT_HAND = HandExercise(
     "output by hand", "output row 1 of softmax(QKᵀ/√d_k) V for Q = {Q}, K = {K}, V = {V}",
-    answer=lambda Q, K, V: _blend(_weights(Q, K), V),
-    givens={"Q": _Q, "K": _K, "V": [[2, 0], [0, 2], [4, 4]]}, slips=OUTPUT_SLIPS,
-    draw=_draw_qkv, tolerance=0.01)
+    lambda Q, K, V: _blend(_weights(Q, K), V), {"Q": _Q, "K": _K, "V": [[2, 0], [0, 2], [4, 4]]},
+    OUTPUT_SLIPS, draw=_draw_qkv)
 
 EXERCISES = [WEIGHTS_HAND, OUTPUT_HAND, ATTENTION]

@@ -56,8 +56,8 @@ _CACHE_HAND_SLIPS = cache_slips(_kib, CACHE_ROWS + [
 CACHE_HAND = HandExercise(
     "cache memory by hand", "the KiB one token adds to the cache ({layers} layers, {heads} query "
     "heads, {kv_heads} key/value heads, d_k = {d_k}, float32)",
-    answer=_kib, givens={"layers": 32, "heads": 32, "kv_heads": 8, "d_k": 128},
-    draw=_draw_model, tolerance=0.5, slips=_CACHE_HAND_SLIPS,
+    _kib, {"layers": 32, "heads": 32, "kv_heads": 8, "d_k": 128}, _CACHE_HAND_SLIPS,
+    draw=_draw_model, tolerance=0.5,
     twins=cache_slips(_kib, CACHE_TWINS + [
         ("2 bytes a number", "a float32 is 4 bytes (2 is float16).", 1 / 2)]))
 
@@ -119,9 +119,9 @@ _SLOT_SLIPS = slip_rows([
 
 SLOT_OF = CodeExercise(
     "slot_of", "slot_of(position, block_table, page_size)",
-    cases=[(0, _T5, 4), (3, _T5, 4), (4, _T5, 4), (6, _T5, 4), (13, _T5, 4), (19, _T5, 4),
-           (17, _T3, 16), (40, _T3, 16), (9, [6, 1, 8, 3, 5], 2), (2, [11], 3)],
-    solution=_slot, slips=_SLOT_SLIPS)
+    [(0, _T5, 4), (3, _T5, 4), (4, _T5, 4), (6, _T5, 4), (13, _T5, 4), (19, _T5, 4),
+     (17, _T3, 16), (40, _T3, 16), (9, [6, 1, 8, 3, 5], 2), (2, [11], 3)],
+    _slot, _SLOT_SLIPS)
 
 
 def _turn(x, position, base, angle=None, pairs="half", sign=1.0, swap=False, b_sign=1.0):
@@ -194,12 +194,12 @@ _ROPE_SLIPS = slip_rows([
 
 ROPE = CodeExercise(
     "rope", "rope(x, position, base)",
-    cases=[([1.0, 0.0], 1, 10000.0), ([0.5, -1.5], 3, 10000.0),
-           ([1.0, 2.0, -0.5, 0.25], 0, 10000.0), ([1.0, 2.0, -0.5, 0.25], 2, 100.0),
-           ([0.3, -1.2, 0.7, 2.0, -0.4, 1.1], 5, 100000.0),
-           ([0.5, 1.5, -2.0, 0.75, 1.25, -0.5, 2.5, 0.1], 7, 500000.0),
-           ([2.0, -1.0, 0.5, 1.5], 100, 10000.0), ([0.5, -1.0, 2.0, 0.0, 1.5, -0.5], 2, 10.0)],
-    solution=_turn, slips=_ROPE_SLIPS)
+    [([1.0, 0.0], 1, 10000.0), ([0.5, -1.5], 3, 10000.0), ([1.0, 2.0, -0.5, 0.25], 0, 10000.0),
+     ([1.0, 2.0, -0.5, 0.25], 2, 100.0),
+     ([0.3, -1.2, 0.7, 2.0, -0.4, 1.1], 5, 100000.0),
+     ([0.5, 1.5, -2.0, 0.75, 1.25, -0.5, 2.5, 0.1], 7, 500000.0),
+     ([2.0, -1.0, 0.5, 1.5], 100, 10000.0), ([0.5, -1.0, 2.0, 0.0, 1.5, -0.5], 2, 10.0)],
+    _turn, _ROPE_SLIPS)
 
 def _merged(o1, a, o2, b):  # chunk c's weight is e^LSE_c: a and b
     return (a * o1 + b * o2) / (a + b)
@@ -216,14 +216,12 @@ _TOTAL = "divide by e^LSE = {a} + {b}, the sum of the two weights."
 MERGE_HAND = HandExercise(
     "merged chunks by hand", "o merged from chunk 1 (o₁ = {o1}, LSE₁ = ln {a}) and chunk 2 "
     "(o₂ = {o2}, LSE₂ = ln {b})",
-    answer=_merged, givens={"o1": 2, "a": 3, "o2": 7, "b": 2}, draw=_draw_chunks,
-    slips=slip_rows([
+    _merged, {"o1": 2, "a": 3, "o2": 7, "b": 2}, draw=_draw_chunks, slips=slip_rows([
         ("the plain mean", "chunk c weighs e^LSE_c, not ½.", lambda o1, a, o2, b: (o1 + o2) / 2),
         ("not divided by the total", "{got} is e^LSE₁ o₁ + e^LSE₂ o₂: " + _TOTAL,
          lambda o1, a, o2, b: a * o1 + b * o2),
         ("the weights swapped", "o₁ goes with its own chunk's weight, e^LSE₁ = {a} (e^(−LSE) "
-         "swaps them too).",
-         lambda o1, a, o2, b: _merged(o1, b, o2, a)),
+         "swaps them too).", lambda o1, a, o2, b: _merged(o1, b, o2, a)),
         ("divided by the number of chunks", "{got} divides by 2: " + _TOTAL,
          lambda o1, a, o2, b: (a * o1 + b * o2) / 2),
         ("one chunk only", "the keys of both chunks count.",
@@ -232,8 +230,7 @@ MERGE_HAND = HandExercise(
          (lambda o1, a, o2, b: a * o1 / (a + b), lambda o1, a, o2, b: b * o2 / (a + b))),
         ("the logsumexps as weights", "a chunk weighs e^LSE_c = {a} and {b}, not LSE_c.",
          lambda o1, a, o2, b: _merged(o1, math.log(a), o2, math.log(b))),
-        ("added the outputs", "o is a weighted MEAN of o₁ and o₂.",
-         lambda o1, a, o2, b: o1 + o2),
+        ("added the outputs", "o is a weighted MEAN of o₁ and o₂.", lambda o1, a, o2, b: o1 + o2),
     ]))
 
 EXERCISES = [CACHE_HAND, MERGE_HAND, SLOT_OF, ROPE]

@@ -58,9 +58,8 @@ _DOT_HAND_SLIPS = slip_rows([
 
 
 DOT_HAND = HandExercise(
-    "dot by hand", "{q}·{k}", answer=_dot, givens={"q": [1, -2, 3], "k": [4, 1, 2]},
-    draw=_draw_pair, slips=_DOT_HAND_SLIPS,
-    twins=[one_off(_dot), *slip_rows([
+    "dot by hand", "{q}·{k}", _dot, {"q": [1, -2, 3], "k": [4, 1, 2]}, _DOT_HAND_SLIPS,
+    draw=_draw_pair, twins=[one_off(_dot), *slip_rows([
         ("slots paired out of line", "pair slot i with slot i.", [lambda q, k, j=j: _dot(
             q, [k[i] for i in j]) for j in permutations(range(3)) if j != (0, 1, 2)]),
         ("q with itself", "{got} is q·q: multiply q's slots by k's.", lambda q, k: _dot(q, q)),
@@ -102,10 +101,10 @@ _DOT_LOOP_SLIPS = slip_rows([
 
 DOT_LOOP = CodeExercise(
     "dot_loop", "dot_loop(q, k)",
-    cases=_PAIRS + [Case(([1.0, 2.0], [1.0, 2.0, 3.0]), raises=ValueError),
-                    Case(([1.0, 2.0, 3.0], [1.0, 2.0]), raises=ValueError)],
-    solution=_dot, loop_only=("np.dot", "dot", "np.inner"), quantities={"L": lambda q, k: len(q)},
-    slips=_DOT_LOOP_SLIPS)
+    _PAIRS + [Case(([1.0, 2.0], [1.0, 2.0, 3.0]), raises=ValueError),
+              Case(([1.0, 2.0, 3.0], [1.0, 2.0]), raises=ValueError)],
+    _dot, _DOT_LOOP_SLIPS, loop_only=("np.dot", "dot", "np.inner"),
+    quantities={"L": lambda q, k: len(q)})
 
 
 def _len(q):
@@ -140,11 +139,11 @@ _COSINE_SLIPS = slip_rows([
 
 COSINE = CodeExercise(
     "cosine", "cosine(q, k)",
-    cases=[([1.0, 0.0], [0.0, 1.0]), ([3.0, 4.0], [4.0, 3.0]), ([1.0, 2.0, 2.0], [2.0, 4.0, 4.0]),
-           ([2.0, -1.0], [-4.0, 2.0]), ([1.0, 2.0, 3.0], [-1.5, 0.5, 2.0]),
-           ([0.5, 1.5, -2.0, 1.0], [2.0, 1.0, 0.5, -3.0])],
-    solution=_cos, rtol=1e-7,  # acos near ±1 magnifies the last digit
-    quantities={"∥q∥": lambda q, k: _len(q), "∥k∥": lambda q, k: _len(k)}, slips=_COSINE_SLIPS)
+    [([1.0, 0.0], [0.0, 1.0]), ([3.0, 4.0], [4.0, 3.0]), ([1.0, 2.0, 2.0], [2.0, 4.0, 4.0]),
+     ([2.0, -1.0], [-4.0, 2.0]), ([1.0, 2.0, 3.0], [-1.5, 0.5, 2.0]),
+     ([0.5, 1.5, -2.0, 1.0], [2.0, 1.0, 0.5, -3.0])],
+    _cos, _COSINE_SLIPS, rtol=1e-7,  # acos near ±1 magnifies the last digit
+    quantities={"∥q∥": lambda q, k: _len(q), "∥k∥": lambda q, k: _len(k)})
 
 
 def _round_cos(angle):  # cos of whole degrees, exact where it should be (cos 90° = 0)
@@ -189,8 +188,8 @@ _COSINE_HAND_SLIPS = slip_rows([
 
 COSINE_HAND = HandExercise(
     "cosine by hand", "q·k for ∥q∥ = {a}, ∥k∥ = {b}, θ = {angle}°",
-    answer=lambda a, b, angle: a * b * _round_cos(angle),
-    givens={"a": 2, "b": 5, "angle": 60}, draw=_draw_angle, slips=_COSINE_HAND_SLIPS,
+    lambda a, b, angle: a * b * _round_cos(angle), {"a": 2, "b": 5, "angle": 60},
+    _COSINE_HAND_SLIPS, draw=_draw_angle,
     twins=slip_rows([("squared one length", "q·k = ∥q∥ ∥k∥ cos θ.",
                       [lambda a, b, angle, n=n: a * b * (a, b)[n] * _round_cos(angle)
                        for n in (0, 1)]),
@@ -245,8 +244,7 @@ _PERPENDICULAR_SLIPS = slip_rows([
 
 PERPENDICULAR = CodeExercise(
     "perpendicular", "perpendicular(q)",
-    cases=[([3.0, 1.0],), ([1.0, 0.0],), ([0.0, 2.0],), ([-2.0, 5.0],), ([1.5, -2.5],),
-           ([-4.0, -3.0],)],
-    solution=_turn_left, slips=_PERPENDICULAR_SLIPS)
+    [([3.0, 1.0],), ([1.0, 0.0],), ([0.0, 2.0],), ([-2.0, 5.0],), ([1.5, -2.5],), ([-4.0, -3.0],)],
+    _turn_left, _PERPENDICULAR_SLIPS)
 
 EXERCISES = [DOT_HAND, DOT_LOOP, COSINE, COSINE_HAND, PERPENDICULAR]

@@ -89,22 +89,20 @@ class CodeExercise:
     def run(self, func):
         outcomes = []
         for case in self.cases:
-            outcome, args, before = Outcome(case), copy_args(case.args), copy_args(case.args)
+            o, args = Outcome(case), copy_args(case.args)
             with _quiet():
                 try:
-                    outcome.value = func(*args)
+                    o.value = func(*args)
                 except Exception as exc:  # the learner's code may raise anything
-                    outcome.error = exc
-            kept = all(same_value(a, b) for a, b in zip(args, before, strict=True))
-            outcome.changed_input = not kept or "read-only" in str(outcome.error or "")
+                    o.error = exc
+            o.changed_input = not _kept(args, case.args) or "read-only" in str(o.error or "")
             if case.raises is not None:  # refused, and with a message that says why
-                said = str(outcome.error).strip()
-                outcome.correct = (isinstance(outcome.error, case.raises) and " " in said
-                                   and (case.says is None or bool(case.says(said))))
+                said = str(o.error).strip()
+                o.correct = (isinstance(o.error, case.raises) and " " in said
+                             and (case.says is None or bool(case.says(said))))
             else:
-                outcome.correct = outcome.error is None and self.same(outcome.value,
-                                                                      case.expected)
-            outcomes.append(outcome)
+                o.correct = o.error is None and self.same(o.value, case.expected)
+            outcomes.append(o)
         return outcomes
 
     def call_text(self, case):
@@ -134,8 +132,7 @@ class CodeExercise:
                             "array.")
 
     def _evaluate(self, func):
-        first = self._first_look(func)
-        if first is not None:
+        if (first := self._first_look(func)) is not None:
             return first
         outcomes = self.run(func)
         changed = next((o for o in outcomes if o.changed_input), None)
@@ -151,8 +148,7 @@ class CodeExercise:
                     f"{used}(…) did the work. " if used else "Correct: ")
             return Feedback(PASSED, f"{lead}{self.call} gives the right answer on all "
                             f"{len(outcomes)} hidden cases.", outcomes=outcomes)
-        chosen = pick(self.explanations(outcomes))
-        if chosen:
+        if chosen := pick(self.explanations(outcomes)):
             return self._named(chosen, outcomes)
         if changed is not None:
             return self._named([(1, 2, relations.CHANGED_INPUT.name,
@@ -188,10 +184,11 @@ class CodeExercise:
         if not callable(func):
             return Feedback(FAILED, f"Not yet: pass the function itself, without brackets: "
                             f"check(\"{self.name}\", {self.function}). You passed {show(func)}.")
-        printed = io.StringIO()
+        first, printed = self.cases[0], io.StringIO()
+        args = copy_args(first.args)
         try:
             with contextlib.redirect_stdout(printed), _quiet(stdout=False):
-                value = func(*copy_args(self.cases[0].args))
+                value = func(*args)
         except NotImplementedError:
             return Feedback(NOT_ATTEMPTED, f"Not attempted yet: {self.call} is still the stub. "
                             "Replace the line `raise NotImplementedError` with your code, then "
@@ -207,13 +204,8 @@ class CodeExercise:
         if value is Ellipsis:
             return Feedback(NOT_ATTEMPTED, f"Not attempted yet: {self.call} returns ... . "
                             "Write its body, then run the cell again.")
-        if value is None and self.cases[0].raises is None:
-            args = copy_args(self.cases[0].args)
-            with _quiet(), contextlib.suppress(Exception):
-                func(*args)
-            changed = not all(same_value(a, b) for a, b in
-                              zip(args, self.cases[0].args, strict=True))
-            also = " It also changed its input in place." if changed else ""
+        if value is None and first.raises is None:
+            also = "" if _kept(args, first.args) else " It also changed its input in place."
             return Feedback(MISTAKE, f"Not yet: {self.call} returned None: end it with `return` "
                             f"and the result.{also}", mistake=relations.NO_RETURN)
         return None
@@ -256,27 +248,26 @@ class CodeExercise:
         where it is not the right answer, and is wrong on fewer where it is (else []). Where it
         raises, raising the same kind follows it (``errors_count``); ``key``: memoised."""
         telling, unexplained = [], 0
-        for outcome in outcomes:
-            case = outcome.case
-            if case.raises is not None and outcome.correct:
+        for o in outcomes:
+            case = o.case
+            if case.raises is not None and o.correct:
                 continue  # refused as it should: says nothing about a slip in the values
             kind, wrong_answer = self._prediction(predict, case, key)
             if kind is NoPrediction:
                 continue
             if kind is not None:  # the slip raises here: so may the learner's function
-                unexplained += outcome.correct
-                if (errors_count and not outcome.correct and outcome.error is not None
-                        and type(outcome.error) is kind):
-                    telling.append(outcome)
+                unexplained += o.correct
+                if errors_count and not o.correct and o.error is not None and type(o.error) is kind:
+                    telling.append(o)
                 continue
             if case.raises is None and self.same(wrong_answer, case.expected):
-                unexplained += not outcome.correct
+                unexplained += not o.correct
                 continue  # the slip does not show on this case
             if numeric(wrong_answer) is None:
                 continue
-            if outcome.error is not None or not self.same(outcome.value, wrong_answer):
+            if o.error is not None or not self.same(o.value, wrong_answer):
                 return []
-            telling.append(outcome)
+            telling.append(o)
         if telling and unexplained >= len(telling):
             return []  # as often wrong where it is right
         return telling if any(o.error is None for o in telling) or len(telling) > 1 else []
@@ -298,37 +289,36 @@ class CodeExercise:
             memo[key, id(case)] = (case, found)
         return found
 
-    def frame(self, outcome):
+    def frame(self, o):
         """What the call gave, and what it should give."""
-        call, case = self.call_text(outcome.case), outcome.case
-        if outcome.correct and outcome.changed_input:
+        call, case = self.call_text(o.case), o.case
+        if o.correct and o.changed_input:
             return f"{call} gave the right answer but changed its input."
-        said = str(outcome.error or "").strip()
-        if outcome.error is not None:
-            got = f"raised {type(outcome.error).__name__}" + (f": {_short(said)}" if said else "")
+        said = str(o.error or "").strip()
+        if o.error is not None:
+            got = f"raised {type(o.error).__name__}" + (f": {_short(said)}" if said else "")
         else:
-            got = f"gave {show(outcome.value)}"
+            got = f"gave {show(o.value)}"
             where = (None if case.raises is not None else
-                     _first_difference(outcome.value, case.expected, self.rtol, self.atol))
+                     _first_difference(o.value, case.expected, self.rtol, self.atol))
             if where is not None and len(got) + len(show(case.expected)) > LONG:
                 return f"{call} {where}."
         if case.raises is not None:
-            if isinstance(outcome.error, case.raises):  # the right kind, a poor message
-                return f"{call} {got}." if said else (f"{call} raised {case.raises.__name__} "
-                                                       "with no message.")
+            if isinstance(o.error, case.raises):  # the right kind, a poor message
+                got = got if said else f"raised {case.raises.__name__} with no message"
+                return f"{call} {got}."
             return f"{call} {got}; it should raise {case.raises.__name__}."
         return f"{call} {got}; expected {show(case.expected)}."
 
     def _named(self, chosen, outcomes):
         parts, names = [], []
         telling = chosen[0][3][1]
-        for _, _, name, (rule, outcome) in chosen:
+        for _, _, name, (rule, o) in chosen:
             names.append(name)
-            values = {"call": self.call_text(outcome.case), "expected": show(outcome.case.expected),
-                      "got": show(outcome.value) if outcome.error is None
-                      else type(outcome.error).__name__,
-                      **{k: show(v) for k, v in self.quantity_values(outcome.case).items()}}
-            hint = rule.hint(self, outcome) if callable(rule.hint) else rule.hint
+            values = {"call": self.call_text(o.case), "expected": show(o.case.expected),
+                      "got": show(o.value) if o.error is None else type(o.error).__name__,
+                      **{k: show(v) for k, v in self.quantity_values(o.case).items()}}
+            hint = rule.hint(self, o) if callable(rule.hint) else rule.hint
             parts.append(f"{capital(name)}: {fill(hint, values)}")
         lead = "Not yet: " + self.frame(telling) + " "
         if len(parts) > 1:
@@ -358,10 +348,14 @@ def _first_difference(got, expected, rtol, atol):
             f"{list(at)} it holds {show(shown[0][at])} where {show(shown[1][at])} is expected")
 
 
-def _holds(predicate, outcome):
+def _kept(args, before):
+    return all(same_value(a, b) for a, b in zip(args, before, strict=True))
+
+
+def _holds(predicate, o):
     try:
         with _quiet():
-            return bool(predicate(outcome))
+            return bool(predicate(o))
     except Exception:
         return False
 

@@ -43,8 +43,8 @@ _SHARED_SLIPS = _rows(_bytes, [
 
 SHARED_HAND = HandExercise(
     "shared memory by hand", "the bytes of shared memory of one thread block (d_k = {d_k}, "
-    "key_block = {key_block})", answer=_bytes, givens={"d_k": 128, "key_block": 64},
-    tolerance=0.5, slips=_SHARED_SLIPS)
+    "key_block = {key_block})", _bytes, {"d_k": 128, "key_block": 64}, _SHARED_SLIPS,
+    tolerance=0.5)
 
 
 def _largest(d_k, threads, limit):
@@ -106,11 +106,11 @@ _BLOCK_SLIPS = slip_rows([
 
 BLOCK = CodeExercise(
     "largest key block", "largest_key_block(d_k, threads, limit)",
-    cases=[(64, 64, 49152), (64, 1024, 49152), (128, 256, 49152), (512, 64, 49152),
-           (64, 64, 17152), (96, 512, 65536), (8000, 64, 49152), (32, 32, 232448),
-           (256, 1024, 101376), (16, 128, 1000), (128, 32, 17100), (128, 32, 16800),
-           (128, 32, 17026), (256, 64, 16896), (64, 64, 17154), (128, 64, 34000)],
-    solution=_largest, slips=_BLOCK_SLIPS, whole=True,
+    [(64, 64, 49152), (64, 1024, 49152), (128, 256, 49152), (512, 64, 49152),
+     (64, 64, 17152), (96, 512, 65536), (8000, 64, 49152), (32, 32, 232448),
+     (256, 1024, 101376), (16, 128, 1000), (128, 32, 17100), (128, 32, 16800),
+     (128, 32, 17026), (256, 64, 16896), (64, 64, 17154), (128, 64, 34000)],
+    _largest, _BLOCK_SLIPS, whole=True,
     quantities={"threads": lambda d_k, threads, limit: threads,
                 "limit": lambda d_k, threads, limit: limit})
 
@@ -152,7 +152,7 @@ _BARRIER_SLIPS += slip_rows([
 
 BARRIER_HAND = HandExercise(
     "barriers by hand", "the __syncthreads() one query row waits at (m = {m} keys, key_block = "
-    "{key_block}, no mask)", answer=_barriers, givens={"m": 1000, "key_block": 128},
-    tolerance=0.1, slips=_BARRIER_SLIPS)
+    "{key_block}, no mask)", _barriers, {"m": 1000, "key_block": 128}, _BARRIER_SLIPS,
+    tolerance=0.1)
 
 EXERCISES = [SHARED_HAND, BLOCK, BARRIER_HAND]

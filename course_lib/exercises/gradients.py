@@ -17,41 +17,7 @@ def _total(a, g):
 
 
 def _hand(formula):
-    return lambda a, g: formula(a[0], g[0], _total(a, g), a, g)
-
-
-_SCORE_GRADIENT_HAND_SLIPS = slip_rows([
-    ("no total subtracted", "{got} is a₀g₀: subtract Σⱼ aⱼgⱼ from g₀ first.",
-     _hand(lambda a0, g0, t, *_: a0 * g0)),
-    ("the factor a₀ left out", "{got} is g₀ − Σⱼ aⱼgⱼ: now multiply by a₀.",
-     _hand(lambda a0, g0, t, *_: g0 - t)),
-    ("the plain mean", "{got} subtracts the plain mean: the weights average, Σⱼ aⱼgⱼ.",
-     _hand(lambda a0, g0, t, a, g: a0 * (g0 - sum(g) / len(g)))),
-    ("the plain sum", "{got} subtracts Σⱼ gⱼ: weight each gⱼ by its aⱼ.",
-     _hand(lambda a0, g0, t, a, g: a0 * (g0 - sum(g)))),
-    ("Σ a for the total", "{got} subtracts Σⱼ aⱼ = 1: the total is Σⱼ aⱼgⱼ.",
-     _hand(lambda a0, g0, t, *_: a0 * (g0 - 1))),
-    ("the diagonal only", "{got} is a₀(1 − a₀)g₀ alone: the terms −a₀aⱼgⱼ count too.",
-     _hand(lambda a0, g0, t, *_: a0 * (1 - a0) * g0)),
-    ("the total added", "{got} adds the total: subtract it (minus a negative adds).",
-     _hand(lambda a0, g0, t, *_: a0 * (g0 + t))),
-    ("the total not multiplied by a₀", "{got} is a₀g₀ − Σⱼ aⱼgⱼ: a₀(g₀ − Σⱼ aⱼgⱼ).",
-     _hand(lambda a0, g0, t, *_: a0 * g0 - t)),
-    *[(f"the entry of key {i}", f"{{got}} is ∂L/∂s{'₀₁₂'[i]}: the question asks for "
-       "s₀.", lambda a, g, i=i: a[i] * (g[i] - _total(a, g))) for i in (1, 2)],
-])
-
-
-SCORE_GRADIENT_HAND = HandExercise(
-    "score gradient by hand", "∂L/∂s₀ for a = {a} and ∂L/∂a = {g}",
-    answer=_hand(lambda a0, g0, t, *_: a0 * (g0 - t)),
-    givens={"a": [0.5, 0.3, 0.2], "g": [1, -3, -2]}, tolerance=0.01,
-    slips=_SCORE_GRADIENT_HAND_SLIPS)
-
-
-def _row(a, g):
-    t = _total(a, g)
-    return [x * (y - t) for x, y in zip(a, g, strict=True)]
+    return lambda a, g: formula(a[0], g[0], _total(a, g), 0, a, g)
 
 
 def _each(formula):
@@ -59,23 +25,47 @@ def _each(formula):
                          for i, (x, y) in enumerate(zip(a, g, strict=True))]
 
 
+_BOTH = [  # name, hint by hand (entry 0), hint in code (entry i), formula(aᵢ, gᵢ, Σⱼ aⱼgⱼ, i, a, g)
+    ("no total subtracted", "{got} is a₀g₀: subtract Σⱼ aⱼgⱼ from g₀ first.",
+     "that is aᵢgᵢ: subtract the row total, aᵢ(gᵢ − Σⱼ aⱼgⱼ).", lambda x, y, t, *_: x * y),
+    ("the factor a₀ left out", "{got} is g₀ − Σⱼ aⱼgⱼ: now multiply by a₀.",
+     "that is gᵢ − Σⱼ aⱼgⱼ: multiply by aᵢ.", lambda x, y, t, *_: y - t),
+    ("the plain mean", "{got} subtracts the plain mean: the weights average, Σⱼ aⱼgⱼ.",
+     "you subtracted the plain mean of g: Σⱼ aⱼgⱼ.",
+     lambda x, y, t, i, a, g: x * (y - sum(g) / len(g))),
+    ("the plain sum", "{got} subtracts Σⱼ gⱼ: weight each gⱼ by its aⱼ.",
+     "you subtracted Σⱼ gⱼ: weight each gⱼ by its aⱼ.", lambda x, y, t, i, a, g: x * (y - sum(g))),
+    ("Σ a for the total", "{got} subtracts Σⱼ aⱼ = 1: the total is Σⱼ aⱼgⱼ.",
+     "you subtracted Σⱼ aⱼ = 1: the total is Σⱼ aⱼgⱼ.", lambda x, y, t, i, a, g: x * (y - sum(a))),
+    ("the diagonal only", "{got} is a₀(1 − a₀)g₀ alone: the terms −a₀aⱼgⱼ count too.",
+     "that is aᵢ(1 − aᵢ)gᵢ, the diagonal alone: −aᵢaⱼ count too.",
+     lambda x, y, t, *_: x * (1 - x) * y),
+    ("the total added", "{got} adds the total: subtract it (minus a negative adds).",
+     "the row total is subtracted: aᵢ(gᵢ − Σⱼ aⱼgⱼ).", lambda x, y, t, *_: x * (y + t)),
+    ("the total not multiplied by a₀", "{got} is a₀g₀ − Σⱼ aⱼgⱼ: a₀(g₀ − Σⱼ aⱼgⱼ).",
+     "that is aᵢgᵢ − Σⱼ aⱼgⱼ: aᵢ(gᵢ − Σⱼ aⱼgⱼ).", lambda x, y, t, *_: x * y - t),
+]
+
+_SCORE_GRADIENT_HAND_SLIPS = slip_rows([
+    *((name, hint, _hand(f)) for name, hint, _, f in _BOTH),
+    *[(f"the entry of key {i}", f"{{got}} is ∂L/∂s{'₀₁₂'[i]}: the question asks for "
+       "s₀.", lambda a, g, i=i: a[i] * (g[i] - _total(a, g))) for i in (1, 2)],
+])
+
+
+SCORE_GRADIENT_HAND = HandExercise(
+    "score gradient by hand", "∂L/∂s₀ for a = {a} and ∂L/∂a = {g}",
+    _hand(lambda a0, g0, t, *_: a0 * (g0 - t)), {"a": [0.5, 0.3, 0.2], "g": [1, -3, -2]},
+    _SCORE_GRADIENT_HAND_SLIPS)
+
+
+def _row(a, g):
+    t = _total(a, g)
+    return [x * (y - t) for x, y in zip(a, g, strict=True)]
+
+
 _SOFTMAX_BACKWARD_ROW_SLIPS = slip_rows([
-    ("no total subtracted", "that is aᵢgᵢ: subtract the row total, aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
-     _each(lambda x, y, t, *_: x * y)),
-    ("the factor aᵢ left out", "that is gᵢ − Σⱼ aⱼgⱼ: multiply by aᵢ.",
-     _each(lambda x, y, t, *_: y - t)),
-    ("the plain mean", "you subtracted the plain mean of g: Σⱼ aⱼgⱼ.",
-     _each(lambda x, y, t, i, a, g: x * (y - sum(g) / len(g)))),
-    ("the plain sum", "you subtracted Σⱼ gⱼ: weight each gⱼ by its aⱼ.",
-     _each(lambda x, y, t, i, a, g: x * (y - sum(g)))),
-    ("Σ a for the total", "you subtracted Σⱼ aⱼ = 1: the total is Σⱼ aⱼgⱼ.",
-     _each(lambda x, y, t, i, a, g: x * (y - sum(a)))),
-    ("the diagonal only", "that is aᵢ(1 − aᵢ)gᵢ, the diagonal alone: −aᵢaⱼ count too.",
-     _each(lambda x, y, t, *_: x * (1 - x) * y)),
-    ("the total added", "the row total is subtracted: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
-     _each(lambda x, y, t, *_: x * (y + t))),
-    ("the total not multiplied by aᵢ", "that is aᵢgᵢ − Σⱼ aⱼgⱼ: aᵢ(gᵢ − Σⱼ aⱼgⱼ).",
-     _each(lambda x, y, t, *_: x * y - t)),
+    *((name.replace("a₀", "aᵢ"), hint, _each(f)) for name, _, hint, f in _BOTH),
     ("a term left out of the total", "Σⱼ aⱼgⱼ runs over every j, j = i included.",
      tuple(
          _each(lambda x, y, t, i, a, g, keep=keep: x * (y - sum(
@@ -91,11 +81,11 @@ _SOFTMAX_BACKWARD_ROW_SLIPS = slip_rows([
 
 SOFTMAX_BACKWARD_ROW = CodeExercise(
     "softmax_backward_row", "softmax_backward_row(a, grad_a)",
-    cases=[([0.5, 0.5], [1.0, 0.0]), ([0.2, 0.3, 0.5], [1.0, -2.0, 0.5]),
-           ([0.1, 0.6, 0.3], [0.25, 1.5, -1.0]), ([1.0, 0.0, 0.0], [2.0, -1.0, 3.0]),
-           ([0.25, 0.25, 0.25, 0.25], [1.0, 2.0, 3.0, 4.0]), ([0.7, 0.2, 0.1], [-0.5, 0.4, 2.2]),
-           ([0.05, 0.15, 0.3, 0.4, 0.1], [3.0, -1.0, 0.0, 2.5, -2.0]), ([1.0], [2.5])],
-    solution=_row, quantities={"m": lambda a, g: len(a)}, slips=_SOFTMAX_BACKWARD_ROW_SLIPS)
+    [([0.5, 0.5], [1.0, 0.0]), ([0.2, 0.3, 0.5], [1.0, -2.0, 0.5]),
+     ([0.1, 0.6, 0.3], [0.25, 1.5, -1.0]), ([1.0, 0.0, 0.0], [2.0, -1.0, 3.0]),
+     ([0.25, 0.25, 0.25, 0.25], [1.0, 2.0, 3.0, 4.0]), ([0.7, 0.2, 0.1], [-0.5, 0.4, 2.2]),
+     ([0.05, 0.15, 0.3, 0.4, 0.1], [3.0, -1.0, 0.0, 2.5, -2.0]), ([1.0], [2.5])],
+    _row, _SOFTMAX_BACKWARD_ROW_SLIPS, quantities={"m": lambda a, g: len(a)})
 
 
 def _qkvg(seed, n, m, d_k, d_v):
@@ -175,15 +165,13 @@ def _bound(form):
 
 QUERY_GRADIENT = CodeExercise(
     "query_gradient", "query_gradient(q, k, v, grad_out)",
-    cases=[_qkvg(seed, *shape) for seed, shape in enumerate(
+    [_qkvg(seed, *shape) for seed, shape in enumerate(
         [(2, 3, 2, 4), (3, 3, 3, 3), (4, 2, 3, 1), (1, 4, 2, 2), (3, 5, 4, 2), (2, 2, 4, 3)])]
     + [tuple(map(frozen_array, (  # scores near 1000: e^1000 overflows without the row max
         [[20, 20, 20, 20], [20, 20, 20, 20.5]], [[25, 25, 25, 25.5], [25] * 4, [24.9, 25, 25, 25]],
         [[1, -0.5], [0.5, 2], [-1, 1]], [[0.5, -1], [1.5, 0.5]])))],
-    solution=_gradient, quantities={"d_k": lambda q, k, v, g: q.shape[1]},
+    _gradient, slip_rows(_Q_ROWS, _bound), quantities={"d_k": lambda q, k, v, g: q.shape[1]},
     show_args=lambda args: ", ".join(f"{name} {np.shape(a)}" for name, a in
-                                     zip(("q", "k", "v", "grad_out"), args, strict=True)),
-    slips=slip_rows(_Q_ROWS, _bound),
-)
+                                     zip(("q", "k", "v", "grad_out"), args, strict=True)))
 
 EXERCISES = [SCORE_GRADIENT_HAND, SOFTMAX_BACKWARD_ROW, QUERY_GRADIENT]

@@ -96,7 +96,7 @@ class HandExercise:
                             mistake=None if got is None else WRONG_COUNT)
         shown, answer = self._echo(got), self._shown(self.answer)
         if _close(got, self.answer, self.tolerance):
-            exact = _close(got, self.answer, 1e-9 + 1e-9 * float(np.max(np.abs(self.answer))))
+            exact = _close(got, self.answer, 1e-9 + 1e-9 * _top(self.answer))
             tail = "" if exact else (f"; your {shown} is within the ±{self.tolerance:g} this "
                                      "exercise allows")
             return Feedback(PASSED, f"Correct: {self.title} = {answer}{tail}.")
@@ -105,17 +105,16 @@ class HandExercise:
         lead = f"Not yet: {shown} is not {what}. "
         if chosen:  # a number may match a slip by chance: asked, never stated
             hints = " ".join(f"{capital(c[2])}? {capital(fill(c[3], self._values(shown)))}"
-                                for c in chosen)
+                             for c in chosen)
             return Feedback(MISTAKE, lead + hints, mistake=" / ".join(c[2] for c in chosen))
-        distance = float(np.max(np.abs(got - self.answer)))
         whole = bool(np.all(self.answer == np.round(self.answer)) and np.all(got == np.round(got)))
         if not whole and _cut_short(got, self.answer):
             places = next(d for d in range(12) if _close(np.round(self.answer, d), self.answer,
                                                          self.tolerance / 2))
             return Feedback(MISTAKE, lead + f"It is the answer with too few decimals: give "
                             f"{places}.", mistake=ROUNDED)
-        if not whole and distance <= min(10 * self.tolerance,
-                                         0.05 * float(np.max(np.abs(self.answer)))):
+        if not whole and _top(got - self.answer) <= min(10 * self.tolerance,
+                                                        0.05 * _top(self.answer)):
             return Feedback(MISTAKE, lead + f"It is close, but not within ±{self.tolerance:g}: "
                             "redo each step's arithmetic, keeping every digit.", mistake=CLOSE)
         return Feedback(FAILED, lead + "Go through it again, writing down each number in between.")
@@ -123,9 +122,8 @@ class HandExercise:
     def _near(self, value):
         """Half the tolerance, scaled up for a slip far above the answer; at most a twentieth of
         the slip's largest entry (0.0884 does not have the digits of 0.1131)."""
-        top = float(np.max(np.abs(np.asarray(value, dtype=float))))
-        near = self.tolerance / 2 * max(1.0, top / max(float(np.max(np.abs(self.answer))),
-                                                       self.tolerance))
+        top = _top(value)
+        near = self.tolerance / 2 * max(1.0, top / max(_top(self.answer), self.tolerance))
         return min(near, top / 20) if top > 0 else near
 
     def _lands(self, got, value):
@@ -188,6 +186,10 @@ def _close(a, b, within):
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     slack = 1e-9 * (within + np.abs(b))
     return a.shape == b.shape and bool(np.all(np.abs(a - b) <= within + slack))
+
+
+def _top(x):
+    return float(np.max(np.abs(np.asarray(x, dtype=float))))
 
 
 def _cut_short(got, answer):

@@ -41,10 +41,9 @@ _MASKED_WEIGHT_SLIPS = slip_rows([
 
 MASKED_WEIGHT = HandExercise(
     "masked weight by hand", "a₀ for the scores (ln {p}, 0, {big}) with key 2 blocked",
-    answer=_weight, givens={"p": 3, "big": 5}, tolerance=0.005,
+    _weight, {"p": 3, "big": 5}, _MASKED_WEIGHT_SLIPS, tolerance=0.005,
     twins=[Slip("an even split", "{got} splits evenly: the blocked key gets 0, the others follow "
-                "e^s.", gives=(lambda p, big: 1 / 3, lambda p, big: 1 / 2))],
-    slips=_MASKED_WEIGHT_SLIPS)
+                "e^s.", gives=(lambda p, big: 1 / 3, lambda p, big: 1 / 2))])
 
 
 def _masked_softmax(scores, allowed):
@@ -143,8 +142,8 @@ _MASKED_SOFTMAX_SLIPS = slip_rows([
 
 
 MASKED_SOFTMAX = CodeExercise(
-    "masked_softmax", "masked_softmax(scores, allowed)", cases=_ROWS, solution=_masked_softmax,
-    quantities={"m": lambda s, a: len(s)}, slips=_MASKED_SOFTMAX_SLIPS)
+    "masked_softmax", "masked_softmax(scores, allowed)", _ROWS, _masked_softmax,
+    _MASKED_SOFTMAX_SLIPS, quantities={"m": lambda s, a: len(s)})
 
 
 def _grid(rule, side=bool, shift=0, end=0, slide=0):
@@ -198,7 +197,7 @@ _BATCH_MASK_SLIPS = slip_rows([
 
 BATCH_MASK = CodeExercise(
     "batch_mask", "batch_mask(lengths, n, left_padded)",
-    cases=[([3, 5], 5, False), ([3, 5], 5, True), ([1, 4, 2], 4, True), ([2, 0], 2, False)],
-    solution=_grid(_causal), slips=_BATCH_MASK_SLIPS)
+    [([3, 5], 5, False), ([3, 5], 5, True), ([1, 4, 2], 4, True), ([2, 0], 2, False)],
+    _grid(_causal), _BATCH_MASK_SLIPS)
 
 EXERCISES = [MASKED_WEIGHT, MASKED_SOFTMAX, BATCH_MASK]

@@ -47,8 +47,8 @@ _K_ENTRIES_SLIPS = slip_rows([
 
 K_ENTRIES = HandExercise(
     "numbers in K by hand", "the count of numbers in K when Q is {n}×{d_k} and V is {m}×{d_v}",
-    answer=lambda n, m, d_k, d_v: m * d_k,
-    givens={"n": 4, "m": 7, "d_k": 6, "d_v": 3}, draw=_draw_sizes, slips=_K_ENTRIES_SLIPS)
+    lambda n, m, d_k, d_v: m * d_k, {"n": 4, "m": 7, "d_k": 6, "d_v": 3}, _K_ENTRIES_SLIPS,
+    draw=_draw_sizes)
 
 
 def _misfit(Q, K, V):
@@ -143,20 +143,18 @@ _SIZES_SLIPS = slip_rows([
 
 SIZES = _Sizes(
     "attention_sizes", "attention_sizes(Q, K, V)",
-    cases=[_grids((2, 3), (5, 3), (5, 4)),
-           _grids((4, 2), (4, 2), (4, 3)),  # n = m
-           _grids((3, 4), (2, 4), (2, 4)),  # d_k = d_v
-           _grids((5, 1), (3, 1), (3, 2)),
-           _grids((1, 5), (6, 5), (6, 3)),
-           _refused_case((2, 3), (4, 2), (4, 5)),  # K's width
-           _refused_case((3, 2), (5, 2), (4, 3)),  # V's rows
-           _refused_case((2, 4), (3, 2), (5, 1)),  # both
-           _refused_case((3, 2), (4, 2), (3, 5)),  # V has Q's rows
-           _refused_case((2, 3), (4, 3), (5, 2)),  # V has more rows
-           _refused_case((2, 3), (4, 4), (4, 2))],  # K wider than Q
-    solution=_sizes,
-    show_args=shapes("QKV"),
-    slips=_SIZES_SLIPS)
+    [_grids((2, 3), (5, 3), (5, 4)),
+     _grids((4, 2), (4, 2), (4, 3)),  # n = m
+     _grids((3, 4), (2, 4), (2, 4)),  # d_k = d_v
+     _grids((5, 1), (3, 1), (3, 2)),
+     _grids((1, 5), (6, 5), (6, 3)),
+     _refused_case((2, 3), (4, 2), (4, 5)),  # K's width
+     _refused_case((3, 2), (5, 2), (4, 3)),  # V's rows
+     _refused_case((2, 4), (3, 2), (5, 1)),  # both
+     _refused_case((3, 2), (4, 2), (3, 5)),  # V has Q's rows
+     _refused_case((2, 3), (4, 3), (5, 2)),  # V has more rows
+     _refused_case((2, 3), (4, 4), (4, 2))],  # K wider than Q
+    _sizes, _SIZES_SLIPS, show_args=shapes("QKV"))
 
 
 def _query_scores(q, K):
@@ -204,14 +202,14 @@ _QUERY_SCORES_SLIPS = slip_rows([
 
 QUERY_SCORES = CodeExercise(
     "query_scores", "query_scores(q, K)",
-    cases=[tuple(map(frozen_array, c)) for c in [
+    [tuple(map(frozen_array, c)) for c in [
         ([1.5, -2, 0.5], [[1, 0.5, 2], [-1.5, 1, 0], [0.5, 0.5, -1], [2, -0.5, 1.5]]),
         ([2, 1], [[0.5, -1], [1.5, 2], [-1, 0.5]]),
         ([0.5, -1, 2, 1.5], [[1, 0, 0.5, -1], [-0.5, 1.5, 1, 2]]),
         ([1, 2, -1], [[0.5, 1, 1.5], [-1, 0.5, 2], [2, -1.5, 0.5]]),
         ([-0.5, 1.5], [[1, 1], [2, -0.5], [-1.5, 0.5], [0.5, 2.5], [1, -1]])]],
-    solution=_query_scores,
-    quantities={"d_k": lambda q, K: len(q), "m": lambda q, K: len(K)}, slips=_QUERY_SCORES_SLIPS)
+    _query_scores, _QUERY_SCORES_SLIPS,
+    quantities={"d_k": lambda q, K: len(q), "m": lambda q, K: len(K)})
 
 
 EXERCISES = [K_ENTRIES, SIZES, QUERY_SCORES]

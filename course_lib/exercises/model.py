@@ -16,8 +16,7 @@ def _attend(query, key, value, mask, scale=None, masked=None, axis=-1, shift=Tru
             blend="value"):
     """softmax(QKᵀ/√d_k, blocked keys −∞)V per head; the keywords make the slips."""
     q, k, v = (np.asarray(a, dtype=float) for a in (query, key, value))
-    s = q @ k.swapaxes(-1, -2) * (1 / math.sqrt(q.shape[-1]) if scale is None
-                                  else scale(q, v))  # (H, n, m)
+    s = q @ k.swapaxes(-1, -2) * (1 / math.sqrt(q.shape[-1]) if scale is None else scale(q))
     s = np.where(mask, s, -np.inf) if masked is None else masked(s, np.asarray(mask))
     top = axis if top is None else top
     e = np.exp(s - s.max(axis=top, keepdims=True)) if shift else np.exp(s)
@@ -25,7 +24,7 @@ def _attend(query, key, value, mask, scale=None, masked=None, axis=-1, shift=Tru
 
 
 def _with(**how):
-    return lambda q, k, v, mask: _attend(q, k, v, mask, **how)
+    return lambda *case: _attend(*case, **how)
 
 
 def _weights(q, k, v, mask):
@@ -36,40 +35,39 @@ def _bottom_right(n, m):
     return np.arange(m)[None, :] <= np.arange(n)[:, None] + (m - n)  # (n, m)
 
 
-def _case(rng, heads, n, m, d, d_v, size=1.0):
+_RNG = np.random.default_rng(17)
+
+
+def _case(heads, n, m, d, d_v, size=1.0, rng=_RNG):
     rounded = [np.round(rng.standard_normal(shape) * size, 2)
                for shape in ((heads, n, d), (heads, m, d), (heads, m, d_v))]
     return (*rounded, _bottom_right(n, m))
 
 
-_RNG = np.random.default_rng(17)
-_ATTEND_CASES = [_case(_RNG, 1, 1, 1, 2, 1), _case(_RNG, 2, 3, 3, 4, 3),
-                 _case(_RNG, 3, 2, 4, 4, 2), _case(_RNG, 2, 1, 5, 3, 2),
-                 _case(_RNG, 3, 4, 4, 2, 3, size=2.0), _case(_RNG, 2, 2, 3, 9, 5),
-                 _case(_RNG, 1, 3, 3, 4, 2, size=30.0)]  # scores near 700: e^s overflows
+_ATTEND_CASES = [_case(1, 1, 1, 2, 1), _case(2, 3, 3, 4, 3), _case(3, 2, 4, 4, 2),
+                 _case(2, 1, 5, 3, 2), _case(3, 4, 4, 2, 3, size=2.0), _case(2, 2, 3, 9, 5),
+                 _case(1, 3, 3, 4, 2, size=30.0)]  # scores near 700: e^s overflows
 
 _MY_ATTENTION_SLIPS = slip_rows([
     ("no √d_k", "the scores are divided by √d_k = √{d_k} before the softmax.",
-     _with(scale=lambda q, v: 1.0)),
+     _with(scale=lambda q: 1.0)),
     ("d_k from the wrong axis", "d_k is a query's length, the LAST axis: query.shape[-1].",
-     (_with(scale=lambda q, v: q.shape[0] ** -0.5), _with(scale=lambda q, v: q.shape[1] ** -0.5))),
+     (_with(scale=lambda q: q.shape[0] ** -0.5), _with(scale=lambda q: q.shape[1] ** -0.5))),
     ("÷ d_k for ÷ √d_k", "divide by the square root of d_k: math.sqrt(d_k).",
-     _with(scale=lambda q, v: 1 / q.shape[-1])),
+     _with(scale=lambda q: 1 / q.shape[-1])),
     ("the mask ignored", "every query saw the future keys too: put −∞ on the scores where mask "
      "is False.", _with(masked=lambda s, mask: s)),
-    ("True read as blocked", "True in mask means MAY attend: np.where(mask, scores, "
-     "-np.inf).", _with(masked=lambda s, mask: np.where(mask, -np.inf, s))),
-    ("blocked score set to 0", "a blocked score of 0 still gets weight e⁰: use −∞ "
-     "(np.where(mask, scores, -np.inf)).", _with(masked=lambda s, mask: s * mask)),
+    ("True read as blocked", "True in mask means MAY attend: np.where(mask, scores, -np.inf).",
+     _with(masked=lambda s, mask: np.where(mask, -np.inf, s))),
+    ("blocked score set to 0", "a blocked score of 0 still gets weight e⁰: use −∞ (np.where(mask, "
+     "scores, -np.inf)).", _with(masked=lambda s, mask: s * mask)),
     ("softmax along another axis", "each query's row of weights sums to 1: the softmax runs "
-     "along axis=-1.",
-     (_with(axis=-2), _with(axis=0), _with(axis=-2, top=-1),
-      _with(axis=0, top=-1))),
+     "along axis=-1.", (_with(axis=-2), _with(axis=0), _with(axis=-2, top=-1),
+                        _with(axis=0, top=-1))),
     ("weights @ key", "the weights blend the VALUE rows: weights @ value.", _with(blend="key")),
     ("the mask added to the scores", "True adds 1 and False 0, so nothing is blocked: "
      "np.where(mask, scores, -np.inf).", _with(masked=lambda s, mask: s + mask)),
-    ("the max over the heads", "subtract each ROW's largest score, max(axis=-1, "
-     "keepdims=True).",
+    ("the max over the heads", "subtract each ROW's largest score, max(axis=-1, keepdims=True).",
      (_with(top=0), _with(top=0, masked=lambda s, mask: np.where(mask, s, -1e9)))),
     ("the weights returned", "blend the values with them: weights @ value.", _weights),
     ("masked after the softmax", "zeroed weights leave rows that do not sum to 1: put −∞ on the "
@@ -79,9 +77,8 @@ _MY_ATTENTION_SLIPS = slip_rows([
 
 
 MY_ATTENTION = CodeExercise(
-    "my_attention", "my_attention(query, key, value, mask)", cases=_ATTEND_CASES,
-    solution=_attend, rtol=1e-6, atol=1e-9,
-    quantities={"d_k": lambda q, k, v, mask: q.shape[-1]}, slips=_MY_ATTENTION_SLIPS)
+    "my_attention", "my_attention(query, key, value, mask)", _ATTEND_CASES, _attend,
+    _MY_ATTENTION_SLIPS, rtol=1e-6, quantities={"d_k": lambda q, k, v, mask: q.shape[-1]})
 
 
 # --- previous_token_score
@@ -92,7 +89,10 @@ def _score(A, rows=None, at=lambda A, i: A[i][i - 1], mean=True):
     return sum(values) / (len(A) - 1) if mean else values
 
 
-def _grid(rng, n, peaked=None):
+_GRNG = np.random.default_rng(1717)
+
+
+def _grid(n, peaked=None, rng=_GRNG):
     """A causal grid of rounded weights."""
     rows = []
     for i in range(n):
@@ -106,9 +106,8 @@ def _grid(rng, n, peaked=None):
     return rows
 
 
-_GRNG = np.random.default_rng(1717)
-_GRIDS = [_grid(_GRNG, 2), _grid(_GRNG, 3), _grid(_GRNG, 4, peaked=lambda i: i - 1),
-          _grid(_GRNG, 5), _grid(_GRNG, 6, peaked=lambda i: 0), _grid(_GRNG, 7),
+_GRIDS = [_grid(2), _grid(3), _grid(4, peaked=lambda i: i - 1), _grid(5),
+          _grid(6, peaked=lambda i: 0), _grid(7),
           [[1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]]  # a perfect previous-token head
 
 _PREVIOUS_TOKEN_SCORE_SLIPS = slip_rows([
@@ -118,10 +117,10 @@ _PREVIOUS_TOKEN_SCORE_SLIPS = slip_rows([
       lambda A: _score(A) * (len(A) - 1) / len(A))),
     ("the sum, not the mean", "divide the total by the n − 1 rows.",
      lambda A: _score(A) * (len(A) - 1)),
-    ("the diagonal", "A[i][i] is a token's weight on ITSELF: the previous token is column i − "
-     "1.", lambda A: _score(A, at=lambda A, i: A[i][i])),
-    ("the first token", "A[i][0] is the first token (the sink's score): the previous is column i − "
-     "1.", lambda A: _score(A, at=lambda A, i: A[i][0])),
+    ("the diagonal", "A[i][i] is a token's weight on ITSELF: the previous token is column i − 1.",
+     lambda A: _score(A, at=lambda A, i: A[i][i])),
+    ("the first token", "A[i][0] is the first token (the sink's score): the previous is column "
+     "i − 1.", lambda A: _score(A, at=lambda A, i: A[i][0])),
     ("above the diagonal", "A[i][i + 1] is the NEXT token (or rows and columns swapped): the "
      "previous is A[i][i − 1].",
      (lambda A: _score(A, at=lambda A, i: A[i - 1][i]),
@@ -130,19 +129,17 @@ _PREVIOUS_TOKEN_SCORE_SLIPS = slip_rows([
      lambda A: _score(A, rows=lambda n: range(1, n - 1))),
     ("the largest, not the mean", "the score is the mean of A[i][i − 1] over the rows.",
      lambda A: max(_score(A, mean=False))),
-    ("stopped after the first row", "the `return` is inside the loop: one indent "
-     "less.", lambda A: A[1][0] / (len(A) - 1)),
+    ("stopped after the first row", "the `return` is inside the loop: one indent less.",
+     lambda A: A[1][0] / (len(A) - 1)),
     ("only the last term counts", REPLACED, lambda A: A[-1][-2] / (len(A) - 1)),
-    ("the mean of whole rows", "a row's mean is 1/n (it sums to 1): take one entry a row, A[i][i − "
-     "1].",
-     lambda A: sum(sum(A[i]) / len(A) for i in range(1, len(A))) / (len(A) - 1)),
+    ("the mean of whole rows", "a row's mean is 1/n (it sums to 1): take one entry a row, "
+     "A[i][i − 1].", lambda A: sum(sum(A[i]) / len(A) for i in range(1, len(A))) / (len(A) - 1)),
 ])
 
 
 PREVIOUS_TOKEN_SCORE = CodeExercise(
-    "previous_token_score", "previous_token_score(A)", cases=[(g,) for g in _GRIDS],
-    solution=_score, rtol=1e-9, atol=1e-9,
-    quantities={"n": lambda A: len(A)}, slips=_PREVIOUS_TOKEN_SCORE_SLIPS)
+    "previous_token_score", "previous_token_score(A)", [(g,) for g in _GRIDS],
+    _score, _PREVIOUS_TOKEN_SCORE_SLIPS, quantities={"n": len})
 
 
 # --- by hand: KV-cache bytes
@@ -160,12 +157,11 @@ _PAIRS = [(f"{a} and {b} left out", "both count.", lambda g, x=x, y=y: 1 / x(g) 
 MODEL_CACHE = HandExercise(
     "model cache by hand", "the bytes one token adds to the model's KV cache ({layers} layers, "
     "{heads} query heads, {kv_heads} key/value heads, d_k = {d_k}, float32)",
-    answer=_bytes, givens={"layers": 30, "heads": 9, "kv_heads": 3, "d_k": 64}, tolerance=0.5,
-    slips=cache_slips(_bytes, CACHE_ROWS + [
+    _bytes, {"layers": 30, "heads": 9, "kv_heads": 3, "d_k": 64}, cache_slips(_bytes, CACHE_ROWS + [
         ("KiB, not bytes", "the question asks for bytes: no ÷ 1024.", 1 / 1024),
         ("1000 tokens", "{got} is 1000 tokens' worth: one token here.", 1000)]),
     twins=cache_slips(_bytes, CACHE_TWINS + _PAIRS + [(
         "query heads counted, no 2", CACHE_TWINS[0][1],
-        lambda g: (g["heads"] + g["kv_heads"]) / g["kv_heads"] / 2)]))
+        lambda g: (g["heads"] + g["kv_heads"]) / g["kv_heads"] / 2)]), tolerance=0.5)
 
 EXERCISES = [MY_ATTENTION, PREVIOUS_TOKEN_SCORE, MODEL_CACHE]

@@ -33,12 +33,11 @@ _HEAD_DIVISOR_SLIPS = slip_rows([
 
 HEAD_DIVISOR = HandExercise(
     "head divisor by hand", "the divisor of each head's scores for d_model = {d_model} and "
-    "h = {h}", answer=lambda d_model, h: math.sqrt(d_model / h),
-    givens={"d_model": 2048, "h": 16}, tolerance=0.05,
+    "h = {h}", lambda d_model, h: math.sqrt(d_model / h),
+    {"d_model": 2048, "h": 16}, _HEAD_DIVISOR_SLIPS, tolerance=0.05,
     twins=slip_rows([
-        ("d_model over the divisor", "{got} is d_model ÷ the divisor: the divisor is √d_k "
-         "itself.", lambda d_model, h: d_model / math.sqrt(d_model / h))]),
-    slips=_HEAD_DIVISOR_SLIPS)
+        ("d_model over the divisor", "{got} is d_model ÷ the divisor: the divisor is √d_k itself.",
+         lambda d_model, h: d_model / math.sqrt(d_model / h))]))
 
 
 def _case(seed, n, d_model, h):
@@ -175,8 +174,8 @@ _HEAD_WEIGHTS_SLIPS = slip_rows([
 
 HEAD_WEIGHTS = CodeExercise(
     "head_weights", "head_weights(x, w_q, w_k, num_heads)",
-    cases=[(x, w[0], w[1], h) for x, w, h in _CASES], solution=_head_weights,
-    quantities=_QUANTITIES, show_args=_show, slips=_HEAD_WEIGHTS_SLIPS)
+    [(x, w[0], w[1], h) for x, w, h in _CASES], _head_weights, _HEAD_WEIGHTS_SLIPS,
+    quantities=_QUANTITIES, show_args=_show)
 
 
 def _mismatch(o):
@@ -239,7 +238,7 @@ _MULTI_HEAD_SLIPS = slip_rows([
 
 MULTI_HEAD = CodeExercise(
     "multi_head", "multi_head(x, w_q, w_k, w_v, w_o, num_heads)",
-    cases=[(x, *w, h) for x, w, h in _CASES], solution=_multi_head, quantities=_QUANTITIES,
-    show_args=_show, slips=_MULTI_HEAD_SLIPS)
+    [(x, *w, h) for x, w, h in _CASES], _multi_head, _MULTI_HEAD_SLIPS, quantities=_QUANTITIES,
+    show_args=_show)
 
 EXERCISES = [HEAD_DIVISOR, HEAD_WEIGHTS, MULTI_HEAD]

@@ -62,11 +62,10 @@ _LENGTH_SLIPS = slip_rows([
 
 LENGTH = CodeExercise(
     "length", "length(q)",
-    cases=[([3.0, 4.0],), ([-3.0, 4.0],), ([2.0],), ([-2.5],), ([1.0, 2.0, 2.0],),
-           ([0.0, 0.0],), ([0.5, 1.5],), ([1.0, 1.0, 1.0, 1.0],), ([2.0, -1.0, 2.0, -4.0, 2.0],),
-           ([-1.2, -2.0, -2.0],), ([4.0, 3.0],), ([],)],
-    solution=_length, loop_only=("norm", "math.hypot", "math.dist"),
-    quantities={"L": len}, slips=_LENGTH_SLIPS)
+    [([3.0, 4.0],), ([-3.0, 4.0],), ([2.0],), ([-2.5],), ([1.0, 2.0, 2.0],), ([0.0, 0.0],),
+     ([0.5, 1.5],), ([1.0, 1.0, 1.0, 1.0],), ([2.0, -1.0, 2.0, -4.0, 2.0],), ([-1.2, -2.0, -2.0],),
+     ([4.0, 3.0],), ([],)],
+    _length, _LENGTH_SLIPS, loop_only=("norm", "math.hypot", "math.dist"), quantities={"L": len})
 
 
 _WHOLE = [(1, 2, 2), (2, 3, 6), (1, 4, 8), (4, 4, 7), (2, 6, 9), (6, 6, 7), (2, 10, 11)]
@@ -117,7 +116,7 @@ _LENGTH_HAND_SLIPS = slip_rows([
 
 LENGTH_HAND = HandExercise(
     "length by hand", "∥q∥ for q = {q}",
-    answer=_length, givens={"q": [2, -3, 6]}, draw=_draw_vector, slips=_LENGTH_HAND_SLIPS,
+    _length, {"q": [2, -3, 6]}, _LENGTH_HAND_SLIPS, draw=_draw_vector,
     twins=[Slip("a square doubled", lambda q, i=i: _doubled(q[i]), gives=lambda q, i=i: math.sqrt(
         _squares(q) - q[i] ** 2 + 2 * abs(q[i])) if abs(q[i]) > 2 else _no()) for i in range(3)],
 )
@@ -157,10 +156,9 @@ _UNIT_SLIPS = slip_rows([
 
 UNIT = CodeExercise(
     "unit", "unit(q)",
-    cases=[([3.0, 4.0],), ([0.0, -2.0],), ([6.0, -8.0],), ([1.0, 2.0, 2.0],),
-           ([-4.0, 2.0, -4.0],), ([0.5, 0.5, 0.5, 0.5],), ([2.5],), ([1.0, 3.0, -2.0, 1.5],)],
-    solution=_unit,
-    quantities={"∥q∥": _length, "L": len}, slips=_UNIT_SLIPS)
+    [([3.0, 4.0],), ([0.0, -2.0],), ([6.0, -8.0],), ([1.0, 2.0, 2.0],), ([-4.0, 2.0, -4.0],),
+     ([0.5, 0.5, 0.5, 0.5],), ([2.5],), ([1.0, 3.0, -2.0, 1.5],)],
+    _unit, _UNIT_SLIPS, quantities={"∥q∥": _length, "L": len})
 
 EXERCISES = [LENGTH_HAND, LENGTH, UNIT]
 

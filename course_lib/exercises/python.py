@@ -39,9 +39,8 @@ def _ends(q):
 
 
 POSITIONS_HAND = HandExercise(
-    "positions by hand", "q[1] + q[-1] for q = {q}",
-    answer=_ends, givens={"q": [3, 8, 5, 1, 9]}, draw=_draw_list,
-    slips=_POSITIONS_HAND_SLIPS, twins=[one_off(_ends), *slip_rows([
+    "positions by hand", "q[1] + q[-1] for q = {q}", _ends, {"q": [3, 8, 5, 1, 9]},
+    _POSITIONS_HAND_SLIPS, draw=_draw_list, twins=[one_off(_ends), *slip_rows([
         ("only one of the two", "add both.", (lambda q: q[1], lambda q: q[-1])),
         ("the last two", "{got} is q[-2] + q[-1].", lambda q: q[-2] + q[-1])])])
 
@@ -71,15 +70,14 @@ _LOOP_HAND_SLIPS = slip_rows([
 
 LOOP_HAND = HandExercise(
     "loop by hand", "the total after `for k in range({a}, {b}): total += k ** 2`",
-    answer=_squares, givens={"a": 2, "b": 5},
+    _squares, {"a": 2, "b": 5}, _LOOP_HAND_SLIPS,
     twins=[one_off(_squares), *slip_rows([
         ("left out the end", "{b} − 1 counts: range stops just before {b}.",
          lambda a, b: _squares(a, b - 1)),
         ("^ for a power", "{got} adds k ^ 2 (XOR: 3 ^ 2 is 1): k ** 2 is k × k.",
          lambda a, b: sum(k ^ 2 for k in range(a, b)))])],
     draw=lambda rng: {"a": (a := int(rng.integers(1, 6))),  # not (2, 5)
-                      "b": a + int(rng.choice([2, 4] if a == 2 else [2, 3, 4]))},
-    slips=_LOOP_HAND_SLIPS)
+                      "b": a + int(rng.choice([2, 4] if a == 2 else [2, 3, 4]))})
 
 
 def _mean(q):
@@ -106,17 +104,15 @@ _MEAN_SLIPS = slip_rows([
      lambda q: sum(q[:-1]) / len(q)),
     ("the middle number", "{got} is the middle number (a median).",
      (lambda q: sorted(q)[len(q) // 2], np.median)),
-], make=_nonempty)
+], _nonempty)
 
 
 MEAN = CodeExercise(
     "mean", "mean(q)",
-    cases=[([2.0, 4.0],), ([1.0, 2.0, 4.0],), ([5.5],), ([-1.5, 2.5, 0.5, 3.5],),
-           ([0.25, 0.5, 0.75],), ([3.0, 3.0, 3.0, 3.0, 1.0],), ([10.0, -4.0, 2.5],),
-           ([-2.5, 1.0, -0.25],),
-           Case(([],), raises=ValueError)],
-    solution=_mean,
-    quantities={"len(q)": len}, slips=_MEAN_SLIPS)
+    [([2.0, 4.0],), ([1.0, 2.0, 4.0],), ([5.5],), ([-1.5, 2.5, 0.5, 3.5],), ([0.25, 0.5, 0.75],),
+     ([3.0, 3.0, 3.0, 3.0, 1.0],), ([10.0, -4.0, 2.5],), ([-2.5, 1.0, -0.25],),
+     Case(([],), raises=ValueError)],
+    _mean, _MEAN_SLIPS, quantities={"len(q)": len})
 
 
 _PRICES = {"tea": 2.5, "milk": 1.25, "bread": 3.0, "jam": 4.75, "eggs": 2.0}
@@ -126,11 +122,11 @@ def _cost(basket, prices):
     return sum(prices[item] for item in basket)
 
 
-def missing_key(outcome, test):
+def missing_key(o, test):
     """A KeyError for a key that passes ``test(key, first argument)``."""
-    error = outcome.error
+    error = o.error
     key = error.args[0] if isinstance(error, KeyError) and error.args else None
-    return key is not None and test(key, outcome.case.args[0])
+    return key is not None and test(key, o.case.args[0])
 
 
 _COST_SLIPS = slip_rows([
@@ -163,11 +159,11 @@ _COST_SLIPS = slip_rows([
 
 COST = CodeExercise(
     "cost", "cost(basket, prices)",
-    cases=[(b, _PRICES) for b in (["tea"], ["milk", "bread"], ["tea", "milk", "tea"],
-                                  ["jam", "eggs", "bread", "eggs"], [], ["bread"] * 3,
-                                  ["eggs", "jam", "milk", "tea", "bread", "jam"])],
-    solution=_cost, quantities={"len(basket)": lambda b, p: len(b)},
-    show_args=lambda args: f"{args[0]!r}, prices", slips=_COST_SLIPS)
+    [(b, _PRICES) for b in (["tea"], ["milk", "bread"], ["tea", "milk", "tea"],
+                            ["jam", "eggs", "bread", "eggs"], [], ["bread"] * 3,
+                            ["eggs", "jam", "milk", "tea", "bread", "jam"])],
+    _cost, _COST_SLIPS, quantities={"len(basket)": lambda b, p: len(b)},
+    show_args=lambda args: f"{args[0]!r}, prices")
 
 
 def _means(A):
@@ -201,12 +197,11 @@ _ROW_MEANS_SLIPS = slip_rows([
 
 ROW_MEANS = CodeExercise(
     "row means", "row_means(A)",
-    cases=[(frozen_array(r),) for r in (
+    [(frozen_array(r),) for r in (
         [[1, 2, 3], [4, 5, 6]], [[0.5, 1.5], [2.0, -1.0], [3.25, 0.5]], [[2.5, -1.0, 0.25, 4.0]],
         [[1.5], [-2.0], [0.75], [3.0]], [[1, 2, 3], [4, 5, 6], [7, 8, 10.5]],
         [[-0.5, 2.0, 1.0], [1.0, 1.0, 4.5]], [[-2.5, 1.0], [0.5, -3.0]])],
-    solution=_means,
-    quantities={f"A.shape[{i}]": lambda A, i=i: A.shape[i] for i in (1, 0)},
-    slips=_ROW_MEANS_SLIPS)
+    _means, _ROW_MEANS_SLIPS,
+    quantities={f"A.shape[{i}]": lambda A, i=i: A.shape[i] for i in (1, 0)})
 
 EXERCISES = [POSITIONS_HAND, LOOP_HAND, MEAN, COST, ROW_MEANS]

@@ -22,7 +22,7 @@ PRINTED, NO_RETURN = "printed instead of returning", "no return"
 @dataclass(frozen=True)
 class Relation:
     """``transform(expected, case, exercise)`` predicts the answer (a tuple: several forms), or
-    ``test(outcome, exercise)`` tells a wrong outcome; ``least``: the wrong cases it needs."""
+    ``test(o, ex)`` tells a wrong outcome; ``least``: the wrong cases it needs."""
 
     name: str
     hint: object
@@ -31,42 +31,42 @@ class Relation:
     least: int = 1
     errors: bool = False  # the same kind of error as the prediction's counts
 
-    def seen(self, exercise, outcomes, wrong):
+    def seen(self, ex, outcomes, wrong):
         if self.transform is None:
-            return [o for o in wrong if _safe(self.test, o, exercise)]
+            return [o for o in wrong if _safe(self.test, o, ex)]
         best = []
         for form in self.transform if isinstance(self.transform, tuple) else (self.transform,):
-            telling = exercise.follows(lambda case, f=form: _transformed(f, case, exercise),
-                                       outcomes, errors_count=self.errors, key=form)
+            telling = ex.follows(lambda case, f=form: _transformed(f, case, ex), outcomes,
+                                 errors_count=self.errors, key=form)
             telling = sorted(telling, key=lambda o: o.error is not None)  # a value shown first
             best = telling if len(telling) > len(best) and telling[0].error is None else best
         return best if len(best) >= self.least else []
 
 
-def _transformed(form, case, exercise):
+def _transformed(form, case, ex):
     if case.raises is not None:  # nothing to predict where the function must refuse
         raise NoPrediction
-    return form(numeric(case.expected), case, exercise)
+    return form(numeric(case.expected), case, ex)
 
 
-def _safe(test, outcome, exercise):
+def _safe(test, o, ex):
     try:
-        return bool(test(outcome, exercise))
+        return bool(test(o, ex))
     except Exception:
         return False
 
 
-def _value(outcome):
-    return numeric(outcome.value) if outcome.error is None else None
+def _value(o):
+    return numeric(o.value) if o.error is None else None
 
 
-def _expected(outcome):
-    return numeric(outcome.case.expected)
+def _expected(o):
+    return numeric(o.case.expected)
 
 
-def _alike(outcome):
+def _alike(o):
     """The answer and the right one as arrays of one shape, else (None, None)."""
-    v, e = _value(outcome), _expected(outcome)
+    v, e = _value(o), _expected(o)
     return (v, e) if v is not None and e is not None and v.shape == e.shape else (None, None)
 
 
@@ -97,8 +97,8 @@ def _drop(axis, which):
 class _Floored(Relation):
     """Rounded down, not cut: below 0 on a telling case."""
 
-    def seen(self, exercise, outcomes, wrong):
-        best = super().seen(exercise, outcomes, wrong)
+    def seen(self, ex, outcomes, wrong):
+        best = super().seen(ex, outcomes, wrong)
         return best if any(np.any((e < 0) & (e % 1 != 0)) for e in map(_expected, best)) else []
 
 
@@ -106,9 +106,8 @@ TRANSFORMED = [
     _t("sign turned round", "right sizes, wrong sign: a subtraction the wrong way round, or a "
        "minus too many?", lambda e: -e),
     _t("the sign dropped", "an abs(…), or a square and a root, lost a sign.", np.abs),
-    _t("transposed", "rows and columns swapped: check each product's order (A @ B is not "
-       "B @ A) and each `.T`.",
-       lambda e: np.swapaxes(e, -1, -2) if e.ndim >= 2 else _no()),
+    _t("transposed", "rows and columns swapped: check each product's order (A @ B is not B @ A) "
+       "and each `.T`.", lambda e: np.swapaxes(e, -1, -2) if e.ndim >= 2 else _no()),
     _t("cut to whole numbers", "the decimals are gone: an int(…), a `//`, or dtype=int?", np.trunc),
     _Floored("rounded down", "math.floor or `//` drops the decimals: divide with `/`.",
              transform=lambda e, case, ex: np.floor(e)),
@@ -128,14 +127,13 @@ TRANSFORMED = [
     _t("applied the softmax", "each row adds up to 1: return the scores, not their softmax.",
        lambda e: softmax(e, axis=-1) if e.ndim == 2 and not _rows_sum_to_one(e) else _no()),
     *[_t(f"moved one place along the {('first', 'second')[axis]} axis", "an index off by one?",
-         of=_along(axis, lambda e, a=axis, s=step: np.roll(e, s, axis=a)))
+         _along(axis, lambda e, a=axis, s=step: np.roll(e, s, axis=a)))
       for axis in (0, 1) for step in (1, -1)],
-    _t("in reverse order", "an index from the end?",
-       of=_along(0, lambda e: e[::-1])),
+    _t("in reverse order", "an index from the end?", _along(0, lambda e: e[::-1])),
     _t("sorted", "a sort(…) changed their order.",
-       of=_along(0, lambda e: np.sort(e) if e.ndim == 1 else _no())),
-    *[_t(f"{end} {what} left out", f"the right answer without its {end} {what}: "
-         f"{why}.", of=_drop(axis, end))
+       _along(0, lambda e: np.sort(e) if e.ndim == 1 else _no())),
+    *[_t(f"{end} {what} left out", f"the right answer without its {end} {what}: {why}.",
+         _drop(axis, end))
       for axis, what, of_rows in ((0, "entry", ""), (1, "column", " over the columns"))
       for end, why in (("first", f"the loop{of_rows} starts at 1"),
                        ("last", f"the loop{of_rows} stops one early"))],
@@ -175,10 +173,10 @@ def _quantity_relations(quantities):
                     raise NoPrediction
                 return value
 
-            def hint(ex, outcome, label=label, factor=factor, word="multiplied by"):
+            def hint(ex, o, label=label, factor=factor, word="multiplied by"):
                 return (f"it is the right answer {word} {label} (here {label} = "
-                        f"{show(factor(outcome.case, ex))}): a factor {label} extra or missing, "
-                        "or on the wrong side of a division?")
+                        f"{show(factor(o.case, ex))}): a factor {label} extra or missing, or on "
+                        "the wrong side of a division?")
 
             found.append(Relation(f"{label} times too big", hint,
                                   transform=lambda e, case, ex, f=factor: e * f(case, ex)))
@@ -211,10 +209,10 @@ def _input_dropped(axis, which, all_args):
         if first is None or first.ndim < (1 if axis == 0 else 2) or first.shape[axis] < 2:
             raise NoPrediction
         changed = 0
-        for i, a in enumerate(args):
+        for i, a in enumerate(args if all_args else args[:1]):
             arr = np.asarray(a) if isinstance(a, (list, tuple, np.ndarray)) else None
-            if (arr is None or arr.dtype.kind not in "biuf" or arr.ndim == 0 or axis >= arr.ndim
-                    or arr.shape[axis] != first.shape[axis] or (i and not all_args)):
+            if (arr is None or arr.dtype.kind not in "biuf" or arr.ndim == 0
+                    or arr.shape[axis] != first.shape[axis]):
                 continue
             _put(args, i, arr[(slice(None),) * (axis % arr.ndim) + (_cut(which),)])
             changed += 1
@@ -341,17 +339,17 @@ INPUT_SIDE = [
 class _OnEveryWrong(Relation):
     """Said only when it holds on every wrong outcome, two at least."""
 
-    def seen(self, exercise, outcomes, wrong):
-        hits = [o for o in wrong if _safe(self.test, o, exercise)]
+    def seen(self, ex, outcomes, wrong):
+        hits = [o for o in wrong if _safe(self.test, o, ex)]
         return hits if len(hits) == len(wrong) >= 2 else []
 
 
 # --- what one wrong outcome shows
 
 def _error(kind, *words):
-    def test(outcome, exercise):
-        return (isinstance(outcome.error, kind) and outcome.case.raises is None
-                and any(w in str(outcome.error) for w in words))
+    def test(o, ex):
+        return (isinstance(o.error, kind) and o.case.raises is None
+                and any(w in str(o.error) for w in words))
     return test
 
 
@@ -359,7 +357,7 @@ class _AllAxesT(Relation):
     """Each wrong case raised what `a @ b.T` raises (3-D inputs; b.swapaxes(-1, -2) fits), one
     at least not what `a @ b` raises."""
 
-    def seen(self, exercise, outcomes, wrong):
+    def seen(self, ex, outcomes, wrong):
         said = [_t_said(o) for o in wrong]
         return wrong if wrong and all(t for t, _ in said) and not all(p for _, p in said) else []
 
@@ -387,36 +385,35 @@ def _rows_sum_to_one(e):
 
 def _normalised(total):
     """The right rows sum to 1; the answer's do not, but ``total(answer)`` is all 1."""
-    def test(outcome, exercise):
-        v, e = _alike(outcome)
+    def test(o, ex):
+        v, e = _alike(o)
         return (_rows_sum_to_one(e) and e.shape[-2] > 1 and np.allclose(total(v), 1)
                 and not np.allclose(v.sum(-1), 1))
     return test
 
 
-def _another_case(outcome, exercise):
-    if outcome.error is not None or outcome.case.raises is not None:
+def _another_case(o, ex):
+    if o.error is not None or o.case.raises is not None:
         return False
-    return any(o.raises is None and o is not outcome.case and not exercise.same(
-        o.expected, outcome.case.expected) and exercise.same(outcome.value, o.expected)
-        for o in exercise.cases)
+    return any(c.raises is None and c is not o.case and not ex.same(c.expected, o.case.expected)
+               and ex.same(o.value, c.expected) for c in ex.cases)
 
 
-def _pair(outcome, exercise):
-    v = outcome.value
-    return (outcome.error is None and isinstance(v, (tuple, list)) and 2 <= len(v) <= 3
-            and any(exercise.same(x, outcome.case.expected) for x in v))
+def _pair(o, ex):
+    v = o.value
+    return (o.error is None and isinstance(v, (tuple, list)) and 2 <= len(v) <= 3
+            and any(ex.same(x, o.case.expected) for x in v))
 
 
-def _name_hint(exercise, outcome):
-    name = getattr(outcome.error, "name", None) or str(outcome.error).split("'")[1:2]
+def _name_hint(ex, o):
+    name = getattr(o.error, "name", None) or str(o.error).split("'")[1:2]
     name = name[0] if isinstance(name, list) and name else name
     which = f"`{name}`" if isinstance(name, str) and name else "a name it uses"
     return f"{which} is not defined where it runs: define it, or run the cell that imports it."
 
 
-def _not_finite(outcome, exercise):
-    v, e = _alike(outcome)
+def _not_finite(o, ex):
+    v, e = _alike(o)
     return v is not None and np.all(np.isfinite(e)) and not np.all(np.isfinite(v))
 
 
@@ -424,12 +421,12 @@ def _must_raise(when):
     return lambda o, ex: o.case.raises is not None and when(o, o.case.raises)
 
 
-def _pair_hint(exercise, outcome):
+def _pair_hint(ex, o):
     """The two shapes of a broadcasting error, and what they suggest: a lost axis, a grid turned
     over."""
     text = "the two sides of a +, −, × or ÷ do not pair up"
     shapes = [tuple(int(x) for x in t.split(",") if x.strip())
-              for t in re.findall(r"\(([\d, ]*)\)", str(outcome.error))]
+              for t in re.findall(r"\(([\d, ]*)\)", str(o.error))]
     if len(shapes) != 2:
         return text + ": print their .shape."
     text += f", {shapes[0]} with {shapes[1]}"
@@ -442,17 +439,11 @@ def _pair_hint(exercise, outcome):
 
 
 def _broadcasts(a, b):
-    return all(x == y or 1 in (x, y) for x, y in zip(a[::-1], b[::-1]))
+    return all(x == y or 1 in (x, y) for x, y in zip(a[::-1], b[::-1], strict=False))
 
 
-def _kind(outcome):
-    return outcome.case.raises.__name__
-
-
-def _kind_hint(exercise, outcome):
-    kind, other = _kind(outcome), type(outcome.error).__name__
-    return (f"this input needs {kind}, not {other}: check the input first and raise "
-            f"{kind}(\"…\") yourself.")
+def _kind(o):
+    return o.case.raises.__name__
 
 
 SEEN_IN_ONE = [
@@ -506,7 +497,9 @@ SEEN_IN_ONE = [
     Relation("returned the message", lambda ex, o: "it returned the message as text; a message "
              f"that stops the program is raised: `raise {_kind(o)}(\"…\")`.",
              test=_must_raise(lambda o, kind: o.error is None and isinstance(o.value, str))),
-    Relation("raised another kind of error", _kind_hint,
+    Relation("raised another kind of error", lambda ex, o: f"this input needs {_kind(o)}, not "
+             f"{type(o.error).__name__}: check the input first and raise {_kind(o)}(\"…\") "
+             "yourself.",
              test=_must_raise(lambda o, k: o.error is not None and not isinstance(o.error, k))),
     Relation("refused without saying why", lambda ex, o: "say why, in a few words: raise "
              f"{_kind(o)}(f\"…\").",
@@ -516,23 +509,21 @@ SEEN_IN_ONE = [
 
 # --- plain statements about the answer's form (tier 2)
 
-def _input_back(outcome, exercise):
-    v = _value(outcome)
-    return v is not None and any(
-        same(v, numeric(a)) and not exercise.same(a, outcome.case.expected)
-        for a in outcome.case.args)
+def _input_back(o, ex):
+    v = _value(o)
+    return v is not None and any(same(v, numeric(a)) and not ex.same(a, o.case.expected)
+                                 for a in o.case.args)
 
 
-def _input_hint(exercise, outcome):
-    v = numeric(outcome.value)
-    names = [n for n, a in zip(exercise.arg_names, outcome.case.args, strict=False)
-             if same(v, numeric(a))]
+def _input_hint(ex, o):
+    v = numeric(o.value)
+    names = [n for n, a in zip(ex.arg_names, o.case.args, strict=False) if same(v, numeric(a))]
     which = f"its input {names[0]}" if names else "one of its inputs"
     return f"it gave back {which} unchanged."
 
 
-def _shape_wrong(outcome, exercise):
-    v, e = _value(outcome), _expected(outcome)
+def _shape_wrong(o, ex):
+    v, e = _value(o), _expected(o)
     return v is not None and e is not None and v.shape != e.shape
 
 
@@ -557,9 +548,9 @@ def _shape_hint(v, e):
     return said
 
 
-def _not_numbers(outcome, exercise):
-    return (outcome.error is None and outcome.case.raises is None and outcome.value is not None
-            and not isinstance(outcome.value, str) and numeric(outcome.value) is None)
+def _not_numbers(o, ex):
+    return (o.error is None and o.case.raises is None and o.value is not None
+            and not isinstance(o.value, str) and numeric(o.value) is None)
 
 
 def _ratio(v, e, rtol=1e-6):
@@ -574,36 +565,36 @@ def _ratio(v, e, rtol=1e-6):
 
 
 class _Factor:
-    """Every wrong answer is ``base(outcome)`` times one number c, not 0 or 1."""
+    """Every wrong answer is ``base(o)`` times one number c, not 0 or 1."""
 
     def __init__(self, name, base, hint, least, rtol):
         self.name, self.base, self.words, self.least, self.rtol = name, base, hint, least, rtol
 
-    def ratio(self, outcome):
-        return _ratio(_value(outcome), self.base(outcome), rtol=self.rtol)
+    def ratio(self, o):
+        return _ratio(_value(o), self.base(o), rtol=self.rtol)
 
-    def seen(self, exercise, outcomes, wrong):
+    def seen(self, ex, outcomes, wrong):
         rs = [self.ratio(o) for o in wrong]
         if len(wrong) < self.least or None in rs or rs[0] in (0.0, 1.0) or not all(
                 math.isclose(r, rs[0], rel_tol=1e-6) for r in rs):
             return []  # one wrong number is always a factor times the right one
         return wrong if sum(np.count_nonzero(self.base(o)) for o in wrong) > 1 else []
 
-    def hint(self, exercise, outcome):
-        return self.words.format(show(self.ratio(outcome)))
+    def hint(self, ex, o):
+        return self.words.format(show(self.ratio(o)))
 
 
-def _never_filled(outcome, exercise):
+def _never_filled(o, ex):
     """Right wherever it is not 0, and 0 where the answer is not."""
-    v, e = _alike(outcome)
-    if v is None or v.size < 3 or isinstance(outcome.value, tuple):
+    v, e = _alike(o)
+    if v is None or v.size < 3 or isinstance(o.value, tuple):
         return False
     blank = (v == 0) & (e != 0)
     return bool(blank.any() and np.allclose(v[~blank], e[~blank]))
 
 
-def _never_filled_hint(exercise, outcome):
-    v, e = numeric(outcome.value), numeric(outcome.case.expected)
+def _never_filled_hint(ex, o):
+    v, e = numeric(o.value), numeric(o.case.expected)
     blank = (v == 0) & (e != 0)
     if blank.ndim == 2 and blank[1:].all() and not blank[0].any():
         where = "every row after the first is still 0 (a return in the outer loop?)"
@@ -616,26 +607,18 @@ def _never_filled_hint(exercise, outcome):
     return f"every entry you computed is right, but {where}: check which positions the loops visit."
 
 
-class _ChangedInput:
-    name = "changed its input"
-    hint = ("`x[i] = …`, `x += …` and `x.sort()` write into the caller's list: build a new result "
-            "or work on a copy (`list(x)`, `x.copy()`).")
-
-    def seen(self, exercise, outcomes, wrong):
-        return [o for o in outcomes if o.changed_input]
-
-
-CHANGED_INPUT = _ChangedInput()
+CHANGED_INPUT = Relation("changed its input", "`x[i] = …`, `x += …` and `x.sort()` write into "
+                         "the caller's list: build a new result or work on a copy (`list(x)`, "
+                         "`x.copy()`).")
 
 # messages Python or NumPy itself writes: not a refusal by the learner's own test
 _BUILT_IN_ERRORS = ("unpack", "matmul", "broadcast", "inhomogeneous", "could not convert",
                     "invalid literal", "math domain", "truth value")
 
 
-def refused(outcome, kind):
-    """``outcome`` is the learner's own ``raise kind(…)``, not Python's or NumPy's."""
-    return isinstance(outcome.error, kind) and not any(w in str(outcome.error)
-                                                       for w in _BUILT_IN_ERRORS)
+def refused(o, kind):
+    """``o`` is the learner's own ``raise kind(…)``, not Python's or NumPy's."""
+    return isinstance(o.error, kind) and not any(w in str(o.error) for w in _BUILT_IN_ERRORS)
 
 
 class _Refusal:
@@ -645,7 +628,7 @@ class _Refusal:
     def __init__(self, name, answered):
         self.name, self.answered = name, answered
 
-    def seen(self, exercise, outcomes, wrong):
+    def seen(self, ex, outcomes, wrong):
         kinds = tuple({o.case.raises for o in outcomes if o.case.raises is not None})
         good = [o for o in outcomes if o.case.raises is None]
         answered = any(o.case.raises is not None and o.error is None for o in outcomes)
@@ -653,8 +636,8 @@ class _Refusal:
             return []
         return wrong if all(refused(o, kinds) for o in good) else []
 
-    def hint(self, exercise, outcome):
-        kind = next(c.raises for c in exercise.cases if c.raises is not None).__name__
+    def hint(self, ex, o):
+        kind = next(c.raises for c in ex.cases if c.raises is not None).__name__
         if self.answered:
             return ("it refused where it should answer and answered where it should refuse: "
                     "`==` for `!=`, or the wrong things compared?")
@@ -674,7 +657,7 @@ class _Reordered:
     name = "the right numbers in another order"
     hint = "the same order on every case: check which index goes where."
 
-    def seen(self, exercise, outcomes, wrong):
+    def seen(self, ex, outcomes, wrong):
         found = [_permutations(_value(o), _expected(o)) for o in wrong]
         common = set.intersection(*found) if found else set()
         if not common:
@@ -685,30 +668,30 @@ class _Reordered:
         return wrong if common - plain else []
 
 
-def _kept_zeros(outcome, exercise):
-    v, e = _alike(outcome)
+def _kept_zeros(o, ex):
+    v, e = _alike(o)
     off = v is not None and v.size > 2 and ~np.isclose(v, e)
     return bool(np.any(off) and np.all(e[off] == 0))
 
 
-def _other_size(outcome, exercise):
-    v, e = _alike(outcome)
+def _other_size(o, ex):
+    v, e = _alike(o)
     if v is None or e.ndim != 1 or np.any(e % 1):
         return False
-    sizes = {int(n) for a in outcome.case.args for n in (a.shape if isinstance(a, np.ndarray)
+    sizes = {int(n) for a in o.case.args for n in (a.shape if isinstance(a, np.ndarray)
              else a if isinstance(a, tuple) else ()) if isinstance(n, int)}
     return bool(np.any(v != e) and set(v[v != e].tolist()) <= sizes) and sorted(v) != sorted(e)
 
 
-def _fractions_for_whole(outcome, exercise):
+def _fractions_for_whole(o, ex):
     """Fractions, in an exercise whose every answer is ints."""
-    v = _value(outcome)
+    v = _value(o)
     return v is not None and bool(np.any(v != np.round(v))) and all(
-        np.asarray(c.expected).dtype.kind in "iu" for c in exercise.cases if c.raises is None)
+        np.asarray(c.expected).dtype.kind in "iu" for c in ex.cases if c.raises is None)
 
 
-def _all_equal(outcome, exercise):
-    v, e = _alike(outcome)
+def _all_equal(o, ex):
+    v, e = _alike(o)
     return (v is not None and v.shape[-1:] > (1,) and v.size > 2 and np.allclose(v, v[..., :1])
             and np.any(v) and not np.allclose(e, e[..., :1]))
 

@@ -82,11 +82,11 @@ _WEIGHT_SLIPS = slip_rows([
      lambda x: math.exp(x[0] - sum(x))),
     ("exponentials rounded to whole numbers", "round only the weight.",
      lambda x: _exp_as(lambda v: round(math.exp(v)), x)),
-], make=_told_apart(_weight))
+], _told_apart(_weight))
 
 WEIGHT_HAND = HandExercise(
-    "softmax weight by hand", "p₁ of softmax({x})", answer=_weight, givens={"x": [3, 1, 0]},
-    draw=_draw_scores, tolerance=TOLERANCE, slips=_WEIGHT_SLIPS,
+    "softmax weight by hand", "p₁ of softmax({x})", _weight, {"x": [3, 1, 0]}, _WEIGHT_SLIPS,
+    draw=_draw_scores, tolerance=TOLERANCE,
     twins=[Slip("a wrong line of the eˣ table", "{got} takes one eˣ a line off (e² for e³?): "
                 "recheck each eˣ.", gives=[lambda x, i=i, d=d: _exp_as(
                     lambda v: math.exp(v + d * (v == x[i])), x)
@@ -131,11 +131,11 @@ _SLOPE_SLIPS = slip_rows([
     ("eˣ as x times e", "e² = e × e ≈ 7.389.", lambda x: _slope(_x_times_e(x))),
     ("weight rounded to 1 decimal", "keep 3 decimals of p₁.",
      lambda x: _slope(round(_weight(x), 1))),
-], make=_told_apart(_pair_slope))
+], _told_apart(_pair_slope))
 
 SLOPE_HAND = HandExercise(
-    "softmax slope by hand", "the slope p₁(1 − p₁) at x = {x}", answer=_pair_slope,
-    givens={"x": _X}, draw=_draw_pair, tolerance=TOLERANCE, slips=_SLOPE_SLIPS)
+    "softmax slope by hand", "the slope p₁(1 − p₁) at x = {x}", _pair_slope, {"x": _X},
+    _SLOPE_SLIPS, draw=_draw_pair, tolerance=TOLERANCE)
 
 
 def _top(s):
@@ -203,7 +203,7 @@ _ROWS_SLIPS = slip_rows([
 
 SOFTMAX_ROWS = CodeExercise(
     "softmax rows", "softmax_rows(scores)",
-    cases=[(np.array(rows, dtype=float),) for rows in (
+    [(np.array(rows, dtype=float),) for rows in (
         [[2.0, -1.0, 1.0, 0.0]], [[0.5, 1.5, -0.25], [2.0, 2.0, 2.0]],
         [[1000.0, 999.0, 998.0], [0.1, 0.2, 0.3]], [[-3.5, -1.0], [0.0, 0.0], [4.25, -2.0]],
         [[0.3, -1.2, 2.5], [1.0, 0.0, -1.0], [-0.7, 0.4, 0.1]],
@@ -212,7 +212,7 @@ SOFTMAX_ROWS = CodeExercise(
         [[-1000.0, -1001.0, -1002.5], [0.25, -0.5, 0.75], [5.0, 1.0, -3.0], [0.0, 0.0, 1.0]],
         [[0.2, -0.4, 1.1, 0.0, -2.3], [3.3, 2.2, 1.1, 0.0, -1.1], [-0.9, 0.6, 0.3, -0.3, 1.2]],
     )],
-    solution=_softmax_rows, slips=_ROWS_SLIPS,
+    _softmax_rows, _ROWS_SLIPS,
     quantities={"m": lambda s: s.shape[-1], "n": lambda s: s.shape[0]},
     rtol=1e-6)  # float32 weights pass
 

@@ -60,10 +60,10 @@ _SUM_HAND_SLIPS = slip_rows([
 
 SUM_HAND = HandExercise(
     "sum by hand", "Σ qᵢ for i from {a} to {b}, with q = {q}",
-    answer=_sum, givens={"q": [5, 1, 4, 2, 8], "a": 2, "b": 4},
+    _sum, {"q": [5, 1, 4, 2, 8], "a": 2, "b": 4}, _SUM_HAND_SLIPS,
     draw=lambda rng: {"q": [int(x) for x in rng.integers(1, 10, size=6)],
                       "a": int(rng.integers(2, 4)), "b": int(rng.integers(4, 6))},
-    slips=_SUM_HAND_SLIPS, twins=[one_off(_sum), *slip_rows([
+    twins=[one_off(_sum), *slip_rows([
         ("counted the terms", "add them up.", lambda q, a, b: b - a + 1),
         ("one term alone", "Σ adds slots {a} to {b}.",
          [lambda q, a, b, j=j: q[a - 1 + j] if a + j <= b else _no() for j in range(4)])])])
@@ -97,13 +97,13 @@ _SUM_FROM_TO_SLIPS = slip_rows([
 
 SUM_FROM_TO = CodeExercise(
     "sum_from_to", "sum_from_to(q, a, b)",
-    cases=[([5.0, 1.0, 4.0, 2.0], 1, 4), ([5.0, 1.0, 4.0, 2.0], 2, 3),
-           ([5.0, 1.0, 4.0, 2.0], 3, 3), ([2.0, 7.0, 1.0, 8.0, 2.0, 8.0], 2, 5),
-           ([3.0, -1.5, 4.0, -1.0, 5.0], 1, 5), ([3.0, 1.0, 4.0, 1.5, 5.0, 9.0], 4, 6),
-           ([0.5, 2.5, 1.25, 4.0, 3.0, 0.75, 6.0], 3, 6), ([-2.0, 1.5, -0.5, 3.0], 1, 3),
-           ([1.5, 2.0, -1.0, 4.0, 0.5, 3.0], 2, 3)],
-    solution=_sum, loop_only=("sigma",),
-    quantities={"the number of terms": lambda q, a, b: b - a + 1}, slips=_SUM_FROM_TO_SLIPS)
+    [([5.0, 1.0, 4.0, 2.0], 1, 4), ([5.0, 1.0, 4.0, 2.0], 2, 3), ([5.0, 1.0, 4.0, 2.0], 3, 3),
+     ([2.0, 7.0, 1.0, 8.0, 2.0, 8.0], 2, 5),
+     ([3.0, -1.5, 4.0, -1.0, 5.0], 1, 5), ([3.0, 1.0, 4.0, 1.5, 5.0, 9.0], 4, 6),
+     ([0.5, 2.5, 1.25, 4.0, 3.0, 0.75, 6.0], 3, 6), ([-2.0, 1.5, -0.5, 3.0], 1, 3),
+     ([1.5, 2.0, -1.0, 4.0, 0.5, 3.0], 2, 3)],
+    _sum, _SUM_FROM_TO_SLIPS, loop_only=("sigma",),
+    quantities={"the number of terms": lambda q, a, b: b - a + 1})
 
 
 _SUM_OF_SQUARES_SLIPS = slip_rows([
@@ -123,10 +123,9 @@ _SUM_OF_SQUARES_SLIPS = slip_rows([
 
 SUM_OF_SQUARES = CodeExercise(
     "sum_of_squares", "sum_of_squares(q)",
-    cases=[([3.0, 4.0],), ([-2.0],), ([1.0, -2.0, 2.0],), ([0.5, 1.5],), ([0.0, 0.0],),
-           ([2.5, -1.5, 1.0, 3.0],), ([1.0, 1.0, 1.0, 1.0, 1.0],), ([-1.25, 2.0, 0.4],),
-           ([2.0, -1.0, 2.0],)],
-    solution=lambda q: sum(x * x for x in q),
-    quantities={"L": len}, slips=_SUM_OF_SQUARES_SLIPS)
+    [([3.0, 4.0],), ([-2.0],), ([1.0, -2.0, 2.0],), ([0.5, 1.5],), ([0.0, 0.0],),
+     ([2.5, -1.5, 1.0, 3.0],), ([1.0, 1.0, 1.0, 1.0, 1.0],), ([-1.25, 2.0, 0.4],),
+     ([2.0, -1.0, 2.0],)],
+    lambda q: sum(x * x for x in q), _SUM_OF_SQUARES_SLIPS, quantities={"L": len})
 
 EXERCISES = [SUM_HAND, SUM_FROM_TO, SUM_OF_SQUARES]

@@ -22,7 +22,7 @@ def _by_hand(formula):
     return answer
 
 
-_UPDATE_BY_HAND_SLIPS = slip_rows(make=_by_hand, rows=[
+_UPDATE_BY_HAND_SLIPS = slip_rows([
     ("factor upside down", "the factor is e^(M − M′), old max minus new: at most 1.",
      lambda l, f, t, *_: l / f + sum(t)),
     ("no rescale", "l was summed under the old max: multiply it by e^(M − M′) first.",
@@ -45,15 +45,15 @@ _UPDATE_BY_HAND_SLIPS = slip_rows(make=_by_hand, rows=[
      "Σ e^(s − M′).", lambda l, f, t, M, top, s: l + sum(_E(x - M) for x in s)),
     ("the scores added as they are", "add e^(s − M′), not s.",
      lambda l, f, t, M, top, s: l * f + sum(s)),
-])
+], _by_hand)
 
 
 UPDATE_BY_HAND = HandExercise(
     "online update by hand", "l′ for M = {M}, l = {l} and a new block of scores {s}",
-    answer=_by_hand(lambda l, f, t, *_: l * f + sum(t)),
-    givens={"M": 2, "l": 1.5, "s": [3, 1]}, tolerance=0.005,
+    _by_hand(lambda l, f, t, *_: l * f + sum(t)), {"M": 2, "l": 1.5, "s": [3, 1]},
+    _UPDATE_BY_HAND_SLIPS, tolerance=0.005,
     twins=[Slip("M′ for l′", "{got} is the new max M′; l′ is the new sum.",
-                gives=lambda M, l, s: max(M, *s))], slips=_UPDATE_BY_HAND_SLIPS)
+                gives=lambda M, l, s: max(M, *s))])
 
 
 # --- by hand: the skipped share
@@ -84,8 +84,8 @@ _SKIPPED_SHARE_BY_HAND_SLIPS = slip_rows(make=_tiles, rows=[
 
 SKIPPED_SHARE_BY_HAND = HandExercise(
     "skipped share by hand", "the share of {b} × {b} tiles a causal mask skips at n = m = {n}",
-    answer=_tiles(lambda t: t * (t - 1) / 2 / t**2), givens={"n": 640, "b": 128},
-    tolerance=0.001, slips=_SKIPPED_SHARE_BY_HAND_SLIPS,
+    _tiles(lambda t: t * (t - 1) / 2 / t**2), {"n": 640, "b": 128}, _SKIPPED_SHARE_BY_HAND_SLIPS,
+    tolerance=0.001,
     twins=[Slip("scores, not tiles", "{got} counts the scores above the diagonal: count whole "
                 "tiles.", gives=lambda n, b: (n - 1) / (2 * n))])
 
@@ -120,8 +120,8 @@ _LSE_WEIGHT_BY_HAND_SLIPS = slip_rows([
 LSE_WEIGHT_BY_HAND = HandExercise(
     "weight from the logsumexp",
     "the weight of a score {s} from LSE, for a row with M = {M} and l = {l}",
-    answer=lambda M, l, s: _E(s - M - math.log(l)), givens={"M": 3, "l": 2.5, "s": 1.5},
-    tolerance=0.001, slips=_LSE_WEIGHT_BY_HAND_SLIPS)
+    lambda M, l, s: _E(s - M - math.log(l)), {"M": 3, "l": 2.5, "s": 1.5},
+    _LSE_WEIGHT_BY_HAND_SLIPS, tolerance=0.001)
 
 
 # --- the online softmax
@@ -210,6 +210,8 @@ _RUNNING_STATS_SLIPS = _rows(_stats, _COMMON) + slip_rows([
     ("new terms under the old max", "with the OLD max, e^(s − M) overflows when a block's max "
      "jumps: shift the new terms by M′; rescale only l.",
      _stats(shift="old", both=True, from_first=True)),
+    Slip("two passes over the blocks", "a max of ALL the blocks first reads each block twice: keep "
+         "a running max M; rescale l when it rises.", raises=(RuntimeError, "once")),
 ])
 
 
@@ -227,19 +229,15 @@ class _Blocks(tuple):
         return tuple.__iter__(self)
 
 
-_RUNNING_STATS_SLIPS.append(Slip(
-    "two passes over the blocks", "a max of ALL the blocks first reads each block twice: keep a "
-    "running max M; rescale l when it rises.", raises=(RuntimeError, "once")))
-
 RUNNING_STATS = CodeExercise(
     "running_stats", "running_stats(blocks)",
-    cases=[(_Blocks(tuple(b) for b in blocks),) for blocks in [
+    [(_Blocks(tuple(b) for b in blocks),) for blocks in [
         [[1.0, 3.0], [2.0, 5.0]], [[0.5, -1.0, 2.0]], [[4.0, 1.0], [0.0, 2.0], [3.0]],
         [[-1.0], [0.0], [1.0], [2.0]], [[2.0, 2.0], [2.0]], [[-3.0, -5.0], [-4.0, -2.5, -6.0]],
         [[0.0, 1.5, -0.5], [3.0, 0.25]], [[1000.0, 999.0], [1001.0, 998.5]],
         [[-1000.0, -1002.0], [-1001.0]], [[-1000.0], [1000.0]], [[-800.0], [0.5], [800.0]]]],
     # the last two: maxima that jump by more than 709, past what e^(s − M) can hold
-    solution=_stats(), rtol=1e-9, atol=1e-12, slips=_RUNNING_STATS_SLIPS)
+    _stats(), _RUNNING_STATS_SLIPS, atol=1e-12)
 
 
 # --- online_output
@@ -292,7 +290,7 @@ _ONLINE_OUTPUT_SLIPS = _rows(_output, _COMMON, nan=False) + slip_rows([
 
 ONLINE_OUTPUT = CodeExercise(
     "online_output", "online_output(scores, values, block_size)",
-    cases=[(tuple(s), tuple(v), b) for s, v, b in [
+    [(tuple(s), tuple(v), b) for s, v, b in [
         ([1.0, 3.0, 2.0, 5.0], [0.0, 1.0, 2.0, 3.0], 2),
         ([0.5, -1.0, 2.0, 1.0, 0.0], [1.0, -1.0, 2.0, 0.5, 3.0], 2),
         ([-3.0, -5.0, -4.0, -2.5, -6.0], [0.0, 1.0, 0.0, 1.0, 0.0], 2),
@@ -303,9 +301,8 @@ ONLINE_OUTPUT = CodeExercise(
         ([900.0, 899.0, 1.5], [1.0, -1.0, 2.0], 2),
         ([300.0, -500.0, 0.0], [1.0, 2.0, 3.0], 1),  # a block's max falls by 800
         ([-800.0, -799.5], [2.0, 4.0], 1)]],
-    solution=_output(), rtol=1e-9, atol=1e-12,
-    quantities={"m": lambda s, v, b: len(s), "block_size": lambda s, v, b: b},
-    slips=_ONLINE_OUTPUT_SLIPS)
+    _output(), _ONLINE_OUTPUT_SLIPS, atol=1e-12,
+    quantities={"m": lambda s, v, b: len(s), "block_size": lambda s, v, b: b})
 
 EXERCISES = [UPDATE_BY_HAND, SKIPPED_SHARE_BY_HAND, LSE_WEIGHT_BY_HAND, RUNNING_STATS,
              ONLINE_OUTPUT]

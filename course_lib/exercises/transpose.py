@@ -76,14 +76,12 @@ _SCORE_HAND_SLIPS = slip_rows([
 
 SCORE_HAND = HandExercise(
     "score by hand", "S₂₃ for Q = {Q} and K = {K}",
-    answer=_score,
-    givens={"Q": [[-1, 3, -2], [-1, -1, -2], [2, 2, -1]],
-            "K": [[1, 3, 0], [3, -2, -2], [-3, 1, -3], [-2, 1, 0]]},
-    draw=_draw_grids, tolerance=0.01,
+    _score, {"Q": [[-1, 3, -2], [-1, -1, -2], [2, 2, -1]],
+             "K": [[1, 3, 0], [3, -2, -2], [-3, 1, -3], [-2, 1, 0]]}, _SCORE_HAND_SLIPS,
+    draw=_draw_grids,
     twins=[Slip("one minus times minus", "{got} takes one (−a) × (−b) as −ab: it is +ab.",
                 gives=tuple(_minus_minus(t, twin=True) for t in range(3))),
-           one_off(_score)],
-    slips=_SCORE_HAND_SLIPS)
+           one_off(_score)])
 
 
 # --- the shape rule
@@ -140,11 +138,11 @@ _PRODUCT_SHAPE_SLIPS = slip_rows([
 
 PRODUCT_SHAPE = CodeExercise(
     "product_shape", "product_shape(shape_a, shape_b)",
-    cases=[((2, 3), (3, 4)), ((3, 2), (2, 5)), ((1, 4), (4, 1)), ((4, 4), (4, 2)),
-           ((2, 5), (5, 2)), ((3, 4), (4, 4)),
-           Case(((2, 3), (2, 3)), raises=ValueError), Case(((3, 4), (2, 3)), raises=ValueError),
-           Case(((2, 3), (4, 2)), raises=ValueError), Case(((2, 3), (4, 5)), raises=ValueError)],
-    solution=_product_shape, slips=_PRODUCT_SHAPE_SLIPS)
+    [((2, 3), (3, 4)), ((3, 2), (2, 5)), ((1, 4), (4, 1)), ((4, 4), (4, 2)),
+     ((2, 5), (5, 2)), ((3, 4), (4, 4)),
+     Case(((2, 3), (2, 3)), raises=ValueError), Case(((3, 4), (2, 3)), raises=ValueError),
+     Case(((2, 3), (4, 2)), raises=ValueError), Case(((2, 3), (4, 5)), raises=ValueError)],
+    _product_shape, _PRODUCT_SHAPE_SLIPS)
 
 
 # --- the scores of one sentence
@@ -188,10 +186,9 @@ _SELF_SCORES_SLIPS = slip_rows([
 
 SELF_SCORES = CodeExercise(
     "self_scores", "self_scores(X, W_Q, W_K)",
-    cases=[_case(i, *sizes) for i, sizes in enumerate(_SIZES)],
-    solution=_self_scores,
+    [_case(i, *sizes) for i, sizes in enumerate(_SIZES)], _self_scores, _SELF_SCORES_SLIPS,
     show_args=shapes(("X", "W_Q", "W_K")),
     quantities={"d_k": lambda X, W_Q, W_K: W_Q.shape[1], "n": lambda X, W_Q, W_K: X.shape[0],
-                "d_model": lambda X, W_Q, W_K: X.shape[1]}, slips=_SELF_SCORES_SLIPS)
+                "d_model": lambda X, W_Q, W_K: X.shape[1]})
 
 EXERCISES = [SCORE_HAND, PRODUCT_SHAPE, SELF_SCORES]

@@ -82,16 +82,17 @@ _DART_VARIANCE_SLIPS = [
 ]
 
 
+def _doubled(darts, j):  # 2|d| for d²: every distance (j = 4), or one 3² as 6 (dart j)
+    d = [v - _mean(darts) for v in darts]
+    return _apart(_mean([2 * abs(x) if j in (i, 4) and (j == 4 or abs(x) > 2) else x * x
+                         for i, x in enumerate(d)]), _var(darts))
+
+
 DART_VARIANCE = HandExercise(
     "variance by hand", "the variance of the darts {darts}",
-    answer=lambda darts: _var(darts), givens={"darts": _DARTS}, draw=_draw_darts,
-    tolerance=0.01, twins=[Slip("doubled instead of squared", "{got} doubles a distance d for "
-                                "d² (3² is 9, not 6): square each.", gives=[
-        lambda darts, j=j: _apart(_mean([2 * abs(d) if j in (i, 9) and (j > 8 or abs(d) > 2)
-                                         else d * d for i, d in enumerate(
-                                             v - _mean(darts) for v in darts)]),
-                                  _var(darts)) for j in (0, 1, 2, 3, 9)])],  # all, or one 3² as 6
-    slips=_DART_VARIANCE_SLIPS)
+    lambda darts: _var(darts), {"darts": _DARTS}, _DART_VARIANCE_SLIPS, draw=_draw_darts,
+    twins=[Slip("doubled instead of squared", "{got} doubles a distance d for d² (3² is 9, not 6): "
+                "square each.", gives=[lambda darts, j=j: _doubled(darts, j) for j in range(5)])])
 
 
 def _draw_width(rng):
@@ -119,12 +120,11 @@ _OVER_SHRUNK_SLIPS = [
 
 OVER_SHRUNK = HandExercise(
     "over-shrunk by hand", "Var(q·k / {d_k}) when Var(q·k) = {d_k}",
-    answer=lambda d_k: 1 / d_k, givens={"d_k": 16}, tolerance=0.0005,
-    draw=_draw_width, twins=[_hand("one division too many", "divides by {d_k} three times: "
-                                   "÷ c² is two.", lambda d_k: 1 / d_k ** 2),
-                             _hand("0 for a small variance", "is not what ÷ c² gives (a // is): it "
-                                   "shrinks, never vanishes.", lambda d_k: 0)],
-    slips=_OVER_SHRUNK_SLIPS)
+    lambda d_k: 1 / d_k, {"d_k": 16}, _OVER_SHRUNK_SLIPS, tolerance=0.0005, draw=_draw_width,
+    twins=[_hand("one division too many", "divides by {d_k} three times: ÷ c² is two.",
+                 lambda d_k: 1 / d_k ** 2),
+           _hand("0 for a small variance", "is not what ÷ c² gives (a // is): it shrinks, never "
+                 "vanishes.", lambda d_k: 0)])
 
 
 @lru_cache(maxsize=64)
@@ -188,7 +188,7 @@ _DOT_VARIANCE_SLIPS = slip_rows([  # forms of (q, k, scores), on the case's own 
      lambda q, k, s: np.var(q @ k[0])),
     ("the same draws for q and k", "two generators from one seed draw the same numbers: ONE rng.",
      lambda q, k, s: np.var((q * q).sum(axis=1))),
-], make=_replay) + slip_rows([
+], _replay) + slip_rows([
     Slip("a variance of 0", "no spread: one number only (.sum() adds everything)?",
          when=lambda o: abs(float(o.value)) < 1e-9,
          example=_replay(lambda q, k, s: np.var((q * k).sum()))),
@@ -202,9 +202,9 @@ _DOT_VARIANCE_SLIPS = slip_rows([  # forms of (q, k, scores), on the case's own 
 
 DOT_VARIANCE = CodeExercise(
     "dot_variance", "dot_variance(d_k, size, seed)",
-    cases=[(3, 1500, 14), (16, 2000, 15), (64, 1500, 16), (16, 2000, 17), (1, 6, 11),
-           (4, 5, 12), (16, 8, 13)],  # big cases first: a message shows the first wrong case
-    solution=_dot_variance, slips=_DOT_VARIANCE_SLIPS,
+    [(3, 1500, 14), (16, 2000, 15), (64, 1500, 16), (16, 2000, 17), (1, 6, 11),
+     (4, 5, 12), (16, 8, 13)],  # big cases first: a message shows the first wrong case
+    _dot_variance, _DOT_VARIANCE_SLIPS,
     quantities={"d_k": lambda *case: case[0], "size": lambda *case: case[1]})
 
 
@@ -253,7 +253,7 @@ _SCALE_SCORES_SLIPS = slip_rows([  # forms: the divisor of q @ k.T
      lambda q, k: math.sqrt(_root(q, k))),
     ("√(d_k + 1)", "that divides by √(d_k + 1): the scale is √d_k.",
      lambda q, k: math.sqrt(_d_k(q, k) + 1)),
-], make=_over) + slip_rows([
+], _over) + slip_rows([
     ("Q * K.T elementwise", "`*` multiplies matching entries: query @ key.T.",
      lambda q, k: q * k.T / _root(q, k)),
     ("Qᵀ K", "query.T @ key is a d_k×d_k grid: transpose K, not Q.",
@@ -262,9 +262,7 @@ _SCALE_SCORES_SLIPS = slip_rows([  # forms: the divisor of q @ k.T
 
 SCALE_SCORES = CodeExercise(
     "scale_scores", "scale_scores(query, key)",
-    cases=_grids(), solution=_over(_root),
-    show_args=shapes(("query", "key")),
-    quantities={"d_k": _d_k, "n": lambda q, k: q.shape[0], "m": lambda q, k: k.shape[0]},
-    slips=_SCALE_SCORES_SLIPS)
+    _grids(), _over(_root), _SCALE_SCORES_SLIPS, show_args=shapes(("query", "key")),
+    quantities={"d_k": _d_k, "n": lambda q, k: q.shape[0], "m": lambda q, k: k.shape[0]})
 
 EXERCISES = [DART_VARIANCE, OVER_SHRUNK, DOT_VARIANCE, SCALE_SCORES]

@@ -37,9 +37,8 @@ _SLOT_HAND_SLIPS = slip_rows([
 
 SLOT_HAND = HandExercise(
     "slot by hand", "qᵢ for i = {i} and q = {q}",
-    answer=lambda q, i: q[i - 1], givens={"q": [4, -1, 6, 2, 8, 5, 9], "i": 3}, draw=_draw_slot,
-    slips=_SLOT_HAND_SLIPS,
-    twins=slip_rows([
+    lambda q, i: q[i - 1], {"q": [4, -1, 6, 2, 8, 5, 9], "i": 3}, _SLOT_HAND_SLIPS,
+    draw=_draw_slot, twins=slip_rows([
         ("added the slots up to i", "{got} is q₁ + … + qᵢ: give slot {i}'s number alone.",
          lambda q, i: sum(q[:i])),
         ("another slot", "{got} is in another slot: count 1, 2, 3, … to slot {i}.",
@@ -124,10 +123,10 @@ _SLOT_SLIPS = slip_rows([
 
 SLOT = _Slot(
     "slot", "slot(q, i)",
-    cases=[(_Q, i) for i in (1, 3, 5, 7)] + [([9.5, -2.0], 2), ([7.5], 1), ([0.5, 1.5, 2.5], 2)]
+    [(_Q, i) for i in (1, 3, 5, 7)] + [([9.5, -2.0], 2), ([7.5], 1), ([0.5, 1.5, 2.5], 2)]
     + [Case((_Q, i), raises=IndexError, says=_numbered) for i in (0, 8, -2)]
     + [Case(([7.5], 0), raises=IndexError, says=_numbered)],
-    solution=_slot, slips=_SLOT_SLIPS)
+    _slot, _SLOT_SLIPS)
 
 _TABLE = {"the": [0.5, -1.0], "cat": [2.25, 1.5], "sat": [-1.0, 0.5], "on": [0.0, -2.0],
           "mat": [1.5, 2.75]}
@@ -198,9 +197,9 @@ _EMBED_SLIPS = slip_rows([
 
 EMBED = CodeExercise(
     "embed", "embed(sentence, table)",
-    cases=[(s, _TABLE) for s in (["cat"], ["the", "cat"], ["cat", "the"], ["mat", "on", "sat"],
-                                 ["the", "cat", "sat", "on", "the", "mat"], ["on", "on"])],
-    solution=lambda sentence, table: [table[word] for word in sentence],
-    show_args=lambda args: f"{args[0]!r}, table", slips=_EMBED_SLIPS)
+    [(s, _TABLE) for s in (["cat"], ["the", "cat"], ["cat", "the"], ["mat", "on", "sat"],
+                           ["the", "cat", "sat", "on", "the", "mat"], ["on", "on"])],
+    lambda sentence, table: [table[word] for word in sentence], _EMBED_SLIPS,
+    show_args=lambda args: f"{args[0]!r}, table")
 
 EXERCISES = [SLOT_HAND, SLOT, EMBED]
