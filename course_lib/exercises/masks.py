@@ -46,15 +46,6 @@ MASKED_WEIGHT = HandExercise(
                 "e^s.", gives=(lambda p, big: 1 / 3, lambda p, big: 1 / 2))])
 
 
-def _masked_softmax(scores, allowed):
-    kept = [s for s, ok in zip(scores, allowed, strict=True) if ok]
-    if not kept:
-        return [0.0] * len(scores)
-    top = max(kept)
-    exps = [math.exp(s - top) if ok else 0.0 for s, ok in zip(scores, allowed, strict=True)]
-    return [e / sum(exps) for e in exps]
-
-
 def _kept(s, a):
     return [x for x, ok in zip(s, a, strict=True) if ok]  # the allowed scores
 
@@ -63,6 +54,13 @@ def _exps(s, a, every=False):
     """e^(s − the largest allowed score) with math.exp, on the allowed keys (or ``every``)."""
     top = max(_kept(s, a)) if any(a) else _no()
     return [math.exp(x - top) if ok or every else 0.0 for x, ok in zip(s, a, strict=True)]
+
+
+def _masked_softmax(scores, allowed):
+    if not any(allowed):
+        return [0.0] * len(scores)
+    exps = _exps(scores, allowed)
+    return [e / sum(exps) for e in exps]
 
 
 def _max_of_all(guard, empty_zeros=False):
@@ -100,11 +98,10 @@ _ROWS = [([1.0, 2.0, 3.0], [True, True, True]),
          ([1.0, 2.0], [False, False])]  # nothing to attend to
 
 _MASKED_SOFTMAX_SLIPS = slip_rows([
-    ("True read as blocked", "your weights sit on the blocked keys: True means MAY "
-     "attend.", lambda s, a: _masked_softmax(s, [not ok for ok in a])),
+    ("True read as blocked", "your weights sit on the blocked keys: True means MAY attend.",
+     lambda s, a: _masked_softmax(s, [not ok for ok in a])),
     ("the mask ignored", "a softmax over every key: put −∞ on the blocked scores.",
-     (lambda s, a: _softmax(s),
-      lambda s, a: _exps(s, a, True) and _softmax(s))),
+     (lambda s, a: _softmax(s), lambda s, a: _exps(s, a, True) and _softmax(s))),
     ("blocked keys in the total", "the total holds the blocked keys' eˢ: leave them out.",
      (lambda s, a: _softmax(s) * np.asarray(a),
       lambda s, a: _exps(s, a, True) and _softmax(s) * np.asarray(a))),
@@ -127,8 +124,7 @@ _MASKED_SOFTMAX_SLIPS = slip_rows([
          example=_learner(lambda s, a: not any(a), lambda s, a: [math.nan] * len(s))),
     ("the largest score was a blocked one", "shifted by a blocked score, the allowed e^(s − max) "
      "underflow: shift by the largest ALLOWED score.",
-     tuple(_max_of_all(g, z) for g in ("raise", "zeros", "nan")
-           for z in (False, True))),
+     tuple(_max_of_all(g, z) for g in ("raise", "zeros", "nan") for z in (False, True))),
     Slip("no shift", "e¹⁰⁰⁰ overflows: subtract the largest allowed score first.",
          when=lambda o: max(o.case.args[0]) > 700 and _broken(o)
          and not isinstance(o.error, ZeroDivisionError),
@@ -173,25 +169,22 @@ _BATCH_MASK_SLIPS = slip_rows([
     ("the causal mask upside down", "j ≥ i lets each query see the FUTURE: j ≤ i.",
      _grid(lambda i, j, real: j >= i and real(j))),
     ("left_padded ignored", "right for one side only: with left padding the real tokens are the "
-     "LAST lengths[b].",
-     (_grid(_causal, side=lambda left: False),
-      _grid(_causal, side=lambda left: True))),
-    ("left and right padding swapped", "left_padded=True puts the real tokens LAST, "
-     "False puts them first.", _grid(_causal, side=lambda left: not left)),
+     "LAST lengths[b].", (_grid(_causal, side=lambda left: False),
+                          _grid(_causal, side=lambda left: True))),
+    ("left and right padding swapped", "left_padded=True puts the real tokens LAST, False puts "
+     "them first.", _grid(_causal, side=lambda left: not left)),
     ("padding on the queries", "you blocked the filler QUERIES (rows): block the filler keys "
      "(columns).", _grid(lambda i, j, real: j <= i and real(i))),
     ("padding on queries and keys", "a filler query may attend to real keys: block only filler "
      "keys (columns).", _grid(lambda i, j, real: j <= i and real(i) and real(j))),
-    ("left padding one off", "with left padding the first real key is "
-     "j = n − lengths[b].", (_grid(_causal, shift=1), _grid(_causal, shift=-1),
-                             _grid(_causal, shift=-1, slide=1))),
+    ("left padding one off", "with left padding the first real key is j = n − lengths[b].",
+     (_grid(_causal, shift=1), _grid(_causal, shift=-1), _grid(_causal, shift=-1, slide=1))),
     ("one key past the real ones", "the real keys stop BEFORE first + lengths[b]: `<`, not `<=`.",
      _grid(_causal, end=1)),
     ("or for and", "a key must be real AND not later than the query: `and` (or &).",
      _grid(lambda i, j, real: j <= i or real(j))),
     ("lengths[0] for every sequence", "sequence b has its own length, lengths[b]: an index "
-     "that never moves?", lambda lengths, n, left: _grid(_causal)(lengths[:1] * len(lengths), n,
-                                                                 left)),
+     "that never moves?", lambda lengths, *rest: _grid(_causal)(lengths[:1] * len(lengths), *rest)),
 ])
 
 

@@ -72,7 +72,7 @@ def _alike(o):
 
 def _t(name, hint, of):
     """A relation whose answer is ``of(expected)``."""
-    return Relation(name, hint, transform=lambda e, case, ex: of(e))
+    return Relation(name, hint, lambda e, case, ex: of(e))
 
 
 # --- the answer transformed
@@ -110,7 +110,7 @@ TRANSFORMED = [
        "and each `.T`.", lambda e: np.swapaxes(e, -1, -2) if e.ndim >= 2 else _no()),
     _t("cut to whole numbers", "the decimals are gone: an int(…), a `//`, or dtype=int?", np.trunc),
     _Floored("rounded down", "math.floor or `//` drops the decimals: divide with `/`.",
-             transform=lambda e, case, ex: np.floor(e)),
+             lambda e, case, ex: np.floor(e)),
     *[_t("rounded to " + {0: "whole numbers", 1: "1 decimal"}.get(d, f"{d} decimals"),
          "round only when you print.", lambda e, d=d: np.round(e, d)) for d in range(4)],
     *[_t(name, hint, lambda e, f=f: e * f) for name, f, hint in (
@@ -144,13 +144,13 @@ TRANSFORMED = [
                           ("last", -1, "each pass overwrote the result instead of storing its "
                            "row (write row i, or append)"))],
     Relation("summed along an axis", lambda ex, o: "it is the right answer added up along "
-             f"axis {_summed(o)}: a .sum(…) too many?", transform=tuple(
+             f"axis {_summed(o)}: a .sum(…) too many?", tuple(
                  lambda e, c, x, a=a: e.sum(a) if e.ndim > 1 else _no() for a in (-1, 0))),
     _t("a size-1 axis missing", lambda ex, o: "it is the right numbers without the size-1 axis, "
        f"{np.shape(o.value)} for {_expected(o).shape}: keep it ([rows], [None], keepdims=True).",
        lambda e: np.squeeze(e) if 1 in e.shape[e.ndim < 2:] else _no()),
     Relation("joined, not stacked", lambda ex, o: "it is the right grids end to end, shape "
-             f"{np.shape(o.value)}: np.stack(…) gives them a new first axis.", transform=tuple(
+             f"{np.shape(o.value)}: np.stack(…) gives them a new first axis.", tuple(
                  lambda e, c, x, a=a: np.concatenate(list(e), a) if e.ndim > 2 and e.shape[1] > 1
                  else _no() for a in (0, -1))),
     _t("running totals", "each number is the sum of the right ones up to it: a total never reset "
@@ -179,10 +179,10 @@ def _quantity_relations(quantities):
                         "the wrong side of a division?")
 
             found.append(Relation(f"{label} times too big", hint,
-                                  transform=lambda e, case, ex, f=factor: e * f(case, ex)))
+                                  lambda e, case, ex, f=factor: e * f(case, ex)))
             found.append(Relation(f"{label} times too small",
                                   lambda ex, o, h=hint: h(ex, o, word="divided by"),
-                                  transform=lambda e, case, ex, f=factor: e / f(case, ex)))
+                                  lambda e, case, ex, f=factor: e / f(case, ex)))
     return found
 
 
@@ -230,7 +230,7 @@ def _dropped(axis, which, all_args):
              "range(len(x) - 1) leaves the last one out")
     return Relation(name, f"it is what you get without the {which} "
                     f"{'column' if axis else 'slot or row'} of {'every' if all_args else 'the'} "
-                    f"input: {cause}.", transform=_input_dropped(axis, which, all_args))
+                    f"input: {cause}.", _input_dropped(axis, which, all_args))
 
 
 def _one_input(index, change):
@@ -283,9 +283,9 @@ SHIFTED = [
        lambda e: e + 1.0),
     _t("one too few", "every answer is the right one minus 1: a − 1 too many?", lambda e: e - 1.0),
     Relation("the first entry counted twice", "every answer is the right one plus x[0]: a total "
-             "starting at x[0] adds it again.",
-             transform=lambda e, case, ex: e + _first_entry(case)),
+             "starting at x[0] adds it again.", lambda e, case, ex: e + _first_entry(case)),
 ]
+
 
 def _swapped(i, j):
     """Inputs ``i`` and ``j`` exchanged (not the answer transposed)."""
@@ -302,37 +302,35 @@ def _swapped(i, j):
 
 
 INPUT_SIDE = [
-    Relation("two inputs exchanged", "it is what two inputs exchanged give: f(k, q) for "
-             "f(q, k)?", errors=True,  # swapped shapes may raise
-             transform=tuple(_swapped(i, j) for i, j in itertools.combinations(range(4), 2))),
+    Relation("two inputs exchanged", "it is what two inputs exchanged give: f(k, q) for f(q, k)?",
+             tuple(_swapped(i, j) for i, j in itertools.combinations(range(4), 2)),
+             errors=True),  # swapped shapes may raise
     Relation("the first row every time", "it is what one input's first row in every row gives: "
-             "K[0] for K[j]?",
-             transform=tuple(_one_input(i, lambda a: np.repeat(a[:1], len(a), 0) if a.ndim > 1
-                                        else _no()) for i in range(3))),
+             "K[0] for K[j]?", tuple(_one_input(i, lambda a: np.repeat(a[:1], len(a), 0)
+                                                if a.ndim > 1 else _no()) for i in range(3))),
     Relation("used the positions, not the numbers", "it is what the positions 0, 1, 2, … give: "
              "`range(len(q))` gives positions; the number is q[i].",
-             transform=tuple(_one_input(0, lambda a, s=s: np.arange(s, s + a.size, dtype=float)
-                                        if a.ndim == 1 else _no()) for s in (0, 1))),
+             tuple(_one_input(0, lambda a, s=s: np.arange(s, s + a.size, dtype=float)
+                              if a.ndim == 1 else _no()) for s in (0, 1))),
     *[_dropped(axis, which, all_args) for axis in (0, -1) for which in ("first", "last")
       for all_args in (False, True)],
     Relation("stopped after one pass", "it is what the first entry (row) alone gives: a `return` "
              "in the loop?",
-             transform=(*(_one_input(i, lambda a: a[:1]) for i in range(3)),
-                        _each_input(lambda a: a[:1] if len(a) > 1 else _no()))),
+             (*(_one_input(i, lambda a: a[:1]) for i in range(3)),
+              _each_input(lambda a: a[:1] if len(a) > 1 else _no()))),
     Relation("inputs cut to whole numbers", "it is what the inputs give without decimals: an "
-             "int(…) on each?", transform=_cut_inputs, least=2),
+             "int(…) on each?", _cut_inputs, least=2),
     Relation("the signs dropped", "it is what the sizes |x| give: an abs(…), or a square and a "
-             "root, lost the minus signs.", transform=_each_input(np.abs), least=2),
+             "root, lost the minus signs.", _each_input(np.abs), least=2),
     Relation("repeated numbers counted once", "it is what each value once gives: a set(…) drops "
-             "repeats; loop over every slot.", least=2, transform=_each_input(
+             "repeats; loop over every slot.", _each_input(
                  lambda a: a[np.sort(np.unique(a, return_index=True)[1])] if a.ndim == 1
-                 else _no())),
+                 else _no()), least=2),
     Relation("only the first two slots", "it is what the first two slots alone give: loop over all "
-             "of them.",
-             transform=_each_input(lambda a: a[:2] if len(a) > 2 else _no()), least=2),
+             "of them.", _each_input(lambda a: a[:2] if len(a) > 2 else _no()), least=2),
     Relation("an input read one position off", "it is what x[i ± 1] for x[i] gives.",
-             transform=tuple(_one_input(i, lambda a, s=step: np.roll(a, s, axis=0))
-                             for i in range(3) for step in (1, -1))),
+             tuple(_one_input(i, lambda a, s=step: np.roll(a, s, axis=0))
+                   for i in range(3) for step in (1, -1))),
 ]
 
 
