@@ -41,7 +41,7 @@ def copy_args(args):
 
 def frozen_array(rows):
     """A read-only float array for a hidden case."""
-    array = np.array(rows, dtype=float)
+    array = np.array(rows, float)
     array.setflags(write=False)
     return array
 

@@ -38,9 +38,8 @@ CACHE_ROWS = [  # the slips of any KV-cache size, as multiples of the answer
     ("keys only", "a token caches a key row AND a value row (the 2).", 1 / 2),
     ("queries cached too", "{got} counts Q, K and V: only K and V are cached.", 3 / 2),
     ("bytes per number left out", "a float32 takes 4 bytes.", 1 / 4),
-    ("all query heads", "the {heads} query heads share {kv_heads} key/value heads: only those "
-     "are cached.",
-     lambda g: g["heads"] / g["kv_heads"]),
+    ("all query heads", "the {heads} query heads share {kv_heads} key/value heads: only those are "
+     "cached.", lambda g: g["heads"] / g["kv_heads"]),
     ("one layer only", "each of the {layers} layers keeps its own.", lambda g: 1 / g["layers"]),
     ("one key/value head", "each layer has {kv_heads}.", lambda g: 1 / g["kv_heads"]),
     ("d_k left out", "each row has {d_k} numbers.", lambda g: 1 / g["d_k"]),

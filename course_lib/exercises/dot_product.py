@@ -93,8 +93,7 @@ _DOT_LOOP_SLIPS = slip_rows([
      lambda q, k: _dot(q, k[::-1]) if len(q) > 1 else _no()),
     ("only the last term counts", REPLACED, lambda q, k: q[-1] * k[-1]),
     Slip("does not refuse different numbers of slots", "raise ValueError if len(q) != len(k): a "
-         "loop alone stops early or runs past the end.",
-         when=_unrefused,
+         "loop alone stops early or runs past the end.", when=_unrefused,
          example=lambda q, k: sum(a * b for a, b in zip(q, k))),  # noqa: B905
 ])
 

@@ -333,7 +333,7 @@ def _first_difference(got, expected, rtol, atol):
         shown = np.asarray(got), np.asarray(expected)
         if np.iscomplexobj(shown[0]):  # a root of a negative number: shown as it is
             return None
-        got, expected = (np.asarray(a, dtype=float) for a in shown)
+        got, expected = (np.asarray(a, float) for a in shown)
     except (TypeError, ValueError):
         return None
     if expected.ndim < 2:

@@ -183,13 +183,13 @@ class HandExercise:
 
 def _close(a, b, within):
     """Within ``within``, with room for the last binary digit (0.063 - 0.0625 > 0.0005)."""
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    a, b = np.asarray(a, float), np.asarray(b, float)
     slack = 1e-9 * (within + np.abs(b))
     return a.shape == b.shape and bool(np.all(np.abs(a - b) <= within + slack))
 
 
 def _top(x):
-    return float(np.max(np.abs(np.asarray(x, dtype=float))))
+    return float(np.max(np.abs(np.asarray(x, float))))
 
 
 def _cut_short(got, answer):

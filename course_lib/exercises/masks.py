@@ -67,7 +67,7 @@ def _max_of_all(guard, empty_zeros=False):
     """Shifted by the max of ALL scores: 0/0 (raised, zeros or NaN) where no allowed eˢ
     survives (and in a blocked row, unless ``empty_zeros``)."""
     def slip(s, a):
-        s, a = np.asarray(s, dtype=float), np.asarray(a, dtype=bool)
+        s, a = np.asarray(s, float), np.asarray(a, bool)
         e = np.where(a, np.exp(s - s.max()), 0.0)
         if e.sum() > 0 or (empty_zeros and not a.any()):
             return e / e.sum() if e.sum() > 0 else e
@@ -78,7 +78,7 @@ def _max_of_all(guard, empty_zeros=False):
 
 
 def _broken(o):
-    return o.error is not None or not np.all(np.isfinite(np.asarray(o.value, dtype=float)))
+    return o.error is not None or not np.all(np.isfinite(np.asarray(o.value, float)))
 
 
 def _spread(s, a):
@@ -119,8 +119,7 @@ _MASKED_SOFTMAX_SLIPS = slip_rows([
     ("a fully blocked row spread evenly", "a fully blocked row got 1/{m} each (as −10⁹ for −∞ "
      "gives): it should be all 0.", lambda s, a: _no() if any(a) else [1 / len(s)] * len(s)),
     Slip("0/0 on a fully blocked row", "a fully blocked row has total 0 and no max: check for it "
-         "first, return zeros.",
-         when=lambda o: not any(o.case.args[1]) and _broken(o),
+         "first, return zeros.", when=lambda o: not any(o.case.args[1]) and _broken(o),
          example=_learner(lambda s, a: not any(a), lambda s, a: [math.nan] * len(s))),
     ("the largest score was a blocked one", "shifted by a blocked score, the allowed e^(s − max) "
      "underflow: shift by the largest ALLOWED score.",
@@ -131,8 +130,7 @@ _MASKED_SOFTMAX_SLIPS = slip_rows([
          example=_learner(lambda s, a: any(a) and max(_kept(s, a)) > 700,
                           lambda s, a: [math.exp(x) for x in s])),
     Slip("the smallest score subtracted", "the smallest leaves exponents near 800, which overflow: "
-         "subtract the LARGEST.",
-         when=lambda o: _spread(*o.case.args) > 700 and _broken(o),
+         "subtract the LARGEST.", when=lambda o: _spread(*o.case.args) > 700 and _broken(o),
          example=_learner(lambda s, a: _spread(s, a) > 700, lambda s, a: [math.nan] * len(s))),
 ])
 

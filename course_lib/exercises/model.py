@@ -15,7 +15,7 @@ from .python import REPLACED
 def _attend(query, key, value, mask, scale=None, masked=None, axis=-1, shift=True, top=None,
             blend="value"):
     """softmax(QKᵀ/√d_k, blocked keys −∞)V per head; the keywords make the slips."""
-    q, k, v = (np.asarray(a, dtype=float) for a in (query, key, value))
+    q, k, v = (np.asarray(a, float) for a in (query, key, value))
     s = q @ k.swapaxes(-1, -2) * (1 / math.sqrt(q.shape[-1]) if scale is None else scale(q))
     s = np.where(mask, s, -np.inf) if masked is None else masked(s, np.asarray(mask))
     top = axis if top is None else top
@@ -71,8 +71,7 @@ _MY_ATTENTION_SLIPS = slip_rows([
      (_with(top=0), _with(top=0, masked=lambda s, mask: np.where(mask, s, -1e9)))),
     ("the weights returned", "blend the values with them: weights @ value.", _weights),
     ("masked after the softmax", "zeroed weights leave rows that do not sum to 1: put −∞ on the "
-     "scores BEFORE it.",
-     lambda q, k, v, mask: (_weights(q, k, v, np.ones_like(mask)) * mask) @ v),
+     "scores BEFORE it.", lambda q, k, v, mask: (_weights(q, k, v, np.ones_like(mask)) * mask) @ v),
 ])
 
 

@@ -21,8 +21,7 @@ _HEAD_DIVISOR_SLIPS = slip_rows([
     ("h", "{got} is the number of heads: each head divides by √d_k.", lambda d_model, h: float(h)),
     ("halved instead of the root", "{got} is d_k / 2: the divisor is the square ROOT "
      "of d_k.", lambda d_model, h: d_model / h / 2),
-    ("a root before the division", "{got} takes a root before dividing {d_model} by "
-     "{h}.", (
+    ("a root before the division", "{got} takes a root before dividing {d_model} by {h}.", (
          lambda d_model, h: math.sqrt(d_model) / h,
          lambda d_model, h: d_model / math.sqrt(h))),
     ("multiplied by h", "{got} comes from {d_model} × {h}: the heads CUT the width.",
@@ -164,8 +163,7 @@ _WHOLE = (lambda x, a, b, h: _weights(x, a, b, 1, scale=lambda w, D, _: (h / D) 
 
 _HEAD_WEIGHTS_SLIPS = slip_rows([
     *_shared(_head_weights),
-    ("every head on all the columns", "each head uses its own d_k columns of Q and "
-     "K.", tuple(
+    ("every head on all the columns", "each head uses its own d_k columns of Q and K.", tuple(
          lambda x, a, b, h, f=f: np.stack([f(x, a, b, h)] * h) for f in _WHOLE)),
     ("head axis second", "the head axis comes first, (h, n, n): np.stack(heads).",
      lambda x, a, b, h: np.stack(_weights(x, a, b, h), axis=1)),
@@ -206,8 +204,7 @@ _MULTI_HEAD_SLIPS = slip_rows([
     ("heads in reverse order", "head 0's output fills the first d_k columns, then head 1's: "
      "concatenate in order.", _merged(lambda hs, w: np.concatenate(hs[::-1], 1) @ w)),
     ("every head on all of V, averaged", "each head blends its own d_k columns of V; the heads go "
-     "side by side.",
-     _merged(lambda hs, w: sum(hs) / len(hs) @ w, whole_v=True)),
+     "side by side.", _merged(lambda hs, w: sum(hs) / len(hs) @ w, whole_v=True)),
     ("W_O transposed", "concat @ w_o, with w_o as given.",
      lambda x, a, b, c, o, h: _multi_head(x, a, b, c, np.asarray(o).T, h)),
     ("W_O on the left", "W_O acts on the right: concat @ w_o.",
@@ -222,9 +219,8 @@ _MULTI_HEAD_SLIPS = slip_rows([
          for k in (lambda h: 1, lambda h: h))),
     ("heads merged by a reshape", "a reshape of (h, n, d_k) to (n, d_model) mixes rows: "
      "concatenate.", _merged(lambda hs, w_o: np.stack(hs).reshape(len(hs[0]), -1) @ w_o)),
-    Slip("heads not laid side by side", "np.concatenate(heads, axis=1) before W_O: a sum keeps "
-         "d_k columns.",
-         when=lambda o: _mismatch(o) == _widths(o)[1::-1],
+    Slip("heads not laid side by side", "np.concatenate(heads, axis=1) before W_O: a sum keeps d_k "
+         "columns.", when=lambda o: _mismatch(o) == _widths(o)[1::-1],
          example=_merged(lambda hs, w_o: sum(hs) @ w_o)),
     Slip("the whole V for each head", "each head weighs its OWN d_k columns of V, "
          "v[:, t*d_k:(t+1)*d_k].", when=lambda o: _widths(o)[2] > 1 and _mismatch(o) == (

@@ -54,8 +54,7 @@ _LENGTH_SLIPS = slip_rows([
     ("a fixed number of slots", "loop over all L slots, not the first few.",
      (_first_slots(2), _first_slots(3))),
     Slip("started from q[0]", "an empty list has no q[0]: start the total at 0, loop over every "
-         "slot.",
-         when=lambda o: not o.case.args[0] and isinstance(o.error, IndexError),
+         "slot.", when=lambda o: not o.case.args[0] and isinstance(o.error, IndexError),
          example=lambda q: math.sqrt(q[0] ** 2 + _squares(q[1:]))),
 ])
 

@@ -741,7 +741,7 @@ def _significant_digits(x):
 def for_numbers(answer, tolerance):
     """(name, value, hint) of a by-hand answer, those told apart from it (a decimal point moved:
     two significant digits or more)."""
-    a = np.asarray(answer, dtype=float)
+    a = np.asarray(answer, float)
     found = [("sign turned round", -a, "the right size with the wrong sign: check each minus.")]
     if a.ndim == 0 and _significant_digits(a) >= 2:
         found += [("decimal point moved", a * f, f"{{got}} is {w} the answer: the digits are "

@@ -203,7 +203,7 @@ _ROWS_SLIPS = slip_rows([
 
 SOFTMAX_ROWS = CodeExercise(
     "softmax rows", "softmax_rows(scores)",
-    [(np.array(rows, dtype=float),) for rows in (
+    [(np.array(rows, float),) for rows in (
         [[2.0, -1.0, 1.0, 0.0]], [[0.5, 1.5, -0.25], [2.0, 2.0, 2.0]],
         [[1000.0, 999.0, 998.0], [0.1, 0.2, 0.3]], [[-3.5, -1.0], [0.0, 0.0], [4.25, -2.0]],
         [[0.3, -1.2, 2.5], [1.0, 0.0, -1.0], [-0.7, 0.4, 0.1]],

@@ -74,9 +74,8 @@ _SKIPPED_SHARE_BY_HAND_SLIPS = slip_rows(make=_tiles, rows=[
      lambda t: t * (t - 1) / t**2),
     ("skipped over computed", "divide by ALL the tiles, T², not by those computed.",
      lambda t: (t - 1) / (t + 1)),
-    ("the diagonal's share", "{got} = 1/T is the diagonal's: above it lie 1 + 2 + … + (T − 1) "
-     "of the T² tiles.",
-     lambda t: 1 / t),
+    ("the diagonal's share", "{got} = 1/T is the diagonal's: above it lie 1 + 2 + … + (T − 1) of "
+     "the T² tiles.", lambda t: 1 / t),
     ("one tile fewer a side", "640 / 128 = 5 tiles a side, counted from 0 to 4.",
      lambda t: (t - 2) / (2 * (t - 1))),
 ])

@@ -10,7 +10,7 @@ from .hand import HandExercise, one_off
 # --- by hand: S₂₃
 
 def _row(grid, i):
-    return np.asarray(grid, dtype=float)[i]
+    return np.asarray(grid, float)[i]
 
 
 def _dot(Q, i, K, j):
@@ -62,7 +62,7 @@ _SCORE_HAND_SLIPS = slip_rows([
     ("minus times minus", "{got} takes (−a) × (−b) as −ab: it is +ab.",
      (_minus_minus(), *map(_minus_minus, range(3)))),
     ("a column of Q", "{got} pairs column 2 of Q with k₃: q₂ is the second ROW of Q.",
-     lambda Q, K: float(np.asarray(Q, dtype=float)[:, 1] @ _row(K, 2))),
+     lambda Q, K: float(np.asarray(Q, float)[:, 1] @ _row(K, 2))),
     ("multiplied the products", "{got} multiplies the three products: add them.",
      lambda Q, K: float(np.prod(_products(Q, K)))),
     ("dropped the minus signs", "{got} adds every product as positive: (−)(+) is negative.",

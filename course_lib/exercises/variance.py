@@ -105,8 +105,7 @@ def _draw_width(rng):
 _OVER_SHRUNK_SLIPS = [
     _hand("divided by c, not c²", "divides the variance by c = {d_k} once: ÷ c².", lambda d_k: 1),
     _hand("no scaling", "is the raw variance (or the answer upside down, or `/ c * c`, which "
-          "multiplies back): ÷ {d_k}².",
-          lambda d_k: d_k),
+          "multiplies back): ÷ {d_k}².", lambda d_k: d_k),
     _hand("gave c²", "is c² (or the variance × c): divide the variance {d_k} by c².",
           lambda d_k: d_k ** 2),
     _hand("divided by √d_k", "divides by √d_k: ÷ c², c = {d_k}.", lambda d_k: d_k ** 0.5),
@@ -147,13 +146,11 @@ def _replay(form):
     return gives
 
 
-@lru_cache(maxsize=256)
-def _drawn_by(d_k, size, seed, uniform):
+@lru_cache(maxsize=64)
+def _uniform(d_k, size, seed):
     rng = np.random.default_rng(seed)
-    if uniform:
-        q, k = rng.random((size, d_k)), rng.random((size, d_k))
-        return float(np.var((q * k).sum(axis=1)))
-    return float(np.var(rng.standard_normal(size) * rng.standard_normal(size)))  # one slot
+    q, k = rng.random((size, d_k)), rng.random((size, d_k))
+    return float(np.var((q * k).sum(axis=1)))
 
 
 def _roughly_d_k(o):
@@ -192,11 +189,9 @@ _DOT_VARIANCE_SLIPS = slip_rows([  # forms of (q, k, scores), on the case's own 
     Slip("a variance of 0", "no spread: one number only (.sum() adds everything)?",
          when=lambda o: abs(float(o.value)) < 1e-9,
          example=_replay(lambda q, k, s: np.var((q * k).sum()))),
-    ("uniform draws", "rng.random draws between 0 and 1: draw rng.standard_normal.",
-     lambda *case: _drawn_by(*case, True)),
+    ("uniform draws", "rng.random draws between 0 and 1: draw rng.standard_normal.", _uniform),
     Slip("other draws", "close to d_k, but not the checker's draws: one default_rng(seed), then q, "
-         "then k, each standard_normal((size, d_k)).",
-         when=_roughly_d_k, example=_pair_by_pair),
+         "then k, each standard_normal((size, d_k)).", when=_roughly_d_k, example=_pair_by_pair),
 ])
 
 

@@ -108,8 +108,7 @@ _SLOT_SLIPS = slip_rows([
          when=lambda o: isinstance(o.error, IndexError) and o.case.raises is None
          and "out of range" not in str(o.error)),
     Slip(_POSITIONS, "it lets slot 0 through and refuses slot len(q): check the slots 1 … len(q), "
-         "not the positions 0 … len(q) − 1.",
-         when=lambda o: _answered_0(o) or _refused_last(o)),
+         "not the positions 0 … len(q) − 1.", when=lambda o: _answered_0(o) or _refused_last(o)),
     Slip(_PAST, "Python raised, not your check: refuse i > len(q).",
          when=lambda o: o.case.raises and "of range" in str(o.error)
          and o.case.args[1] == len(o.case.args[0]) + 1),
