@@ -231,7 +231,7 @@ _WEIGHTS = {  # name: (the slip's weights from the givens, hint)
 }
 
 
-WEIGHT_SLIPS = slip_rows([
+WEIGHT_SLIPS = [
     *((name, hint, f) for name, (f, hint) in _WEIGHTS.items()),
     ("multiplied by √d_k", "divide the scores by √d_k.",
      lambda Q, K: _weights(Q, K, by=1 / math.sqrt(len(Q[0])))),
@@ -240,7 +240,7 @@ WEIGHT_SLIPS = slip_rows([
      "query 1's row.", _columns),
     ("equal weights", "work out the scores first.", lambda Q, K: np.full(len(K), 1 / len(K))),
     ("the keys in reverse order", "A₁₁ belongs to 𝐤₁.", lambda Q, K: _weights(Q, K)[::-1]),
-])
+]
 
 
 def _best(Q, K):  # the best-matching key (none when two tie)
@@ -274,11 +274,7 @@ def _blend(weights, V):
     return np.asarray(weights, float) @ np.asarray(V, float)  # (d_v,): Σⱼ wⱼ 𝐯ⱼ
 
 
-def _left_out(j):
-    return lambda Q, K, V: _blend(_weights(Q, K), V) - _weights(Q, K)[j] * np.asarray(V[j])
-
-
-OUTPUT_SLIPS = slip_rows([
+OUTPUT_SLIPS = [
     *((name, "{got} blends the values with the wrong weights: " + hint,
        lambda Q, K, V, f=f: _blend(f(Q, K), V)) for name, (f, hint) in _WEIGHTS.items()),
     ("the scaled scores as weights", "their softmax is the weights.",
@@ -289,17 +285,14 @@ OUTPUT_SLIPS = slip_rows([
      lambda Q, K, V: np.asarray(V, float)[_best(Q, K)]),
     ("weights rounded to 1 decimal", "keep 3 decimals of the weights.",
      lambda Q, K, V: _blend(np.round(_weights(Q, K), 1), V)),
-    *((f"left out key {j + 1}", "add all three terms.", _left_out(j)) for j in range(3)),
-])
-
-
-def _draw_qkv(rng):
-    return {**_draw_qk(rng), "V": rng.integers(-2, 5, size=(3, 2)).tolist()}
+    *((f"left out key {j + 1}", "add all three terms.", lambda Q, K, V, j=j: _blend(
+        _weights(Q, K), V) - _weights(Q, K)[j] * np.asarray(V[j])) for j in range(3)),
+]
 
 
 OUTPUT_HAND = HandExercise(
     "output by hand", "output row 1 of softmax(QKᵀ/√d_k) V for Q = {Q}, K = {K}, V = {V}",
     lambda Q, K, V: _blend(_weights(Q, K), V), {"Q": _Q, "K": _K, "V": [[2, 0], [0, 2], [4, 4]]},
-    OUTPUT_SLIPS, draw=_draw_qkv)
+    OUTPUT_SLIPS, draw=lambda rng: {**_draw_qk(rng), "V": rng.integers(-2, 5, (3, 2)).tolist()})
 
 EXERCISES = [WEIGHTS_HAND, OUTPUT_HAND, ATTENTION]

@@ -9,7 +9,7 @@ from dataclasses import replace
 import numpy as np
 
 from .attention import SLIPS, AttentionExercise
-from .feedback import NOT_ATTEMPTED, Slip, slip_rows
+from .feedback import NOT_ATTEMPTED, Slip
 
 STILL = "the bug still there"
 
@@ -85,13 +85,13 @@ def _column_weights(q, k, by=None):
 
 
 BUG_HUNTS = [
-    BugHunt("bug hunt 1", _attention_1, "the total down the columns", extra=slip_rows([
+    BugHunt("bug hunt 1", _attention_1, "the total down the columns", extra=[
         ("transposed instead of fixed", "weights.T's rows add up to 1, but row j is KEY j's: "
          "divide each query's row by its own total, sum(axis=-1, keepdims=True).",
          lambda q, k, v: _column_weights(q, k).T @ v),
         ("the bug left, a right line changed", "the sum still runs down the columns (axis=0), and "
          "the right scale now divides by d_k: undo that, fix the sum.",
-         lambda q, k, v: _column_weights(q, k, q.shape[-1]) @ v)])),
+         lambda q, k, v: _column_weights(q, k, q.shape[-1]) @ v)]),
     BugHunt("bug hunt 2", _attention_2, "divided by d_k"),
     BugHunt("bug hunt 3", _attention_3, "weights applied to K"),
 ]

@@ -75,7 +75,7 @@ _T5, _T3 = [7, 2, 9, 4, 6], [3, 0, 5]  # physical block of logical block i
 _BLOCK = "logical block i holds positions i × page_size … (i + 1) × page_size − 1"
 _LEFT = "the offset is what is left, position % page_size."
 
-_SLOT_SLIPS = slip_rows([
+_SLOT_SLIPS = [
     ("no look-up in the table", "position // page_size is the LOGICAL block: look it up.",
      lambda p, t, s: (p // s, p % s)),
     ("block and offset swapped", "the physical block comes first, then the offset.",
@@ -114,7 +114,7 @@ _SLOT_SLIPS = slip_rows([
      (lambda p, t, s: (t[p // len(t)], p % s), lambda p, t, s: (t[p // s], p % len(t)),
       lambda p, t, s: (t[p // len(t)], p % len(t)))),
     ("<= at a block's end", f"{_BLOCK}: the test is position < (i + 1) × page_size.", _at_the_end),
-])
+]
 
 SLOT_OF = CodeExercise(
     "slot_of", "slot_of(position, block_table, page_size)",
@@ -153,7 +153,7 @@ def _with(**how):
     return lambda x, p, base: _turn(x, p, base, **how)
 
 
-_ROPE_SLIPS = slip_rows([
+_ROPE_SLIPS = [
     ("neighbouring pairs", "here pair t is slot t with slot t + d/2.", _with(pairs="next")),
     ("turned the wrong way", "the minus goes on the first slot, a cos φ − b sin φ.",
      _with(sign=-1.0)),
@@ -189,7 +189,7 @@ _ROPE_SLIPS = slip_rows([
     ("stopped after the first pair", "the `return` is inside the loop: one indent less.",
      lambda x, p, base: (lambda r, h: [r[0], *x[1:h], r[h], *x[h + 1:]])(
          _turn(x, p, base), len(x) // 2)),
-])
+]
 
 ROPE = CodeExercise(
     "rope", "rope(x, position, base)",
@@ -215,7 +215,7 @@ _TOTAL = "divide by e^LSE = {a} + {b}, the sum of the two weights."
 MERGE_HAND = HandExercise(
     "merged chunks by hand", "o merged from chunk 1 (o₁ = {o1}, LSE₁ = ln {a}) and chunk 2 "
     "(o₂ = {o2}, LSE₂ = ln {b})",
-    _merged, {"o1": 2, "a": 3, "o2": 7, "b": 2}, draw=_draw_chunks, slips=slip_rows([
+    _merged, {"o1": 2, "a": 3, "o2": 7, "b": 2}, draw=_draw_chunks, slips=[
         ("the plain mean", "chunk c weighs e^LSE_c, not ½.", lambda o1, a, o2, b: (o1 + o2) / 2),
         ("not divided by the total", "{got} is e^LSE₁ o₁ + e^LSE₂ o₂: " + _TOTAL,
          lambda o1, a, o2, b: a * o1 + b * o2),
@@ -230,6 +230,6 @@ MERGE_HAND = HandExercise(
         ("the logsumexps as weights", "a chunk weighs e^LSE_c = {a} and {b}, not LSE_c.",
          lambda o1, a, o2, b: _merged(o1, math.log(a), o2, math.log(b))),
         ("added the outputs", "o is a weighted MEAN of o₁ and o₂.", lambda o1, a, o2, b: o1 + o2),
-    ]))
+    ])
 
 EXERCISES = [CACHE_HAND, MERGE_HAND, SLOT_OF, ROPE]

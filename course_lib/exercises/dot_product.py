@@ -5,7 +5,7 @@ from itertools import permutations
 
 from ._values import numeric, show
 from .engine import Case, CodeExercise
-from .feedback import Slip, slip_rows
+from .feedback import Slip
 from .feedback import no_prediction as _no
 from .hand import HandExercise, one_off
 from .python import REPLACED
@@ -34,7 +34,7 @@ def _one_pair(i, wrong):  # q·k with qᵢkᵢ made wrong(qᵢ, kᵢ) (None: not
 
 
 # rows of the by-hand and the loop exercise
-_SHARED = slip_rows([
+_SHARED = [
     ("multiplies the sums", "that is (Σ qᵢ) × (Σ kᵢ): multiply slot by slot, then add.",
      lambda q, k: sum(q) * sum(k)),
     ("multiplied the products", "the products were multiplied together: add them.",
@@ -43,9 +43,9 @@ _SHARED = slip_rows([
      lambda q, k: sum(x * x for x in _p(q, k))),
     ("the lengths multiplied", "that is ∥q∥ ∥k∥, q·k only for arrows pointing one way.",
      lambda q, k: math.sqrt(_dot(q, q) * _dot(k, k))),
-])
+]
 
-_DOT_HAND_SLIPS = slip_rows([
+_DOT_HAND_SLIPS = [
     ("sign of a product", "{got} gives a product the wrong sign: (+)(−) is negative, (−)(−) "
      "positive.", (lambda q, k: sum(abs(x) for x in _p(q, k)),
                    *(_one_pair(i, lambda a, b: -a * b if a * b > 0 else None) for i in range(3)))),
@@ -54,12 +54,12 @@ _DOT_HAND_SLIPS = slip_rows([
     *_SHARED,
     *[(f"left out slot {i + 1}", f"{{got}} leaves out slot {i + 1}'s product: add all three.",
        lambda q, k, i=i: _dot(q, k) - q[i] * k[i]) for i in range(3)],
-])
+]
 
 
 DOT_HAND = HandExercise(
     "dot by hand", "{q}·{k}", _dot, {"q": [1, -2, 3], "k": [4, 1, 2]}, _DOT_HAND_SLIPS,
-    draw=_draw_pair, twins=[one_off(_dot), *slip_rows([
+    draw=_draw_pair, twins=[one_off(_dot),
         ("slots paired out of line", "pair slot i with slot i.", [lambda q, k, j=j: _dot(
             q, [k[i] for i in j]) for j in permutations(range(3)) if j != (0, 1, 2)]),
         ("q with itself", "{got} is q·q: multiply q's slots by k's.", lambda q, k: _dot(q, q)),
@@ -67,8 +67,7 @@ DOT_HAND = HandExercise(
         ("left out the negative product", "keep the signs.",
          lambda q, k: sum(x for x in _p(q, k) if x > 0)),
         ("as if at a right angle", "{got} is q·k at a right angle: work it out.",
-         lambda q, k: 0)])],
-)
+         lambda q, k: 0)])
 
 _PAIRS = [([3.0], [-2.0]), ([1.0, 0.0], [0.0, 1.0]), ([1.0, 2.0, 3.0], [4.0, 5.0, 6.0]),
           ([2.0, -1.0, 3.0, 0.5], [1.0, 4.0, -2.0, 2.0]),
@@ -82,7 +81,7 @@ def _unrefused(o):  # a case to refuse answered (not as text), or run past the e
         or (isinstance(o.error, IndexError) and "out of range" in str(o.error)))
 
 
-_DOT_LOOP_SLIPS = slip_rows([
+_DOT_LOOP_SLIPS = [
     ("sums without multiplying", "every slot of both lists was added: multiply matching slots.",
      lambda q, k: sum(q) + sum(k)),
     *_SHARED,
@@ -95,7 +94,7 @@ _DOT_LOOP_SLIPS = slip_rows([
     Slip("does not refuse different numbers of slots", "raise ValueError if len(q) != len(k): a "
          "loop alone stops early or runs past the end.", when=_unrefused,
          example=lambda q, k: sum(a * b for a, b in zip(q, k))),  # noqa: B905
-])
+]
 
 
 DOT_LOOP = CodeExercise(
@@ -114,7 +113,7 @@ def _cos(q, k):
     return _dot(q, k) / (_len(q) * _len(k))
 
 
-_COSINE_SLIPS = slip_rows([
+_COSINE_SLIPS = [
     ("one length used twice", "you divided by one length twice: ∥q∥ and ∥k∥.",
      (lambda q, k: _dot(q, k) / _dot(q, q), lambda q, k: _dot(q, k) / _dot(k, k))),
     ("took math.cos", "q·k / (∥q∥ ∥k∥) already IS cos θ: no math.cos.",
@@ -133,7 +132,7 @@ _COSINE_SLIPS = slip_rows([
     ("divided by the sums", "you divided by (Σ qᵢ)(Σ kᵢ): by ∥q∥ ∥k∥.",
      lambda q, k: _dot(q, k) / (sum(q) * sum(k))),
     ("returned 1 − cos θ", "return cos θ.", lambda q, k: 1 - _cos(q, k)),
-])
+]
 
 
 COSINE = CodeExercise(
@@ -154,7 +153,7 @@ def _draw_angle(rng):
     return {"a": lengths[0], "b": lengths[1], "angle": int(rng.choice([60, 120, 180]))}
 
 
-_COSINE_HAND_SLIPS = slip_rows([
+_COSINE_HAND_SLIPS = [
     ("forgot cos θ", "{got} is {a} × {b} alone: multiply by cos {angle}°.",
      lambda a, b, angle: a * b),
     ("cos θ alone", "{got} is cos {angle}°: times both lengths.",
@@ -182,18 +181,18 @@ _COSINE_HAND_SLIPS = slip_rows([
      lambda a, b, angle: 0.0),
     ("cos of the angle in radians", "{got} takes cos of {angle} radians: use degrees.",
      lambda a, b, angle: a * b * math.cos(angle)),
-])
+]
 
 
 COSINE_HAND = HandExercise(
     "cosine by hand", "q·k for ∥q∥ = {a}, ∥k∥ = {b}, θ = {angle}°",
     lambda a, b, angle: a * b * _round_cos(angle), {"a": 2, "b": 5, "angle": 60},
     _COSINE_HAND_SLIPS, draw=_draw_angle,
-    twins=slip_rows([("squared one length", "q·k = ∥q∥ ∥k∥ cos θ.",
-                      [lambda a, b, angle, n=n: a * b * (a, b)[n] * _round_cos(angle)
-                       for n in (0, 1)]),
-                     ("cos θ taken twice", "{got} is {a} × {b} × cos² {angle}°: cos θ once.",
-                      lambda a, b, angle: a * b * _round_cos(angle) ** 2)]))
+    twins=[("squared one length", "q·k = ∥q∥ ∥k∥ cos θ.",
+            [lambda a, b, angle, n=n: a * b * (a, b)[n] * _round_cos(angle)
+             for n in (0, 1)]),
+           ("cos θ taken twice", "{got} is {a} × {b} × cos² {angle}°: cos θ once.",
+            lambda a, b, angle: a * b * _round_cos(angle) ** 2)])
 
 
 def _turn_left(q):
@@ -220,7 +219,7 @@ def _askew_hint(ex, o):
     return "your arrow is at a right angle to q, but turned to the RIGHT."
 
 
-_PERPENDICULAR_SLIPS = slip_rows([
+_PERPENDICULAR_SLIPS = [
     ("swapped without a minus", "[q₂, q₁] is q mirrored: one slot needs a minus.",
      lambda q: [q[1], q[0]]),
     ("both slots negated", "only one slot gets the minus: [−q₂, q₁].", lambda q: [-q[1], -q[0]]),
@@ -238,7 +237,7 @@ _PERPENDICULAR_SLIPS = slip_rows([
     ("the zero vector", "[0, 0] points nowhere: turn q.", lambda q: [0, 0]),
     Slip("not a quarter turn left", _askew_hint, when=_askew,
          example=lambda q: [-q[1], q[0] + q[1]]),
-])
+]
 
 
 PERPENDICULAR = CodeExercise(

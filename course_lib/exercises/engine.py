@@ -22,6 +22,7 @@ from .feedback import (
     capital,
     fill,
     pick,
+    slip_rows,
 )
 
 __all__ = ["Case", "CodeExercise", "Outcome"]
@@ -69,7 +70,7 @@ class CodeExercise:
         self.name, self.call, self.solution = name, call, solution
         self.function = call.split("(")[0]
         self.arg_names = [a.strip() for a in call[call.index("(") + 1:-1].split(",") if a.strip()]
-        self.slips, self.quantities = list(slips), dict(quantities or {})
+        self.slips, self.quantities = slip_rows(slips), dict(quantities or {})
         self.rtol, self.atol, self.show_args = rtol, atol, show_args
         self.loop_only, self.whole = sorted(loop_only, key=len, reverse=True), whole
         self.relations = relations.for_code(self.quantities)

@@ -26,7 +26,7 @@ _SHARED_SLIPS = _rows(_bytes, [
     ("numbers, not bytes", "a float32 takes 4 bytes.", {"size": 1}),
     ("8 bytes a float32", "a float32 is 4 bytes (8 is float64).", {"size": 8}),
     ("2 bytes a float32", "the kernel computes in float32, 4 bytes.", {"size": 2}),
-]) + slip_rows([
+]) + [
     ("the query row padded", "only the key rows are padded; the query row is d_k numbers.",
      lambda **g: _bytes(**g) + 4),
     ("padding counted once", "each key row has its own padding number: key_block · (d_k + 1).",
@@ -39,7 +39,7 @@ _SHARED_SLIPS = _rows(_bytes, [
       lambda d_k, key_block: 4 * key_block * (d_k + 1))),
     ("KiB, not bytes", "the question asks for bytes: no ÷ 1024 (or 1000).",
      (lambda **g: _bytes(**g) / 1024, lambda **g: _bytes(**g) / 1000)),
-])
+]
 
 SHARED_HAND = HandExercise(
     "shared memory by hand", "the bytes of shared memory of one thread block (d_k = {d_k}, "
@@ -75,10 +75,10 @@ def _doubled(d_k, threads, limit, past, none):  # doubled from 1 while it fits: 
     return block if _bytes(d_k, 1) <= limit else none
 
 
-_BLOCK_SLIPS = slip_rows([
+_BLOCK_SLIPS = [
     ("doubled one step too far", "it stops at the first block that does NOT fit: return the one "
      "before.", tuple(lambda *a, p=p, n=n: _doubled(*a, p, n) for p in (0, 1)
-                                  for n in (0, 1))),
+                        for n in (0, 1))),
     ("stopped after one halving", "a `return` in the loop, or `if` where `while` repeats?",
      lambda d, t, lim: t if _bytes(d, t) <= lim else t // 2),
     ("a block that fits exactly refused", "a block of exactly {limit} bytes fits: "
@@ -102,7 +102,7 @@ _BLOCK_SLIPS = slip_rows([
     ("not a power of two", "the halving max needs a power of two: 1, 2, 4, 8, …", _any_size),
     ("d_k and key_block swapped", "key_block rows of d_k + 1 numbers: key_block × (d_k + 1).",
      _halving(swap=True)),
-])
+]
 
 BLOCK = CodeExercise(
     "largest key block", "largest_key_block(d_k, threads, limit)",
@@ -143,12 +143,12 @@ _BARRIER_SLIPS = _rows(_barriers, [
      {"tiles": lambda x: 1}),
 ])
 
-_BARRIER_SLIPS += slip_rows([
+_BARRIER_SLIPS += [
     ("tiles as a fraction", "the short last tile runs whole: ⌈{m} / {key_block}⌉ tiles.",
      (lambda **g: _barriers(**g, tiles=float), lambda **g: round(_barriers(**g, tiles=float)))),
     ("the halving rounds once a row", "(d) waits in every tile.",
      lambda **g: _barriers(**g, rounds=lambda b: 0) + math.log2(g["key_block"])),
-])
+]
 
 BARRIER_HAND = HandExercise(
     "barriers by hand", "the __syncthreads() one query row waits at (m = {m} keys, key_block = "

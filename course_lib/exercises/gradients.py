@@ -46,11 +46,11 @@ _BOTH = [  # name, hint by hand (entry 0), hint in code (entry i), formula(aᵢ,
      "that is aᵢgᵢ − Σⱼ aⱼgⱼ: aᵢ(gᵢ − Σⱼ aⱼgⱼ).", lambda x, y, t, *_: x * y - t),
 ]
 
-_SCORE_GRADIENT_HAND_SLIPS = slip_rows([
+_SCORE_GRADIENT_HAND_SLIPS = [
     *((name, hint, _hand(f)) for name, hint, _, f in _BOTH),
     *[(f"the entry of key {i}", f"{{got}} is ∂L/∂s{'₀₁₂'[i]}: the question asks for "
        "s₀.", lambda a, g, i=i: a[i] * (g[i] - _total(a, g))) for i in (1, 2)],
-])
+]
 
 
 SCORE_GRADIENT_HAND = HandExercise(
@@ -64,7 +64,7 @@ def _row(a, g):
     return [x * (y - t) for x, y in zip(a, g, strict=True)]
 
 
-_SOFTMAX_BACKWARD_ROW_SLIPS = slip_rows([
+_SOFTMAX_BACKWARD_ROW_SLIPS = [
     *((name.replace("a₀", "aᵢ"), hint, _each(f)) for name, _, hint, f in _BOTH),
     ("a term left out of the total", "Σⱼ aⱼgⱼ runs over every j, j = i included.",
      tuple(
@@ -76,7 +76,7 @@ _SOFTMAX_BACKWARD_ROW_SLIPS = slip_rows([
      "first.", _each(lambda x, y, t, i, a, g: x * (y - _total(a[:i + 1], g[:i + 1])))),
     ("only the last term counts", REPLACED,
      _each(lambda x, y, t, i, a, g: x * (y - a[-1] * g[-1]))),
-])
+]
 
 
 SOFTMAX_BACKWARD_ROW = CodeExercise(
@@ -159,10 +159,6 @@ _Q_ROWS = [  # name, hint, keyword forms of _gradient
 ]
 
 
-def _bound(form):
-    return lambda q, k, v, g: _gradient(q, k, v, g, **form)
-
-
 QUERY_GRADIENT = CodeExercise(
     "query_gradient", "query_gradient(q, k, v, grad_out)",
     [_qkvg(seed, *shape) for seed, shape in enumerate(
@@ -170,7 +166,8 @@ QUERY_GRADIENT = CodeExercise(
     + [tuple(map(frozen_array, (  # scores near 1000: e^1000 overflows without the row max
         [[20, 20, 20, 20], [20, 20, 20, 20.5]], [[25, 25, 25, 25.5], [25] * 4, [24.9, 25, 25, 25]],
         [[1, -0.5], [0.5, 2], [-1, 1]], [[0.5, -1], [1.5, 0.5]])))],
-    _gradient, slip_rows(_Q_ROWS, _bound), quantities={"d_k": lambda q, k, v, g: q.shape[1]},
+    _gradient, slip_rows(_Q_ROWS, lambda form: lambda *case: _gradient(*case, **form)),
+    quantities={"d_k": lambda q, k, v, g: q.shape[1]},
     show_args=lambda args: ", ".join(f"{name} {np.shape(a)}" for name, a in
                                      zip(("q", "k", "v", "grad_out"), args, strict=True)))
 

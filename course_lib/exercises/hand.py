@@ -6,7 +6,18 @@ import numpy as np
 
 from . import relations
 from ._values import WRONG_COUNT, as_numbers, show
-from .feedback import FAILED, MISTAKE, NOT_ATTEMPTED, PASSED, Feedback, Slip, capital, fill, pick
+from .feedback import (
+    FAILED,
+    MISTAKE,
+    NOT_ATTEMPTED,
+    PASSED,
+    Feedback,
+    Slip,
+    capital,
+    fill,
+    pick,
+    slip_rows,
+)
 
 __all__ = ["CLOSE", "HandExercise", "ROUNDED", "one_off"]
 
@@ -26,8 +37,8 @@ class HandExercise:
     def __init__(self, name, prompt, answer, givens, slips=(), *, draw=None, tolerance=0.01,
                  base=None, twins=()):
         self.name, self.prompt, self.formula = name, prompt, answer
-        self.givens, self.slips, self.draw = dict(givens), list(slips), draw
-        self.twins, self.tolerance, self.base = list(twins), float(tolerance), base
+        self.givens, self.slips, self.draw = dict(givens), slip_rows(slips), draw
+        self.twins, self.tolerance, self.base = slip_rows(twins), float(tolerance), base
         self.answer = np.asarray(answer(**self.givens), dtype=float)
         if problem := self._clash():
             raise ValueError(f"{name}: {problem}")

@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import softmax as _softmax
 from .engine import CodeExercise
-from .feedback import Slip, slip_rows
+from .feedback import Slip
 from .feedback import no_prediction as _no
 from .hand import HandExercise
 
@@ -15,7 +15,7 @@ def _weight(p, big):
     return p / (p + 1)  # e^(ln p) / (e^(ln p) + e⁰); the blocked key adds 0
 
 
-_MASKED_WEIGHT_SLIPS = slip_rows([
+_MASKED_WEIGHT_SLIPS = [
     ("the blocked key counted", "{got} keeps e^{big} of the blocked key in the total: it "
      "adds e^(−∞) = 0.", lambda p, big: p / (p + 1 + math.exp(big))),
     ("blocked score set to 0", "{got} gives the blocked key the score 0, and e⁰ = 1 counts: "
@@ -36,7 +36,7 @@ _MASKED_WEIGHT_SLIPS = slip_rows([
      lambda p, big: float(p)),
     ("the mask read the other way round", "{got} would mean key 0 is blocked: only key 2 is.",
      lambda p, big: 0.0),
-])
+]
 
 
 MASKED_WEIGHT = HandExercise(
@@ -97,7 +97,7 @@ _ROWS = [([1.0, 2.0, 3.0], [True, True, True]),
          ([-400.5, 400.0, 2.0], [True, True, False]),  # shifted by the smallest: e^800.5
          ([1.0, 2.0], [False, False])]  # nothing to attend to
 
-_MASKED_SOFTMAX_SLIPS = slip_rows([
+_MASKED_SOFTMAX_SLIPS = [
     ("True read as blocked", "your weights sit on the blocked keys: True means MAY attend.",
      lambda s, a: _masked_softmax(s, [not ok for ok in a])),
     ("the mask ignored", "a softmax over every key: put −∞ on the blocked scores.",
@@ -132,7 +132,7 @@ _MASKED_SOFTMAX_SLIPS = slip_rows([
     Slip("the smallest score subtracted", "the smallest leaves exponents near 800, which overflow: "
          "subtract the LARGEST.", when=lambda o: _spread(*o.case.args) > 700 and _broken(o),
          example=_learner(lambda s, a: _spread(s, a) > 700, lambda s, a: [math.nan] * len(s))),
-])
+]
 
 
 MASKED_SOFTMAX = CodeExercise(
@@ -157,7 +157,7 @@ def _causal(i, j, real):
     return j <= i and real(j)
 
 
-_BATCH_MASK_SLIPS = slip_rows([
+_BATCH_MASK_SLIPS = [
     ("no causal part", "the padding mask alone: AND it with j ≤ i.",
      _grid(lambda i, j, real: real(j))),
     ("no padding part", "the causal mask alone: block the filler keys too.",
@@ -183,7 +183,7 @@ _BATCH_MASK_SLIPS = slip_rows([
      _grid(lambda i, j, real: j <= i or real(j))),
     ("lengths[0] for every sequence", "sequence b has its own length, lengths[b]: an index "
      "that never moves?", lambda lengths, *rest: _grid(_causal)(lengths[:1] * len(lengths), *rest)),
-])
+]
 
 
 BATCH_MASK = CodeExercise(

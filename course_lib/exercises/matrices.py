@@ -7,7 +7,7 @@ import numpy as np
 from . import relations
 from ._values import frozen_array, numeric, shapes
 from .engine import Case, CodeExercise
-from .feedback import Slip, slip_rows
+from .feedback import Slip
 from .hand import HandExercise
 
 
@@ -16,7 +16,7 @@ def _draw_sizes(rng):
     return {"n": n, "m": m, "d_k": d_k, "d_v": d_v}
 
 
-_K_ENTRIES_SLIPS = slip_rows([
+_K_ENTRIES_SLIPS = [
     ("K shaped like Q", "{got} = {n} × {d_k} is Q's size; K has V's m = {m} rows.",
      lambda n, m, d_k, d_v: n * d_k),
     ("K shaped like V", "{got} = {m} × {d_v} is V's size; K has Q's width, d_k = {d_k}.",
@@ -42,7 +42,7 @@ _K_ENTRIES_SLIPS = slip_rows([
     ("K as d_k × d_k", "{got} = {d_k} × {d_k}: K has V's m = {m} rows.",
      lambda n, m, d_k, d_v: d_k * d_k),
     ("K as n × n", "{got} = {n} × {n}: K is m × d_k = {m} × {d_k}.", lambda n, m, d_k, d_v: n * n),
-])
+]
 
 
 K_ENTRIES = HandExercise(
@@ -107,7 +107,7 @@ class _Sizes(CodeExercise):
         return outcomes
 
 
-_SIZES_SLIPS = slip_rows([
+_SIZES_SLIPS = [
     ("sizes in another order", "Q's shape then V's: the order is (n, m, d_k, d_v).",
      _checked(lambda Q, K, V: (*Q.shape, *V.shape))),
     ("Q's rows as m", "m counts the keys, K's rows; Q's rows are the n queries.",
@@ -138,7 +138,7 @@ _SIZES_SLIPS = slip_rows([
          "{K.shape[1]}, Q has {Q.shape[1]}\".", when=lambda o: o.case.raises is not None
          and isinstance(o.error, ValueError) and not _says_sizes(str(o.error) or "0"),
          example=_refusing(_misfit)),
-])
+]
 
 
 SIZES = _Sizes(
@@ -174,11 +174,7 @@ def _inside(o):
         np.allclose(v[i:i + len(e)], e) for i in range(len(v) - len(e) + 1))
 
 
-def _cosines(q, K):
-    return [float(q @ k / (np.sqrt(q @ q) * np.sqrt(k @ k))) for k in K]
-
-
-_QUERY_SCORES_SLIPS = slip_rows([
+_QUERY_SCORES_SLIPS = [
     ("the columns of K", "`q @ K` pairs q with the COLUMNS of K; a key is a ROW: q @ K[j].",
      lambda q, K: q @ K),
     ("added up the scores", "return one score per key, m numbers.",
@@ -189,7 +185,8 @@ _QUERY_SCORES_SLIPS = slip_rows([
     ("one score per slot", "loop over the keys, range(len(K)), not range(len(q)).", _per_slot),
     ("= instead of append", "only the last score came back: append each.",
      (lambda q, K: float(q @ K[-1]), lambda q, K: [float(q @ K[-1])])),
-    ("divided by the lengths", "that is the cosine: the score is q · k.", _cosines),
+    ("divided by the lengths", "that is the cosine: the score is q · k.",
+     lambda q, K: [float(q @ k / (np.sqrt(q @ q) * np.sqrt(k @ k))) for k in K]),
     ("multiplied the sums", "(q₁ + q₂ + …)(k₁ + k₂ + …): multiply matching slots, then add.",
      lambda q, K: [float(sum(q) * sum(k)) for k in K]),
     ("q with itself", "every score is q · q: score each row k of K.",
@@ -197,7 +194,7 @@ _QUERY_SCORES_SLIPS = slip_rows([
     Slip("kept earlier calls' scores", "the right scores and more: a list made outside the "
          "function keeps every call's.", when=_inside,
          example=lambda q, K, kept=[]: kept.extend(q @ K.T) or kept),  # noqa: B006
-])
+]
 
 
 QUERY_SCORES = CodeExercise(

@@ -6,7 +6,6 @@ import numpy as np
 
 from .decoding import CACHE_ROWS, CACHE_TWINS, cache_slips
 from .engine import CodeExercise
-from .feedback import slip_rows
 from .hand import HandExercise
 from .python import REPLACED
 
@@ -31,24 +30,20 @@ def _weights(q, k, v, mask):
     return _attend(q, k, np.eye(k.shape[-2])[None].repeat(len(k), 0), mask)  # (H, n, m)
 
 
-def _bottom_right(n, m):
-    return np.arange(m)[None, :] <= np.arange(n)[:, None] + (m - n)  # (n, m)
-
-
 _RNG = np.random.default_rng(17)
 
 
 def _case(heads, n, m, d, d_v, size=1.0, rng=_RNG):
     rounded = [np.round(rng.standard_normal(shape) * size, 2)
                for shape in ((heads, n, d), (heads, m, d), (heads, m, d_v))]
-    return (*rounded, _bottom_right(n, m))
+    return (*rounded, np.arange(m)[None, :] <= np.arange(n)[:, None] + (m - n))  # bottom-right
 
 
 _ATTEND_CASES = [_case(1, 1, 1, 2, 1), _case(2, 3, 3, 4, 3), _case(3, 2, 4, 4, 2),
                  _case(2, 1, 5, 3, 2), _case(3, 4, 4, 2, 3, size=2.0), _case(2, 2, 3, 9, 5),
                  _case(1, 3, 3, 4, 2, size=30.0)]  # scores near 700: e^s overflows
 
-_MY_ATTENTION_SLIPS = slip_rows([
+_MY_ATTENTION_SLIPS = [
     ("no √d_k", "the scores are divided by √d_k = √{d_k} before the softmax.",
      _with(scale=lambda q: 1.0)),
     ("d_k from the wrong axis", "d_k is a query's length, the LAST axis: query.shape[-1].",
@@ -72,7 +67,7 @@ _MY_ATTENTION_SLIPS = slip_rows([
     ("the weights returned", "blend the values with them: weights @ value.", _weights),
     ("masked after the softmax", "zeroed weights leave rows that do not sum to 1: put −∞ on the "
      "scores BEFORE it.", lambda q, k, v, mask: (_weights(q, k, v, np.ones_like(mask)) * mask) @ v),
-])
+]
 
 
 MY_ATTENTION = CodeExercise(
@@ -109,7 +104,7 @@ _GRIDS = [_grid(2), _grid(3), _grid(4, peaked=lambda i: i - 1), _grid(5),
           _grid(6, peaked=lambda i: 0), _grid(7),
           [[1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]]  # a perfect previous-token head
 
-_PREVIOUS_TOKEN_SCORE_SLIPS = slip_rows([
+_PREVIOUS_TOKEN_SCORE_SLIPS = [
     ("divided by n", "the mean runs over rows 1 … n − 1 (row 0 has no previous token; A[0][-1] "
      "is the LAST column).",
      (lambda A: _score(A, rows=range) * (len(A) - 1) / len(A),
@@ -133,7 +128,7 @@ _PREVIOUS_TOKEN_SCORE_SLIPS = slip_rows([
     ("only the last term counts", REPLACED, lambda A: A[-1][-2] / (len(A) - 1)),
     ("the mean of whole rows", "a row's mean is 1/n (it sums to 1): take one entry a row, "
      "A[i][i − 1].", lambda A: sum(sum(A[i]) / len(A) for i in range(1, len(A))) / (len(A) - 1)),
-])
+]
 
 
 PREVIOUS_TOKEN_SCORE = CodeExercise(

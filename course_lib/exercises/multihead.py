@@ -11,7 +11,7 @@ from .engine import CodeExercise
 from .feedback import Slip, slip_rows
 from .hand import HandExercise
 
-_HEAD_DIVISOR_SLIPS = slip_rows([
+_HEAD_DIVISOR_SLIPS = [
     ("√d_model", "{got} is √{d_model}, the full width: a head has d_k = d_model / h.",
      (lambda d_model, h: math.sqrt(d_model), lambda d_model, h: round(math.sqrt(d_model)))),
     ("d_model", "{got} is d_model: cut it into {h} heads, then take the root.",
@@ -27,16 +27,16 @@ _HEAD_DIVISOR_SLIPS = slip_rows([
     ("multiplied by h", "{got} comes from {d_model} × {h}: the heads CUT the width.",
      (lambda d_model, h: float(d_model * h),
       lambda d_model, h: math.sqrt(d_model * h))),
-])
+]
 
 
 HEAD_DIVISOR = HandExercise(
     "head divisor by hand", "the divisor of each head's scores for d_model = {d_model} and "
     "h = {h}", lambda d_model, h: math.sqrt(d_model / h),
     {"d_model": 2048, "h": 16}, _HEAD_DIVISOR_SLIPS, tolerance=0.05,
-    twins=slip_rows([
+    twins=[
         ("d_model over the divisor", "{got} is d_model ÷ the divisor: the divisor is √d_k itself.",
-         lambda d_model, h: d_model / math.sqrt(d_model / h))]))
+         lambda d_model, h: d_model / math.sqrt(d_model / h))])
 
 
 def _case(seed, n, d_model, h):
@@ -161,13 +161,13 @@ _MIXED = "it mixes the rows: reshape to (n, h, d_k), then move the head axis fir
 _WHOLE = (lambda x, a, b, h: _weights(x, a, b, 1, scale=lambda w, D, _: (h / D) ** 0.5)[0],
           lambda x, a, b, h: _weights(x, a, b, 1)[0])
 
-_HEAD_WEIGHTS_SLIPS = slip_rows([
+_HEAD_WEIGHTS_SLIPS = [
     *_shared(_head_weights),
     ("every head on all the columns", "each head uses its own d_k columns of Q and K.", tuple(
          lambda x, a, b, h, f=f: np.stack([f(x, a, b, h)] * h) for f in _WHOLE)),
     ("head axis second", "the head axis comes first, (h, n, n): np.stack(heads).",
      lambda x, a, b, h: np.stack(_weights(x, a, b, h), axis=1)),
-    ("reshaped to (h, n, d_k)", _MIXED, _reshaped)])
+    ("reshaped to (h, n, d_k)", _MIXED, _reshaped)]
 
 
 HEAD_WEIGHTS = CodeExercise(
@@ -195,7 +195,7 @@ def _merged(merge, **how):
     return lambda *case: _multi_head(*case, merge=merge, **how)
 
 
-_MULTI_HEAD_SLIPS = slip_rows([
+_MULTI_HEAD_SLIPS = [
     *_shared(_multi_head, skip=("one column short", "one column too many")),
     ("no W_O", "those are the heads side by side: multiply them by W_O.",
      _merged(lambda hs, w_o: np.concatenate(hs, axis=1))),
@@ -229,7 +229,7 @@ _MULTI_HEAD_SLIPS = slip_rows([
     ("reshaped to (h, n, d_k)", _MIXED, lambda x, a, b, c, o, h: np.concatenate(list(
         _reshaped(x, a, b, h) @ (np.asarray(x) @ c).reshape(h, len(x), -1)), 1) @ o),
     ("stopped after the first head", "a `return` in the loop, or no loop over the heads?",
-     _merged(lambda hs, w: hs[0] @ w[:len(hs[0][0])]))])
+     _merged(lambda hs, w: hs[0] @ w[:len(hs[0][0])]))]
 
 
 MULTI_HEAD = CodeExercise(

@@ -3,7 +3,7 @@
 import math
 
 from .engine import CodeExercise
-from .feedback import Slip, slip_rows
+from .feedback import Slip
 from .feedback import no_prediction as _no
 from .hand import HandExercise
 from .python import REPLACED
@@ -32,7 +32,7 @@ def _first_slots(count):
     return length
 
 
-_LENGTH_SLIPS = slip_rows([
+_LENGTH_SLIPS = [
     ("halved instead of the root", "`total ** 1/2` is total / 2: math.sqrt(total).",
      lambda q: _squares(q) / 2),
     ("doubled instead of squared", "`x * 2` doubles x; the square is `x ** 2`.",
@@ -56,7 +56,7 @@ _LENGTH_SLIPS = slip_rows([
     Slip("started from q[0]", "an empty list has no q[0]: start the total at 0, loop over every "
          "slot.", when=lambda o: not o.case.args[0] and isinstance(o.error, IndexError),
          example=lambda q: math.sqrt(q[0] ** 2 + _squares(q[1:]))),
-])
+]
 
 
 LENGTH = CodeExercise(
@@ -88,7 +88,7 @@ def _signed_squares_root(q):
     return math.sqrt(total) if min(q) < 0 and total > 0 else _no()
 
 
-_LENGTH_HAND_SLIPS = slip_rows([
+_LENGTH_HAND_SLIPS = [
     ("halved instead of the root", "{got} is half the sum of the squares: its root.",
      lambda q: _squares(q) / 2),
     ("no squares", "{got} is the root of the unsquared slots: square each first.",
@@ -110,7 +110,7 @@ _LENGTH_HAND_SLIPS = slip_rows([
       lambda q: math.sqrt(sum(2 * abs(x) for x in q)))),
     *[(f"left out slot {i + 1}", f"{{got}} leaves out slot {i + 1}'s square.",
        lambda q, i=i: math.sqrt(_squares(q) - q[i] ** 2)) for i in range(3)],
-])
+]
 
 
 LENGTH_HAND = HandExercise(
@@ -126,7 +126,7 @@ def _unit(q):
     return [x / size for x in q]
 
 
-_UNIT_SLIPS = slip_rows([
+_UNIT_SLIPS = [
     ("returned the length", "that is ∥q∥: divide every slot by it.", _length),
     ("divided by the sum", "you divided by q₁ + q₂ + …: by ∥q∥.",
      lambda q: [x / sum(q) for x in q]),
@@ -150,7 +150,7 @@ _UNIT_SLIPS = slip_rows([
      lambda q: [x / len(q) for x in q]),
     ("each slot by its own size", "each slot was divided by |x|: divide by ∥q∥.",
      lambda q: [x / abs(x) for x in q]),
-])
+]
 
 
 UNIT = CodeExercise(

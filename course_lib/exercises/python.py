@@ -16,7 +16,7 @@ def _draw_list(rng):
                                              replace=False)]}
 
 
-_POSITIONS_HAND_SLIPS = slip_rows([
+_POSITIONS_HAND_SLIPS = [
     ("counted from 1", "{got} adds q[0]: positions count from 0, q[1] is the second.",
      lambda q: q[0] + q[-1]),
     ("-1 read as the first", "q[-1] is the last number.", lambda q: q[1] + q[0]),
@@ -31,7 +31,7 @@ _POSITIONS_HAND_SLIPS = slip_rows([
     ("the position 1 itself", "q[1] is the number AT position 1.", lambda q: 1 + q[-1]),
     ("q[1] read as the third", "q[1] is the second number.", lambda q: q[2] + q[-1]),
     ("a slice", "{got} adds q[1] to the end: q[1] + q[-1] adds two.", lambda q: sum(q[1:])),
-])
+]
 
 
 def _ends(q):
@@ -40,16 +40,16 @@ def _ends(q):
 
 POSITIONS_HAND = HandExercise(
     "positions by hand", "q[1] + q[-1] for q = {q}", _ends, {"q": [3, 8, 5, 1, 9]},
-    _POSITIONS_HAND_SLIPS, draw=_draw_list, twins=[one_off(_ends), *slip_rows([
+    _POSITIONS_HAND_SLIPS, draw=_draw_list, twins=[one_off(_ends),
         ("only one of the two", "add both.", (lambda q: q[1], lambda q: q[-1])),
-        ("the last two", "{got} is q[-2] + q[-1].", lambda q: q[-2] + q[-1])])])
+        ("the last two", "{got} is q[-2] + q[-1].", lambda q: q[-2] + q[-1])])
 
 
 def _squares(a, b):
     return sum(k * k for k in range(a, b))
 
 
-_LOOP_HAND_SLIPS = slip_rows([
+_LOOP_HAND_SLIPS = [
     ("range includes its end", "range({a}, {b}) stops BEFORE {b}.",
      lambda a, b: _squares(a, b + 1)),
     ("range started at 0", "range({a}, {b}) starts at {a}.", lambda a, b: _squares(0, b)),
@@ -65,17 +65,17 @@ _LOOP_HAND_SLIPS = slip_rows([
     ("2 ** k for k ** 2", "{got} adds 2 ** k.", lambda a, b: sum(2 ** k for k in range(a, b))),
     ("started one late, ran one far", "range({a}, {b}) is {a} … {b} − 1.",
      lambda a, b: _squares(a + 1, b + 1)),
-])
+]
 
 
 LOOP_HAND = HandExercise(
     "loop by hand", "the total after `for k in range({a}, {b}): total += k ** 2`",
     _squares, {"a": 2, "b": 5}, _LOOP_HAND_SLIPS,
-    twins=[one_off(_squares), *slip_rows([
+    twins=[one_off(_squares),
         ("left out the end", "{b} − 1 counts: range stops just before {b}.",
          lambda a, b: _squares(a, b - 1)),
         ("^ for a power", "{got} adds k ^ 2 (XOR: 3 ^ 2 is 1): k ** 2 is k × k.",
-         lambda a, b: sum(k ^ 2 for k in range(a, b)))])],
+         lambda a, b: sum(k ^ 2 for k in range(a, b)))],
     draw=lambda rng: {"a": (a := int(rng.integers(1, 6))),  # not (2, 5)
                       "b": a + int(rng.choice([2, 4] if a == 2 else [2, 3, 4]))})
 
@@ -84,10 +84,6 @@ def _mean(q):
     if len(q) == 0:
         raise ValueError("an empty list has no mean")
     return sum(q) / len(q)
-
-
-def _nonempty(func):
-    return lambda q: func(q) if q else _no()
 
 
 _MEAN_SLIPS = slip_rows([
@@ -104,7 +100,7 @@ _MEAN_SLIPS = slip_rows([
      lambda q: sum(q[:-1]) / len(q)),
     ("the middle number", "{got} is the middle number (a median).",
      (lambda q: sorted(q)[len(q) // 2], np.median)),
-], _nonempty)
+], lambda func: lambda q: func(q) if q else _no())
 
 
 MEAN = CodeExercise(
@@ -129,7 +125,7 @@ def missing_key(o, test):
     return key is not None and test(key, o.case.args[0])
 
 
-_COST_SLIPS = slip_rows([
+_COST_SLIPS = [
     ("paid each item once", "an item twice in the basket is paid twice: loop over it.",
      lambda b, p: sum(p[i] for i in set(b))),
     ("the whole price list", "add only the basket's items.", lambda b, p: sum(p.values())),
@@ -154,7 +150,7 @@ _COST_SLIPS = slip_rows([
          when=lambda o: missing_key(o, lambda key, b: isinstance(key, int))),
     Slip("round brackets", "`prices(item)` calls the dict: prices[item].",
          raises=(TypeError, "not callable")),
-])
+]
 
 
 COST = CodeExercise(
@@ -170,7 +166,7 @@ def _means(A):
     return A.sum(axis=1) / A.shape[1]
 
 
-_ROW_MEANS_SLIPS = slip_rows([
+_ROW_MEANS_SLIPS = [
     ("added down the columns", "axis=0 goes down each column; a row lies along axis=1.",
      (lambda A: A.sum(axis=0) / A.shape[0], lambda A: sum(A) / len(A),
       lambda A: A.sum(axis=0) / A.shape[1])),
@@ -192,7 +188,7 @@ _ROW_MEANS_SLIPS = slip_rows([
     ("the largest number", "{got} is each row's largest number.", lambda A: A.max(axis=1)),
     Slip("called the shape", "A.shape is a pair, not a function: A.shape[1].",
          raises=(TypeError, "'tuple' object")),
-])
+]
 
 
 ROW_MEANS = CodeExercise(

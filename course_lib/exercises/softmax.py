@@ -172,7 +172,7 @@ def _by_row(f):
     return lambda s: f(s, axis=-1, keepdims=True)
 
 
-_ROWS_SLIPS = slip_rows([
+_ROWS_SLIPS = [
     ("no shift: e^x overflows", "e^1000 is ∞, e^(−1000) is 0: subtract each row's largest score "
      "first.", (_rows, _naive_loops)),
     ("a shift that is not the row's largest", "only the row's LARGEST score makes every "
@@ -199,7 +199,7 @@ _ROWS_SLIPS = slip_rows([
     Slip("math.exp on an array", "math.exp takes one number; np.exp an array.",
          raises=(TypeError, "converted to Python scalars"),
          example=lambda s: math.exp(s - _top(s)) / math.exp(s - _top(s)).sum()),
-])
+]
 
 SOFTMAX_ROWS = CodeExercise(
     "softmax rows", "softmax_rows(scores)",

@@ -4,7 +4,6 @@ import math
 
 from .engine import CodeExercise
 from .feedback import no_prediction as _no
-from .feedback import slip_rows
 from .hand import HandExercise, one_off
 from .python import REPLACED
 
@@ -31,7 +30,7 @@ def _everything(q, a, b):
     return sum(q)
 
 
-_SUM_HAND_SLIPS = slip_rows([
+_SUM_HAND_SLIPS = [
     ("counted from 0", "{got} adds Python's positions {a} to {b}: the maths counts from 1.",
      lambda q, a, b: sum(q[a:b + 1])),
     ("left out the last slot", "{got} stops before slot {b}: both ends are in.", _stops_early),
@@ -55,7 +54,7 @@ _SUM_HAND_SLIPS = slip_rows([
      lambda q, a, b: _sum(q, a, b) / (b - a + 1)),
     ("the mean of the whole list", "{got} is the mean of every slot: Σ only adds.",
      lambda q, a, b: sum(q) / len(q)),
-])
+]
 
 
 SUM_HAND = HandExercise(
@@ -63,13 +62,13 @@ SUM_HAND = HandExercise(
     _sum, {"q": [5, 1, 4, 2, 8], "a": 2, "b": 4}, _SUM_HAND_SLIPS,
     draw=lambda rng: {"q": [int(x) for x in rng.integers(1, 10, size=6)],
                       "a": int(rng.integers(2, 4)), "b": int(rng.integers(4, 6))},
-    twins=[one_off(_sum), *slip_rows([
+    twins=[one_off(_sum),
         ("counted the terms", "add them up.", lambda q, a, b: b - a + 1),
         ("one term alone", "Σ adds slots {a} to {b}.",
-         [lambda q, a, b, j=j: q[a - 1 + j] if a + j <= b else _no() for j in range(4)])])])
+         [lambda q, a, b, j=j: q[a - 1 + j] if a + j <= b else _no() for j in range(4)])])
 
 
-_SUM_FROM_TO_SLIPS = slip_rows([
+_SUM_FROM_TO_SLIPS = [
     ("counted from 0", "each term is one slot too far right: slot i is q[i - 1].",
      (_from_zero, lambda q, a, b: sum(q[a:b + 1]))),
     ("left out the last slot", "a range stops BEFORE its end: range(a, b + 1).", _stops_early),
@@ -92,7 +91,7 @@ _SUM_FROM_TO_SLIPS = slip_rows([
     ("the loop never ran", "0 is the total before any term: range(b, a + 1) is empty (range(a, b + "
      "1)), or the sum was never stored (+=).",
      lambda q, a, b: 0.0 if a < b else _sum(q, a, b)),
-])
+]
 
 
 SUM_FROM_TO = CodeExercise(
@@ -106,7 +105,7 @@ SUM_FROM_TO = CodeExercise(
     quantities={"the number of terms": lambda q, a, b: b - a + 1})
 
 
-_SUM_OF_SQUARES_SLIPS = slip_rows([
+_SUM_OF_SQUARES_SLIPS = [
     ("forgot to square", "each slot was added as it is: x ** 2.", sum),
     ("doubled instead of squared", "`x * 2` doubles x: `x ** 2`.", lambda q: sum(2 * x for x in q)),
     ("squared the sum", "the total was squared: square each slot, then add.",
@@ -118,7 +117,7 @@ _SUM_OF_SQUARES_SLIPS = slip_rows([
     ("multiplied instead of added", "the squares were multiplied: Σ adds them.",
      lambda q: math.prod(x * x for x in q)),
     ("returned the squares", "add up the squares.", lambda q: [x * x for x in q]),
-])
+]
 
 
 SUM_OF_SQUARES = CodeExercise(

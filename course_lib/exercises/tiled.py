@@ -91,7 +91,7 @@ SKIPPED_SHARE_BY_HAND = HandExercise(
 
 # --- by hand: A = e^(s − L)
 
-_LSE_WEIGHT_BY_HAND_SLIPS = slip_rows([
+_LSE_WEIGHT_BY_HAND_SLIPS = [
     ("the sum left out", "{got} is e^(s − M): L = M + ln l holds the sum too.",
      lambda M, l, s: _E(s - M)),
     ("the max left out", "{got} uses ln l alone: L = M + ln l.",
@@ -113,7 +113,7 @@ _LSE_WEIGHT_BY_HAND_SLIPS = slip_rows([
     ("divided where L is subtracted", "the weight is e^(s − L) = e^(s − M) / l.",
      (lambda M, l, s: s / (M + math.log(l)), lambda M, l, s: _E(s) / (M + math.log(l)),
       lambda M, l, s: _E(s - M) / math.log(l))),
-])
+]
 
 
 LSE_WEIGHT_BY_HAND = HandExercise(
@@ -203,7 +203,7 @@ def _stats(**slip):
     return lambda blocks: _fold(list(blocks), **slip)[:2]
 
 
-_RUNNING_STATS_SLIPS = _rows(_stats, _COMMON) + slip_rows([
+_RUNNING_STATS_SLIPS = _rows(_stats, _COMMON) + [
     ("returned (l, M)", "the right numbers in the wrong order: `return M, l`.",
      lambda blocks: _stats()(blocks)[::-1]),
     ("new terms under the old max", "with the OLD max, e^(s − M) overflows when a block's max "
@@ -211,7 +211,7 @@ _RUNNING_STATS_SLIPS = _rows(_stats, _COMMON) + slip_rows([
      _stats(shift="old", both=True, from_first=True)),
     Slip("two passes over the blocks", "a max of ALL the blocks first reads each block twice: keep "
          "a running max M; rescale l when it rises.", raises=(RuntimeError, "once")),
-])
+]
 
 
 class _Blocks(tuple):
@@ -260,7 +260,7 @@ def _output(cut=None, divide=True, **slip):
     return output
 
 
-_ONLINE_OUTPUT_SLIPS = _rows(_output, _COMMON, nan=False) + slip_rows([
+_ONLINE_OUTPUT_SLIPS = _rows(_output, _COMMON, nan=False) + [
     ("rescaled only l", "o was summed under the old max too: o · e^(M − M′) as well.",
      _output(rescale_o=False)),
     ("rescaled only o", "l was summed under the old max too: l · e^(M − M′) as well.",
@@ -284,7 +284,7 @@ _ONLINE_OUTPUT_SLIPS = _rows(_output, _COMMON, nan=False) + slip_rows([
     ("the blocks' outputs averaged", "a block counts by its sum l, not equally: carry M, l and o "
      "along.", lambda s, v, b: sum(_output()(s[i:i + b], v[i:i + b], b) for i in
                                                 range(0, len(s), b)) / -(-len(s) // b)),
-])
+]
 
 
 ONLINE_OUTPUT = CodeExercise(

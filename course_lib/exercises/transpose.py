@@ -4,7 +4,7 @@ import numpy as np
 
 from ._values import frozen_array, shapes
 from .engine import Case, CodeExercise
-from .feedback import NoPrediction, Slip, slip_rows
+from .feedback import NoPrediction, Slip
 from .hand import HandExercise, one_off
 
 # --- by hand: S₂₃
@@ -48,7 +48,7 @@ def _draw_grids(rng):
             return {"Q": Q.tolist(), "K": K.tolist()}
 
 
-_SCORE_HAND_SLIPS = slip_rows([
+_SCORE_HAND_SLIPS = [
     ("key 2 instead of key 3", "{got} is q₂ · k₂: S₂₃ pairs query 2 with key 3.",
      lambda Q, K: _dot(Q, 1, K, 1)),
     ("key 4 instead of key 3", "{got} is q₂ · k₄: the maths counts from 1, k₃ is K[2].",
@@ -71,7 +71,7 @@ _SCORE_HAND_SLIPS = slip_rows([
      lambda Q, K: float((_row(Q, 1) + _row(K, 2)).sum())),
     *[(f"left out slot {t + 1}", f"{{got}} leaves out slot {t + 1}'s product: add all three.",
        lambda Q, K, t=t: float(_products(Q, K).sum() - _products(Q, K)[t])) for t in range(3)],
-])
+]
 
 
 SCORE_HAND = HandExercise(
@@ -113,7 +113,7 @@ def _tested(refuse):
     return (alone, besides)
 
 
-_PRODUCT_SHAPE_SLIPS = slip_rows([
+_PRODUCT_SHAPE_SLIPS = [
     ("the inner sizes", "they must match, then disappear: keep the outer ones.",
      _checked(lambda a, b: (a[1], b[0]))),
     ("the outer sizes swapped", "rows come from A, columns from B: (shape_a[0], shape_b[1]).",
@@ -133,7 +133,7 @@ _PRODUCT_SHAPE_SLIPS = slip_rows([
      "match.", _tested(lambda a, b: a[0] != b[0])),
     ("compared the columns", "compare shape_a[1] with B's ROWS, shape_b[0], not its columns.",
      _tested(lambda a, b: a[1] != b[1])),
-])
+]
 
 
 PRODUCT_SHAPE = CodeExercise(
@@ -168,7 +168,7 @@ def _self_scores(X, W_Q, W_K):
     return (X @ W_Q) @ (X @ W_K).T  # (n, d_k) @ (d_k, n) -> (n, n)
 
 
-_SELF_SCORES_SLIPS = slip_rows([
+_SELF_SCORES_SLIPS = [
     ("Qᵀ K instead of Q Kᵀ", "that pairs columns (d_k×d_k): (X @ W_Q) @ (X @ W_K).T.",
      lambda X, W_Q, W_K: (X @ W_Q).T @ (X @ W_K)),
     ("one weight used twice", "Q = X @ W_Q, K = X @ W_K.",
@@ -181,7 +181,7 @@ _SELF_SCORES_SLIPS = slip_rows([
       lambda X, W_Q, W_K: (X @ W_Q) * (X @ W_K).T, lambda X, W_Q, W_K: X @ (W_Q * W_K) @ X.T)),
     ("the weights alone", "W_Q @ W_K.T leaves out the words: (X @ W_Q) @ (X @ W_K).T.",
      lambda X, W_Q, W_K: W_Q @ W_K.T),
-])
+]
 
 
 SELF_SCORES = CodeExercise(

@@ -185,14 +185,14 @@ _DOT_VARIANCE_SLIPS = slip_rows([  # forms of (q, k, scores), on the case's own 
      lambda q, k, s: np.var(q @ k[0])),
     ("the same draws for q and k", "two generators from one seed draw the same numbers: ONE rng.",
      lambda q, k, s: np.var((q * q).sum(axis=1))),
-], _replay) + slip_rows([
+], _replay) + [
     Slip("a variance of 0", "no spread: one number only (.sum() adds everything)?",
          when=lambda o: abs(float(o.value)) < 1e-9,
          example=_replay(lambda q, k, s: np.var((q * k).sum()))),
     ("uniform draws", "rng.random draws between 0 and 1: draw rng.standard_normal.", _uniform),
     Slip("other draws", "close to d_k, but not the checker's draws: one default_rng(seed), then q, "
          "then k, each standard_normal((size, d_k)).", when=_roughly_d_k, example=_pair_by_pair),
-])
+]
 
 
 DOT_VARIANCE = CodeExercise(
@@ -248,12 +248,12 @@ _SCALE_SCORES_SLIPS = slip_rows([  # forms: the divisor of q @ k.T
      lambda q, k: math.sqrt(_root(q, k))),
     ("√(d_k + 1)", "that divides by √(d_k + 1): the scale is √d_k.",
      lambda q, k: math.sqrt(_d_k(q, k) + 1)),
-], _over) + slip_rows([
+], _over) + [
     ("Q * K.T elementwise", "`*` multiplies matching entries: query @ key.T.",
      lambda q, k: q * k.T / _root(q, k)),
     ("Qᵀ K", "query.T @ key is a d_k×d_k grid: transpose K, not Q.",
      lambda q, k: q.T @ k / _root(q, k)),
-])
+]
 
 SCALE_SCORES = CodeExercise(
     "scale_scores", "scale_scores(query, key)",

@@ -3,7 +3,7 @@
 import numpy as np
 
 from .engine import Case, CodeExercise
-from .feedback import Slip, slip_rows
+from .feedback import Slip
 from .feedback import no_prediction as _no
 from .hand import HandExercise
 from .python import missing_key
@@ -21,7 +21,7 @@ def _draw_slot(rng):  # 6 to 9 slots: one length makes two slips collide for mos
     return {"q": q, "i": int(rng.integers(2, 7))}
 
 
-_SLOT_HAND_SLIPS = slip_rows([
+_SLOT_HAND_SLIPS = [
     ("counted from 0", "{got} is Python's q[{i}], one slot right: slot {i} is q[{i} − 1].",
      lambda q, i: q[i]),
     ("counted from the end", "{got} is number {i} from the right: count from the left.",
@@ -32,18 +32,18 @@ _SLOT_HAND_SLIPS = slip_rows([
     ("first slot", "{got} is q₁, the first number.", lambda q, i: q[0]),
     ("last slot", "{got} is the last number.", lambda q, i: q[-1]),
     ("gave the number of slots", "{got} is L, how many slots q has.", lambda q, i: len(q)),
-])
+]
 
 
 SLOT_HAND = HandExercise(
     "slot by hand", "qᵢ for i = {i} and q = {q}",
     lambda q, i: q[i - 1], {"q": [4, -1, 6, 2, 8, 5, 9], "i": 3}, _SLOT_HAND_SLIPS,
-    draw=_draw_slot, twins=slip_rows([
+    draw=_draw_slot, twins=[
         ("added the slots up to i", "{got} is q₁ + … + qᵢ: give slot {i}'s number alone.",
          lambda q, i: sum(q[:i])),
         ("another slot", "{got} is in another slot: count 1, 2, 3, … to slot {i}.",
          [lambda q, i, j=j: _no() if q[j] in {*q[max(i - 2, 0):i + 1], q[0], q[-1], q[-i]}
-          else q[j] for j in range(9)])]),
+          else q[j] for j in range(9)])],
 )
 
 _Q = [4.5, -1.0, 6.25, 2.0, 8.0, 5.5, 3.0]
@@ -92,7 +92,7 @@ class _Slot(CodeExercise):
                 and not (past and e[2] == _UNNAMED)]
 
 
-_SLOT_SLIPS = slip_rows([
+_SLOT_SLIPS = [
     ("two positions on", "q[i + 1] is slot i + 2: slot i is q[i - 1].",
      _checked_or_not(lambda q, i: q[i + 1])),
     ("no shift by one", "q[i] is slot i + 1: slot i is q[i - 1].",
@@ -117,7 +117,7 @@ _SLOT_SLIPS = slip_rows([
          and str(o.error).strip() and not _numbered(str(o.error)),
          example=lambda q, i: q[i - 1] if i >= 1 else _no_slot()),
     Slip("round brackets", "`q(i)` calls the list: q[i - 1].", raises=(TypeError, "not callable")),
-])
+]
 
 
 SLOT = _Slot(
@@ -153,7 +153,7 @@ def _each(o, test):
     return isinstance(v, (list, tuple)) and len(v) > 0 and all(test(x) for x in v)
 
 
-_EMBED_SLIPS = slip_rows([
+_EMBED_SLIPS = [
     ("only the first word", "a return in the loop, or no loop? Loop over each word.",
      (lambda s, t: [t[s[0]]], lambda s, t: t[s[0]])),
     ("added the vectors", "one vector per word.",
@@ -174,7 +174,7 @@ _EMBED_SLIPS = slip_rows([
          when=_repeats_dropped),
     Slip("quoted the variable", "`table[\"word\"]` looks up the quoted text: table[word].",
          when=lambda o: missing_key(o, lambda k, s: isinstance(k, str) and not _letter(k, s)
-                                    and k.lower().strip() not in s)),
+                          and k.lower().strip() not in s)),
     Slip("looked up letters", "a loop over a string gives letters: `for word in sentence`.",
          when=lambda o: missing_key(o, _letter)),
     Slip("round brackets", "`table(word)` calls the table: table[word].",
@@ -185,13 +185,13 @@ _EMBED_SLIPS = slip_rows([
          when=lambda o: isinstance(o.value, dict)),
     Slip("kept the words", "each item holds its word too: append table[word] alone.",
          when=lambda o: _each(o, lambda x: isinstance(x, (list, tuple))
-                              and any(isinstance(y, str) for y in x))),
+                    and any(isinstance(y, str) for y in x))),
     Slip("returned the words", "return their vectors.",
          when=lambda o: _each(o, lambda x: isinstance(x, str))),
     Slip("one number per word", "a word's vector is a list: keep table[word] whole.",
          when=lambda o: len(o.value) == len(o.case.args[0])
          and _each(o, lambda x: isinstance(x, (int, float)))),
-])
+]
 
 
 EMBED = CodeExercise(
