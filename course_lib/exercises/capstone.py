@@ -9,7 +9,7 @@ from dataclasses import replace
 import numpy as np
 
 from .attention import SLIPS, AttentionExercise
-from .feedback import NOT_ATTEMPTED, Slip
+from .feedback import NOT_ATTEMPTED
 
 STILL = "the bug still there"
 
@@ -19,7 +19,7 @@ class BugHunt(AttentionExercise):
 
     def __init__(self, name, broken, bug, extra=()):
         self.broken = broken
-        slips = [Slip(STILL, "", gives=broken), *(s for s in SLIPS if s.name != bug), *extra]
+        slips = [(STILL, "", broken), *(s for s in SLIPS if s.name != bug), *extra]
         if len(slips) != len(SLIPS) + len(extra):
             raise ValueError(f"{name}: {bug!r} is not a slip of the attention table")
         super().__init__(name, f"{broken.__name__[1:]}(query, key, value)", slips)

@@ -12,7 +12,6 @@ from .feedback import (
     NOT_ATTEMPTED,
     PASSED,
     Feedback,
-    Slip,
     capital,
     fill,
     pick,
@@ -26,8 +25,8 @@ ROUNDED, CLOSE = "rounded too early", "close but off"
 
 def one_off(answer):
     """A twin: the answer ± 1, a slip of 1."""
-    return Slip("a step 1 off", "{got} is 1 off: redo each step's arithmetic.",
-                gives=(lambda **g: answer(**g) + 1, lambda **g: answer(**g) - 1))
+    return ("a step 1 off", "{got} is 1 off: redo each step's arithmetic.",
+            (lambda **g: answer(**g) + 1, lambda **g: answer(**g) - 1))
 
 
 class HandExercise:

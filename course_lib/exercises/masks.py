@@ -42,8 +42,8 @@ _MASKED_WEIGHT_SLIPS = [
 MASKED_WEIGHT = HandExercise(
     "masked weight by hand", "a₀ for the scores (ln {p}, 0, {big}) with key 2 blocked",
     _weight, {"p": 3, "big": 5}, _MASKED_WEIGHT_SLIPS, tolerance=0.005,
-    twins=[Slip("an even split", "{got} splits evenly: the blocked key gets 0, the others follow "
-                "e^s.", gives=(lambda p, big: 1 / 3, lambda p, big: 1 / 2))])
+    twins=[("an even split", "{got} splits evenly: the blocked key gets 0, the others follow "
+            "e^s.", (lambda p, big: 1 / 3, lambda p, big: 1 / 2))])
 
 
 def _kept(s, a):

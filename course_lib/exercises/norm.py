@@ -116,7 +116,7 @@ _LENGTH_HAND_SLIPS = [
 LENGTH_HAND = HandExercise(
     "length by hand", "∥q∥ for q = {q}",
     _length, {"q": [2, -3, 6]}, _LENGTH_HAND_SLIPS, draw=_draw_vector,
-    twins=[Slip("a square doubled", lambda q, i=i: _doubled(q[i]), gives=lambda q, i=i: math.sqrt(
+    twins=[("a square doubled", lambda q, i=i: _doubled(q[i]), lambda q, i=i: math.sqrt(
         _squares(q) - q[i] ** 2 + 2 * abs(q[i])) if abs(q[i]) > 2 else _no()) for i in range(3)],
 )
 

@@ -87,10 +87,10 @@ _WEIGHT_SLIPS = slip_rows([
 WEIGHT_HAND = HandExercise(
     "softmax weight by hand", "p₁ of softmax({x})", _weight, {"x": [3, 1, 0]}, _WEIGHT_SLIPS,
     draw=_draw_scores, tolerance=TOLERANCE,
-    twins=[Slip("a wrong line of the eˣ table", "{got} takes one eˣ a line off (e² for e³?): "
-                "recheck each eˣ.", gives=[lambda x, i=i, d=d: _exp_as(
-                    lambda v: math.exp(v + d * (v == x[i])), x)
-                    for i in range(3) for d in (-1, 1)])])
+    twins=[("a wrong line of the eˣ table", "{got} takes one eˣ a line off (e² for e³?): "
+            "recheck each eˣ.", [lambda x, i=i, d=d: _exp_as(
+                lambda v: math.exp(v + d * (v == x[i])), x)
+                for i in range(3) for d in (-1, 1)])])
 
 
 def _pair_slope(x):

@@ -52,8 +52,8 @@ UPDATE_BY_HAND = HandExercise(
     "online update by hand", "l′ for M = {M}, l = {l} and a new block of scores {s}",
     _by_hand(lambda l, f, t, *_: l * f + sum(t)), {"M": 2, "l": 1.5, "s": [3, 1]},
     _UPDATE_BY_HAND_SLIPS, tolerance=0.005,
-    twins=[Slip("M′ for l′", "{got} is the new max M′; l′ is the new sum.",
-                gives=lambda M, l, s: max(M, *s))])
+    twins=[("M′ for l′", "{got} is the new max M′; l′ is the new sum.",
+            lambda M, l, s: max(M, *s))])
 
 
 # --- by hand: the skipped share
@@ -85,8 +85,8 @@ SKIPPED_SHARE_BY_HAND = HandExercise(
     "skipped share by hand", "the share of {b} × {b} tiles a causal mask skips at n = m = {n}",
     _tiles(lambda t: t * (t - 1) / 2 / t**2), {"n": 640, "b": 128}, _SKIPPED_SHARE_BY_HAND_SLIPS,
     tolerance=0.001,
-    twins=[Slip("scores, not tiles", "{got} counts the scores above the diagonal: count whole "
-                "tiles.", gives=lambda n, b: (n - 1) / (2 * n))])
+    twins=[("scores, not tiles", "{got} counts the scores above the diagonal: count whole "
+            "tiles.", lambda n, b: (n - 1) / (2 * n))])
 
 
 # --- by hand: A = e^(s − L)
@@ -192,8 +192,8 @@ _COMMON = [  # name, hint, forms (keywords of _fold)
 
 def _rows(forms_of, rows, nan=True):
     """Slips from rows; ``nan=False``: without the forms that give NaN."""
-    return [Slip(name, hint, gives=tuple(forms_of(**{k: v for k, v in f.items() if k != "nan"})
-                                         for f in forms if nan or "nan" not in f))
+    return [(name, hint, tuple(forms_of(**{k: v for k, v in f.items() if k != "nan"})
+                                     for f in forms if nan or "nan" not in f))
             for name, hint, forms in rows]
 
 

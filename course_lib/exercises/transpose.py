@@ -4,7 +4,7 @@ import numpy as np
 
 from ._values import frozen_array, shapes
 from .engine import Case, CodeExercise
-from .feedback import NoPrediction, Slip
+from .feedback import NoPrediction
 from .hand import HandExercise, one_off
 
 # --- by hand: S₂₃
@@ -79,8 +79,8 @@ SCORE_HAND = HandExercise(
     _score, {"Q": [[-1, 3, -2], [-1, -1, -2], [2, 2, -1]],
              "K": [[1, 3, 0], [3, -2, -2], [-3, 1, -3], [-2, 1, 0]]}, _SCORE_HAND_SLIPS,
     draw=_draw_grids,
-    twins=[Slip("one minus times minus", "{got} takes one (−a) × (−b) as −ab: it is +ab.",
-                gives=tuple(_minus_minus(t, twin=True) for t in range(3))),
+    twins=[("one minus times minus", "{got} takes one (−a) × (−b) as −ab: it is +ab.",
+            tuple(_minus_minus(t, twin=True) for t in range(3))),
            one_off(_score)])
 
 

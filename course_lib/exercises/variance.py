@@ -13,7 +13,7 @@ from .hand import HandExercise
 
 def _hand(slip, hint, gives):
     """A by-hand row; ``gives`` takes the exercise's one given."""
-    return Slip(slip, "{got} " + hint, gives=lambda **g: float(gives(*g.values())))
+    return (slip, "{got} " + hint, lambda **g: float(gives(*g.values())))
 
 
 def _mean(x):
@@ -91,8 +91,8 @@ def _doubled(darts, j):  # 2|d| for d²: every distance (j = 4), or one 3² as 6
 DART_VARIANCE = HandExercise(
     "variance by hand", "the variance of the darts {darts}",
     lambda darts: _var(darts), {"darts": _DARTS}, _DART_VARIANCE_SLIPS, draw=_draw_darts,
-    twins=[Slip("doubled instead of squared", "{got} doubles a distance d for d² (3² is 9, not 6): "
-                "square each.", gives=[lambda darts, j=j: _doubled(darts, j) for j in range(5)])])
+    twins=[("doubled instead of squared", "{got} doubles a distance d for d² (3² is 9, not 6): "
+            "square each.", [lambda darts, j=j: _doubled(darts, j) for j in range(5)])])
 
 
 def _draw_width(rng):
@@ -110,8 +110,8 @@ _OVER_SHRUNK_SLIPS = [
           lambda d_k: d_k ** 2),
     _hand("divided by √d_k", "divides by √d_k: ÷ c², c = {d_k}.", lambda d_k: d_k ** 0.5),
     _hand("multiplied by √d_k", "multiplies by √d_k: ÷ c², c = {d_k}.", lambda d_k: d_k ** 1.5),
-    Slip("doubled instead of squared", "{got} doubles c for c² (÷ 2c, or / c * 2): the rule "
-         "squares c.", gives=(lambda d_k: 0.5, lambda d_k: 2)),
+    ("doubled instead of squared", "{got} doubles c for c² (÷ 2c, or / c * 2): the rule "
+     "squares c.", (lambda d_k: 0.5, lambda d_k: 2)),
     _hand("started from variance 1", "starts from ONE product's variance 1: q·k has {d_k}.",
           lambda d_k: d_k ** -2.0),
 ]
