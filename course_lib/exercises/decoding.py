@@ -91,8 +91,7 @@ _SLOT_SLIPS = [
      "down.", (lambda p, t, s: (t[round(p / s)], p % s),
                lambda p, t, s: (t[math.ceil(p / s)], p % s))),
     ("the table read at the position", "block_table has one entry a BLOCK: read it at position "
-     "// page_size.", (lambda p, t, s: (t[p] // s, p % s),
-                       lambda p, t, s: (t[p % len(t)], p % s))),
+     "// page_size.", (lambda p, t, s: (t[p] // s, p % s), lambda p, t, s: (t[p % len(t)], p % s))),
     ("searched the table", "`.index` searches for a block number: read block_table at position "
      "// page_size.", lambda p, t, s: (t.index(p // s), p % s)),
     ("ceil(…) − 1", "one block short at a block's first position: `//`.",
@@ -102,8 +101,7 @@ _SLOT_SLIPS = [
     ("the previous block", f"{_BLOCK}: no − 1 after the `//`.",
      lambda p, t, s: (t[p // s - 1], p % s)),
     ("counted from 1", "position 0 is slot 0 of block 0: no ± 1.",
-     (lambda p, t, s: (t[(p - 1) // s], (p - 1) % s),
-      lambda p, t, s: (t[p // s], p % s + 1))),
+     (lambda p, t, s: (t[(p - 1) // s], (p - 1) % s), lambda p, t, s: (t[p // s], p % s + 1))),
     ("offset from the physical block", "count from the LOGICAL block: " + _LEFT,
      lambda p, t, s: (t[p // s], p - t[p // s] * s)),
     ("subtracted one page", "ALL whole blocks come off: " + _LEFT,

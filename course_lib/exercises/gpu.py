@@ -89,8 +89,7 @@ _BLOCK_SLIPS = [
      "of key_block scores.", _halving(per_key=0)),
     ("the loop's test turned round", "halve while the block does NOT fit: while block ≥ 1 "
      "and bytes > limit.", _halving(operator.gt)),
-    ("numbers, not bytes", "a float32 takes 4 bytes.",
-     _halving(size=1)),
+    ("numbers, not bytes", "a float32 takes 4 bytes.", _halving(size=1)),
     ("started at threads / 2", "start at block = threads: a block of {threads} keys may fit.",
      _halving(first=lambda t: t // 2)),
     ("no cap at threads", "thread t scores key j0 + t: the block has at most {threads} keys.",
@@ -133,14 +132,11 @@ _BARRIER_SLIPS = _rows(_barriers, [
      ({"per_tile": 3}, {"rounds": lambda b: math.log2(b) - 1})),
     ("a barrier too many in each tile", _TILE,
      ({"per_tile": 5}, {"rounds": lambda b: math.log2(b) + 1})),
-    ("no halving rounds", _ROUND,
-     {"rounds": lambda b: 0}),
-    ("(d) once a tile", _ROUND,
-     {"rounds": lambda b: 1}),
+    ("no halving rounds", _ROUND, {"rounds": lambda b: 0}),
+    ("(d) once a tile", _ROUND, {"rounds": lambda b: 1}),
     ("halving rounds counted as keys", "half is halved each round: log₂ {key_block} rounds.",
      ({"rounds": lambda b: b / 2}, {"rounds": lambda b: b})),
-    ("one tile", "the threads walk all {m} keys, {key_block} at a time.",
-     {"tiles": lambda x: 1}),
+    ("one tile", "the threads walk all {m} keys, {key_block} at a time.", {"tiles": lambda x: 1}),
 ])
 
 _BARRIER_SLIPS += [

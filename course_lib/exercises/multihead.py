@@ -25,8 +25,7 @@ _HEAD_DIVISOR_SLIPS = [
          lambda d_model, h: math.sqrt(d_model) / h,
          lambda d_model, h: d_model / math.sqrt(h))),
     ("multiplied by h", "{got} comes from {d_model} × {h}: the heads CUT the width.",
-     (lambda d_model, h: float(d_model * h),
-      lambda d_model, h: math.sqrt(d_model * h))),
+     (lambda d_model, h: float(d_model * h), lambda d_model, h: math.sqrt(d_model * h))),
 ]
 
 
@@ -121,8 +120,7 @@ _SHARED = [
      [{"cols": lambda t, d, h: slice(0, d)}]),
     ("no projections", "project x first: x @ w_q and x @ w_k.",
      [{"queries": "eye", "keys": "eye"}]),
-    ("no softmax", "those are the scaled scores: take each row's softmax.",
-     [{"soft": False}]),
+    ("no softmax", "those are the scaled scores: take each row's softmax.", [{"soft": False}]),
 ]
 
 

@@ -72,8 +72,7 @@ _WEIGHT_SLIPS = slip_rows([
             lambda x, e: e(x[0]) / sum(map(e, x[1:]))),
     *[(f"weight of key {i + 1}", f"{{got}} is p{' ₂₃'[i]}: p₁ has e^(x₁) on top.",
        lambda x, i=i: _weight(x, i)) for i in (1, 2)],
-    *[(f"{name} in place of eˣ", f"{{got}} uses {name}: {_E}.",
-       lambda x, f=f: _exp_as(f, x))
+    *[(f"{name} in place of eˣ", f"{{got}} uses {name}: {_E}.", lambda x, f=f: _exp_as(f, x))
       for name, f in (("x²", lambda v: v * v), ("2ˣ", lambda v: 2 ** v), ("3ˣ", lambda v: 3 ** v))],
     ("eˣ as x times e", "e³ = e × e × e ≈ 20.09.", _x_times_e),
     ("e⁰ taken as e", "any number to the power 0 is 1.", _when(0, lambda v: math.e)),

@@ -62,8 +62,7 @@ SUM_HAND = HandExercise(
     _sum, {"q": [5, 1, 4, 2, 8], "a": 2, "b": 4}, _SUM_HAND_SLIPS,
     draw=lambda rng: {"q": [int(x) for x in rng.integers(1, 10, size=6)],
                       "a": int(rng.integers(2, 4)), "b": int(rng.integers(4, 6))},
-    twins=[one_off(_sum),
-        ("counted the terms", "add them up.", lambda q, a, b: b - a + 1),
+    twins=[one_off(_sum), ("counted the terms", "add them up.", lambda q, a, b: b - a + 1),
         ("one term alone", "Σ adds slots {a} to {b}.",
          [lambda q, a, b, j=j: q[a - 1 + j] if a + j <= b else _no() for j in range(4)])])
 

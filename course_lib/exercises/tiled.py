@@ -66,8 +66,7 @@ _SKIPPED_SHARE_BY_HAND_SLIPS = slip_rows(make=_tiles, rows=[
     ("the computed share", "{got} counts the diagonal's tiles too: only those above it are "
      "skipped.",
      lambda t: t * (t + 1) / 2 / t**2),
-    ("exactly half", "half is the limit of many small tiles; count the tiles here.",
-     lambda t: 0.5),
+    ("exactly half", "half is the limit of many small tiles; count the tiles here.", lambda t: 0.5),
     ("a count, not a share", "{got} counts the skipped tiles: divide by all the tiles.",
      lambda t: t * (t - 1) / 2),
     ("the halving forgotten", "T(T − 1) counts both triangles: halve it.",
@@ -277,8 +276,7 @@ _ONLINE_OUTPUT_SLIPS = _rows(_output, _COMMON, nan=False) + [
      "block_size).", _output({"every": True})),
     ("lost the last partial block", "range(0, len(scores), block_size) also starts the short last "
      "block.", _output({"whole": True})),
-    ("stopped after the first block", _RET,
-     lambda s, v, b: _output()(s[:b], v[:b], b)),
+    ("stopped after the first block", _RET, lambda s, v, b: _output()(s[:b], v[:b], b)),
     ("the values one place off", "a block's values are the SAME slice as its scores.",
      _output({"shift": 1})),
     ("the blocks' outputs averaged", "a block counts by its sum l, not equally: carry M, l and o "
