@@ -96,13 +96,9 @@ def pick(candidates):
     """THE rule between explanations of one answer, ``(explained, tier, name, payload)``: the
     most wrong outcomes explained wins; at a tie the lower tier (0: the table, 1: a relation,
     2: the form); those still tied are all named, never table order."""
-    candidates = [c for c in candidates if c[0] > 0]
-    if not candidates:
-        return []
-    best = max((c[0], -c[1]) for c in candidates)
-    chosen, names = [], set()
+    best = max(((c[0], -c[1]) for c in candidates if c[0] > 0), default=None)
+    chosen = {}
     for c in candidates:
-        if (c[0], -c[1]) == best and c[2] not in names:
-            chosen.append(c)
-            names.add(c[2])
-    return chosen
+        if (c[0], -c[1]) == best:
+            chosen.setdefault(c[2], c)  # a name once
+    return list(chosen.values())

@@ -44,7 +44,7 @@ class HandExercise:
 
     @property
     def title(self):
-        return fill(self.prompt, {k: _text(v) for k, v in self.givens.items()})
+        return fill(self.prompt, self._texts())
 
     def slip_values(self, twins=False):
         """(slip, its value) for every form computable on these givens."""
@@ -114,7 +114,7 @@ class HandExercise:
         what = self.title if len(self.title) <= 70 else "the answer"  # long givens: said once
         lead = f"Not yet: {shown} is not {what}. "
         if chosen:  # a number may match a slip by chance: asked, never stated
-            hints = " ".join(f"{capital(c[2])}? {capital(fill(c[3], self._values(shown)))}"
+            hints = " ".join(f"{capital(c[2])}? {capital(fill(c[3], self._texts(got=shown)))}"
                              for c in chosen)
             return Feedback(MISTAKE, lead + hints, mistake=" / ".join(c[2] for c in chosen))
         whole = bool(np.all(self.answer == np.round(self.answer)) and np.all(got == np.round(got)))
@@ -153,8 +153,7 @@ class HandExercise:
                 own.append(value)  # a general kind before the relation that gives its value
                 if self._lands(got, value):
                     found.append((1, 1, name, hint))
-        near = self.tolerance / 2
-        if self.base is not None and _close(got, self.base.answer, near) \
+        if self.base is not None and _close(got, self.base.answer, self.tolerance / 2) \
                 and not _close(self.base.answer, self.answer, 2 * self.tolerance):
             found.append((1, 1, "the notebook's numbers", "{got} is the answer for the notebook's "
                           "own numbers: work it again with these new ones."))
@@ -183,8 +182,8 @@ class HandExercise:
             kinds.append(("MiB, not bytes", a / 2 ** 20, "{got} is in MiB: give the bytes."))
         return kinds
 
-    def _values(self, shown):
-        return {"got": shown, **{k: _text(v) for k, v in self.givens.items()}}
+    def _texts(self, **more):
+        return {**{k: _text(v) for k, v in self.givens.items()}, **more}
 
     def _shown(self, value):
         decimals = max(0, math.ceil(-math.log10(self.tolerance)) + 1)

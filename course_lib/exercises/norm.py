@@ -121,6 +121,10 @@ LENGTH_HAND = HandExercise(
 )
 
 
+def _over(size):  # every slot divided by size(q)
+    return lambda q: [x / size(q) for x in q]
+
+
 def _unit(q):
     size = _length(q)
     return [x / size for x in q]
@@ -128,26 +132,23 @@ def _unit(q):
 
 _UNIT_SLIPS = [
     ("returned the length", "that is ∥q∥: divide every slot by it.", _length),
-    ("divided by the sum", "you divided by q₁ + q₂ + …: by ∥q∥.",
-     lambda q: [x / sum(q) for x in q]),
+    ("divided by the sum", "you divided by q₁ + q₂ + …: by ∥q∥.", _over(sum)),
     ("divided by the sum of sizes", "you divided by |q₁| + |q₂| + …: by ∥q∥.",
-     lambda q: [x / sum(abs(y) for y in q) for x in q]),
+     _over(lambda q: sum(abs(y) for y in q))),
     ("divided by the biggest slot", "divide by ∥q∥.",
-     (lambda q: [x / max(q) for x in q], lambda q: [x / max(abs(y) for y in q) for x in q])),
+     (_over(max), _over(lambda q: max(abs(y) for y in q)))),
     ("lost the signs", "every slot came back positive: keep the signs.",
      lambda q: [abs(x) / _length(q) for x in q]),
     ("length of the first two slots", "∥q∥ came from q₁ and q₂ only.",
-     lambda q: [x / _length(q[:2]) for x in q]),
+     _over(lambda q: _length(q[:2]))),
     ("divided the first slot only", "divide every slot, not only q₁.",
      lambda q: [q[0] / _length(q)] + list(q[1:])),
     ("halved instead of the root", "`total ** 1/2` halves: ∥q∥ is total ** 0.5.",
-     lambda q: [x / (_squares(q) / 2) for x in q]),
+     _over(lambda q: _squares(q) / 2)),
     ("doubled instead of squared", "∥q∥ came from `x * 2`: square it, x ** 2.",
-     lambda q: [x / math.sqrt(sum(2 * y for y in q)) for x in q]),
-    ("divided by ∥q∥²", "you divided by Σ x², before the root: by ∥q∥.",
-     lambda q: [x / _squares(q) for x in q]),
-    ("divided by the number of slots", "you divided by L: by ∥q∥.",
-     lambda q: [x / len(q) for x in q]),
+     _over(lambda q: math.sqrt(sum(2 * y for y in q)))),
+    ("divided by ∥q∥²", "you divided by Σ x², before the root: by ∥q∥.", _over(_squares)),
+    ("divided by the number of slots", "you divided by L: by ∥q∥.", _over(len)),
     ("each slot by its own size", "each slot was divided by |x|: divide by ∥q∥.",
      lambda q: [x / abs(x) for x in q]),
 ]

@@ -536,7 +536,8 @@ def _describe(a):
     return f"shape {tuple(int(s) for s in a.shape)}"
 
 
-def _shape_hint(v, e):
+def _shape_hint(ex, o):
+    v, e = numeric(o.value), numeric(o.case.expected)
     said = f"the answer is {_describe(e)}; yours is {_describe(v)}."
     if e.ndim >= 1 and 0 < v.size < e.size and v.ndim >= e.ndim - 1 \
             and np.allclose(v.ravel(), e.ravel()[:v.size]):
@@ -710,9 +711,7 @@ STATEMENTS = [
     _Factor("the input times a fixed number", lambda o: numeric(o.case.args[0]), "on every "
             "case it is the input times {}: work the factor out from the input.", 2, 1e-5),
     _OnEveryWrong("the input given back", _input_hint, test=_input_back),
-    Relation("the wrong shape", lambda ex, o: _shape_hint(numeric(o.value),
-                                                          numeric(o.case.expected)),
-             test=_shape_wrong),
+    Relation("the wrong shape", _shape_hint, test=_shape_wrong),
     Relation("not numbers", "return a number, a list of numbers or an array.", test=_not_numbers),
     _Factor("off by a constant factor", _expected, "every wrong number is the right one times {}: "
             "a factor is wrong.", 1, 1e-6),
