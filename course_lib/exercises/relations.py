@@ -444,65 +444,62 @@ def _kind(o):
     return o.case.raises.__name__
 
 
-SEEN_IN_ONE = [
-    Relation("a name never defined", _name_hint, test=lambda o, ex: isinstance(o.error, NameError)),
-    Relation("^ for a power", "in Python `^` works on the bits, not a power: x ** 2 for a square, "
-             "x ** 0.5 for a root.", test=_error(TypeError, "^", "bitwise_xor")),
-    Relation("arithmetic on lists", "lists do no arithmetic (`a + b` glues them): np.asarray(a), "
-             "or number by number.",
-             test=_error(TypeError, "'list'", "can't multiply sequence", "can only concatenate")),
-    Relation("divided by zero", "here the number you divide by is 0: what is it made of?",
-             test=_error(ZeroDivisionError, "")),
-    Relation("a position past the end", "an index went past the end (positions run from 0 to the "
-             "length − 1): check each index and range.",
-             test=_error(IndexError, "out of range", "out of bounds")),
-    Relation("sizes that do not fit a product", "A @ B needs as many columns in A as rows in B: "
-             "check each .T (one missing or too many?).",
-             test=_error(ValueError, "matmul", "not aligned", "core dimension")),
-    Relation("shapes that do not line up", _pair_hint,
-             test=_error(ValueError, "could not be broadcast")),
-    Relation("a float for a whole number", "`/` always gives a float (4 / 2 is 2.0); range(…), "
-             "an index or a slice needs a whole number: `//`.", test=_error(
-                 TypeError, "interpreted as an integer", "indices must be integers")),
-    Relation("an empty input", "an empty input must give {expected}: start from 0, not x[0] or "
-             "max(x).",
-             test=lambda o, ex: o.error is not None and o.case.raises is None
-             and any(len(a) == 0 for a in o.case.args if isinstance(a, (list, tuple)))),
-    Relation("returned text", "return the numbers (str(…) and f-strings are for printing).",
-             test=lambda o, ex: o.error is None and isinstance(o.value, str)
-             and o.case.raises is None),
-    Relation("returned a generator", "collect it: [… for …] or list(…).",
-             test=lambda o, ex: o.error is None and isinstance(
-                 o.value, (types.GeneratorType, map, filter, range, zip))),
-    Relation("no return on some path", "a path ends without `return` (an `if` with no `else`?).",
-             test=lambda o, ex: o.error is None and o.value is None and o.case.raises is None),
-    Relation("returned more than the answer", "several things came back, the answer among them: "
-             "return only it.", test=_pair),
-    Relation("not a finite number", "nan or ∞: an overflow (e^x past x ≈ 709) or 0 / 0?",
-             test=_not_finite),
+def _tested(rows):
+    """Relations from rows (name, hint, test); any other row is kept as it is."""
+    return [Relation(r[0], r[1], test=r[2]) if isinstance(r, tuple) else r for r in rows]
+
+
+SEEN_IN_ONE = _tested([
+    ("a name never defined", _name_hint, lambda o, ex: isinstance(o.error, NameError)),
+    ("^ for a power", "in Python `^` works on the bits, not a power: x ** 2 for a square, x ** 0.5 "
+     "for a root.", _error(TypeError, "^", "bitwise_xor")),
+    ("arithmetic on lists", "lists do no arithmetic (`a + b` glues them): np.asarray(a), or number "
+     "by number.", _error(TypeError, "'list'", "can't multiply sequence", "can only concatenate")),
+    ("divided by zero", "here the number you divide by is 0: what is it made of?",
+     _error(ZeroDivisionError, "")),
+    ("a position past the end", "an index went past the end (positions run from 0 to the length "
+     "− 1): check each index and range.", _error(IndexError, "out of range", "out of bounds")),
+    ("sizes that do not fit a product", "A @ B needs as many columns in A as rows in B: check each "
+     ".T (one missing or too many?).",
+     _error(ValueError, "matmul", "not aligned", "core dimension")),
+    ("shapes that do not line up", _pair_hint, _error(ValueError, "could not be broadcast")),
+    ("a float for a whole number", "`/` always gives a float (4 / 2 is 2.0); range(…), an index or "
+     "a slice needs a whole number: `//`.",
+     _error(TypeError, "interpreted as an integer", "indices must be integers")),
+    ("an empty input", "an empty input must give {expected}: start from 0, not x[0] or max(x).",
+     lambda o, ex: o.error is not None and o.case.raises is None
+     and any(len(a) == 0 for a in o.case.args if isinstance(a, (list, tuple)))),
+    ("returned text", "return the numbers (str(…) and f-strings are for printing).",
+     lambda o, ex: o.error is None and isinstance(o.value, str) and o.case.raises is None),
+    ("returned a generator", "collect it: [… for …] or list(…).", lambda o, ex: o.error is None
+     and isinstance(o.value, (types.GeneratorType, map, filter, range, zip))),
+    ("no return on some path", "a path ends without `return` (an `if` with no `else`?).",
+     lambda o, ex: o.error is None and o.value is None and o.case.raises is None),
+    ("returned more than the answer", "several things came back, the answer among them: return "
+     "only it.", _pair),
+    ("not a finite number", "nan or ∞: an overflow (e^x past x ≈ 709) or 0 / 0?", _not_finite),
     _OnEveryWrong("all zeros", "every number is 0: decimals cut off (int(…), `//`, dtype=int?), "
                   "terms that cancel, or a result never filled?",
                   test=lambda o, ex: np.allclose(_value(o), 0, rtol=0, atol=1e-12)
                   and np.any(_expected(o))
                   and _value(o).shape == _expected(o).shape),
-    Relation("normalised along the other axis", "your COLUMNS add up to 1; each ROW should "
-             "(axis=-1).", test=_normalised(lambda v: v.sum(-2))),
-    Relation("normalised over the whole grid", "all your numbers together add up to 1; each row "
-             "should, on its own.", test=_normalised(lambda v: v.sum())),
-    Relation("returned instead of raising", lambda ex, o: "these arguments must be refused: "
-             f"`raise {_kind(o)}(\"…\")` with a message.",
-             test=_must_raise(lambda o, kind: o.error is None and not isinstance(o.value, str))),
-    Relation("returned the message", lambda ex, o: "it returned the message as text; a message "
-             f"that stops the program is raised: `raise {_kind(o)}(\"…\")`.",
-             test=_must_raise(lambda o, kind: o.error is None and isinstance(o.value, str))),
-    Relation("raised another kind of error", lambda ex, o: f"this input needs {_kind(o)}, not "
-             f"{type(o.error).__name__}: check the input first and raise {_kind(o)}(\"…\") "
-             "yourself.",
-             test=_must_raise(lambda o, k: o.error is not None and not isinstance(o.error, k))),
-    Relation("refused without saying why", lambda ex, o: "say why, in a few words: raise "
-             f"{_kind(o)}(f\"…\").",
-             test=_must_raise(lambda o, k: isinstance(o.error, k) and " " not in str(o.error))),
-]
+    ("normalised along the other axis", "your COLUMNS add up to 1; each ROW should (axis=-1).",
+     _normalised(lambda v: v.sum(-2))),
+    ("normalised over the whole grid", "all your numbers together add up to 1; each row should, on "
+     "its own.", _normalised(lambda v: v.sum())),
+    ("returned instead of raising", lambda ex, o: "these arguments must be refused: `raise "
+     f"{_kind(o)}(\"…\")` with a message.",
+     _must_raise(lambda o, kind: o.error is None and not isinstance(o.value, str))),
+    ("returned the message", lambda ex, o: "it returned the message as text; a message that stops "
+     f"the program is raised: `raise {_kind(o)}(\"…\")`.",
+     _must_raise(lambda o, kind: o.error is None and isinstance(o.value, str))),
+    ("raised another kind of error", lambda ex, o: f"this input needs {_kind(o)}, not "
+     f"{type(o.error).__name__}: check the input first and raise {_kind(o)}(\"…\") yourself.",
+     _must_raise(lambda o, k: o.error is not None and not isinstance(o.error, k))),
+    ("refused without saying why", lambda ex, o: "say why, in a few words: raise "
+     f"{_kind(o)}(f\"…\").",
+     _must_raise(lambda o, k: isinstance(o.error, k) and " " not in str(o.error))),
+])
 
 
 # --- plain statements about the answer's form (tier 2)
@@ -695,10 +692,10 @@ def _all_equal(o, ex):
             and np.any(v) and not np.allclose(e, e[..., :1]))
 
 
-STATEMENTS = [
-    Relation("fractions where whole numbers are asked", lambda ex, o: "the answer is always "
-             f"whole numbers; yours is {show(o.value)}: `/` for `//`, or a division too "
-             "many?", test=_fractions_for_whole),
+STATEMENTS = _tested([
+    ("fractions where whole numbers are asked", lambda ex, o: "the answer is always whole "
+     f"numbers; yours is {show(o.value)}: `/` for `//`, or a division too many?",
+     _fractions_for_whole),
     _OnEveryWrong("every entry the same", "each row of yours repeats one number; the "
                   "answer's do not: an index that never moves?", test=_all_equal),
     _OnEveryWrong("not 0 where the answer is 0", "right except where the answer is 0 (False): a "
@@ -711,14 +708,14 @@ STATEMENTS = [
     _Factor("the input times a fixed number", lambda o: numeric(o.case.args[0]), "on every "
             "case it is the input times {}: work the factor out from the input.", 2, 1e-5),
     _OnEveryWrong("the input given back", _input_hint, test=_input_back),
-    Relation("the wrong shape", _shape_hint, test=_shape_wrong),
-    Relation("not numbers", "return a number, a list of numbers or an array.", test=_not_numbers),
+    ("the wrong shape", _shape_hint, _shape_wrong),
+    ("not numbers", "return a number, a list of numbers or an array.", _not_numbers),
     _Factor("off by a constant factor", _expected, "every wrong number is the right one times {}: "
             "a factor is wrong.", 1, 1e-6),
     _Refusal("the test before raise turned round", answered=True),
     _Refusal("refused every case", answered=False),
     _Reordered(),
-]
+])
 
 
 ALL_AXES_T = _AllAxesT("`.T` on a 3-D array", "`.T` reverses ALL the axes, (H, m, d) → (d, m, H): "
