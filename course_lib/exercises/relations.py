@@ -301,23 +301,27 @@ def _swapped(i, j):
     return transform
 
 
-INPUT_SIDE = [
+def _rows(rows, field="test"):
+    """Relations from rows (name, hint, ``field``); any other row is kept as it is."""
+    return [Relation(r[0], r[1], **{field: r[2]}) if isinstance(r, tuple) else r for r in rows]
+
+
+INPUT_SIDE = _rows([
     Relation("two inputs exchanged", "it is what two inputs exchanged give: f(k, q) for f(q, k)?",
              tuple(_swapped(i, j) for i, j in itertools.combinations(range(4), 2)),
              errors=True),  # swapped shapes may raise
-    Relation("the first row every time", "it is what one input's first row in every row gives: "
-             "K[0] for K[j]?", tuple(_one_input(i, lambda a: np.repeat(a[:1], len(a), 0)
-                                                if a.ndim > 1 else _no()) for i in range(3))),
-    Relation("used the positions, not the numbers", "it is what the positions 0, 1, 2, … give: "
-             "`range(len(q))` gives positions; the number is q[i].",
-             tuple(_one_input(0, lambda a, s=s: np.arange(s, s + a.size, dtype=float)
-                              if a.ndim == 1 else _no()) for s in (0, 1))),
+    ("the first row every time", "it is what one input's first row in every row gives: K[0] for "
+     "K[j]?", tuple(_one_input(i, lambda a: np.repeat(a[:1], len(a), 0) if a.ndim > 1 else _no())
+                    for i in range(3))),
+    ("used the positions, not the numbers", "it is what the positions 0, 1, 2, … give: "
+     "`range(len(q))` gives positions; the number is q[i].",
+     tuple(_one_input(0, lambda a, s=s: np.arange(s, s + a.size, dtype=float) if a.ndim == 1
+                      else _no()) for s in (0, 1))),
     *[_dropped(axis, which, all_args) for axis in (0, -1) for which in ("first", "last")
       for all_args in (False, True)],
-    Relation("stopped after one pass", "it is what the first entry (row) alone gives: a `return` "
-             "in the loop?",
-             (*(_one_input(i, lambda a: a[:1]) for i in range(3)),
-              _each_input(lambda a: a[:1] if len(a) > 1 else _no()))),
+    ("stopped after one pass", "it is what the first entry (row) alone gives: a `return` in the "
+     "loop?", (*(_one_input(i, lambda a: a[:1]) for i in range(3)),
+               _each_input(lambda a: a[:1] if len(a) > 1 else _no()))),
     Relation("inputs cut to whole numbers", "it is what the inputs give without decimals: an "
              "int(…) on each?", _cut_inputs, least=2),
     Relation("the signs dropped", "it is what the sizes |x| give: an abs(…), or a square and a "
@@ -328,10 +332,10 @@ INPUT_SIDE = [
                  else _no()), least=2),
     Relation("only the first two slots", "it is what the first two slots alone give: loop over all "
              "of them.", _each_input(lambda a: a[:2] if len(a) > 2 else _no()), least=2),
-    Relation("an input read one position off", "it is what x[i ± 1] for x[i] gives.",
-             tuple(_one_input(i, lambda a, s=step: np.roll(a, s, axis=0))
-                   for i in range(3) for step in (1, -1))),
-]
+    ("an input read one position off", "it is what x[i ± 1] for x[i] gives.",
+     tuple(_one_input(i, lambda a, s=step: np.roll(a, s, axis=0)) for i in range(3)
+           for step in (1, -1))),
+], "transform")
 
 
 class _OnEveryWrong(Relation):
@@ -444,12 +448,7 @@ def _kind(o):
     return o.case.raises.__name__
 
 
-def _tested(rows):
-    """Relations from rows (name, hint, test); any other row is kept as it is."""
-    return [Relation(r[0], r[1], test=r[2]) if isinstance(r, tuple) else r for r in rows]
-
-
-SEEN_IN_ONE = _tested([
+SEEN_IN_ONE = _rows([
     ("a name never defined", _name_hint, lambda o, ex: isinstance(o.error, NameError)),
     ("^ for a power", "in Python `^` works on the bits, not a power: x ** 2 for a square, x ** 0.5 "
      "for a root.", _error(TypeError, "^", "bitwise_xor")),
@@ -692,7 +691,7 @@ def _all_equal(o, ex):
             and np.any(v) and not np.allclose(e, e[..., :1]))
 
 
-STATEMENTS = _tested([
+STATEMENTS = _rows([
     ("fractions where whole numbers are asked", lambda ex, o: "the answer is always whole "
      f"numbers; yours is {show(o.value)}: `/` for `//`, or a division too many?",
      _fractions_for_whole),
