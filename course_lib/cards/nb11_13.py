@@ -109,8 +109,8 @@ _GRADIENTS = (
          computes=True),
     Card("How do you check a gradient you derived by hand?",
          "Nudge each input by a small $\\varepsilon$ both ways and compare "
-         "$\\frac{L(x + \\varepsilon) - L(x - \\varepsilon)}{2\\varepsilon}$ with your formula, in float64; the relative error "
-         "should be tiny (here below $10^{-6}$).", 13),
+         "$\\frac{L(x + \\varepsilon) - L(x - \\varepsilon)}{2\\varepsilon}$ with your formula, "
+         "in float64; the relative error should be tiny (here below $10^{-6}$).", 13),
     Card("A row of weights is one-hot, $a = (1, 0, 0)$, and $\\partial L/\\partial a = "
          "(2, -1, 3)$. What is $\\partial L/\\partial s$?",
          "With $g = \\partial L/\\partial a$, $\\sum_j a_j g_j = 2$, so "
