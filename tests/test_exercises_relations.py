@@ -211,3 +211,8 @@ def test_a_by_hand_relation_needs_the_answer_s_digits():
     feedback = evaluate("head divisor by hand", 0.0884)
     assert feedback.mistake == "the reciprocal", feedback.message
     assert evaluate("head divisor by hand", 0.113).mistake == "decimal point moved"
+
+
+def test_bytes_given_in_kb_are_named():
+    # 46,080 bytes a token, typed as 46.08: kB of 1000 bytes, not the bytes the prompt asks for
+    assert evaluate("model cache by hand", 46.08).mistake == "kB, not bytes"

@@ -179,7 +179,8 @@ class HandExercise:
         if kib or byte:
             kinds.append(("bits, not bytes", a * 8, "{got} counts bits: a byte is 8 bits."))
         if byte and not kib:
-            kinds.append(("MiB, not bytes", a / 2 ** 20, "{got} is in MiB: give the bytes."))
+            kinds += [(f"{u}, not bytes", a / f, f"{{got}} is in {u}: give the bytes.")
+                      for u, f in (("MiB", 2 ** 20), ("kB", 1000))]
         return kinds
 
     def _texts(self, **more):
