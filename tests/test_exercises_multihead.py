@@ -8,6 +8,7 @@ import numpy as np
 from slip_checks import assert_named, assert_passes
 
 import course_lib as cl
+from course_lib.exercises import evaluate
 from course_lib.multihead import split_heads
 
 
@@ -122,11 +123,17 @@ def test_multi_head_accepts_other_right_answers():
 
 def test_head_divisor_by_hand_slips():
     assert_named("head divisor by hand", {
-        "√d_model": [45.25, 45], "squared": [128],  # 1 / 11.3 is within ±0.05 of 11.3 / 100
-        "√h": [4], "h": [16], "halved instead of the root": [64],
-        "a root before the division": [2.83, 512],
-        "multiplied by h": [32768],
-    })  # d_model = 2048, h = 16: d_k = 128, not the 64 that cell 17 prints the root of
+        "√d_model": [39.19, 39], "squared": [128],  # 1 / 11.3 is within ±0.05 of 11.3 / 100
+        "√h": [3.46], "h": [12], "halved instead of the root": [64],
+        "a root before the division": [3.27, 443.4],
+        "multiplied by h": [18432], "the paper's 8 heads": [13.86, 13.9],
+    })  # d_model = 1536, h = 12: d_k = 128, not the 64 that cell 17 prints the root of
+
+
+def test_head_divisor_givens_keep_h_apart_from_the_paper_s_root():
+    # with d_model = 2048 and h = 16, √(2048 / 8) = 16 = h: the answer of a learner who kept
+    # the paper's 8 heads was named "the number of heads", a slip it did not make
+    assert evaluate("head divisor by hand", 16).mistake is None
 
 
 def test_head_divisor_by_hand_accepts_the_answer():

@@ -19,6 +19,8 @@ _HEAD_DIVISOR_SLIPS = [
     ("√h", "{got} is √{h}: take the root of a head's width, d_model / h.",
      lambda d_model, h: math.sqrt(h)),
     ("h", "{got} is the number of heads: each head divides by √d_k.", lambda d_model, h: float(h)),
+    ("the paper's 8 heads", "{got} is √({d_model} / 8): this model has h = {h} heads.",
+     lambda d_model, h: math.sqrt(d_model / 8)),
     ("halved instead of the root", "{got} is d_k / 2: the divisor is the square ROOT "
      "of d_k.", lambda d_model, h: d_model / h / 2),
     ("a root before the division", "{got} takes a root before dividing {d_model} by {h}.", (
@@ -32,7 +34,7 @@ _HEAD_DIVISOR_SLIPS = [
 HEAD_DIVISOR = HandExercise(
     "head divisor by hand", "the divisor of each head's scores for d_model = {d_model} and "
     "h = {h}", lambda d_model, h: math.sqrt(d_model / h),
-    {"d_model": 2048, "h": 16}, _HEAD_DIVISOR_SLIPS, tolerance=0.05,
+    {"d_model": 1536, "h": 12}, _HEAD_DIVISOR_SLIPS, tolerance=0.05,
     twins=[
         ("d_model over the divisor", "{got} is d_model ÷ the divisor: the divisor is √d_k itself.",
          lambda d_model, h: d_model / math.sqrt(d_model / h))])
