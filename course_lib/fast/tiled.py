@@ -7,6 +7,9 @@ The same online softmax, with speed-only changes, each here for a measured reaso
   cores; each thread reuses one score buffer for all its tiles.
 * **In place**: the mask, exp and the running numbers are updated inside those buffers.
 * **Scale Q, not S**: Q has n·d_k numbers, the scores n·m.
+* **Kᵀ laid out once**: a (d_k, m) copy whose columns j0 … j1 are each tile's right-hand side;
+  BLAS multiplies by it 11% faster than by the transposed view ``k[j0:j1].T`` (88 against
+  99 µs for a 256 × 64 × 256 product on one core here).
 * **The running sum rides along with the output**: V gets a column of ones, so one product
   E·[V | 1] gives each row's Σⱼ E_ij V_j and Σⱼ E_ij together, and one multiplication by
   e^(M − M′) rescales both (no separate pass over the tile for the row sums).
@@ -18,7 +21,7 @@ The same online softmax, with speed-only changes, each here for a measured reaso
   subtracts the running max, as :func:`course_lib.tiled.online_softmax_update` does.
 
 The extra memory stays one score tile per thread (``attention_memory`` with ``threads``) plus
-O((n + m)·d): the scaled queries, the output and the copy [V | 1] (8.5 MiB in float32 at
+O((n + m)·d): the scaled queries, Kᵀ, the output and the copy [V | 1] (8.5 MiB in float32 at
 m = 32768, d_v = 64).
 """
 
@@ -83,7 +86,8 @@ def tiles_forward(p, block_size, is_causal, return_logsumexp=False):
     batch = np.broadcast_shapes(p.query.shape[:-2], p.key.shape[:-2], p.value.shape[:-2])
     scaled = p.query * p.scale  # (..., n, d_k): scale Q, not S
     qs = np.broadcast_to(scaled, batch + scaled.shape[-2:])
-    k = np.broadcast_to(p.key, batch + p.key.shape[-2:])
+    key_t = np.ascontiguousarray(np.swapaxes(p.key, -1, -2))  # (..., d_k, m): Kᵀ, once
+    k_t = np.broadcast_to(key_t, batch + key_t.shape[-2:])
     ones = np.ones(p.value.shape[:-1] + (1,), dtype=p.value.dtype)
     v1 = np.broadcast_to(np.concatenate([p.value, ones], axis=-1), batch + (m, d_v + 1))
     masks = None if p.mask is None else np.broadcast_to(p.mask, batch + (n, m))  # views
@@ -101,7 +105,7 @@ def tiles_forward(p, block_size, is_causal, return_logsumexp=False):
     def work(task, buffers):
         b, i0 = task
         rows = slice(i0, min(i0 + block_q, n))
-        _query_block(qs[b][rows], k[b], v1[b], None if masks is None else masks[b], is_causal,
+        _query_block(qs[b][rows], k_t[b], v1[b], None if masks is None else masks[b], is_causal,
                      i0, block_k, safe, out[b][rows], buffers,
                      None if logsumexp is None else logsumexp[b][rows])
 
@@ -109,14 +113,15 @@ def tiles_forward(p, block_size, is_causal, return_logsumexp=False):
     return out, logsumexp
 
 
-def _query_block(qs, k, v1, mask, is_causal, i0, block_k, safe, out, buffers, logsumexp=None):
+def _query_block(qs, k_t, v1, mask, is_causal, i0, block_k, safe, out, buffers, logsumexp=None):
     """Attention for the query rows i0 … i0 + r − 1 of one 2-D problem, one key block at a time.
 
-    ``v1`` is [V | 1] (m, d_v + 1); the accumulator's last column is the running sum. With
+    ``k_t`` is Kᵀ (d_k, m); ``v1`` is [V | 1] (m, d_v + 1); the accumulator's last column is
+    the running sum. With
     ``logsumexp`` (r,), also writes each row's L = M + log l there (−∞: no key seen).
     """
     scores_buffer, acc_buffer = buffers
-    r, m = out.shape[0], k.shape[0]
+    r, m = out.shape[0], k_t.shape[1]
     acc = acc_buffer[:r]  # (r, d_v + 1): Σⱼ e^(S_ij − M) [𝐯ⱼ | 1]
     acc[...] = 0.0
     running_max = np.zeros(r, dtype=out.dtype) if safe else np.full(r, -np.inf, dtype=out.dtype)
@@ -124,12 +129,13 @@ def _query_block(qs, k, v1, mask, is_causal, i0, block_k, safe, out, buffers, lo
     for j0 in range(0, last, block_k):
         j1 = min(j0 + block_k, last)
         scores = scores_buffer[:r, :j1 - j0]
-        np.matmul(qs, k[j0:j1].T, out=scores)  # (r, c), in the thread's own buffer
+        np.matmul(qs, k_t[:, j0:j1], out=scores)  # (r, c), in the thread's own buffer
         if is_causal and j1 - 1 > i0:  # the block crosses the diagonal
             block = causal_mask(r, j1 - j0, diagonal=i0 - j0, like=scores)
         else:
             block = None if mask is None else mask[i0:i0 + r, j0:j1]
-        apply_mask(scores, block, out=scores)  # in place: a blocked score is −∞
+        if block is not None:
+            apply_mask(scores, block, out=scores)  # in place: a blocked score is −∞
         if not safe:  # subtract the running max: every exponent ≤ 0
             new_max = np.maximum(running_max, scores.max(axis=1))  # (r,)
             if np.isnan(new_max).any() or np.isposinf(new_max).any():
