@@ -94,10 +94,13 @@ _GRADIENTS = (
          "$\\partial L/\\partial s_i = a_i \\big(\\partial L/\\partial a_i - \\sum_j a_j\\, "
          "\\partial L/\\partial a_j\\big)$: the softmax Jacobian "
          "$\\operatorname{diag}(a) - a a^\\top$ applied to the row, without building it.", 13),
-    Card("Why does the gradient reaching the scores vanish without the $\\sqrt{d_k}$?",
-         "The raw scores spread like $\\sqrt{d_k}$, the softmax saturates to nearly one-hot, "
-         "and then every $a_i (g_i - \\sum_j a_j g_j)$, with $g_i = \\partial L/\\partial a_i$, "
-         "is close to 0: the weight is 0, or the bracket is.", 13),
+    Card("Without the $\\sqrt{d_k}$, which scores stop getting gradient, and when does a "
+         "whole row?",
+         "The raw scores spread like $\\sqrt{d_k}$, so a row puts nearly all its weight on a "
+         "few keys; with $g_i = \\partial L/\\partial a_i$, every $a_i (g_i - \\sum_j a_j g_j)$ "
+         "with $a_i$ near 0 is near 0, so the other keys cannot become favourites. A one-hot row "
+         "(more of them as $d_k$ grows) zeroes the top key's bracket too: nothing passes back.",
+         13),
     Card("Why can the backward pass get each row's total "
          "$D_i = \\sum_j A_{ij}\\, \\partial L/\\partial A_{ij}$ without the $n \\times m$ grids?",
          "Because $\\partial L/\\partial A = G V^\\top$ and $AV = O$ turn it into "
