@@ -7,7 +7,13 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from course_lib.plots.fast_render import FastRenderer, encode_png, figure_png, moving_artists
+from course_lib.plots.fast_render import (
+    FastRenderer,
+    encode_png,
+    figure_png,
+    moving_artists,
+    palette_png,
+)
 from course_lib.plots.grid import draw_grid, update_grid
 from course_lib.plots.style import course_style, detached_figure
 from course_lib.plots.vectors import draw_vector_scene, update_vector_scene
@@ -90,3 +96,27 @@ def test_an_opaque_figure_is_sent_without_alpha_and_a_transparent_one_with_it(ax
     see_through = Image.open(io.BytesIO(FastRenderer(ax.figure, artists).render()))
     assert see_through.mode == "RGBA"
     assert (np.asarray(see_through)[..., 3] < 255).any()
+
+
+def test_a_palette_picture_is_the_same_plot_in_fewer_bytes():
+    # 14's dashboard sends its kept frames so: every pixel near its own, about half the bytes
+    from course_lib.widgets.tiled import tiled_dashboard
+
+    dash = tiled_dashboard()
+    assert dash.renderer.palette
+    sent = Image.open(io.BytesIO(dash.image.value))
+    assert sent.mode == "P" and len(sent.getpalette()) // 3 <= 256
+    pixels = np.asarray(dash.figure.canvas.buffer_rgba())[..., :3]
+    plain = encode_png(np.ascontiguousarray(pixels))
+    off = np.abs(np.asarray(sent.convert("RGB")).astype(int) - pixels.astype(int)).max(axis=-1)
+    # octree colours sit within a level or two of the originals; edge pixels farther
+    assert off.max() <= 32 and np.mean(off > 2) < 0.1, (off.max(), np.mean(off > 2))
+    assert len(dash.image.value) < 0.7 * len(plain), (len(dash.image.value), len(plain))
+
+
+def test_palette_png_keeps_two_colours_near_their_own():
+    pixels = np.zeros((4, 6, 3), np.uint8)
+    pixels[1:3, 2:5] = (200, 30, 90)
+    decoded = np.asarray(Image.open(io.BytesIO(palette_png(pixels))).convert("RGB"))
+    assert np.abs(decoded.astype(int) - pixels).max() <= 2
+    assert len(np.unique(decoded.reshape(-1, 3), axis=0)) == 2

@@ -83,7 +83,9 @@ class Dashboard(widgets.VBox):
         self.callback = callback
         self.description = description
         self.artists = artists
-        self.renderer = FastRenderer(figure, artists if artists is not None else [])
+        # kept frames are drawn ahead of the move: they can afford a palette, half the bytes
+        self.renderer = FastRenderer(figure, artists if artists is not None else [],
+                                     palette=keep_frames)
         self._frames = {} if keep_frames else None
         for control in self.controls.values():
             control.observe(self._on_change, names="value")
