@@ -211,13 +211,13 @@ def _draw_chunks(rng):
 _TOTAL = "divide by e^LSE = {a} + {b}, the sum of the two weights."
 
 MERGE_HAND = HandExercise(
-    "merged chunks by hand", "o merged from chunk 1 (o₁ = {o1}, LSE₁ = ln {a}) and chunk 2 "
-    "(o₂ = {o2}, LSE₂ = ln {b})",
+    "merged chunks by hand", "o merged from chunk 0 (o₀ = {o1}, LSE₀ = ln {a}) and chunk 1 "
+    "(o₁ = {o2}, LSE₁ = ln {b})",
     _merged, {"o1": 2, "a": 3, "o2": 7, "b": 2}, draw=_draw_chunks, slips=[
         ("the plain mean", "chunk c weighs e^LSE_c, not ½.", lambda o1, a, o2, b: (o1 + o2) / 2),
-        ("not divided by the total", "{got} is e^LSE₁ o₁ + e^LSE₂ o₂: " + _TOTAL,
+        ("not divided by the total", "{got} is e^LSE₀ o₀ + e^LSE₁ o₁: " + _TOTAL,
          lambda o1, a, o2, b: a * o1 + b * o2),
-        ("the weights swapped", "o₁ goes with its own chunk's weight, e^LSE₁ = {a} (e^(−LSE) "
+        ("the weights swapped", "o₀ goes with its own chunk's weight, e^LSE₀ = {a} (e^(−LSE) "
          "swaps them too).", lambda o1, a, o2, b: _merged(o1, b, o2, a)),
         ("divided by the number of chunks", "{got} divides by 2: " + _TOTAL,
          lambda o1, a, o2, b: (a * o1 + b * o2) / 2),
@@ -227,7 +227,7 @@ MERGE_HAND = HandExercise(
          (lambda o1, a, o2, b: a * o1 / (a + b), lambda o1, a, o2, b: b * o2 / (a + b))),
         ("the logsumexps as weights", "a chunk weighs e^LSE_c = {a} and {b}, not LSE_c.",
          lambda o1, a, o2, b: _merged(o1, math.log(a), o2, math.log(b))),
-        ("added the outputs", "o is a weighted MEAN of o₁ and o₂.", lambda o1, a, o2, b: o1 + o2),
+        ("added the outputs", "o is a weighted MEAN of o₀ and o₁.", lambda o1, a, o2, b: o1 + o2),
     ])
 
 EXERCISES = [CACHE_HAND, MERGE_HAND, SLOT_OF, ROPE]
