@@ -739,30 +739,26 @@ def for_numbers(answer, tolerance):
     a = np.asarray(answer, float)
     found = [("sign turned round", -a, "the right size with the wrong sign: check each minus.")]
     if a.ndim == 0 and _significant_digits(a) >= 2:
-        found += [("decimal point moved", a * f, f"{{got}} is {w} the answer: the digits are "
-                   "right, the decimal point moved.") for f, w in ((10, "ten times"), (
-                       100, "100 times"), (0.1, "a tenth of"), (0.01, "a hundredth of"))]
+        found += [("decimal point moved", a * f, "The digits are right.")
+                  for f in (10, 100, 0.1, 0.01)]
     if a.ndim == 0:
         if abs(a - round(float(a))) > 2 * tolerance and round(float(a)) != 0:
-            found.append(("rounded to a whole number", np.round(a), "{got} is the answer rounded "
-                          "to a whole number: keep the decimals asked for."))
+            found.append(("rounded to a whole number", np.round(a), "Keep the decimals asked "
+                          "for."))
         if 0 < abs(a) < 1:
             found.append(("a whole-number division", np.zeros(()), "{got} is what // or int(…) "
                           "makes of a fraction."))
-        found.append(("squared", a * a, "{got} is the square of the answer: a root forgotten?"))
+        found.append(("squared", a * a, "A root forgotten."))
         if a > 0:
-            found.append(("square-rooted", math.sqrt(a), "{got} is the square root of the "
-                          "answer: a root too many."))
+            found.append(("square-rooted", math.sqrt(a), "One root too many."))
         if a != 0:
-            found.append(("the reciprocal", 1 / a, "{got} is 1 divided by the answer."))
+            found.append(("the reciprocal", 1 / a, "A division turned upside down."))
     elif a.ndim == 1 and a.size > 1:
         found.append(("the numbers in the wrong order", a[::-1], "{got} is the answer "
                       "reversed: keep the order the question asks."))
     if _significant_digits(a) >= 2 if a.ndim == 0 else a.size > 1:  # one digit: by chance
-        found += [("off by a factor", a * f, f"{{got}} is {w} the answer: a factor or a "
-                   "division is off.") for f, w in ((2, "twice"), (3, "3 times"), (4, "4 times"),
-                                                     (0.5, "half of"), (1 / 3, "a third of"),
-                                                     (0.25, "a quarter of"))]
+        found += [("off by a factor", a * f, "Check each factor and division.")
+                  for f in (2, 3, 4, 0.5, 1 / 3, 0.25)]
     if np.all((a > 0) & (a < 1)):
         found.append(("1 minus the answer", 1 - a, "{got} is 1 minus the answer: the other "
                       "part's share?"))
