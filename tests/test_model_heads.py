@@ -179,7 +179,7 @@ def test_the_dashboard_keeps_the_contract_and_runs_the_model_once_per_sentence()
     assert dash.image.value[:8] == b"\x89PNG\r\n\x1a\n"
     assert all(":" in control.description for control in dash.controls.values())
     assert repr(dash).startswith("[") and len(repr(dash)) <= 110
-    assert "previous token 0.40" in dash.readout_text()  # rows 2 … 4: (1 + 0.1 + 0.1) / 3
+    assert "previous token 0.40" in dash.readout_text()  # rows 1 … 3: (1 + 0.1 + 0.1) / 3
     before = _pixels(dash)
     dash.controls["head"].value = 8
     assert "previous token 0.93 · weight on the first token 0.40" in dash.readout_text()

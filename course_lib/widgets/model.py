@@ -46,8 +46,8 @@ def head_callback(artists, head_weights, sentence, layer, head):
         scores = "type at least two tokens for the head's scores"
     else:
         scores = (f"weight on the previous token {previous_token_score(grid):.2f} · weight on "
-                  f"the first token {sink_score(grid):.2f} (means over the rows 2 … "
-                  f"{len(tokens)})")
+                  f"the first token {sink_score(grid):.2f} (means over the rows 1 … "
+                  f"{len(tokens) - 1}, counted from 0)")
     note = f" · only the first {MAX_TOKENS} tokens are shown" if cut else ""
     return f"layer {layer}, head {head}, {len(tokens)} tokens: {scores}{note}"
 
