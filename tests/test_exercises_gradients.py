@@ -42,7 +42,7 @@ def test_softmax_backward_row_slips():
     assert_named("softmax_backward_row", {
         "no total subtracted": [lambda a, g: [x * y for x, y in zip(a, g, strict=True)]],
         "sign turned round": [lambda a, g: row(a, g, entry=lambda x, y, t: x * (t - y))],
-        "the factor aᵢ left out": [lambda a, g: row(a, g, entry=lambda x, y, t: y - t)],
+        "the factor aⱼ left out": [lambda a, g: row(a, g, entry=lambda x, y, t: y - t)],
         "the plain mean": [lambda a, g: row(a, g, total=lambda a, g: sum(g) / len(g))],
         "Σ a for the total": [lambda a, g: row(a, g, total=lambda a, g: sum(a))],
         "the diagonal only": [lambda a, g: row(a, g, entry=lambda x, y, t: x * (1 - x) * y)],
@@ -101,7 +101,7 @@ def test_query_gradient_accepts_other_right_answers():
 
 
 def test_score_gradient_by_hand_slips():
-    # a = (0.5, 0.3, 0.2), ∂L/∂a = (1, −3, −2): Σⱼ aⱼgⱼ = −0.8, ∂L/∂s₀ = 0.5 · 1.8 = 0.9
+    # a = (0.5, 0.3, 0.2), ∂L/∂a = (1, −3, −2): Σₗ aₗgₗ = −0.8, ∂L/∂s₀ = 0.5 · 1.8 = 0.9
     assert_named("score gradient by hand", {
         "no total subtracted": [0.5], "the factor a₀ left out": [1.8],
         "the total added": [0.1], "the diagonal only": [0.25],

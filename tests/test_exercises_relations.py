@@ -112,7 +112,7 @@ def test_a_row_that_shows_on_fewer_cases_than_the_answer_is_wrong_is_not_named()
 
 
 def test_an_answer_of_zeros_is_said_to_be_zeros_not_cut():
-    def cancels(a, grad_a):  # grad_a[i] in the total: aᵢ(gᵢ − Σⱼ aⱼgᵢ) = 0 for every i
+    def cancels(a, grad_a):  # grad_a[j] in the total: aⱼ(gⱼ − Σₗ aₗgⱼ) = 0 for every j
         return [a[i] * (grad_a[i] - sum(a[j] * grad_a[i] for j in range(len(a))))
                 for i in range(len(a))]
     feedback = evaluate("softmax_backward_row", cancels)  # [0, 0] is also what cutting gives

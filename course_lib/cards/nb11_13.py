@@ -91,14 +91,14 @@ _GRADIENTS = (
          "product passes its gradient back, one per factor.", 13),
     Card("How does the gradient pass back through a row softmax $a = "
          "\\operatorname{softmax}(s)$?",
-         "$\\partial L/\\partial s_i = a_i \\big(\\partial L/\\partial a_i - \\sum_j a_j\\, "
-         "\\partial L/\\partial a_j\\big)$: the softmax Jacobian "
+         "$\\partial L/\\partial s_j = a_j \\big(\\partial L/\\partial a_j - \\sum_l a_l\\, "
+         "\\partial L/\\partial a_l\\big)$: the softmax Jacobian "
          "$\\operatorname{diag}(a) - a a^\\top$ applied to the row, without building it.", 13),
     Card("Without the $\\sqrt{d_k}$, which scores stop getting gradient, and when does a "
          "whole row?",
          "The raw scores spread like $\\sqrt{d_k}$, so a row puts nearly all its weight on a "
-         "few keys; with $g_i = \\partial L/\\partial a_i$, every $a_i (g_i - \\sum_j a_j g_j)$ "
-         "with $a_i$ near 0 is near 0, so the other keys cannot become favourites. A one-hot row "
+         "few keys; with $g_j = \\partial L/\\partial a_j$, every $a_j (g_j - \\sum_l a_l g_l)$ "
+         "with $a_j$ near 0 is near 0, so the other keys cannot become favourites. A one-hot row "
          "(more of them as $d_k$ grows) zeroes the top key's bracket too: nothing passes back.",
          13),
     Card("Why can the backward pass get each row's total "
@@ -116,12 +116,12 @@ _GRADIENTS = (
          "in float64; the relative error should be tiny (here below $10^{-6}$).", 13),
     Card("A row of weights is one-hot, $a = (1, 0, 0)$, and $\\partial L/\\partial a = "
          "(2, -1, 3)$. What is $\\partial L/\\partial s$?",
-         "With $g = \\partial L/\\partial a$, $\\sum_j a_j g_j = 2$, so "
+         "With $g = \\partial L/\\partial a$, $\\sum_l a_l g_l = 2$, so "
          "$\\partial L/\\partial s = (1 \\cdot (2 - 2),\\ 0,\\ 0) = (0, 0, 0)$: a saturated row "
          "passes no gradient at all.", 13, computes=True),
     Card("For $a = (0.5, 0.5)$ and $\\partial L/\\partial a = (1, 0)$, what is "
          "$\\partial L/\\partial s$?",
-         "With $g = \\partial L/\\partial a$, $\\sum_j a_j g_j = 0.5$, so "
+         "With $g = \\partial L/\\partial a$, $\\sum_l a_l g_l = 0.5$, so "
          "$(0.5 \\cdot 0.5,\\ 0.5 \\cdot (-0.5)) = (0.25, -0.25)$; the entries add up to 0, "
          "as every row of $\\partial L/\\partial S$ does.", 13, computes=True),
     Card("$Q$ is $2 \\times 4$, $K$ is $3 \\times 4$, $V$ is $3 \\times 2$. What are the shapes "

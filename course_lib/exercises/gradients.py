@@ -13,7 +13,7 @@ from .python import REPLACED
 
 
 def _total(a, g):
-    return sum(x * y for x, y in zip(a, g, strict=True))  # Σⱼ aⱼgⱼ
+    return sum(x * y for x, y in zip(a, g, strict=True))  # Σₗ aₗgₗ
 
 
 def _hand(formula):
@@ -25,25 +25,25 @@ def _each(formula):
                          for i, (x, y) in enumerate(zip(a, g, strict=True))]
 
 
-_BOTH = [  # name, hint by hand (entry 0), hint in code (entry i), formula(aᵢ, gᵢ, Σⱼ aⱼgⱼ, i, a, g)
-    ("no total subtracted", "{got} is a₀g₀: subtract Σⱼ aⱼgⱼ from g₀ first.",
-     "that is aᵢgᵢ: subtract the row total, aᵢ(gᵢ − Σⱼ aⱼgⱼ).", lambda x, y, t, *_: x * y),
-    ("the factor a₀ left out", "{got} is g₀ − Σⱼ aⱼgⱼ: now multiply by a₀.",
-     "that is gᵢ − Σⱼ aⱼgⱼ: multiply by aᵢ.", lambda x, y, t, *_: y - t),
-    ("the plain mean", "{got} subtracts the plain mean: the weights average, Σⱼ aⱼgⱼ.",
-     "you subtracted the plain mean of g, not Σⱼ aⱼgⱼ.",
+_BOTH = [  # name, hint by hand (entry 0), hint in code (entry j), formula(aⱼ, gⱼ, Σₗ aₗgₗ, j, a, g)
+    ("no total subtracted", "{got} is a₀g₀: subtract Σₗ aₗgₗ from g₀ first.",
+     "that is aⱼgⱼ: subtract the row total, aⱼ(gⱼ − Σₗ aₗgₗ).", lambda x, y, t, *_: x * y),
+    ("the factor a₀ left out", "{got} is g₀ − Σₗ aₗgₗ: now multiply by a₀.",
+     "that is gⱼ − Σₗ aₗgₗ: multiply by aⱼ.", lambda x, y, t, *_: y - t),
+    ("the plain mean", "{got} subtracts the plain mean: the weights average, Σₗ aₗgₗ.",
+     "you subtracted the plain mean of g, not Σₗ aₗgₗ.",
      lambda x, y, t, i, a, g: x * (y - sum(g) / len(g))),
-    ("the plain sum", "{got} subtracts Σⱼ gⱼ: weight each gⱼ by its aⱼ.",
-     "you subtracted Σⱼ gⱼ: weight each gⱼ by its aⱼ.", lambda x, y, t, i, a, g: x * (y - sum(g))),
-    ("Σ a for the total", "{got} subtracts Σⱼ aⱼ = 1: the total is Σⱼ aⱼgⱼ.",
-     "you subtracted Σⱼ aⱼ = 1: the total is Σⱼ aⱼgⱼ.", lambda x, y, t, i, a, g: x * (y - sum(a))),
-    ("the diagonal only", "{got} is a₀(1 − a₀)g₀ alone: the terms −a₀aⱼgⱼ count too.",
-     "that is aᵢ(1 − aᵢ)gᵢ, the diagonal alone: −aᵢaⱼ count too.",
+    ("the plain sum", "{got} subtracts Σₗ gₗ: weight each gₗ by its aₗ.",
+     "you subtracted Σₗ gₗ: weight each gₗ by its aₗ.", lambda x, y, t, i, a, g: x * (y - sum(g))),
+    ("Σ a for the total", "{got} subtracts Σₗ aₗ = 1: the total is Σₗ aₗgₗ.",
+     "you subtracted Σₗ aₗ = 1: the total is Σₗ aₗgₗ.", lambda x, y, t, i, a, g: x * (y - sum(a))),
+    ("the diagonal only", "{got} is a₀(1 − a₀)g₀ alone: the terms −a₀aₗgₗ count too.",
+     "that is aⱼ(1 − aⱼ)gⱼ, the diagonal alone: −aⱼaₗ count too.",
      lambda x, y, t, *_: x * (1 - x) * y),
     ("the total added", "{got} adds the total: subtract it (minus a negative adds).",
-     "the row total is subtracted: aᵢ(gᵢ − Σⱼ aⱼgⱼ).", lambda x, y, t, *_: x * (y + t)),
-    ("the total not multiplied by a₀", "{got} is a₀g₀ − Σⱼ aⱼgⱼ: a₀(g₀ − Σⱼ aⱼgⱼ).",
-     "that is aᵢgᵢ − Σⱼ aⱼgⱼ: aᵢ(gᵢ − Σⱼ aⱼgⱼ).", lambda x, y, t, *_: x * y - t),
+     "the row total is subtracted: aⱼ(gⱼ − Σₗ aₗgₗ).", lambda x, y, t, *_: x * (y + t)),
+    ("the total not multiplied by a₀", "{got} is a₀g₀ − Σₗ aₗgₗ: a₀(g₀ − Σₗ aₗgₗ).",
+     "that is aⱼgⱼ − Σₗ aₗgₗ: aⱼ(gⱼ − Σₗ aₗgₗ).", lambda x, y, t, *_: x * y - t),
 ]
 
 _SCORE_GRADIENT_HAND_SLIPS = [
@@ -65,14 +65,14 @@ def _row(a, g):
 
 
 _SOFTMAX_BACKWARD_ROW_SLIPS = [
-    *((name.replace("a₀", "aᵢ"), hint, _each(f)) for name, _, hint, f in _BOTH),
-    ("a term left out of the total", "Σⱼ aⱼgⱼ runs over every j, j = i included.",
+    *((name.replace("a₀", "aⱼ"), hint, _each(f)) for name, _, hint, f in _BOTH),
+    ("a term left out of the total", "Σₗ aₗgₗ runs over every l, l = j included.",
      tuple(
          _each(lambda x, y, t, i, a, g, keep=keep: x * (y - sum(
              a[j] * g[j] for j in range(len(a)) if keep(i, j, len(a)))))
          for keep in (lambda i, j, m: j < m - 1, lambda i, j, m: j > 0,
                       lambda i, j, m: j != i))),
-    ("a running total", "entry i subtracts the total up to i only: sum the WHOLE row "
+    ("a running total", "entry j subtracts the total up to j only: sum the WHOLE row "
      "first.", _each(lambda x, y, t, i, a, g: x * (y - _total(a[:i + 1], g[:i + 1])))),
     ("only the last term counts", REPLACED,
      _each(lambda x, y, t, i, a, g: x * (y - a[-1] * g[-1]))),
