@@ -754,14 +754,14 @@ def for_numbers(answer, tolerance):
         if a != 0:
             found.append(("the reciprocal", 1 / a, "A division turned upside down."))
     elif a.ndim == 1 and a.size > 1:
-        found.append(("the numbers in the wrong order", a[::-1], "{got} is the answer "
-                      "reversed: keep the order the question asks."))
+        found.append(("the numbers in the wrong order", a[::-1], "Reversed? Keep the "
+                      "order the question asks."))
     if _significant_digits(a) >= 2 if a.ndim == 0 else a.size > 1:  # one digit: by chance
         found += [("off by a factor", a * f, "Check each factor and division.")
                   for f in (2, 3, 4, 0.5, 1 / 3, 0.25)]
     if np.all((a > 0) & (a < 1)):
-        found.append(("1 minus the answer", 1 - a, "{got} is 1 minus the answer: the other "
-                      "part's share?"))
+        found.append(("1 minus the answer", 1 - a, "The other part's share? "
+                      "Check which part is asked."))
     kept = []
     for n, v, h in found:
         if np.all(np.abs(v - a) > 2 * tolerance) and not any(
