@@ -66,7 +66,7 @@ def dk_dashboard(d_k=16):
     dash = Dashboard(fig, {"d_k": slider}, lambda d_k: dk_callback(artists, d_k),
                      description="[d_k dashboard: move d_k (1 to 512), see raw and scaled "
                      "scores spread. Run the notebook to use it.]",
-                     artists=_moving(artists))
+                     artists=_moving(artists), keep_frames=True)  # 10 values of d_k
     dash.readout.add_class(READOUT_CLASS)
     dash.all_artists = artists
     return dash
