@@ -83,8 +83,8 @@ def test_by_hand_factors_and_complements():
     assert_named("loop by hand", {"off by a factor": [58]}, minimum=1)  # 29
     assert_named("softmax weight by hand", {"off by a factor": [0.422]}, minimum=1)
     assert_named("masked weight by hand", {"off by a factor": [0.375]}, minimum=1)  # 0.75
-    assert_named("softmax slope by hand", {"1 minus the answer": [0.895]}, minimum=1)
-    assert_named("weight from the logsumexp", {"1 minus the answer": [0.911]}, minimum=1)
+    assert_named("softmax slope by hand", {"the other part's share": [0.895]}, minimum=1)
+    assert_named("weight from the logsumexp", {"the other part's share": [0.911]}, minimum=1)
 
 
 def test_a_one_digit_answer_is_not_said_to_be_off_by_a_factor():
@@ -216,3 +216,32 @@ def test_a_by_hand_relation_needs_the_answer_s_digits():
 def test_bytes_given_in_kb_are_named():
     # 46,080 bytes a token, typed as 46.08: kB of 1000 bytes, not the bytes the prompt asks for
     assert evaluate("model cache by hand", 46.08).mistake == "kB, not bytes"
+
+
+def test_parameters_that_do_not_fit_the_call_are_named_before_any_case():
+    def length():  # no parameter: the checker calls length(q)
+        return 0
+
+    def dot_loop(pair):  # one parameter for two arguments
+        return 0
+
+    for name, func, takes in (("length", length, "()"), ("dot_loop", dot_loop, "(pair)")):
+        feedback = evaluate(name, func)
+        assert feedback.mistake == "other parameters", str(feedback)
+        assert f"yours takes {takes}" in str(feedback)
+
+
+def test_the_call_s_names_in_another_order_are_named_only_when_the_answer_is_wrong():
+    def slot_of(block_table, position, page_size):  # the call is (position, block_table, …)
+        return block_table[position // page_size], position % page_size
+
+    feedback = evaluate("slot_of", slot_of)
+    assert feedback.mistake == "other parameters", str(feedback)
+    assert "yours takes (block_table, position, page_size)" in str(feedback)
+
+    def dot_loop(k, q):  # q and k exchanged, but q · k = k · q: right, and so accepted
+        if len(q) != len(k):
+            raise ValueError(f"q has {len(q)} numbers and k has {len(k)}")
+        return sum(a * b for a, b in zip(q, k, strict=True))
+
+    assert evaluate("dot_loop", dot_loop).passed

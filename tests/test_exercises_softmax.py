@@ -145,7 +145,7 @@ def test_weight_by_hand_slips():
         "no exponential": [0.75], "left out term 3 of the total": [e3 / (e3 + e1), 0.881],
         "a wrong line of the eˣ table": [0.665, e3 / (e3 + e1 * e1 + 1)],  # e² for e³, e² for e¹
         "forgot to divide": [20.086, 20.09], "divided by the other terms": [e3 / (e1 + 1), 5.403],
-        "weight of key 2": [0.114], "weight of key 3": [0.042], "1 minus the answer": [0.156],
+        "weight of key 2": [0.114], "weight of key 3": [0.042], "the other part's share": [0.156],
         "x² in place of eˣ": [0.9], "2ˣ in place of eˣ": [0.727], "3ˣ in place of eˣ": [0.871],
         "eˣ as x times e": [0.687], "e¹ taken as 1": [e3 / (e3 + 1 + 1), 0.909],
         "e to the total of the scores": [math.exp(3) / math.exp(3 + 1 + 0), 0.368],

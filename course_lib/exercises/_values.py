@@ -33,8 +33,8 @@ def same(got, expected, rtol=1e-9, atol=1e-9):
 
 
 def copy_args(args):
-    """A fresh deep copy per call; read-only arrays pass as they are (writing into one raises,
-    which the checker names)."""
+    """A fresh deep copy per call; read-only arrays pass as they are (a write raises; the
+    checker names it)."""
     return tuple(a if isinstance(a, np.ndarray) and not a.flags.writeable else copy.deepcopy(a)
                  for a in args)
 

@@ -30,8 +30,8 @@ __all__ = ["Case", "CodeExercise", "Outcome"]
 
 @dataclass(frozen=True)
 class Case:
-    """A hidden case: its arguments, and the answer or the exception it must raise (``says``: a
-    test for that exception's message)."""
+    """A hidden case: its arguments and answer, or the exception it must raise (``says``: a
+    test of its message)."""
 
     args: tuple
     expected: object = None
@@ -149,6 +149,8 @@ class CodeExercise:
                     f"{used}(…) did the work. " if used else "Correct: ")
             return Feedback(PASSED, f"{lead}{self.call} gives the right answer on all "
                             f"{len(outcomes)} hidden cases.", outcomes=outcomes)
+        if said := self._parameters(func):
+            return said
         if chosen := pick(self.explanations(outcomes)):
             return self._named(chosen, outcomes)
         if changed is not None:
@@ -185,6 +187,8 @@ class CodeExercise:
         if not callable(func):
             return Feedback(FAILED, f"Not yet: pass the function itself, without brackets: "
                             f"check(\"{self.name}\", {self.function}). You passed {show(func)}.")
+        if said := self._parameters(func, order=False):
+            return said
         first, printed = self.cases[0], io.StringIO()
         args = copy_args(first.args)
         try:
@@ -210,6 +214,21 @@ class CodeExercise:
             return Feedback(MISTAKE, f"Not yet: {self.call} returned None: end it with `return` "
                             f"and the result.{also}", mistake=relations.NO_RETURN)
         return None
+
+    def _parameters(self, func, order=True):
+        """A verdict on parameters the call cannot fill, or (``order``) its names reordered."""
+        try:
+            sig = inspect.signature(func)
+            sig.bind(*self.cases[0].args)
+            names = list(sig.parameters)[:len(self.arg_names)]
+            if not order or names == self.arg_names or sorted(names) != sorted(self.arg_names):
+                return None
+        except ValueError:  # a built-in: no signature
+            return None
+        except TypeError:
+            names = list(sig.parameters)
+        return Feedback(MISTAKE, f"Not yet: the checker calls {self.call}; yours takes "
+                        f"({', '.join(names)}).", mistake=PARAMETERS)
 
     def explanations(self, outcomes):
         """(explained, tier, name, (slip, telling outcome)) for each that fits."""
@@ -363,6 +382,7 @@ def _holds(predicate, o):
 
 WHOLE = "a float where a whole number is asked"
 TUPLE = "a list or array where a tuple is asked"
+PARAMETERS = "other parameters"
 LONG = 160  # characters: a longer call or answer is shown by shapes and a first wrong entry
 
 

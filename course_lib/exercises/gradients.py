@@ -25,7 +25,7 @@ def _each(formula):
                          for i, (x, y) in enumerate(zip(a, g, strict=True))]
 
 
-_BOTH = [  # name, hint by hand (entry 0), hint in code (entry j), formula(aⱼ, gⱼ, Σₗ aₗgₗ, j, a, g)
+_BOTH = [  # name, hint by hand (entry 0), in code (entry j), formula(aⱼ, gⱼ, Σₗ aₗgₗ, j, a, g)
     ("no total subtracted", "{got} is a₀g₀: subtract Σₗ aₗgₗ from g₀ first.",
      "that is aⱼgⱼ: subtract the row total, aⱼ(gⱼ − Σₗ aₗgₗ).", lambda x, y, t, *_: x * y),
     ("the factor a₀ left out", "{got} is g₀ − Σₗ aₗgₗ: now multiply by a₀.",

@@ -31,7 +31,7 @@ def one_off(answer):
 
 class HandExercise:
     """A number (or tuple) worked out from ``givens`` (CONTRIBUTING.md); ``twins``: rows that may
-    give another row's number (both are then named)."""
+    give another's number (both named)."""
 
     def __init__(self, name, prompt, answer, givens, slips=(), *, draw=None, tolerance=0.01,
                  base=None, twins=()):

@@ -477,8 +477,8 @@ SEEN_IN_ONE = _rows([
     ("returned more than the answer", "several things came back, the answer among them: return "
      "only it.", _pair),
     ("not a finite number", "nan or ∞: an overflow (e^x past x ≈ 709) or 0 / 0?", _not_finite),
-    _OnEveryWrong("all zeros", "every number is 0: decimals cut off (int(…), `//`, dtype=int?), "
-                  "terms that cancel, or a result never filled?",
+    _OnEveryWrong("all zeros", "every number is 0: decimals cut off, terms that cancel, or a "
+                  "result never filled?",
                   test=lambda o, ex: np.allclose(_value(o), 0, rtol=0, atol=1e-12)
                   and np.any(_expected(o))
                   and _value(o).shape == _expected(o).shape),
@@ -603,8 +603,7 @@ def _never_filled_hint(ex, o):
 
 
 CHANGED_INPUT = Relation("changed its input", "`x[i] = …`, `x += …` and `x.sort()` write into "
-                         "the caller's list: build a new result or work on a copy (`list(x)`, "
-                         "`x.copy()`).")
+                         "the caller's list: work on a copy (`list(x)`, `x.copy()`).")
 
 # messages Python or NumPy itself writes: not a refusal by the learner's own test
 _BUILT_IN_ERRORS = ("unpack", "matmul", "broadcast", "inhomogeneous", "could not convert",
@@ -754,14 +753,12 @@ def for_numbers(answer, tolerance):
         if a != 0:
             found.append(("the reciprocal", 1 / a, "A division turned upside down."))
     elif a.ndim == 1 and a.size > 1:
-        found.append(("the numbers in the wrong order", a[::-1], "Reversed? Keep the "
-                      "order the question asks."))
+        found.append(("the numbers in the wrong order", a[::-1], "Keep the order asked."))
     if _significant_digits(a) >= 2 if a.ndim == 0 else a.size > 1:  # one digit: by chance
         found += [("off by a factor", a * f, "Check each factor and division.")
                   for f in (2, 3, 4, 0.5, 1 / 3, 0.25)]
     if np.all((a > 0) & (a < 1)):
-        found.append(("1 minus the answer", 1 - a, "The other part's share? "
-                      "Check which part is asked."))
+        found.append(("the other part's share", 1 - a, "Check which part is asked."))
     kept = []
     for n, v, h in found:
         if np.all(np.abs(v - a) > 2 * tolerance) and not any(
