@@ -25,7 +25,7 @@ ROUNDED, CLOSE = "rounded too early", "close but off"
 
 def one_off(answer):
     """A twin: the answer ± 1, a slip of 1."""
-    return ("a step 1 off", "{got} is 1 off: redo each step's arithmetic.",
+    return ("a step 1 off", "Redo each step's arithmetic.",
             (lambda **g: answer(**g) + 1, lambda **g: answer(**g) - 1))
 
 
