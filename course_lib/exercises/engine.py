@@ -219,14 +219,16 @@ class CodeExercise:
         """A verdict on parameters the call cannot fill, or (``order``) its names reordered."""
         try:
             sig = inspect.signature(func)
+        except (TypeError, ValueError):
+            return None
+        names = list(sig.parameters)
+        try:
             sig.bind(*self.cases[0].args)
-            names = list(sig.parameters)[:len(self.arg_names)]
+            names = names[:len(self.arg_names)]
             if not order or names == self.arg_names or sorted(names) != sorted(self.arg_names):
                 return None
-        except ValueError:  # a built-in: no signature
-            return None
         except TypeError:
-            names = list(sig.parameters)
+            pass
         return Feedback(MISTAKE, f"Not yet: the checker calls {self.call}; yours takes "
                         f"({', '.join(names)}).", mistake=PARAMETERS)
 
